@@ -1,0 +1,46 @@
+/**
+ * Every error the API can answer with: a stable code and its HTTP status. The pt-BR message of
+ * each code is `errors.<code>` in the i18n catalog, so the web app never copies the list by hand.
+ */
+export const ERROR_STATUS = {
+  invalid_json: 400,
+  validation_failed: 400,
+  unsupported_media_type: 415,
+  payload_too_large: 413,
+  not_found: 404,
+  method_not_allowed: 405,
+  rate_limited: 429,
+  internal_error: 500,
+
+  endpoint_invalid: 400,
+  endpoint_too_long: 400,
+  endpoint_not_https: 400,
+  endpoint_has_credentials: 400,
+  endpoint_ip_literal: 400,
+  endpoint_private_address: 400,
+  endpoint_host_not_allowed: 400,
+  p256dh_invalid: 400,
+  p256dh_off_curve: 400,
+  auth_invalid: 400,
+
+  subscription_not_found: 404,
+  subscription_auth_mismatch: 403,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as ErrorCode[];
+
+/** The body of every error response: `{ "error": { "code", "message" } }`, message in pt-BR. */
+export interface ApiErrorBody {
+  error: {
+    code: ErrorCode;
+    message: string;
+    /** The request field the error is about, when there is one (e.g. `keys.p256dh`). */
+    field?: string;
+  };
+}
+
+export function isErrorCode(value: string): value is ErrorCode {
+  return Object.hasOwn(ERROR_STATUS, value);
+}

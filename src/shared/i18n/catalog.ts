@@ -1,0 +1,16 @@
+/**
+ * The pt-BR message catalog, one JSON file per namespace. Server, web app and service worker all
+ * read it from here. Keys are semantic (`bell.enable`); plurals use i18next's `_one`/`_other`.
+ */
+import bell from "./pt-BR/bell.json" with { type: "json" };
+import app from "./pt-BR/app.json" with { type: "json" };
+import errors from "./pt-BR/errors.json" with { type: "json" };
+import sw from "./pt-BR/sw.json" with { type: "json" };
+
+export const LOCALE = "pt-BR";
+
+export const ptBR = { app, bell, errors, sw } as const;
+
+export type Namespace = keyof typeof ptBR;
+
+export const NAMESPACES = Object.keys(ptBR) as Namespace[];
