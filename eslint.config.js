@@ -1,0 +1,69 @@
+// Lint: TypeScript strict rules plus the one-way import layering of STYLE.md:
+// shared ← push ← store ← delivery ← server ← cli; web imports only shared.
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+import reactHooks from "eslint-plugin-react-hooks";
+import globals from "globals";
+
+const layers = ["shared", "push", "store", "delivery", "server", "cli"];
+
+/** For the layer at `index`, forbid imports of every layer above it and of the web app. */
+function layerRule(index) {
+  const above = [...layers.slice(index + 1), "web"];
+  return {
+    files: [`src/${layers[index]}/**/*.ts`],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: above.map((layer) => ({
+            group: [`**/${layer}/*`, `**/${layer}/**`],
+            message: `src/${layers[index]} must not import from src/${layer} (imports run one way).`,
+          })),
+        },
+      ],
+    },
+  };
+}
+
+export default tseslint.config(
+  { ignores: ["dist/**", "node_modules/**", "data/**", "coverage/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      "@typescript-eslint/no-explicit-any": "error",
+      "@typescript-eslint/consistent-type-imports": "error",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+    },
+  },
+  {
+    files: ["src/**/*.ts", "src/**/*.tsx", "test/**/*.ts", "bench/**/*.ts"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { attributes: false } }],
+    },
+  },
+  ...layers.map((_, i) => layerRule(i)),
+  {
+    files: ["src/web/**/*.ts", "src/web/**/*.tsx"],
+    languageOptions: { globals: { ...globals.browser, ...globals.serviceworker } },
+    plugins: { "react-hooks": reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: layers
+            .filter((l) => l !== "shared")
+            .map((layer) => ({
+              group: [`**/${layer}/*`, `**/${layer}/**`],
+              message: "src/web imports only from src/shared.",
+            })),
+        },
+      ],
+    },
+  },
+);
