@@ -1,0 +1,143 @@
+import { createECDH, randomBytes, type ECDH } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { describe, expect, it } from "vitest";
+import { decodeBase64Url, encodeBase64Url } from "./base64url.js";
+import { encryptPayload, MAX_PLAINTEXT_LENGTH, type EncryptionTrace } from "./encrypt.js";
+import { prepareSubscriberKeys } from "./subscriber-keys.js";
+
+interface Vector {
+  plaintext: string;
+  authSecret: string;
+  salt: string;
+  recordSize: number;
+  uaPrivateKey: string;
+  uaPublicKey: string;
+  asPrivateKey: string;
+  asPublicKey: string;
+  ecdhSecret: string;
+  ikm: string;
+  cek: string;
+  nonce: string;
+  body: string;
+  bodyLength: number;
+}
+const vector = JSON.parse(
+  readFileSync(new URL("../../test/fixtures/rfc8291-appendix-a.json", import.meta.url), "utf8"),
+) as Vector;
+
+// http_ece is an independent implementation (Mozilla's), used only to check ours.
+const ece = createRequire(import.meta.url)("http_ece") as {
+  decrypt(body: Buffer, params: { version: "aes128gcm"; privateKey: ECDH; authSecret: string }): Buffer;
+};
+
+function b(text: string): Buffer {
+  const bytes = decodeBase64Url(text);
+  if (bytes === undefined) throw new Error(`bad base64url in fixture: ${text}`);
+  return bytes;
+}
+
+function makeSubscriber() {
+  const ecdh = createECDH("prime256v1");
+  ecdh.generateKeys();
+  const auth = randomBytes(16);
+  return { ecdh, keys: { p256dh: encodeBase64Url(ecdh.getPublicKey()), auth: encodeBase64Url(auth) } };
+}
+
+describe("encryptPayload against RFC 8291 Appendix A", () => {
+  const keys = { p256dh: vector.uaPublicKey, auth: vector.authSecret };
+  const options = { salt: b(vector.salt), senderKeys: { privateKey: b(vector.asPrivateKey) } };
+
+  it("produces the RFC's body byte for byte (144 bytes, not the 145 the RFC's example header says)", () => {
+    const body = encryptPayload(vector.plaintext, keys, options);
+    expect(encodeBase64Url(body)).toBe(vector.body);
+    expect(body.length).toBe(vector.bodyLength);
+    expect(body.length).toBe(144);
+  });
+
+  it("derives the RFC's ECDH secret, IKM, CEK, nonce and sender key", () => {
+    const trace = {} as EncryptionTrace;
+    encryptPayload(vector.plaintext, keys, options, trace);
+    expect(encodeBase64Url(trace.ecdhSecret)).toBe(vector.ecdhSecret);
+    expect(encodeBase64Url(trace.ikm)).toBe(vector.ikm);
+    expect(encodeBase64Url(trace.cek)).toBe(vector.cek);
+    expect(encodeBase64Url(trace.nonce)).toBe(vector.nonce);
+    expect(encodeBase64Url(trace.asPublic)).toBe(vector.asPublicKey);
+  });
+
+  it("gives the same body from keys prepared once", () => {
+    const prepared = prepareSubscriberKeys(keys);
+    expect(encodeBase64Url(encryptPayload(vector.plaintext, prepared, options))).toBe(vector.body);
+  });
+
+  it("is decrypted by http_ece with the RFC's receiver key", () => {
+    const ua = createECDH("prime256v1");
+    ua.setPrivateKey(b(vector.uaPrivateKey));
+    const plain = ece.decrypt(b(vector.body), { version: "aes128gcm", privateKey: ua, authSecret: vector.authSecret });
+    expect(plain.toString()).toBe(vector.plaintext);
+  });
+});
+
+describe("encryptPayload interoperates with http_ece", () => {
+  it.each([0, 1, 15, 16, 17, 1000, 3992, MAX_PLAINTEXT_LENGTH])("round-trips %i bytes", (size) => {
+    const { ecdh, keys } = makeSubscriber();
+    const plaintext = randomBytes(size);
+    const body = encryptPayload(plaintext, keys);
+    expect(body.length).toBe(86 + size + 17);
+    expect(body.readUInt32BE(16)).toBe(4096);
+    expect(body[20]).toBe(65);
+    const plain = ece.decrypt(body, { version: "aes128gcm", privateKey: ecdh, authSecret: keys.auth });
+    expect(plain.equals(plaintext)).toBe(true);
+  });
+
+  it("fits the largest payload in exactly 4096 bytes", () => {
+    expect(MAX_PLAINTEXT_LENGTH).toBe(3993);
+    expect(encryptPayload(Buffer.alloc(3993), makeSubscriber().keys).length).toBe(4096);
+  });
+
+  it("uses a fresh salt and sender key for every message", () => {
+    const { keys } = makeSubscriber();
+    const a = encryptPayload("same", keys);
+    const b2 = encryptPayload("same", keys);
+    expect(a.subarray(0, 16).equals(b2.subarray(0, 16))).toBe(false);
+    expect(a.subarray(21, 86).equals(b2.subarray(21, 86))).toBe(false);
+  });
+
+  it("is not decryptable with another subscriber's keys", () => {
+    const target = makeSubscriber();
+    const other = makeSubscriber();
+    const body = encryptPayload("secret", target.keys);
+    expect(() => ece.decrypt(body, { version: "aes128gcm", privateKey: other.ecdh, authSecret: target.keys.auth })).toThrow();
+  });
+});
+
+describe("encryptPayload refuses bad input with a code", () => {
+  const { keys } = makeSubscriber();
+
+  it("refuses 3994 bytes of plaintext with payload_too_large", () => {
+    expect(() => encryptPayload(Buffer.alloc(3994), keys)).toThrow(expect.objectContaining({ code: "payload_too_large" }));
+  });
+
+  it("counts UTF-8 bytes, not characters", () => {
+    // 2,000 "ç" are 4,000 bytes.
+    expect(() => encryptPayload("ç".repeat(2000), keys)).toThrow(expect.objectContaining({ code: "payload_too_large" }));
+  });
+
+  it("checks the size before the keys, so nothing is done for an oversize payload", () => {
+    expect(() => encryptPayload(Buffer.alloc(5000), { p256dh: "garbage", auth: "x" })).toThrow(
+      expect.objectContaining({ code: "payload_too_large" }),
+    );
+  });
+
+  const offCurve = Buffer.alloc(65, 1);
+  offCurve[0] = 4;
+  it.each([
+    ["a short p256dh", { ...keys, p256dh: encodeBase64Url(Buffer.alloc(33, 2)) }, "p256dh_invalid"],
+    ["a p256dh off the curve", { ...keys, p256dh: encodeBase64Url(offCurve) }, "p256dh_invalid"],
+    ["a p256dh that is not base64url", { ...keys, p256dh: keys.p256dh + "=" }, "p256dh_invalid"],
+    ["a 12-byte auth", { ...keys, auth: encodeBase64Url(Buffer.alloc(12)) }, "auth_invalid"],
+    ["an auth with padding", { ...keys, auth: keys.auth + "==" }, "auth_invalid"],
+  ])("refuses %s", (_name, bad, code) => {
+    expect(() => encryptPayload("hi", bad)).toThrow(expect.objectContaining({ code }));
+  });
+});

@@ -1,0 +1,116 @@
+import { createCipheriv, createECDH, createHmac, randomFillSync, type ECDH } from "node:crypto";
+import { PushError } from "./push-error.js";
+import { prepareSubscriberKeys, type PreparedSubscriberKeys, type SubscriberKeys } from "./subscriber-keys.js";
+
+/** RFC 8188 record size Sino always announces: the most push services accept (RFC 8291 §4). */
+export const RECORD_SIZE = 4096;
+/** salt (16) | rs (4) | idlen (1) | keyid = sender public key (65), RFC 8188 §2.1. */
+export const HEADER_LENGTH = 86;
+/** One record: plaintext | 0x02 delimiter | 16-byte tag must fit in 4096 - 86 bytes (RFC 8291 §4). */
+export const MAX_PLAINTEXT_LENGTH = RECORD_SIZE - HEADER_LENGTH - 1 - 16;
+
+export interface EncryptOptions {
+  /** Only for known-answer tests: a fixed salt instead of 16 random bytes. */
+  readonly salt?: Uint8Array;
+  /** Only for known-answer tests: a fixed sender (application server) key pair. */
+  readonly senderKeys?: { readonly privateKey: Uint8Array };
+}
+
+/** The intermediate values of RFC 8291 §3.3–3.4, exposed for the Appendix A test. */
+export interface EncryptionTrace {
+  ecdhSecret: Buffer;
+  ikm: Buffer;
+  cek: Buffer;
+  nonce: Buffer;
+  asPublic: Buffer;
+}
+
+const CEK_INFO = Buffer.from("Content-Encoding: aes128gcm\0\x01", "latin1");
+const NONCE_INFO = Buffer.from("Content-Encoding: nonce\0\x01", "latin1");
+const ONE = Buffer.from([0x01]);
+const LAST_RECORD_DELIMITER = Buffer.from([0x02]);
+
+/**
+ * Encrypts one push message body, RFC 8291 `aes128gcm` in a single RFC 8188 record. A fresh
+ * ephemeral ECDH key and salt per message (RFC 8291 §3.1: reuse across messages would reuse the
+ * AES-GCM key and nonce when a payload is resent). Throws `PushError` `payload_too_large` before
+ * any work when the plaintext cannot fit one record, and `p256dh_invalid`/`auth_invalid` for bad
+ * subscriber keys.
+ */
+export function encryptPayload(
+  plaintext: Uint8Array | string,
+  keys: SubscriberKeys | PreparedSubscriberKeys,
+  options: EncryptOptions = {},
+  trace?: EncryptionTrace,
+): Buffer {
+  const data = typeof plaintext === "string" ? Buffer.from(plaintext, "utf8") : plaintext;
+  checkPlaintextLength(data.byteLength);
+  const ua = prepareSubscriberKeys(keys);
+
+  const body = Buffer.allocUnsafe(HEADER_LENGTH + data.byteLength + 1 + 16);
+  if (options.salt === undefined) randomFillSync(body, 0, 16);
+  else body.set(checkSalt(options.salt), 0);
+  const salt = body.subarray(0, 16);
+
+  const ecdh = senderEcdh(options.senderKeys);
+  const asPublic = ecdh.getPublicKey();
+  let ecdhSecret: Buffer;
+  try {
+    ecdhSecret = ecdh.computeSecret(ua.uaPublic);
+  } catch {
+    throw new PushError("p256dh_invalid", "p256dh is not a point on P-256");
+  }
+
+  // RFC 8291 §3.4: IKM = HKDF(auth, ecdh_secret, "WebPush: info" 0 ua_public as_public, 32).
+  // 32 bytes is one HMAC-SHA-256 block, so HKDF-Expand is a single HMAC over info | 0x01; plain
+  // HMACs avoid hkdfSync's copies and its second allocation per call on this hot path.
+  const prkKey = createHmac("sha256", ua.auth).update(ecdhSecret).digest();
+  const ikm = createHmac("sha256", prkKey).update(ua.keyInfoPrefix).update(asPublic).update(ONE).digest();
+  // RFC 8188 §2.2–2.3: PRK = HKDF-Extract(salt, IKM); CEK and NONCE expanded from it.
+  const prk = createHmac("sha256", salt).update(ikm).digest();
+  const cek = createHmac("sha256", prk).update(CEK_INFO).digest().subarray(0, 16);
+  const nonce = createHmac("sha256", prk).update(NONCE_INFO).digest().subarray(0, 12);
+
+  body.writeUInt32BE(RECORD_SIZE, 16);
+  body[20] = 65;
+  asPublic.copy(body, 21);
+
+  // The single (last) record is plaintext | 0x02, no padding (RFC 8188 §2, RFC 8291 §4).
+  const cipher = createCipheriv("aes-128-gcm", cek, nonce);
+  let offset = HEADER_LENGTH;
+  offset += cipher.update(data).copy(body, offset);
+  offset += cipher.update(LAST_RECORD_DELIMITER).copy(body, offset);
+  offset += cipher.final().copy(body, offset);
+  cipher.getAuthTag().copy(body, offset);
+
+  if (trace !== undefined) {
+    trace.ecdhSecret = ecdhSecret;
+    trace.ikm = ikm;
+    trace.cek = cek;
+    trace.nonce = nonce;
+    trace.asPublic = asPublic;
+  }
+  return body;
+}
+
+/** Throws `payload_too_large` when `byteLength` bytes of plaintext cannot fit one record. */
+export function checkPlaintextLength(byteLength: number): void {
+  if (byteLength > MAX_PLAINTEXT_LENGTH) {
+    throw new PushError(
+      "payload_too_large",
+      `push payload is ${byteLength} bytes; at most ${MAX_PLAINTEXT_LENGTH} fit one aes128gcm record`,
+    );
+  }
+}
+
+function senderEcdh(senderKeys: EncryptOptions["senderKeys"]): ECDH {
+  const ecdh = createECDH("prime256v1");
+  if (senderKeys === undefined) ecdh.generateKeys();
+  else ecdh.setPrivateKey(senderKeys.privateKey);
+  return ecdh;
+}
+
+function checkSalt(salt: Uint8Array): Uint8Array {
+  if (salt.byteLength !== 16) throw new RangeError("salt must be 16 bytes");
+  return salt;
+}
