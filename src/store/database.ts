@@ -1,0 +1,90 @@
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import SqliteDatabase from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import pg from "pg";
+import type { Schema } from "./schema.js";
+
+export type Dialect = "sqlite" | "postgres";
+
+export interface DatabaseOptions {
+  /** `postgres://…`/`postgresql://…`, `sqlite:<path>` or a plain file path. */
+  readonly url?: string;
+  /** PostgreSQL only: the schema every pooled connection uses (`search_path`); tests use one each. */
+  readonly schema?: string;
+  /** PostgreSQL only: the most connections the pool opens. */
+  readonly poolSize?: number;
+}
+
+export interface Database {
+  readonly db: Kysely<Schema>;
+  readonly dialect: Dialect;
+  /** PostgreSQL: the schema in use (`public` unless one was given); SQLite: undefined. */
+  readonly schema: string | undefined;
+  destroy(): Promise<void>;
+}
+
+export const DEFAULT_DATABASE_URL = "./data/sino.db";
+
+/** PostgreSQL type OIDs whose text form is parsed to a JS number (see `createPgTypes`). */
+const PG_INT8_OID = 20;
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export function dialectOf(url: string): Dialect {
+  return /^postgres(ql)?:\/\//i.test(url) ? "postgres" : "sqlite";
+}
+
+export function createDatabase(options: DatabaseOptions = {}): Database {
+  const url = options.url ?? DEFAULT_DATABASE_URL;
+  return dialectOf(url) === "postgres" ? createPostgres(url, options) : createSqlite(url);
+}
+
+/** Turns `sqlite:./data/sino.db`, `sqlite://./x.db` or `./x.db` into a file path. */
+export function sqlitePath(url: string): string {
+  if (url.startsWith("sqlite://")) return url.slice("sqlite://".length);
+  if (url.startsWith("sqlite:")) return url.slice("sqlite:".length);
+  return url;
+}
+
+function createSqlite(url: string): Database {
+  const path = sqlitePath(url);
+  if (path !== ":memory:") mkdirSync(dirname(resolve(path)), { recursive: true });
+  const sqlite = new SqliteDatabase(path);
+  // WAL lets readers run beside the single writer; busy_timeout makes a second process wait for
+  // the write lock instead of failing at once with SQLITE_BUSY.
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("foreign_keys = ON");
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, dialect: "sqlite", schema: undefined, destroy: () => db.destroy() };
+}
+
+function createPostgres(url: string, options: DatabaseOptions): Database {
+  const schema = options.schema ?? "public";
+  if (!SCHEMA_NAME.test(schema)) throw new Error(`Invalid PostgreSQL schema name: ${schema}`);
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    types: createPgTypes(),
+    // A startup parameter rather than a `SET` after connecting: every pooled connection gets it,
+    // with no extra round trip and no window where a query could run on the wrong schema.
+    options: `-c search_path=${schema}`,
+  });
+  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: "postgres", schema, destroy: () => db.destroy() };
+}
+
+/**
+ * Type parsers for this pool only (not pg's process-wide `types.setTypeParser`, which would change
+ * every other pool in the process). BIGINT/BIGSERIAL come back as numbers: ids and epoch
+ * milliseconds stay far below 2^53.
+ */
+function createPgTypes(): pg.CustomTypesConfig {
+  return {
+    getTypeParser: ((oid: number, format?: "text" | "binary") => {
+      if (oid === PG_INT8_OID && format !== "binary") return (value: string) => Number(value);
+      return format === "binary" ? pg.types.getTypeParser(oid, "binary") : pg.types.getTypeParser(oid, "text");
+    }) as pg.CustomTypesConfig["getTypeParser"],
+  };
+}

@@ -1,0 +1,47 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DIALECTS, createTestDatabaseLocation, openTestDatabase, type TestDatabaseLocation } from "../../test/support/db.js";
+import { migrateToLatest } from "./migrate.js";
+import { MIGRATIONS } from "./migrations/index.js";
+
+const execFileAsync = promisify(execFile);
+
+for (const dialect of DIALECTS) {
+  describe(`migrations on ${dialect}`, () => {
+    let location: TestDatabaseLocation;
+    let drop: () => Promise<void>;
+    beforeEach(async () => {
+      ({ location, drop } = await createTestDatabaseLocation(dialect));
+    });
+    afterEach(async () => {
+      await drop();
+    });
+
+    it("applies every migration once, then nothing", async () => {
+      const database = openTestDatabase(location);
+      try {
+        expect(await migrateToLatest(database)).toEqual(MIGRATIONS.map(([name]) => name));
+        expect(await migrateToLatest(database)).toEqual([]);
+        const tables = (await database.db.introspection.getTables())
+          .filter((t) => t.schema === database.schema)
+          .map((t) => t.name)
+          .sort();
+        expect(tables).toEqual(["settings", "subscriptions"]);
+      } finally {
+        await database.destroy();
+      }
+    });
+
+    it("lets several processes migrate the same database at once", async () => {
+      const args = [location.url, ...(location.schema === undefined ? [] : [location.schema])];
+      const outputs = await Promise.all(
+        Array.from({ length: 3 }, () =>
+          execFileAsync(process.execPath, ["--import", "tsx", "test/support/run-migrate.ts", ...args]),
+        ),
+      );
+      const applied = outputs.flatMap(({ stdout }) => JSON.parse(stdout) as string[]);
+      expect(applied).toEqual(MIGRATIONS.map(([name]) => name));
+    });
+  });
+}

@@ -1,0 +1,11 @@
+import type { SinoMigration } from "./migration.js";
+import { initial } from "./0001-initial.js";
+
+/**
+ * Every migration, in order, listed in code rather than read from a folder (Kysely's
+ * FileMigrationProvider), so the compiled server and the tests run exactly the same list.
+ * Names are stored in the database: never rename one, only append.
+ */
+export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: SinoMigration]> = [
+  ["0001-initial", initial],
+];

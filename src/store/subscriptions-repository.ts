@@ -1,0 +1,142 @@
+import type { Kysely, Selectable } from "kysely";
+import type { Schema, SubscriptionsTable } from "./schema.js";
+import { constantTimeEqual } from "./constant-time.js";
+
+export interface Subscription {
+  id: number;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  userAgent: string | null;
+  createdAt: number;
+  updatedAt: number;
+  lastSeenAt: number;
+}
+
+export interface RegisterSubscriptionInput {
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  userAgent: string | null;
+}
+
+/**
+ * `created`: a new row. `existing`: the endpoint was known with the same auth secret; its
+ * p256dh/user agent were refreshed. `auth_mismatch`: the endpoint is known with another auth
+ * secret; nothing changed (overwriting the keys would silently unsubscribe the real browser,
+ * and knowing an endpoint must not be enough for that).
+ */
+export type RegisterResult =
+  | { outcome: "created"; subscription: Subscription }
+  | { outcome: "existing"; subscription: Subscription }
+  | { outcome: "auth_mismatch" };
+
+export type RemoveResult = "removed" | "not_found" | "auth_mismatch";
+
+export interface SubscriptionsRepository {
+  register(input: RegisterSubscriptionInput, now: number): Promise<RegisterResult>;
+  removeWithProof(endpoint: string, auth: string): Promise<RemoveResult>;
+  findByEndpoint(endpoint: string): Promise<Subscription | undefined>;
+  count(): Promise<number>;
+  /** Up to `limit` subscriptions with `id > afterId`, in id order: page through all with the last id. */
+  listAfter(afterId: number, limit: number): Promise<Subscription[]>;
+}
+
+/** A concurrent remove can slip between our steps; retrying a few times always converges. */
+const MAX_REGISTER_ATTEMPTS = 5;
+
+export function createSubscriptionsRepository(db: Kysely<Schema>): SubscriptionsRepository {
+  async function findByEndpoint(endpoint: string): Promise<Subscription | undefined> {
+    const row = await db.selectFrom("subscriptions").selectAll().where("endpoint", "=", endpoint).executeTakeFirst();
+    return row === undefined ? undefined : toSubscription(row);
+  }
+
+  async function register(input: RegisterSubscriptionInput, now: number): Promise<RegisterResult> {
+    for (let attempt = 0; attempt < MAX_REGISTER_ATTEMPTS; attempt++) {
+      // Insert-if-absent is one atomic statement on both dialects, so two concurrent registrations
+      // of the same endpoint can never both create a row; the loser takes the "existing" path.
+      const inserted = await db
+        .insertInto("subscriptions")
+        .values({
+          endpoint: input.endpoint,
+          p256dh: input.p256dh,
+          auth: input.auth,
+          user_agent: input.userAgent,
+          created_at: now,
+          updated_at: now,
+          last_seen_at: now,
+        })
+        .onConflict((oc) => oc.column("endpoint").doNothing())
+        .returningAll()
+        .executeTakeFirst();
+      if (inserted !== undefined) return { outcome: "created", subscription: toSubscription(inserted) };
+
+      const existing = await findByEndpoint(input.endpoint);
+      if (existing === undefined) continue; // removed in between: insert again
+      if (!constantTimeEqual(existing.auth, input.auth)) return { outcome: "auth_mismatch" };
+
+      const keysChanged = existing.p256dh !== input.p256dh;
+      const updated = await db
+        .updateTable("subscriptions")
+        .set({
+          p256dh: input.p256dh,
+          user_agent: input.userAgent,
+          last_seen_at: now,
+          ...(keysChanged ? { updated_at: now } : {}),
+        })
+        .where("id", "=", existing.id)
+        .where("auth", "=", existing.auth)
+        .returningAll()
+        .executeTakeFirst();
+      if (updated !== undefined) return { outcome: "existing", subscription: toSubscription(updated) };
+    }
+    throw new Error("Subscription registration kept racing with concurrent changes");
+  }
+
+  async function removeWithProof(endpoint: string, auth: string): Promise<RemoveResult> {
+    const existing = await findByEndpoint(endpoint);
+    if (existing === undefined) return "not_found";
+    if (!constantTimeEqual(existing.auth, auth)) return "auth_mismatch";
+    const result = await db
+      .deleteFrom("subscriptions")
+      .where("id", "=", existing.id)
+      .where("auth", "=", existing.auth)
+      .executeTakeFirst();
+    return result.numDeletedRows > 0n ? "removed" : "not_found";
+  }
+
+  async function count(): Promise<number> {
+    const row = await db
+      .selectFrom("subscriptions")
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as("n"))
+      .executeTakeFirstOrThrow();
+    // COUNT(*) is BIGINT on PostgreSQL; read it as a number on both dialects.
+    return Number(row.n);
+  }
+
+  async function listAfter(afterId: number, limit: number): Promise<Subscription[]> {
+    const rows = await db
+      .selectFrom("subscriptions")
+      .selectAll()
+      .where("id", ">", afterId)
+      .orderBy("id")
+      .limit(limit)
+      .execute();
+    return rows.map(toSubscription);
+  }
+
+  return { register, removeWithProof, findByEndpoint, count, listAfter };
+}
+
+function toSubscription(row: Selectable<SubscriptionsTable>): Subscription {
+  return {
+    id: Number(row.id),
+    endpoint: row.endpoint,
+    p256dh: row.p256dh,
+    auth: row.auth,
+    userAgent: row.user_agent,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+    lastSeenAt: Number(row.last_seen_at),
+  };
+}
