@@ -6,10 +6,11 @@ import bell from "./pt-BR/bell.json" with { type: "json" };
 import app from "./pt-BR/app.json" with { type: "json" };
 import errors from "./pt-BR/errors.json" with { type: "json" };
 import sw from "./pt-BR/sw.json" with { type: "json" };
+import cli from "./pt-BR/cli.json" with { type: "json" };
 
 export const LOCALE = "pt-BR";
 
-export const ptBR = { app, bell, errors, sw } as const;
+export const ptBR = { app, bell, cli, errors, sw } as const;
 
 export type Namespace = keyof typeof ptBR;
 
