@@ -1,0 +1,78 @@
+import { encryptPayload } from "./encrypt.js";
+import { resolvePushOptions, type PushOptions } from "./push-options.js";
+import { PushError } from "./push-error.js";
+import type { PreparedSubscriberKeys, SubscriberKeys } from "./subscriber-keys.js";
+import type { VapidSigner } from "./vapid.js";
+
+/** Where and to whom a message goes: a browser push subscription. */
+export interface PushTarget {
+  readonly endpoint: string;
+  readonly keys: SubscriberKeys | PreparedSubscriberKeys;
+}
+
+/** A fully built push request, not yet sent (compare web-push's `generateRequestDetails`). */
+export interface PushRequest {
+  /** `https://host[:port]`: the connection pool key and the VAPID audience. */
+  readonly origin: string;
+  /** Path and query of the endpoint. */
+  readonly path: string;
+  readonly method: "POST";
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * Builds the RFC 8030 §5 request for one message: encrypts `payload` (RFC 8291; `null` sends a
+ * push without data), signs VAPID for the endpoint's origin (cached by the signer) and sets TTL
+ * (always: RFC 8030 §5.2 makes it mandatory), Urgency, Topic and the content headers. Throws a
+ * coded `PushError` for an oversize payload, bad keys or bad options — before any network work.
+ */
+export function buildPushRequest(
+  target: PushTarget,
+  payload: Uint8Array | string | null,
+  options: PushOptions,
+  vapid: VapidSigner,
+): PushRequest {
+  const resolved = resolvePushOptions(options);
+  const body = payload === null ? null : encryptPayload(payload, target.keys);
+  return assembleRequest(target.endpoint, body, resolved, vapid);
+}
+
+/** The same for a body already encrypted (e.g. by the encryption worker pool). */
+export function buildEncryptedPushRequest(
+  endpoint: string,
+  encryptedBody: Buffer,
+  options: PushOptions,
+  vapid: VapidSigner,
+): PushRequest {
+  return assembleRequest(endpoint, encryptedBody, resolvePushOptions(options), vapid);
+}
+
+function assembleRequest(
+  endpoint: string,
+  body: Buffer | null,
+  options: ReturnType<typeof resolvePushOptions>,
+  vapid: VapidSigner,
+): PushRequest {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    throw new PushError("endpoint_invalid", "push endpoint is not a URL");
+  }
+  if (url.protocol !== "https:") throw new PushError("endpoint_invalid", "push endpoint must be https");
+  const headers: Record<string, string> = {
+    ttl: String(options.ttl),
+    authorization: vapid.authorizationFor(url.origin),
+    "content-length": String(body?.length ?? 0),
+  };
+  if (body !== null) {
+    headers["content-encoding"] = "aes128gcm";
+    headers["content-type"] = "application/octet-stream";
+  }
+  if (options.urgency !== undefined) headers["urgency"] = options.urgency;
+  if (options.topic !== undefined) headers["topic"] = options.topic;
+  return { origin: url.origin, path: url.pathname + url.search, method: "POST", headers, body: body ?? EMPTY };
+}
