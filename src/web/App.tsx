@@ -1,0 +1,42 @@
+import { useTranslation } from "react-i18next";
+import { Link as RouterLink, Route, Routes } from "react-router";
+import AppBar from "@mui/material/AppBar";
+import Box from "@mui/material/Box";
+import Toolbar from "@mui/material/Toolbar";
+import Typography from "@mui/material/Typography";
+import NotificationsIcon from "@mui/icons-material/Notifications";
+import { PushBell } from "./components/PushBell.js";
+import { HomePage } from "./pages/HomePage.js";
+import { NotFoundPage } from "./pages/NotFoundPage.js";
+
+export function App() {
+  const { t } = useTranslation();
+  return (
+    <Box sx={{ minHeight: "100vh", bgcolor: "background.default" }}>
+      <AppBar position="sticky" color="inherit" elevation={0} sx={{ borderBottom: 1, borderColor: "divider" }}>
+        <Toolbar>
+          <Box
+            component={RouterLink}
+            to="/"
+            sx={{ display: "flex", alignItems: "center", gap: 1, color: "primary.main", textDecoration: "none", flexGrow: 1 }}
+          >
+            <NotificationsIcon aria-hidden />
+            <Typography variant="h6" component="span" sx={{ fontWeight: 700 }}>
+              {t("app.name")}
+            </Typography>
+            <Typography variant="body2" component="span" color="text.secondary" sx={{ display: { xs: "none", sm: "inline" }, ml: 1 }}>
+              {t("app.tagline")}
+            </Typography>
+          </Box>
+          <PushBell />
+        </Toolbar>
+      </AppBar>
+      <Box component="main">
+        <Routes>
+          <Route path="/" element={<HomePage />} />
+          <Route path="*" element={<NotFoundPage />} />
+        </Routes>
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,54 @@
+import { useTranslation } from "react-i18next";
+import Alert from "@mui/material/Alert";
+import AlertTitle from "@mui/material/AlertTitle";
+import Snackbar from "@mui/material/Snackbar";
+import { useAppDispatch, useAppSelector } from "../hooks/useAppStore.js";
+import { unblockHelpKey } from "../messaging/unblock-help.js";
+import { dismissNotice } from "../state/push-slice.js";
+import type { PushNotice } from "../state/push-slice.js";
+
+/** Long enough to read the unblock steps; the visitor can close it sooner. */
+const AUTO_HIDE_MS: Record<PushNotice, number | null> = {
+  blocked: null,
+  "enable-failed": 8000,
+  "disable-failed": 8000,
+  "disable-server-failed": 8000,
+};
+
+/** The short pt-BR explanation after a click that did not simply work. */
+export function PushNoticeSnackbar() {
+  const { t } = useTranslation();
+  const dispatch = useAppDispatch();
+  const notice = useAppSelector((state) => state.push.notice);
+  const close = () => dispatch(dismissNotice());
+
+  return (
+    <Snackbar
+      open={notice !== null}
+      autoHideDuration={notice ? AUTO_HIDE_MS[notice] : null}
+      onClose={(_event, reason) => {
+        if (reason !== "clickaway") close();
+      }}
+      anchorOrigin={{ vertical: "bottom", horizontal: "center" }}
+    >
+      <Alert
+        severity={notice === "blocked" ? "info" : "warning"}
+        variant="filled"
+        onClose={close}
+        slotProps={{ closeButton: { title: t("bell.close"), "aria-label": t("bell.close") } }}
+        sx={{ maxWidth: 560, width: "100%" }}
+        data-testid="push-notice"
+      >
+        {notice === "blocked" && (
+          <>
+            <AlertTitle>{t("bell.blocked.title")}</AlertTitle>
+            {t(unblockHelpKey(navigator.userAgent, navigator.maxTouchPoints))}
+          </>
+        )}
+        {notice === "enable-failed" && t("bell.failed.enable")}
+        {notice === "disable-failed" && t("bell.failed.disableBrowser")}
+        {notice === "disable-server-failed" && t("bell.failed.disable")}
+      </Alert>
+    </Snackbar>
+  );
+}

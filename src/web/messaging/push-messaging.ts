@@ -1,0 +1,204 @@
+import type { PushSubscriptionJson } from "../../shared/api/subscriptions.js";
+import { ApiRequestError } from "./api-client.js";
+import type { ApiClient } from "./api-client.js";
+import { detectMessaging } from "./availability.js";
+import type { MessagingAvailability, MessagingEnvironment } from "./availability.js";
+import { base64UrlToBytes, sameKey } from "./base64url.js";
+import { CONSOLE_MESSAGES } from "./console-messages.js";
+import { toSubscriptionJson } from "./subscription-json.js";
+import { withTimeout } from "./with-timeout.js";
+
+/** The part of `Notification` the bell needs (absent where the API is). */
+export interface NotificationPermissionApi {
+  readonly permission: NotificationPermission;
+  requestPermission(): Promise<NotificationPermission>;
+}
+
+export interface PushMessagingDeps {
+  api: ApiClient;
+  environment: MessagingEnvironment;
+  serviceWorker: ServiceWorkerContainer | undefined;
+  notification: NotificationPermissionApi | undefined;
+  logger: Pick<Console, "log" | "warn" | "error">;
+  /** Where the built worker is served; scope is always `/` so every page is controlled. */
+  serviceWorkerUrl?: string;
+  /**
+   * Upper bound for browser calls that may never settle: Chromium's `subscribe()` waits forever
+   * for its push service (GCM check-in) when it is unreachable, without raising an error.
+   */
+  timeoutMs?: number;
+}
+
+export interface StartResult {
+  availability: MessagingAvailability;
+  token: PushSubscriptionJson | null;
+}
+
+export type EnableResult =
+  | { kind: "on"; token: PushSubscriptionJson }
+  | { kind: "no-token"; permission: NotificationPermission }
+  | { kind: "token-error" }
+  | { kind: "server-error"; error: ApiRequestError };
+
+export type DisableResult = { kind: "off" } | { kind: "server-error"; error: ApiRequestError };
+
+export interface PushMessaging {
+  /** Decide availability, register the worker, pick up (and re-register) an existing subscription. Runs once. */
+  start(): Promise<StartResult>;
+  /** Off → on: permission, subscription with the server's VAPID key, registration on the server. */
+  enable(): Promise<EnableResult>;
+  /** On → off: unsubscribe in the browser, then remove on the server with the auth secret as proof. Throws if the browser refuses. */
+  disable(token: PushSubscriptionJson | null): Promise<DisableResult>;
+}
+
+export function createPushMessaging(deps: PushMessagingDeps): PushMessaging {
+  const { api, logger } = deps;
+  const timeoutMs = deps.timeoutMs ?? 20_000;
+  const serviceWorkerUrl = deps.serviceWorkerUrl ?? "/sw.js";
+  let started: Promise<StartResult> | undefined;
+
+  function container(): ServiceWorkerContainer {
+    if (!deps.serviceWorker) throw new Error("Service workers are not available");
+    return deps.serviceWorker;
+  }
+
+  async function readyRegistration(): Promise<ServiceWorkerRegistration> {
+    // `subscribe()` needs an active worker ("no active Service Worker" otherwise): wait for it.
+    return withTimeout(container().ready, timeoutMs, "serviceWorker.ready");
+  }
+
+  async function doStart(): Promise<StartResult> {
+    const availability = detectMessaging(deps.environment);
+    if (!availability.available) {
+      logger.log(CONSOLE_MESSAGES.notInitialised);
+      return { availability, token: null };
+    }
+    let registration: ServiceWorkerRegistration;
+    try {
+      registration = await container().register(serviceWorkerUrl, { scope: "/" });
+    } catch (error) {
+      logger.error("Service worker registration failed", error);
+      return { availability: { available: false, reason: "unsupported" }, token: null };
+    }
+    const existing = await registration.pushManager.getSubscription().catch(() => null);
+    if (!existing) return { availability, token: null };
+    const token = toSubscriptionJson(existing.toJSON());
+    if (!token) return { availability, token: null };
+    // The server may have lost or pruned it (a restored backup, a 410 it mistook): register again.
+    try {
+      await api.registerSubscription(token);
+    } catch (error) {
+      if (error instanceof ApiRequestError && error.definitive) {
+        // The server refuses this subscription for good (e.g. its push service is no longer
+        // allowed): a bell showing "on" would promise notices that can never arrive.
+        logger.warn("The server refused the existing subscription; turning it off", error.code);
+        await existing.unsubscribe().catch(() => false);
+        return { availability, token: null };
+      }
+      // Unreachable or failing server: keep it; the next visit registers it again.
+      logger.warn("Could not re-register the existing subscription", error);
+    }
+    return { availability, token };
+  }
+
+  async function ensurePermission(): Promise<NotificationPermission> {
+    const notification = deps.notification;
+    if (!notification) return "denied";
+    if (notification.permission !== "default") return notification.permission;
+    return withTimeout(notification.requestPermission(), timeoutMs, "Notification.requestPermission");
+  }
+
+  async function enable(): Promise<EnableResult> {
+    let registration: ServiceWorkerRegistration;
+    let permission: NotificationPermission;
+    try {
+      registration = await readyRegistration();
+      permission = await ensurePermission();
+    } catch (error) {
+      logger.error(CONSOLE_MESSAGES.tokenError, error);
+      return { kind: "token-error" };
+    }
+    if (permission !== "granted") {
+      logger.log(CONSOLE_MESSAGES.noToken);
+      return { kind: "no-token", permission };
+    }
+
+    let vapidPublicKey: string;
+    try {
+      vapidPublicKey = (await api.getConfig()).vapidPublicKey;
+    } catch (error) {
+      return { kind: "server-error", error: asApiError(error) };
+    }
+
+    let subscription: PushSubscription | null;
+    try {
+      const key = base64UrlToBytes(vapidPublicKey);
+      const existing = await registration.pushManager.getSubscription();
+      // A subscription made with another key (the server's keys were replaced) cannot be reused,
+      // and subscribe() with a new key rejects with InvalidStateError while it exists.
+      if (existing && !sameKey(existing.options.applicationServerKey, key)) await existing.unsubscribe();
+      subscription = await withTimeout(
+        // userVisibleOnly: browsers refuse silent push (Chrome requires it; Firefox/Safari revoke).
+        registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }),
+        timeoutMs,
+        "pushManager.subscribe",
+      );
+    } catch (error) {
+      if (error instanceof DOMException && error.name === "NotAllowedError") {
+        // Permission was withdrawn between the check and the call.
+        logger.log(CONSOLE_MESSAGES.noToken);
+        return { kind: "no-token", permission: deps.notification?.permission ?? "denied" };
+      }
+      logger.error(CONSOLE_MESSAGES.tokenError, error);
+      return { kind: "token-error" };
+    }
+    if (!subscription) {
+      logger.log(CONSOLE_MESSAGES.noToken);
+      return { kind: "no-token", permission };
+    }
+
+    const token = toSubscriptionJson(subscription.toJSON());
+    if (!token) {
+      logger.error(CONSOLE_MESSAGES.tokenError, new Error("The subscription has no keys"));
+      await subscription.unsubscribe().catch(() => false);
+      return { kind: "token-error" };
+    }
+    try {
+      await api.registerSubscription(token);
+    } catch (error) {
+      // Never show "on" for a subscription the server does not have: undo it in the browser.
+      await subscription.unsubscribe().catch(() => false);
+      return { kind: "server-error", error: asApiError(error) };
+    }
+    return { kind: "on", token };
+  }
+
+  async function disable(token: PushSubscriptionJson | null): Promise<DisableResult> {
+    const registration = await readyRegistration();
+    const subscription = await registration.pushManager.getSubscription();
+    const current = subscription ? toSubscriptionJson(subscription.toJSON()) : null;
+    // Browser first: once unsubscribed the endpoint is dead whatever the server does, so a failed
+    // DELETE only leaves a row that the first send prunes (404/410).
+    if (subscription) await subscription.unsubscribe();
+    const proof = current ?? token;
+    if (!proof) return { kind: "off" };
+    try {
+      await api.removeSubscription({ endpoint: proof.endpoint, auth: proof.keys.auth });
+    } catch (error) {
+      return { kind: "server-error", error: asApiError(error) };
+    }
+    return { kind: "off" };
+  }
+
+  return {
+    start: () => (started ??= doStart()),
+    enable,
+    disable,
+  };
+}
+
+function asApiError(error: unknown): ApiRequestError {
+  return error instanceof ApiRequestError
+    ? error
+    : new ApiRequestError(0, "unexpected", error instanceof Error ? error.message : String(error));
+}

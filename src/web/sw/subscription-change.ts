@@ -1,0 +1,40 @@
+/// <reference lib="webworker" />
+import type { ApiClient } from "../messaging/api-client.js";
+import { base64UrlToBytes } from "../messaging/base64url.js";
+import { toSubscriptionJson } from "../messaging/subscription-json.js";
+
+/**
+ * `pushsubscriptionchange` (Push API §11.5). Not in TypeScript's lib yet. Firefox fires it when its
+ * push server drops or rotates a channel, with `oldSubscription` set and `newSubscription` null;
+ * Chrome does not fire it at all today; Safari sends both. Either may be null.
+ */
+export interface PushSubscriptionChangeEvent extends ExtendableEvent {
+  readonly oldSubscription: PushSubscription | null;
+  readonly newSubscription: PushSubscription | null;
+}
+
+/**
+ * Subscribe again with the same application server key and tell the server, so the visitor keeps
+ * receiving notices without visiting the page. The old row is removed with its auth secret as proof.
+ */
+export async function renewSubscription(
+  event: Pick<PushSubscriptionChangeEvent, "oldSubscription" | "newSubscription">,
+  registration: ServiceWorkerRegistration,
+  api: ApiClient,
+): Promise<void> {
+  const old = event.oldSubscription;
+  let renewed = event.newSubscription;
+  if (!renewed) {
+    // The old key is the one the server signs with; ask the server when the browser forgot it.
+    const key = old?.options.applicationServerKey ?? base64UrlToBytes((await api.getConfig()).vapidPublicKey);
+    renewed = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+  }
+  const current = toSubscriptionJson(renewed.toJSON());
+  if (!current) throw new Error("The renewed subscription has no keys");
+  await api.registerSubscription(current);
+
+  const previous = old ? toSubscriptionJson(old.toJSON()) : null;
+  if (previous && previous.endpoint !== current.endpoint) {
+    await api.removeSubscription({ endpoint: previous.endpoint, auth: previous.keys.auth });
+  }
+}
