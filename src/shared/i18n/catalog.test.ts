@@ -1,0 +1,109 @@
+/**
+ * The catalog and the code agree: every key the code asks for exists, every key in the catalog is
+ * used somewhere, and every API error code has its pt-BR message. Usage is found by reading the
+ * source: string literals that name a key (`"bell.enable"`, `"cli:started"`), and template
+ * literals whose static prefix names a group of keys (`` `cli:config.${key}` ``).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { ERROR_CODES } from "../errors.js";
+import { NAMESPACES, ptBR } from "./catalog.js";
+
+const srcDir = fileURLToPath(new URL("../..", import.meta.url));
+const PLURAL_SUFFIX = /_(zero|one|two|few|many|other)$/;
+
+/** `{ bell: { enable: "…" } }` → `["bell.enable"]`. */
+function flatten(tree: unknown, prefix: string): string[] {
+  if (typeof tree === "string") return [prefix];
+  if (typeof tree !== "object" || tree === null) throw new Error(`${prefix}: not a string or object`);
+  return Object.entries(tree).flatMap(([key, value]) => flatten(value, prefix ? `${prefix}.${key}` : key));
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    const isSource = /\.(ts|tsx)$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) && !entry.name.endsWith(".d.ts");
+    return isSource ? [path] : [];
+  });
+}
+
+const catalogKeys = new Set(flatten(ptBR, ""));
+/** A plural key counts as the base key the code asks for: `cli.migrated` ↔ `cli.migrated_one`. */
+const baseKey = (key: string) => key.replace(PLURAL_SUFFIX, "");
+const exists = (key: string) => catalogKeys.has(key) || [...catalogKeys].some((k) => PLURAL_SUFFIX.test(k) && baseKey(k) === key);
+
+const namespacePattern = NAMESPACES.join("|");
+/** A literal naming a key: `ns.key…` or `ns:key…` (i18next namespace separator), normalised to dots. */
+const KEY_LITERAL = new RegExp(`(["'\`])((?:${namespacePattern})[.:][A-Za-z0-9_.]+)\\1`, "g");
+/** The static start of a template literal that builds a key: `` `cli:config.${ `` → `cli.config.`. */
+const KEY_TEMPLATE_PREFIX = new RegExp(`\`((?:${namespacePattern})[.:][A-Za-z0-9_.]*)\\$\\{`, "g");
+/** Direct lookups: `t("…")`, `i18n.t("…")`, `translator.t("…")`. */
+const T_CALL = /\bt\(\s*(["'`])([^"'`$]+)\1/g;
+
+const normalise = (key: string) => key.replace(":", ".");
+
+interface Usage {
+  literals: Map<string, string[]>;
+  prefixes: Map<string, string[]>;
+  calls: Map<string, string[]>;
+}
+
+function scan(): Usage {
+  const usage: Usage = { literals: new Map(), prefixes: new Map(), calls: new Map() };
+  const add = (map: Map<string, string[]>, key: string, file: string) => map.set(key, [...(map.get(key) ?? []), file]);
+  for (const path of sourceFiles(srcDir)) {
+    const file = relative(srcDir, path);
+    if (file.startsWith(join("shared", "i18n"))) continue;
+    const text = readFileSync(path, "utf8");
+    for (const match of text.matchAll(KEY_LITERAL)) add(usage.literals, normalise(match[2] ?? ""), file);
+    for (const match of text.matchAll(KEY_TEMPLATE_PREFIX)) add(usage.prefixes, normalise(match[1] ?? ""), file);
+    for (const match of text.matchAll(T_CALL)) add(usage.calls, normalise(match[2] ?? ""), file);
+  }
+  return usage;
+}
+
+describe("the pt-BR catalog", () => {
+  const usage = scan();
+
+  it("has every key that the code looks up", () => {
+    const missing = [...usage.calls.entries()]
+      .filter(([key]) => !exists(key))
+      .map(([key, files]) => `${key} (${files.join(", ")})`);
+    expect(missing).toEqual([]);
+  });
+
+  it("has every key that the code names", () => {
+    // Keys passed around before the lookup (e.g. unblock-help.ts returns one for t()).
+    const missing = [...usage.literals.entries()]
+      .filter(([key]) => !exists(key) && ![...catalogKeys].some((k) => k.startsWith(`${key}.`)))
+      .map(([key, files]) => `${key} (${files.join(", ")})`);
+    expect(missing).toEqual([]);
+  });
+
+  it("has a pt-BR message for every API error code", () => {
+    const missing = ERROR_CODES.filter((code) => !catalogKeys.has(`errors.${code}`));
+    expect(missing).toEqual([]);
+  });
+
+  it("has no key that nothing uses", () => {
+    // errors.<code> is looked up by code (src/server/errors.ts): used when the code exists.
+    const errorKeys = new Set(ERROR_CODES.map((code) => `errors.${code}`));
+    const prefixes = [...usage.prefixes.keys()].filter((prefix) => prefix !== "errors.");
+    const used = (key: string) =>
+      errorKeys.has(key) ||
+      usage.literals.has(key) ||
+      usage.literals.has(baseKey(key)) ||
+      usage.calls.has(key) ||
+      usage.calls.has(baseKey(key)) ||
+      prefixes.some((prefix) => key.startsWith(prefix));
+    expect([...catalogKeys].filter((key) => !used(key))).toEqual([]);
+  });
+
+  it("is found by the scanner at all (guards against a regex that matches nothing)", () => {
+    expect(usage.calls.has("bell.enable")).toBe(true);
+    expect(usage.literals.has("bell.blocked.chrome")).toBe(true);
+  });
+});
