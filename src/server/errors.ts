@@ -1,0 +1,67 @@
+import { ERROR_STATUS, type ApiErrorBody, type ErrorCode } from "../shared/errors.js";
+import type { Translator } from "./i18n.js";
+
+/**
+ * An error the API answers with: a stable code (src/shared/errors.ts), its HTTP status, and
+ * optionally the request field it is about. The pt-BR message is looked up when answering.
+ */
+export class ApiError extends Error {
+  override readonly name = "ApiError";
+  readonly statusCode: number;
+  constructor(
+    readonly code: ErrorCode,
+    readonly field?: string,
+    options?: ErrorOptions,
+  ) {
+    super(code, options);
+    this.statusCode = ERROR_STATUS[code];
+  }
+}
+
+/** The one way handlers make an error: `throw apiError("subscription_not_found")`. */
+export function apiError(code: ErrorCode, field?: string, options?: ErrorOptions): ApiError {
+  return new ApiError(code, field, options);
+}
+
+export function isApiError(value: unknown): value is ApiError {
+  return value instanceof ApiError;
+}
+
+export function errorBody(translator: Translator, code: ErrorCode, field?: string): ApiErrorBody {
+  return {
+    error: {
+      code,
+      message: translator.t(`errors:${code}`),
+      ...(field === undefined ? {} : { field }),
+    },
+  };
+}
+
+/**
+ * Maps what Fastify itself throws (body parsing, limits) onto our codes, so every error, from
+ * wherever it comes, has the same shape.
+ */
+export function toApiError(error: unknown): ApiError {
+  if (isApiError(error)) return error;
+  const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
+  const status =
+    typeof error === "object" && error !== null && "statusCode" in error && typeof error.statusCode === "number"
+      ? error.statusCode
+      : 500;
+  switch (code) {
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return apiError("invalid_json", undefined, { cause: error });
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return apiError("payload_too_large", undefined, { cause: error });
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return apiError("unsupported_media_type", undefined, { cause: error });
+  }
+  if (status === 413) return apiError("payload_too_large", undefined, { cause: error });
+  if (status === 415) return apiError("unsupported_media_type", undefined, { cause: error });
+  if (status === 404) return apiError("not_found", undefined, { cause: error });
+  if (status === 405) return apiError("method_not_allowed", undefined, { cause: error });
+  if (status === 429) return apiError("rate_limited", undefined, { cause: error });
+  if (status >= 400 && status < 500) return apiError("validation_failed", undefined, { cause: error });
+  return apiError("internal_error", undefined, { cause: error });
+}

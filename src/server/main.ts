@@ -1,0 +1,73 @@
+import type { AddressInfo } from "node:net";
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import { generateVapidKeys } from "../push/vapid-keys.js";
+import { createDatabase, type Database } from "../store/database.js";
+import { migrateToLatest } from "../store/migrate.js";
+import { createSettingsRepository } from "../store/settings-repository.js";
+import { createSubscriptionsRepository } from "../store/subscriptions-repository.js";
+import { ensureVapidKeys } from "../store/vapid-keys-store.js";
+import { buildApp } from "./app.js";
+import type { Config } from "./config.js";
+import { createTranslator } from "./i18n.js";
+import { createLogger } from "./logger.js";
+
+export interface RunningServer {
+  /** Where the server listens, e.g. `http://127.0.0.1:8080` (`localhost` when bound to all interfaces). */
+  readonly url: string;
+  readonly app: FastifyInstance;
+  readonly database: Database;
+  /** Stops accepting requests, waits for those in flight, then closes the database. */
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** A logger to use instead of one made from `config.logLevel`. */
+  readonly logger?: FastifyBaseLogger;
+  /** PostgreSQL only: run in this schema instead of `public` (tests give each server its own). */
+  readonly schema?: string;
+}
+
+/** All the wiring: open and migrate the database, load or create the VAPID keys, listen. */
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const database = createDatabase({
+    url: config.databaseUrl,
+    poolSize: config.databasePoolSize,
+    ...(options.schema === undefined ? {} : { schema: options.schema }),
+  });
+  let app: FastifyInstance | undefined;
+  try {
+    await migrateToLatest(database);
+    const settings = createSettingsRepository(database.db);
+    const subscriptions = createSubscriptionsRepository(database.db);
+    const vapidKeys = await ensureVapidKeys(settings, generateVapidKeys, config.vapidKeys);
+    app = await buildApp({
+      config,
+      database,
+      repositories: { subscriptions, settings },
+      vapidKeys,
+      logger,
+      translator: createTranslator(),
+    });
+    await app.listen({ port: config.port, host: config.host });
+    const started = app;
+    const url = urlOf(started.server.address() as AddressInfo);
+    let closing: Promise<void> | undefined;
+    return {
+      url,
+      app: started,
+      database,
+      close: () => (closing ??= started.close().then(() => database.destroy())),
+    };
+  } catch (error) {
+    await app?.close().catch(() => undefined);
+    await database.destroy().catch(() => undefined);
+    throw error;
+  }
+}
+
+function urlOf(address: AddressInfo): string {
+  const unspecified = address.address === "0.0.0.0" || address.address === "::";
+  const host = unspecified ? "localhost" : address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}

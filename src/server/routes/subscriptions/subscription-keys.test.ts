@@ -1,0 +1,59 @@
+import { createECDH, randomBytes } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { checkAuth, checkP256dh, decodeLenientBase64Url, isOnP256 } from "./subscription-keys.js";
+
+function realPublicKey(): Buffer {
+  const ecdh = createECDH("prime256v1");
+  ecdh.generateKeys();
+  return ecdh.getPublicKey();
+}
+
+describe("p256dh checks", () => {
+  it("accepts real P-256 public keys, padded or not", () => {
+    for (let i = 0; i < 20; i++) {
+      const key = realPublicKey();
+      expect(isOnP256(key)).toBe(true);
+      expect(checkP256dh(key.toString("base64url"))).toMatchObject({ ok: true, value: key.toString("base64url") });
+      const padded = key.toString("base64").replace(/\+/g, "-").replace(/\//g, "_");
+      expect(checkP256dh(padded)).toMatchObject({ ok: true, value: key.toString("base64url") });
+    }
+  });
+
+  it("refuses a point that is not on the curve", () => {
+    const key = realPublicKey();
+    key[64] = key[64]! ^ 0x01;
+    expect(checkP256dh(key.toString("base64url"))).toEqual({ ok: false, code: "p256dh_off_curve" });
+  });
+
+  it("refuses coordinates at or above the field prime", () => {
+    const key = Buffer.alloc(65, 0xff);
+    key[0] = 0x04;
+    expect(checkP256dh(key.toString("base64url"))).toEqual({ ok: false, code: "p256dh_off_curve" });
+  });
+
+  it.each([
+    ["a compressed point", () => Buffer.concat([Buffer.from([0x02]), randomBytes(32)]).toString("base64url")],
+    ["64 bytes", () => realPublicKey().subarray(0, 64).toString("base64url")],
+    ["66 bytes", () => Buffer.concat([realPublicKey(), Buffer.from([0])]).toString("base64url")],
+    ["a wrong prefix", () => Buffer.concat([Buffer.from([0x05]), realPublicKey().subarray(1)]).toString("base64url")],
+    ["standard base64 alphabet", () => "+/" + realPublicKey().toString("base64url").slice(2)],
+    ["an empty string", () => ""],
+  ])("refuses %s", (_name, make) => {
+    expect(checkP256dh(make())).toEqual({ ok: false, code: "p256dh_invalid" });
+  });
+});
+
+describe("auth checks", () => {
+  it("accepts 16 bytes, padded or not", () => {
+    const auth = randomBytes(16);
+    expect(checkAuth(auth.toString("base64url"))).toMatchObject({ ok: true, value: auth.toString("base64url") });
+    expect(checkAuth(auth.toString("base64url") + "==")).toMatchObject({ ok: true, value: auth.toString("base64url") });
+  });
+  it.each([15, 17, 0])("refuses %i bytes", (n) => {
+    expect(checkAuth(randomBytes(n).toString("base64url"))).toEqual({ ok: false, code: "auth_invalid" });
+  });
+  it("refuses misplaced padding", () => {
+    expect(decodeLenientBase64Url("AAAA=")).toBeUndefined();
+    expect(decodeLenientBase64Url("AA=A")).toBeUndefined();
+  });
+});

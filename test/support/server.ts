@@ -1,0 +1,69 @@
+import { resolve } from "node:path";
+import { loadConfig } from "../../src/server/config.js";
+import { startServer } from "../../src/server/main.js";
+import type { Database, Dialect } from "../../src/store/database.js";
+import { createTestDatabaseLocation, type TestDatabaseLocation } from "./db.js";
+
+export interface TestServerOptions {
+  /** Which database the server runs on (a fresh one per server); default sqlite. */
+  readonly dialect?: Dialect;
+  /** Extra environment variables, on top of (and overriding) the test defaults below. */
+  readonly env?: Record<string, string>;
+  /**
+   * Reuse an existing database instead of a fresh one (e.g. a restart, or two servers sharing
+   * one PostgreSQL schema). The caller then owns it and drops it.
+   */
+  readonly location?: TestDatabaseLocation;
+}
+
+export interface TestServer {
+  /** `http://127.0.0.1:<port>`: the address the server is bound to, for API calls from Node. */
+  readonly url: string;
+  /** `http://localhost:<port>`: the same server, as a browser should open it (a secure context). */
+  readonly baseUrl: string;
+  /** The server's own database handle (Kysely in `database.db`), for checking what was stored. */
+  readonly database: Database;
+  readonly location: TestDatabaseLocation;
+  /** Stops the server and drops its database (unless it was given one). */
+  close(): Promise<void>;
+}
+
+/**
+ * The real application on 127.0.0.1 and a free port, on a fresh SQLite file or PostgreSQL schema,
+ * serving the built web app from dist/web. Push endpoints on 127.0.0.1 are allowed (a fake push
+ * service runs there) — only here, never by default.
+ */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dialect = options.location?.dialect ?? options.dialect ?? "sqlite";
+  const fresh = options.location === undefined ? await createTestDatabaseLocation(dialect) : undefined;
+  const location = options.location ?? fresh!.location;
+  try {
+    const config = loadConfig({
+      SINO_PORT: "0",
+      SINO_HOST: "127.0.0.1",
+      SINO_PUBLIC_URL: "http://localhost:8080",
+      DATABASE_URL: location.url,
+      SINO_DATABASE_POOL_SIZE: "5",
+      SINO_PUSH_ALLOWED_HOSTS: "127.0.0.1,localhost,fcm.googleapis.com,updates.push.services.mozilla.com,*.push.services.mozilla.com,web.push.apple.com,*.push.apple.com,*.notify.windows.com",
+      SINO_PUSH_ALLOW_PRIVATE: "true",
+      SINO_LOG_LEVEL: process.env.SINO_TEST_LOG_LEVEL ?? "warn",
+      SINO_WEB_DIR: resolve("dist/web"),
+      ...options.env,
+    });
+    const server = await startServer(config, { ...(location.schema === undefined ? {} : { schema: location.schema }) });
+    const port = new URL(server.url).port;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      baseUrl: `http://localhost:${port}`,
+      database: server.database,
+      location,
+      async close() {
+        await server.close();
+        await fresh?.drop();
+      },
+    };
+  } catch (error) {
+    await fresh?.drop();
+    throw error;
+  }
+}
