@@ -1,0 +1,116 @@
+import { fileURLToPath } from "node:url";
+import { realpathSync } from "node:fs";
+import { Command } from "commander";
+import { generateVapidKeys } from "../push/vapid-keys.js";
+import { loadConfig } from "../server/config.js";
+import { createTranslator, type Translator } from "../server/i18n.js";
+import { startServer } from "../server/main.js";
+import { createDatabase } from "../store/database.js";
+import { migrateToLatest } from "../store/migrate.js";
+
+export interface CliIo {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+}
+
+const defaultIo: CliIo = {
+  env: process.env,
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+};
+
+/** The `sino` command, built fresh for each run (tests call it with their own io). */
+export function createCli(io: CliIo = defaultIo, translator: Translator = createTranslator()): Command {
+  const { t } = translator;
+  const program = new Command("sino").description(t("cli:description"));
+  localizeHelp(program, translator);
+
+  program
+    .command("start")
+    .description(t("cli:commands.start"))
+    .action(async () => {
+      const config = loadConfig(io.env, translator);
+      const server = await startServer(config);
+      io.stdout(`${t("cli:started", { url: server.url })}\n`);
+      // Graceful stop: finish requests in flight and close the database, then exit.
+      const stop = () => {
+        io.stderr(`${t("cli:stopping")}\n`);
+        server.close().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.once("SIGTERM", stop);
+      process.once("SIGINT", stop);
+    });
+
+  program
+    .command("migrate")
+    .description(t("cli:commands.migrate"))
+    .action(async () => {
+      const config = loadConfig(io.env, translator);
+      const database = createDatabase({ url: config.databaseUrl, poolSize: 1 });
+      try {
+        const applied = await migrateToLatest(database);
+        io.stdout(
+          `${applied.length === 0 ? t("cli:migratedNone") : t("cli:migrated", { count: applied.length })}\n`,
+        );
+      } finally {
+        await database.destroy();
+      }
+    });
+
+  const vapid = program.command("vapid").description(t("cli:commands.vapid"));
+  localizeHelp(vapid, translator);
+  vapid
+    .command("generate")
+    .description(t("cli:commands.vapidGenerate"))
+    .action(() => {
+      const keys = generateVapidKeys();
+      io.stdout(`SINO_VAPID_PUBLIC_KEY=${keys.publicKey}\nSINO_VAPID_PRIVATE_KEY=${keys.privateKey}\n`);
+    });
+
+  return program;
+}
+
+/** Commander writes its help in English; the headings and the built-in help entries come from the catalog. */
+function localizeHelp(command: Command, { t }: Translator): void {
+  const titles: Record<string, string> = {
+    "Usage:": t("cli:help.usage"),
+    "Options:": t("cli:help.options"),
+    "Commands:": t("cli:help.commands"),
+    "Arguments:": t("cli:help.arguments"),
+    "Global Options:": t("cli:help.globalOptions"),
+  };
+  command.configureHelp({ styleTitle: (title) => titles[title] ?? title });
+  command.helpOption("-h, --help", t("cli:help.option"));
+  command.helpCommand("help [command]", t("cli:help.command"));
+}
+
+/** Runs the command line; failures print a pt-BR line (no stack trace) and set exit code 1. */
+export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Promise<void> {
+  const translator = createTranslator();
+  try {
+    await createCli(io, translator).parseAsync([...argv], { from: "user" });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr(`${translator.t("cli:failed", { message })}\n`);
+    process.exitCode = 1;
+  }
+}
+
+function isEntryPoint(): boolean {
+  const entry = process.argv[1];
+  if (entry === undefined) return false;
+  const self = fileURLToPath(import.meta.url);
+  try {
+    const real = realpathSync(entry);
+    // Run directly (`tsx src/cli/main.ts`) or through bin/sino.js, which only imports this module.
+    return real === self || /[\\/]bin[\\/]sino(\.js)?$/.test(real);
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) await runCli(process.argv.slice(2));
