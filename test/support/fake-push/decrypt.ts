@@ -20,5 +20,8 @@ export function decryptPushBody(body: Buffer, keys: ReceiverKeys): Buffer {
   // RFC 8291 §4: the key id is the sender's 65-byte ephemeral public key.
   const idLength = body.readUInt8(20);
   if (idLength !== 65) throw new Error(`aes128gcm keyid must be 65 bytes, got ${idLength}`);
+  // RFC 8291 §4: one record only, so the record size must cover the whole rest of the body.
+  const recordSize = body.readUInt32BE(16);
+  if (body.length - 86 > recordSize) throw new Error(`more than one record (rs ${recordSize}, ${body.length - 86} bytes)`);
   return ece.decrypt(body, { version: "aes128gcm", privateKey: ecdhFromPrivateKey(keys.privateKey), authSecret: keys.auth });
 }

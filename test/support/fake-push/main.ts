@@ -34,10 +34,12 @@ const service = await startFakePushService({
   ...(values["vapid-key"] === undefined ? {} : { vapidPublicKey: values["vapid-key"] }),
 });
 
-process.stdout.write(`${JSON.stringify({ ready: true, origin: service.origin, pid: process.pid })}\n`);
-
 const stop = (): void => {
   void service.close().then(() => process.exit(0));
 };
 process.once("SIGTERM", stop);
 process.once("SIGINT", stop);
+
+// Only now: writes to a pipe are synchronous on Linux, so the parent may signal us as soon as it
+// reads this line — the handlers above must already be in place.
+process.stdout.write(`${JSON.stringify({ ready: true, origin: service.origin, pid: process.pid })}\n`);
