@@ -10,5 +10,7 @@ export const theme = createTheme({
   shape: { borderRadius: 10 },
   typography: {
     fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif',
+    // Portuguese reads badly in capitals ("VOLTAR AO INÍCIO"); keep buttons in sentence case.
+    button: { textTransform: "none", fontWeight: 600 },
   },
 });

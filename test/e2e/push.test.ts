@@ -54,6 +54,13 @@ describe("the service worker", () => {
     expect(await page.evaluate(async () => (await navigator.serviceWorker.ready).scope)).toBe(`${server.baseUrl}/`);
   });
 
+  it("serves a web app manifest for home-screen installs (the only way to Web Push on iOS)", async () => {
+    const href = await page.locator('link[rel="manifest"]').getAttribute("href");
+    const response = await fetch(new URL(href ?? "", server.baseUrl));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ name: ptBR.app.name, lang: "pt-BR", display: "standalone", start_url: "/" });
+  });
+
   it("shows a push as a notification with its title, body and link", async () => {
     const payload = { title: "Manutenção às 22h", body: "O sistema fica fora do ar por 15 minutos.", tag: "manutencao", url: "/avisos/1" };
     await push.deliver(JSON.stringify(payload));

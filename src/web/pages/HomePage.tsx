@@ -21,7 +21,7 @@ export function HomePage() {
     <Container maxWidth="md" sx={{ py: { xs: 3, sm: 6 } }}>
       <Stack spacing={3}>
         <div>
-          <Typography variant="h4" component="h1" gutterBottom sx={{ fontWeight: 600 }}>
+          <Typography variant="h4" component="h1" gutterBottom sx={{ fontWeight: 600, fontSize: { xs: "1.75rem", sm: "2.125rem" } }}>
             {t("app.home.title")}
           </Typography>
           <Typography variant="body1" color="text.secondary" sx={{ fontSize: "1.1rem" }}>
