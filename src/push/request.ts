@@ -46,8 +46,10 @@ export function buildEncryptedPushRequest(
   encryptedBody: Buffer,
   options: PushOptions,
   vapid: VapidSigner,
+  /** False for a push without data (an empty body without the content headers). */
+  hasPayload = true,
 ): PushRequest {
-  return assembleRequest(endpoint, encryptedBody, resolvePushOptions(options), vapid);
+  return assembleRequest(endpoint, hasPayload ? encryptedBody : null, resolvePushOptions(options), vapid);
 }
 
 function assembleRequest(

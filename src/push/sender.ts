@@ -1,0 +1,100 @@
+import { performance } from "node:perf_hooks";
+import { classifyResponse, type Classification, type FatalReason } from "./classify-response.js";
+import { encryptPayload } from "./encrypt.js";
+import { DEFAULT_TTL_SECONDS, type PushOptions } from "./push-options.js";
+import { isPushError, type PushErrorCode } from "./push-error.js";
+import { buildEncryptedPushRequest, type PushRequest, type PushTarget } from "./request.js";
+import type { RetryPolicy } from "./retry-policy.js";
+import { isTransportFailure, type PushTransport } from "./transport.js";
+import type { TransportErrorKind } from "./transport-error.js";
+import type { VapidSigner } from "./vapid.js";
+
+export interface SendOptions extends PushOptions {
+  /** This attempt's number, 1-based (the delivery engine keeps count across retries). */
+  readonly attempt?: number;
+  /** When the message expires (ms since epoch); defaults to now + TTL. */
+  readonly ttlDeadline?: number;
+}
+
+/**
+ * What became of one push: the classifier's verdict plus what was seen. `fatal` with a
+ * `PushErrorCode` reason means it was refused locally (e.g. `payload_too_large`), before any
+ * network call.
+ */
+export type PushOutcome = (
+  | Exclude<Classification, { kind: "fatal" }>
+  | { kind: "fatal"; reason: FatalReason | PushErrorCode; flag?: "vapid_mismatch" }
+) & {
+  readonly status?: number;
+  readonly error?: TransportErrorKind;
+  /** From the request's dispatch to the end of its (capped) response body. */
+  readonly latencyMs: number;
+  /** The start of the push service's answer body, for the operator's logs. */
+  readonly detail?: string;
+};
+
+export interface PushSenderOptions {
+  readonly vapid: VapidSigner;
+  readonly transport: PushTransport;
+  /** Replaceable, e.g. by a worker pool's result; defaults to `encryptPayload`. */
+  readonly encrypt?: typeof encryptPayload;
+  readonly retryPolicy?: RetryPolicy;
+  readonly clock?: () => number;
+  readonly random?: () => number;
+}
+
+export interface PushSender {
+  /** Encrypts `payload` for `target` and sends it; `null` sends a push without data. */
+  send(target: PushTarget, payload: Uint8Array | string | null, options?: SendOptions): Promise<PushOutcome>;
+  /** Sends a body already encrypted for the subscription behind `endpoint`. */
+  sendEncrypted(endpoint: string, body: Buffer, options?: SendOptions): Promise<PushOutcome>;
+}
+
+const DETAIL_CHARS = 200;
+
+/** One push, end to end: build, send, classify. The unit the delivery engine calls. */
+export function createPushSender(options: PushSenderOptions): PushSender {
+  const encrypt = options.encrypt ?? encryptPayload;
+  const clock = options.clock ?? Date.now;
+
+  async function deliver(build: () => PushRequest, sendOptions: SendOptions): Promise<PushOutcome> {
+    let request: PushRequest;
+    try {
+      request = build();
+    } catch (error) {
+      if (isPushError(error)) return { kind: "fatal", reason: error.code, latencyMs: 0 };
+      throw error;
+    }
+    const started = performance.now();
+    const result = await options.transport.send(request);
+    const latencyMs = performance.now() - started;
+    const now = clock();
+    const context = {
+      now,
+      attempt: sendOptions.attempt ?? 1,
+      ttlDeadline: sendOptions.ttlDeadline ?? now + (sendOptions.ttl ?? DEFAULT_TTL_SECONDS) * 1000,
+      ...(options.retryPolicy !== undefined ? { policy: options.retryPolicy } : {}),
+      ...(options.random !== undefined ? { random: options.random } : {}),
+    };
+    if (isTransportFailure(result)) {
+      return { ...classifyResponse({ ...context, error: result.error }), error: result.error, latencyMs, detail: result.message };
+    }
+    const verdict = classifyResponse({ ...context, status: result.status, headers: result.headers });
+    const outcome: PushOutcome = { ...verdict, status: result.status, latencyMs };
+    return verdict.kind === "ok" || result.body.length === 0
+      ? outcome
+      : { ...outcome, detail: result.body.toString("utf8", 0, Math.min(result.body.length, DETAIL_CHARS)) };
+  }
+
+  return {
+    send(target, payload, sendOptions = {}) {
+      return deliver(() => {
+        const body = payload === null ? Buffer.alloc(0) : encrypt(payload, target.keys);
+        return buildEncryptedPushRequest(target.endpoint, body, sendOptions, options.vapid, payload !== null);
+      }, sendOptions);
+    },
+    sendEncrypted(endpoint, body, sendOptions = {}) {
+      return deliver(() => buildEncryptedPushRequest(endpoint, body, sendOptions, options.vapid), sendOptions);
+    },
+  };
+}
