@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import Alert from "@mui/material/Alert";
 import AlertTitle from "@mui/material/AlertTitle";
@@ -20,6 +21,9 @@ export function PushNoticeSnackbar() {
   const { t } = useTranslation();
   const dispatch = useAppDispatch();
   const notice = useAppSelector((state) => state.push.notice);
+  // Keep the last text while the snackbar slides out, instead of an empty box.
+  const [shown, setShown] = useState<PushNotice | null>(notice);
+  if (notice !== null && notice !== shown) setShown(notice);
   const close = () => dispatch(dismissNotice());
 
   return (
@@ -32,22 +36,22 @@ export function PushNoticeSnackbar() {
       anchorOrigin={{ vertical: "bottom", horizontal: "center" }}
     >
       <Alert
-        severity={notice === "blocked" ? "info" : "warning"}
+        severity={shown === "blocked" ? "info" : "warning"}
         variant="filled"
         onClose={close}
         slotProps={{ closeButton: { title: t("bell.close"), "aria-label": t("bell.close") } }}
         sx={{ maxWidth: 560, width: "100%" }}
         data-testid="push-notice"
       >
-        {notice === "blocked" && (
+        {shown === "blocked" && (
           <>
             <AlertTitle>{t("bell.blocked.title")}</AlertTitle>
             {t(unblockHelpKey(navigator.userAgent, navigator.maxTouchPoints))}
           </>
         )}
-        {notice === "enable-failed" && t("bell.failed.enable")}
-        {notice === "disable-failed" && t("bell.failed.disableBrowser")}
-        {notice === "disable-server-failed" && t("bell.failed.disable")}
+        {shown === "enable-failed" && t("bell.failed.enable")}
+        {shown === "disable-failed" && t("bell.failed.disableBrowser")}
+        {shown === "disable-server-failed" && t("bell.failed.disable")}
       </Alert>
     </Snackbar>
   );

@@ -41,6 +41,8 @@ export function testEndpoint(port = 4443): string {
 export const STUB_STORAGE = {
   subscription: "sino-test:subscription",
   subscribeCalls: "sino-test:subscribe-calls",
+  /** When set, the next subscribe() hands out this endpoint (a push service rotating it). */
+  nextEndpoint: "sino-test:next-endpoint",
 } as const;
 
 interface StubConfig {
@@ -115,7 +117,7 @@ function pushStubScript(config: StubConfig): void {
       throw new DOMException("Registration failed - permission denied", "NotAllowedError");
     }
     const saved: Saved = {
-      endpoint: config.endpoint,
+      endpoint: localStorage.getItem(config.storage.nextEndpoint) ?? config.endpoint,
       p256dh: config.p256dh,
       auth: config.auth,
       key: toB64(keyBytes(options?.applicationServerKey)),
