@@ -1,4 +1,4 @@
-import { pino, type Logger } from "pino";
+import { pino, type DestinationStream, type Logger } from "pino";
 import type { LogLevel } from "./config.js";
 
 /**
@@ -21,6 +21,8 @@ export const REDACTED_PATHS = [
   "*.keys",
 ];
 
-export function createLogger(level: LogLevel): Logger {
-  return pino({ level, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } });
+/** JSON logs to stdout (or `destination`, e.g. a test capturing them). */
+export function createLogger(level: LogLevel, destination?: DestinationStream): Logger {
+  const options = { level, redact: { paths: REDACTED_PATHS, censor: "[redacted]" } };
+  return destination === undefined ? pino(options) : pino(options, destination);
 }
