@@ -1,4 +1,3 @@
-import { ECDH } from "node:crypto";
 import { decodeBase64Url } from "./base64url.js";
 import { PushError } from "./push-error.js";
 
@@ -27,12 +26,8 @@ export function prepareSubscriberKeys(keys: SubscriberKeys | PreparedSubscriberK
   if (uaPublic === undefined || uaPublic.length !== 65 || uaPublic[0] !== 0x04) {
     throw new PushError("p256dh_invalid", "p256dh must be a 65-byte uncompressed P-256 point");
   }
-  try {
-    // Rejects a point that is not on the curve (an invalid-curve attack input) before it is used.
-    ECDH.convertKey(uaPublic, "prime256v1");
-  } catch {
-    throw new PushError("p256dh_invalid", "p256dh is not a point on P-256");
-  }
+  // Whether the point lies on the curve is checked by the ECDH agreement itself (encrypt.ts), which
+  // refuses an off-curve point: checking here too would decode the point twice per message.
   // RFC 8291 §3.2 says 16 bytes; accept no other length so a truncated secret cannot slip through.
   const auth = decodeBase64Url(keys.auth);
   if (auth === undefined || auth.length !== 16) {
