@@ -44,6 +44,8 @@ const KEY_TEMPLATE_PREFIX = new RegExp(`\`((?:${namespacePattern})[.:][A-Za-z0-9
 const T_CALL = /\bt\(\s*(["'`])([^"'`$]+)\1/g;
 
 const normalise = (key: string) => key.replace(":", ".");
+/** `"sw.js"` names a file, not a key of the `sw` namespace. */
+const FILE_NAME = /\.(js|mjs|ts|tsx|json|html|css|map|svg|png|webmanifest)$/;
 
 interface Usage {
   literals: Map<string, string[]>;
@@ -58,7 +60,10 @@ function scan(): Usage {
     const file = relative(srcDir, path);
     if (file.startsWith(join("shared", "i18n"))) continue;
     const text = readFileSync(path, "utf8");
-    for (const match of text.matchAll(KEY_LITERAL)) add(usage.literals, normalise(match[2] ?? ""), file);
+    for (const match of text.matchAll(KEY_LITERAL)) {
+      const key = match[2] ?? "";
+      if (!FILE_NAME.test(key)) add(usage.literals, normalise(key), file);
+    }
     for (const match of text.matchAll(KEY_TEMPLATE_PREFIX)) add(usage.prefixes, normalise(match[1] ?? ""), file);
     for (const match of text.matchAll(T_CALL)) add(usage.calls, normalise(match[2] ?? ""), file);
   }
