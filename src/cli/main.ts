@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { realpathSync } from "node:fs";
-import { Command } from "commander";
+import { Command, CommanderError } from "commander";
 import { generateVapidKeys } from "../push/vapid-keys.js";
 import { loadConfig } from "../server/config.js";
 import { createTranslator, type Translator } from "../server/i18n.js";
@@ -25,6 +25,9 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
   const { t } = translator;
   const program = new Command("sino").description(t("cli:description"));
   localizeHelp(program, translator);
+  // Throw instead of calling process.exit (inherited by the subcommands defined below), so a
+  // test or an embedding keeps its process; runCli turns it into an exit code.
+  program.exitOverride();
 
   program
     .command("start")
@@ -94,6 +97,11 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
   try {
     await createCli(io, translator).parseAsync([...argv], { from: "user" });
   } catch (error) {
+    if (error instanceof CommanderError) {
+      // Commander has already printed its message (or the help); keep its exit code.
+      process.exitCode = error.exitCode;
+      return;
+    }
     const message = error instanceof Error ? error.message : String(error);
     io.stderr(`${translator.t("cli:failed", { message })}\n`);
     process.exitCode = 1;
