@@ -1,0 +1,34 @@
+import { createECDH, randomBytes } from "node:crypto";
+import { parentPort, workerData } from "node:worker_threads";
+import { encryptPayload } from "../src/push/encrypt.js";
+import { prepareSubscriberKeys } from "../src/push/subscriber-keys.js";
+
+interface CeilingWorkerData {
+  readonly payloadBytes: number;
+}
+
+// Distinct subscribers, as in a real fan-out (one ECDH agreement per recipient key).
+const keys = Array.from({ length: 256 }, () => {
+  const ecdh = createECDH("prime256v1");
+  ecdh.generateKeys();
+  return prepareSubscriberKeys({
+    p256dh: ecdh.getPublicKey().toString("base64url"),
+    auth: randomBytes(16).toString("base64url"),
+  });
+});
+const plaintext = randomBytes((workerData as CeilingWorkerData).payloadBytes);
+
+function run(durationMs: number): number {
+  const end = performance.now() + durationMs;
+  let count = 0;
+  while (performance.now() < end) {
+    for (let i = 0; i < 32; i++) encryptPayload(plaintext, keys[count++ & 255]!);
+  }
+  return count;
+}
+
+run(200); // warm-up: JIT and OpenSSL tables
+parentPort!.on("message", (durationMs: number) => {
+  parentPort!.postMessage(run(durationMs));
+});
+parentPort!.postMessage("ready");
