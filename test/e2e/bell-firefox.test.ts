@@ -10,6 +10,7 @@ import { launchFirefox } from "../support/firefox.js";
 import { startMozillaPushServer } from "../support/mozilla-push/mozilla-push-server.js";
 import type { MozillaPushServer } from "../support/mozilla-push/mozilla-push-server.js";
 import { startTestServer } from "../support/server.js";
+import { requireBuiltWebApp } from "./support/built-web-app.js";
 
 type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 
@@ -17,6 +18,7 @@ let pushServer: MozillaPushServer;
 let browser: Browser;
 let server: TestServer;
 beforeAll(async () => {
+  requireBuiltWebApp();
   pushServer = await startMozillaPushServer();
   [browser, server] = await Promise.all([
     launchFirefox({ pushServerUrl: pushServer.wsUrl, notifications: "granted" }),

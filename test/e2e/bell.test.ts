@@ -9,6 +9,7 @@ import { ptBR } from "../../src/shared/i18n/catalog.js";
 import { API_ROUTES } from "../../src/shared/api/routes.js";
 import { launchChromium } from "../support/browser.js";
 import { startTestServer } from "../support/server.js";
+import { requireBuiltWebApp } from "./support/built-web-app.js";
 import { bell, bellIconColour, isGrey, settledBell, settledStatus } from "./support/bell-page.js";
 import { countStartingWith, recordConsole } from "./support/console-log.js";
 import { installPushStub, makeSubscriptionKeys, STUB_STORAGE, testEndpoint } from "./support/push-stub.js";
@@ -29,6 +30,7 @@ const INSECURE_HOST = "sino.test";
 
 let browser: Browser;
 beforeAll(async () => {
+  requireBuiltWebApp();
   browser = await launchChromium({ args: [`--host-resolver-rules=MAP ${INSECURE_HOST} 127.0.0.1`] });
 });
 afterAll(async () => {

@@ -7,6 +7,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { ptBR } from "../../src/shared/i18n/catalog.js";
 import { launchChromium } from "../support/browser.js";
 import { startTestServer } from "../support/server.js";
+import { requireBuiltWebApp } from "./support/built-web-app.js";
 import { attachCdpPush, listenForShown, shownNotifications } from "./support/cdp-push.js";
 import type { CdpPush } from "./support/cdp-push.js";
 
@@ -15,6 +16,7 @@ type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 let browser: Browser;
 let server: TestServer;
 beforeAll(async () => {
+  requireBuiltWebApp();
   browser = await launchChromium();
   server = await startTestServer({ dialect: "sqlite" });
 });

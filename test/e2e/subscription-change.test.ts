@@ -11,6 +11,7 @@ import { build } from "vite";
 import type { Browser } from "playwright-core";
 import { launchChromium } from "../support/browser.js";
 import { startTestServer } from "../support/server.js";
+import { requireBuiltWebApp } from "./support/built-web-app.js";
 import { settledBell } from "./support/bell-page.js";
 import { installPushStub, makeSubscriptionKeys, STUB_STORAGE, testEndpoint } from "./support/push-stub.js";
 
@@ -39,6 +40,7 @@ let browser: Browser;
 let server: TestServer;
 let renewal: string;
 beforeAll(async () => {
+  requireBuiltWebApp();
   [browser, server, renewal] = await Promise.all([launchChromium(), startTestServer({ dialect: "sqlite" }), bundleRenewal()]);
 });
 afterAll(async () => {
