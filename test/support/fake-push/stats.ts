@@ -40,6 +40,8 @@ export interface FakePushStats {
   readonly vapidFailures: Readonly<Partial<Record<VapidFailure, number>>>;
   /** The last requests, oldest first. */
   readonly log: readonly RecordedRequest[];
+  /** CPU time (user + system) this process spent since start or reset: capacity = requests / cpuSeconds. */
+  readonly cpuSeconds: number;
 }
 
 export function createStatsRecorder(logSize: number) {
@@ -58,6 +60,7 @@ export function createStatsRecorder(logSize: number) {
   // A ring buffer: at 10k req/s an array shift per request would dominate.
   let log: (RecordedRequest | undefined)[] = new Array<RecordedRequest | undefined>(logSize);
   let logNext = 0;
+  let cpuAtReset = process.cpuUsage();
 
   return {
     started(protocol: HttpProtocol): void {
@@ -108,6 +111,7 @@ export function createStatsRecorder(logSize: number) {
         concurrentPeak,
         vapidFailures: { ...vapidFailures },
         log: ordered,
+        cpuSeconds: cpuSecondsSince(cpuAtReset),
       };
     },
     reset(): void {
@@ -124,6 +128,7 @@ export function createStatsRecorder(logSize: number) {
       vapidFailures = {};
       log = new Array<RecordedRequest | undefined>(logSize);
       logNext = 0;
+      cpuAtReset = process.cpuUsage();
     },
     get accepted(): number {
       return accepted;
@@ -132,3 +137,8 @@ export function createStatsRecorder(logSize: number) {
 }
 
 export type StatsRecorder = ReturnType<typeof createStatsRecorder>;
+
+function cpuSecondsSince(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1e6;
+}
