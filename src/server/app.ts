@@ -1,6 +1,6 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { VapidKeys } from "../push/vapid-keys.js";
-import { API_PREFIX } from "../shared/api/routes.js";
+import { API_PREFIX, API_ROUTES } from "../shared/api/routes.js";
 import type { Database } from "../store/database.js";
 import type { SettingsRepository } from "../store/settings-repository.js";
 import type { SubscriptionsRepository } from "../store/subscriptions-repository.js";
@@ -24,6 +24,12 @@ export interface AppDeps {
   /** The clock, in epoch milliseconds. */
   readonly now?: () => number;
 }
+
+/** The methods each API path answers, for the Allow header of a 405. */
+const API_METHODS = new Map<string, string>([
+  [API_ROUTES.config, "GET, HEAD"],
+  [API_ROUTES.subscriptions, "POST, DELETE"],
+]);
 
 /** The Fastify application with every route, not yet listening: `startServer` does that. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -59,6 +65,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     const isPageNavigation =
       (request.method === "GET" || request.method === "HEAD") && !isApi && !/\.[a-z0-9]+$/i.test(path);
     if (servesWebApp && isPageNavigation) return sendIndexHtml(reply);
+    // A known API path with a method it does not take: say so (RFC 9110 §15.5.6) rather than 404.
+    const allowed = API_METHODS.get(path);
+    if (allowed !== undefined) {
+      return reply.code(405).header("allow", allowed).send(errorBody(deps.translator, "method_not_allowed"));
+    }
     return reply.code(404).send(errorBody(deps.translator, "not_found"));
   });
 

@@ -222,6 +222,13 @@ for (const dialect of DIALECTS) {
       });
     });
 
+    it("answers a method the subscriptions path does not take with 405 and Allow", async () => {
+      const res = await fetch(server.url + PATH, { method: "PUT", headers: { "content-type": "application/json" }, body: "{}" });
+      expect(res.status).toBe(405);
+      expect(res.headers.get("allow")).toBe("POST, DELETE");
+      expect(await res.json()).toEqual(errorOf("method_not_allowed"));
+    });
+
     it("answers unknown API routes with a not_found JSON error", async () => {
       for (const path of ["/api/v1/nothing-here", "/api/v2/subscriptions", "/api"]) {
         const res = await fetch(server.url + path);
