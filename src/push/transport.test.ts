@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import http2 from "node:http2";
 import https from "node:https";
 import type { AddressInfo, LookupFunction } from "node:net";
@@ -19,7 +20,7 @@ const testPolicy: EndpointPolicy = {
   maxLength: 1024,
 };
 
-type Handler = (req: http2.Http2ServerRequest | import("node:http").IncomingMessage, res: http2.Http2ServerResponse | import("node:http").ServerResponse) => void;
+type Handler = (req: http2.Http2ServerRequest | IncomingMessage, res: http2.Http2ServerResponse | ServerResponse) => void;
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -49,7 +50,7 @@ async function h2Server(handler: Handler) {
 }
 
 async function h1Server(handler: Handler) {
-  const server = https.createServer({ key, cert }, handler as (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => void);
+  const server = https.createServer({ key, cert }, handler as (req: IncomingMessage, res: ServerResponse) => void);
   let connections = 0;
   server.on("secureConnection", () => connections++);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -93,7 +93,7 @@ export function createPushTransport(options: PushTransportOptions): PushTranspor
   });
 
   function originState(origin: string): OriginState {
-    let state = origins.get(origin);
+    const state = origins.get(origin);
     if (state !== undefined) return state;
     // The host was checked when the subscription was stored; the allow-list may have changed since.
     const check = checkEndpoint(`${origin}/`, options.policy);
