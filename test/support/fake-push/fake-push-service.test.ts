@@ -1,4 +1,6 @@
 import { createECDH, randomBytes } from "node:crypto";
+import { once } from "node:events";
+import { Client as UndiciClient } from "undici";
 import webpush from "web-push";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startFakePushService, type FakePushService } from "./fake-push-service.js";
@@ -35,6 +37,8 @@ function headers(extra: Record<string, string> = {}): Record<string, string> {
 beforeAll(async () => {
   fake = await startFakePushService();
   client = createH2Client(fake.origin, fake.ca);
+  // Connected before the first reset(), so per-test connection counts do not include it.
+  await once(client.session, "connect");
 });
 afterAll(async () => {
   await client.close();
@@ -63,6 +67,27 @@ describe("accepting pushes", () => {
     expect(reply.status).toBe(201);
     expect(fake.stats().protocols).toEqual({ h2: 0, "http/1.1": 1 });
     expect(fake.stats().log[0]?.plaintext).toBe("via http/1.1");
+  });
+
+  it("takes HTTP/2 from undici (the client Sino's transport is built on), many streams on one connection", async () => {
+    const undici = new UndiciClient(fake.origin, { allowH2: true, connect: { ca: fake.ca } });
+    try {
+      const replies = await Promise.all(
+        ["u1", "u2", "u3"].map(async (id) => {
+          const request = webPushRequest(id, `undici ${id}`);
+          const { statusCode, body } = await undici.request({ method: "POST", path: request.path, headers: request.headers as Record<string, string>, body: request.body });
+          await body.dump();
+          return statusCode;
+        }),
+      );
+      expect(replies).toEqual([201, 201, 201]);
+      const stats = fake.stats();
+      expect(stats.protocols.h2).toBe(3);
+      expect(stats.connections).toBe(1);
+      expect(stats.decrypted.ok).toBe(3);
+    } finally {
+      await undici.close();
+    }
   });
 
   it("decrypts for keys registered by a browser-made subscription", async () => {
