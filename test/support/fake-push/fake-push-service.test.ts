@@ -357,7 +357,8 @@ describe("behaviours", () => {
 
 describe("concurrency", () => {
   it("records the concurrent peak", async () => {
-    fake.setBehaviour({ latencyMs: 200 });
+    // Long enough that all 8 are held at once even on a busy machine.
+    fake.setBehaviour({ latencyMs: 1000 });
     await Promise.all(Array.from({ length: 8 }, (_, i) => push(`p${i}`)));
     expect(fake.stats().concurrentPeak).toBe(8);
     expect(fake.stats().inFlight).toBe(0);
