@@ -1,3 +1,4 @@
+import { createPublicKey } from "node:crypto";
 import { decodeBase64Url } from "../../../push/base64url.js";
 
 /**
@@ -20,23 +21,29 @@ export function decodeLenientBase64Url(text: string): Buffer | undefined {
   return decodeBase64Url(body);
 }
 
-/** P-256 (NIST SP 800-186 §3.2.1.3): y² = x³ − 3x + b over the prime field p. */
-const P = 0xffffffff00000001000000000000000000000000ffffffffffffffffffffffffn;
-const B = 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn;
-
 /**
  * True when the 65-byte uncompressed point (0x04 | X | Y) lies on P-256. A key off the curve
  * would make every encryption for this subscription fail (or worse, leak bits of the ephemeral
- * private key in an invalid-curve attack), so it is refused at registration.
+ * private key in an invalid-curve attack), so it is refused at registration. OpenSSL checks the
+ * point when it is imported as a JWK, so the curve arithmetic stays in the crypto library.
  */
 export function isOnP256(point: Uint8Array): boolean {
   if (point.length !== 65 || point[0] !== 0x04) return false;
-  const x = toBigInt(point.subarray(1, 33));
-  const y = toBigInt(point.subarray(33, 65));
-  if (x >= P || y >= P) return false;
-  const lhs = (y * y) % P;
-  const rhs = (((x * x) % P) * x - 3n * x + B) % P;
-  return lhs === (rhs + P) % P;
+  const bytes = Buffer.from(point.buffer, point.byteOffset, point.byteLength);
+  try {
+    createPublicKey({
+      key: {
+        kty: "EC",
+        crv: "P-256",
+        x: bytes.subarray(1, 33).toString("base64url"),
+        y: bytes.subarray(33, 65).toString("base64url"),
+      },
+      format: "jwk",
+    });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function checkP256dh(text: string): KeyCheck<"p256dh_invalid" | "p256dh_off_curve"> {
@@ -51,8 +58,4 @@ export function checkAuth(text: string): KeyCheck<"auth_invalid"> {
   const bytes = decodeLenientBase64Url(text);
   if (bytes === undefined || bytes.length !== 16) return { ok: false, code: "auth_invalid" };
   return { ok: true, value: bytes.toString("base64url"), bytes };
-}
-
-function toBigInt(bytes: Uint8Array): bigint {
-  return BigInt(`0x${Buffer.from(bytes).toString("hex")}`);
 }
