@@ -1,0 +1,127 @@
+import { API_PREFIX } from "../../../shared/api/routes.js";
+import type { ApiErrorBody } from "../../../shared/errors.js";
+import type { NotificationRequest } from "../compose/compose-request.js";
+import { PainelApiError } from "./painel-api-error.js";
+import type {
+  ApiToken,
+  CreatedToken,
+  CreateTokenRequest,
+  CreateUserRequest,
+  SetupRequest,
+  SignInRequest,
+  UpdateUserRequest,
+  User,
+} from "./types.js";
+
+/** The operators' API paths (helper G's contract, issue 4). */
+export const PAINEL_ROUTES = {
+  setup: `${API_PREFIX}/setup`,
+  session: `${API_PREFIX}/session`,
+  users: `${API_PREFIX}/users`,
+  tokens: `${API_PREFIX}/tokens`,
+  /**
+   * PENDING: the sends API does not exist yet (it comes with the delivery engine). The compose
+   * page posts here anyway and shows whatever the server answers — never a made-up success.
+   */
+  notifications: `${API_PREFIX}/notifications`,
+} as const;
+
+export interface PainelApi {
+  getSetup(): Promise<{ needed: boolean }>;
+  setup(request: SetupRequest): Promise<User>;
+  /** The signed-in operator, or null when there is no valid session (401). */
+  getSession(): Promise<User | null>;
+  signIn(request: SignInRequest): Promise<User>;
+  signOut(): Promise<void>;
+  listUsers(): Promise<User[]>;
+  createUser(request: CreateUserRequest): Promise<User>;
+  updateUser(id: string, request: UpdateUserRequest): Promise<User>;
+  deleteUser(id: string): Promise<void>;
+  listTokens(): Promise<ApiToken[]>;
+  createToken(request: CreateTokenRequest): Promise<CreatedToken>;
+  revokeToken(id: string): Promise<void>;
+  /** PENDING API (see PAINEL_ROUTES.notifications): resolves with whatever JSON the server sends. */
+  createNotification(request: NotificationRequest): Promise<unknown>;
+}
+
+/**
+ * The Painel's client for the operators' API, same origin, authenticated by the session cookie
+ * (the browser sends Origin on every POST/PATCH/DELETE, which the server's CSRF check needs).
+ */
+export function createPainelApi(options: { baseUrl?: string; fetch?: typeof fetch } = {}): PainelApi {
+  const baseUrl = options.baseUrl ?? "";
+  const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
+
+  async function request(method: string, path: string, body?: unknown): Promise<Response> {
+    let response: Response;
+    try {
+      response = await doFetch(baseUrl + path, {
+        method,
+        headers: body === undefined ? { accept: "application/json" } : { "content-type": "application/json", accept: "application/json" },
+        body: body === undefined ? null : JSON.stringify(body),
+        credentials: "same-origin",
+      });
+    } catch {
+      throw new PainelApiError(0, "network_error", "");
+    }
+    if (!response.ok) throw await toPainelApiError(response);
+    return response;
+  }
+
+  async function json<T>(method: string, path: string, body?: unknown): Promise<T> {
+    return (await (await request(method, path, body)).json()) as T;
+  }
+
+  return {
+    getSetup: () => json("GET", PAINEL_ROUTES.setup),
+    async setup(body) {
+      return (await json<{ user: User }>("POST", PAINEL_ROUTES.setup, body)).user;
+    },
+    async getSession() {
+      try {
+        return (await json<{ user: User }>("GET", PAINEL_ROUTES.session)).user;
+      } catch (error) {
+        if (error instanceof PainelApiError && error.status === 401) return null;
+        throw error;
+      }
+    },
+    async signIn(body) {
+      return (await json<{ user: User }>("POST", PAINEL_ROUTES.session, body)).user;
+    },
+    async signOut() {
+      await request("DELETE", PAINEL_ROUTES.session);
+    },
+    async listUsers() {
+      return (await json<{ users: User[] }>("GET", PAINEL_ROUTES.users)).users;
+    },
+    async createUser(body) {
+      return (await json<{ user: User }>("POST", PAINEL_ROUTES.users, body)).user;
+    },
+    async updateUser(id, body) {
+      return (await json<{ user: User }>("PATCH", `${PAINEL_ROUTES.users}/${encodeURIComponent(id)}`, body)).user;
+    },
+    async deleteUser(id) {
+      await request("DELETE", `${PAINEL_ROUTES.users}/${encodeURIComponent(id)}`);
+    },
+    async listTokens() {
+      return (await json<{ tokens: ApiToken[] }>("GET", PAINEL_ROUTES.tokens)).tokens;
+    },
+    createToken: (body) => json("POST", PAINEL_ROUTES.tokens, body),
+    async revokeToken(id) {
+      await request("DELETE", `${PAINEL_ROUTES.tokens}/${encodeURIComponent(id)}`);
+    },
+    createNotification: (body) => json("POST", PAINEL_ROUTES.notifications, body),
+  };
+}
+
+async function toPainelApiError(response: Response): Promise<PainelApiError> {
+  try {
+    const body = (await response.json()) as Partial<ApiErrorBody>;
+    if (body.error && typeof body.error.code === "string") {
+      return new PainelApiError(response.status, body.error.code, body.error.message ?? "", body.error.field);
+    }
+  } catch {
+    // Not JSON (a proxy's error page): the status is all we have.
+  }
+  return new PainelApiError(response.status, "http_error", "");
+}
