@@ -25,6 +25,24 @@ export const ERROR_STATUS = {
 
   subscription_not_found: 404,
   subscription_auth_mismatch: 403,
+
+  unauthenticated: 401,
+  invalid_credentials: 401,
+  token_revoked: 401,
+  forbidden: 403,
+  csrf_rejected: 403,
+  too_many_attempts: 429,
+  setup_already_done: 409,
+  email_taken: 409,
+  cannot_delete_self: 409,
+  last_admin: 409,
+  user_not_found: 404,
+  token_not_found: 404,
+  email_invalid: 400,
+  password_too_short: 400,
+  password_too_long: 400,
+  name_required: 400,
+  name_too_long: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -6,4 +6,26 @@ export const API_ROUTES = {
   config: `${API_PREFIX}/config`,
   /** POST: register (idempotent on the endpoint). DELETE with a JSON body: remove, with proof. */
   subscriptions: `${API_PREFIX}/subscriptions`,
+  /** GET: `SetupStatus`. POST: create the first admin (`SetupRequest`), signed in. */
+  setup: `${API_PREFIX}/setup`,
+  /** GET: who is signed in. POST: sign in (`SignInRequest`). DELETE: sign out. */
+  session: `${API_PREFIX}/session`,
+  /** Admin: GET list, POST create; `/users/:id` PATCH and DELETE. */
+  users: `${API_PREFIX}/users`,
+  /** Admin: GET list, POST create; `/tokens/:id` DELETE revokes. */
+  tokens: `${API_PREFIX}/tokens`,
+  /** GET: the OpenAPI 3 document, generated from the same zod schemas that validate requests. */
+  openapi: `${API_PREFIX}/openapi.json`,
+  /** The readable API documentation (Swagger UI, served locally). */
+  docs: "/api/docs",
 } as const;
+
+/** `/api/v1/users/:id`. */
+export function userPath(id: string): string {
+  return `${API_ROUTES.users}/${encodeURIComponent(id)}`;
+}
+
+/** `/api/v1/tokens/:id`. */
+export function tokenPath(id: string): string {
+  return `${API_ROUTES.tokens}/${encodeURIComponent(id)}`;
+}
