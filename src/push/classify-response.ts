@@ -35,7 +35,7 @@ export type Classification =
 export interface ClassifyInput {
   /** HTTP status, when a response arrived. */
   readonly status?: number;
-  readonly headers?: Readonly<Record<string, string | string[] | undefined>>;
+  readonly headers?: Readonly<Record<string, string | string[] | number | undefined>>;
   /** Transport failure, when no response arrived. */
   readonly error?: TransportErrorKind;
   /** Milliseconds since the epoch. */
@@ -118,5 +118,6 @@ export function parseRetryAfter(value: string | undefined, now: number): number 
 
 function header(headers: ClassifyInput["headers"], name: string): string | undefined {
   const value = headers?.[name];
-  return Array.isArray(value) ? value[0] : value;
+  const first = Array.isArray(value) ? value[0] : value;
+  return first === undefined ? undefined : String(first);
 }

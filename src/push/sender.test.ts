@@ -125,4 +125,39 @@ describe("createPushSender against the fake push service", () => {
     expect(outcome).toMatchObject({ kind: "fatal", reason: "bad_request", status: 400 });
     expect(outcome.detail?.length).toBeLessThanOrEqual(200);
   });
+
+  it("finishes the streams a graceful GOAWAY lets through, without duplicates, and reconnects", async () => {
+    fake.configure({ closeConnectionAfter: 10 });
+    try {
+      const sessionsBefore = transport.stats().connections.h2;
+      for (const wave of [1, 2, 3]) {
+        const outcomes = await Promise.all(Array.from({ length: 40 }, (_, i) => sender.send(target(`goaway${wave}-${i}`), "x")));
+        expect(outcomes.map((o) => o.kind)).toEqual(Array(40).fill("ok"));
+      }
+      const stats = fake.stats();
+      expect(stats.accepted).toBe(120);
+      expect(stats.duplicateAcceptances).toBe(0);
+      // Each GOAWAY retired a session; later waves went out on new ones.
+      expect(transport.stats().connections.h2).toBeGreaterThan(sessionsBefore);
+    } finally {
+      fake.configure({ closeConnectionAfter: null });
+    }
+  });
+});
+
+describe("transport close", () => {
+  it("lets requests in flight finish, then refuses new ones", async () => {
+    const t = createPushTransport({
+      policy: { allowedHosts: ["127.0.0.1"], allowPrivateAddresses: true, maxLength: 1024 },
+      ca: loadTestTls().ca,
+    });
+    const s = createPushSender({ vapid: createVapidSigner({ keys, subject: "mailto:ops@sino.example.com" }), transport: t });
+    fake.setBehaviour({ latencyMs: 100 });
+    const inFlight = Array.from({ length: 5 }, (_, i) => s.send(target(`close${i}`), "x"));
+    const closed = t.close();
+    const outcomes = await Promise.all(inFlight);
+    await closed;
+    expect(outcomes.map((o) => o.kind)).toEqual(["ok", "ok", "ok", "ok", "ok"]);
+    expect(await s.send(target("after"), "x")).toMatchObject({ kind: "retry", error: "network" });
+  });
 });

@@ -1,7 +1,9 @@
-import type { LookupFunction, Socket } from "node:net";
-import { Client, Pool, type Dispatcher } from "undici";
+import type { LookupFunction } from "node:net";
+import type { TLSSocket } from "node:tls";
+import { Pool, type Dispatcher } from "undici";
 import { checkEndpoint, type EndpointPolicy } from "./endpoint-policy.js";
-import { createGuardedConnector } from "./guarded-connector.js";
+import { connectGuardedTls, createGuardedConnector, type GuardOptions } from "./guarded-connector.js";
+import { createH2SessionPool, type H2SessionPool } from "./h2-session-pool.js";
 import { createOriginGate, type OriginGate } from "./origin-gate.js";
 import type { PushRequest } from "./request.js";
 import { transportErrorKind, type TransportErrorKind } from "./transport-error.js";
@@ -19,6 +21,8 @@ export interface PushTransportOptions {
   readonly maxStreamsPerConnection?: number;
   /** Response bytes kept; the rest is dropped unread. */
   readonly maxResponseBodyBytes?: number;
+  /** Idle connections are closed after this long. */
+  readonly idleTimeoutMs?: number;
   /** Extra CA certificates (tests trust the fake push service's self-signed CA). */
   readonly ca?: string | Buffer | Array<string | Buffer>;
   readonly lookup?: LookupFunction;
@@ -26,7 +30,7 @@ export interface PushTransportOptions {
 
 export interface PushResponse {
   readonly status: number;
-  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly headers: Readonly<Record<string, string | string[] | number | undefined>>;
   /** At most `maxResponseBodyBytes` of the body (push services put error details there). */
   readonly body: Buffer;
   readonly truncated: boolean;
@@ -53,14 +57,15 @@ export interface PushTransport {
   close(): Promise<void>;
 }
 
+type Route = { kind: "h2"; pool: H2SessionPool } | { kind: "http/1.1"; pool: Pool };
+
 interface OriginState {
+  readonly url: URL;
   readonly refusal: TransportFailure | undefined;
-  readonly pool: Pool | undefined;
   readonly gate: OriginGate;
-  protocol: "h2" | "http/1.1" | undefined;
-  /** Settles once the origin's first connection is up (or its first request has failed). */
-  firstConnection: Promise<void> | undefined;
-  onFirstConnection: (() => void) | undefined;
+  route: Route | undefined;
+  /** The first connection, which learns the protocol by ALPN; shared by requests meanwhile. */
+  probe: Promise<Route> | undefined;
 }
 
 export function isTransportFailure(result: TransportResult): result is TransportFailure {
@@ -68,125 +73,121 @@ export function isTransportFailure(result: TransportResult): result is Transport
 }
 
 /**
- * Sends built push requests over pooled connections, one pool per push-service origin: HTTP/2
- * multiplexed when the service offers it by ALPN, HTTP/1.1 keep-alive otherwise. Redirects are
- * never followed (undici's request() follows none unless told to), every request has a deadline,
- * and no connection is made to a non-public address unless the policy allows it (tests).
+ * Sends built push requests over reused connections, per push-service origin: HTTP/2 multiplexed
+ * (node:http2) when the service offers it by ALPN, HTTP/1.1 keep-alive (undici) otherwise.
+ * Redirects are never followed, every request has a deadline, response bodies are capped, and
+ * no connection is made to a non-public address unless the policy allows it (tests).
  */
 export function createPushTransport(options: PushTransportOptions): PushTransport {
-  const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
   const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
   const maxConnections = options.maxConnectionsPerOrigin ?? 4;
-  const maxInFlight = options.maxInFlightPerOrigin ?? 256;
-  const maxStreams = options.maxStreamsPerConnection ?? 100;
+  const maxInFlight = options.maxInFlightPerOrigin ?? 512;
+  const maxStreams = options.maxStreamsPerConnection ?? 128;
   const maxBody = options.maxResponseBodyBytes ?? 4096;
+  const idleTimeoutMs = options.idleTimeoutMs ?? 60_000;
+  const guard: GuardOptions = {
+    allowPrivateAddresses: options.policy.allowPrivateAddresses,
+    connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+    ...(options.ca !== undefined ? { ca: options.ca } : {}),
+    ...(options.lookup !== undefined ? { lookup: options.lookup } : {}),
+  };
+  const h1Connector = createGuardedConnector(guard);
   const origins = new Map<string, OriginState>();
   const connections = { h2: 0, "http/1.1": 0 };
   const pending = new Set<Promise<unknown>>();
   let closed = false;
 
-  const connector = createGuardedConnector({
-    allowPrivateAddresses: options.policy.allowPrivateAddresses,
-    connectTimeoutMs,
-    ...(options.ca !== undefined ? { ca: options.ca } : {}),
-    ...(options.lookup !== undefined ? { lookup: options.lookup } : {}),
-  });
-
   function originState(origin: string): OriginState {
-    const state = origins.get(origin);
-    if (state !== undefined) return state;
+    const known = origins.get(origin);
+    if (known !== undefined) return known;
     // The host was checked when the subscription was stored; the allow-list may have changed since.
     const check = checkEndpoint(`${origin}/`, options.policy);
-    const refusal: TransportFailure | undefined = check.ok
-      ? undefined
-      : {
-          error: check.code === "endpoint_private_address" ? "blocked_address" : "blocked_endpoint",
-          message: check.code,
-        };
-    const created: OriginState = {
-      refusal,
-      pool: refusal === undefined ? createPool(origin, () => created) : undefined,
+    const state: OriginState = {
+      url: new URL(origin),
+      refusal: check.ok
+        ? undefined
+        : { error: check.code === "endpoint_private_address" ? "blocked_address" : "blocked_endpoint", message: check.code },
       gate: createOriginGate(maxInFlight),
-      protocol: undefined,
-      firstConnection: undefined,
-      onFirstConnection: undefined,
+      route: undefined,
+      probe: undefined,
     };
-    origins.set(origin, created);
-    return created;
+    origins.set(origin, state);
+    return state;
   }
 
-  function createPool(origin: string, state: () => OriginState): Pool {
-    return new Pool(origin, {
+  function h2Pool(state: OriginState, first: TLSSocket): Route {
+    const pool = createH2SessionPool({
+      origin: state.url.origin,
+      connect: () => connectGuardedTls(state.url, guard),
+      maxSessions: maxConnections,
+      maxStreamsPerSession: maxStreams,
+      requestTimeoutMs,
+      maxResponseBodyBytes: maxBody,
+      idleTimeoutMs,
+      onSession: () => connections.h2++,
+    });
+    pool.adopt(first);
+    return { kind: "h2", pool };
+  }
+
+  function h1Pool(state: OriginState): Route {
+    const pool = new Pool(state.url.origin, {
       connections: maxConnections,
-      allowH2: true,
-      connect: connector,
+      connect: (connectOptions, callback) =>
+        h1Connector(connectOptions, (err, socket) => {
+          if (err === null) connections["http/1.1"]++;
+          (callback as (e: Error | null, s: typeof socket) => void)(err, socket);
+        }),
       headersTimeout: requestTimeoutMs,
       bodyTimeout: requestTimeoutMs,
-      factory(url, clientOptions) {
-        // Until the first connection tells, assume HTTP/2 so a burst shares one connection.
-        // undici's `pipelining` is also its HTTP/2 stream limit; on HTTP/1.1 it must stay 1
-        // (pipelined POSTs are not safe to replay), so it is set per connection from ALPN.
-        const known = state().protocol;
-        const client: Client = new Client(url, {
-          ...(clientOptions as Client.Options),
-          pipelining: known === "http/1.1" ? 1 : maxStreams,
-          maxConcurrentStreams: maxStreams,
-          connect: (connectOptions, callback) =>
-            connector(connectOptions, (err, socket) => {
-              if (err !== null || socket === null) return callback(err ?? new Error("no socket"), null);
-              const alpn = (socket as Socket & { alpnProtocol?: string | false }).alpnProtocol;
-              const protocol = alpn === "h2" ? "h2" : "http/1.1";
-              const origin = state();
-              origin.protocol = protocol;
-              connections[protocol]++;
-              client.pipelining = protocol === "h2" ? maxStreams : 1;
-              callback(null, socket);
-              origin.onFirstConnection?.();
-            }),
-        });
-        return client;
-      },
+      keepAliveTimeout: idleTimeoutMs,
     });
+    return { kind: "http/1.1", pool };
+  }
+
+  async function route(state: OriginState): Promise<Route> {
+    if (state.route !== undefined) return state.route;
+    if (state.probe === undefined) {
+      state.probe = connectGuardedTls(state.url, guard).then((socket) => {
+        if (socket.alpnProtocol === "h2") return h2Pool(state, socket);
+        // HTTP/1.1 only (rare among push services): undici's keep-alive pool takes over; the
+        // probe's socket is not handed to it, as undici expects to drive a connection from its start.
+        socket.destroy();
+        return h1Pool(state);
+      });
+      state.probe.then(
+        (r) => (state.route = r),
+        () => undefined,
+      );
+      // A failed probe fails the requests that waited on it; the next request probes afresh.
+      state.probe.catch(() => (state.probe = undefined));
+    }
+    return state.probe;
   }
 
   async function dispatch(state: OriginState, request: PushRequest): Promise<TransportResult> {
-    // undici counts a client as busy while it is still connecting, so a burst to a new origin
-    // would open every allowed connection at once. One request goes first and learns the
-    // protocol; the others follow on its connection (HTTP/2) or spread out (HTTP/1.1).
-    if (state.firstConnection === undefined) {
-      let opened!: () => void;
-      state.firstConnection = new Promise<void>((resolve) => (opened = resolve));
-      state.onFirstConnection = opened;
-      const first = send(state, request);
-      // A failed first attempt must not hold the others back.
-      void first.then(opened);
-      return first;
-    }
-    await state.firstConnection;
-    return send(state, request);
-  }
-
-  async function send(state: OriginState, request: PushRequest): Promise<TransportResult> {
     const wait = state.gate.acquire();
     if (wait !== undefined) await wait;
     try {
-      const response = await state.pool!.request({
-        path: request.path,
-        method: request.method,
-        headers: request.headers,
-        body: request.body,
-        signal: AbortSignal.timeout(requestTimeoutMs),
-        // POST is not idempotent to undici, which then sends one at a time per connection even
-        // over HTTP/2. A push may be delivered twice at worst (at-least-once), never lost.
-        idempotent: true,
-      } as Dispatcher.RequestOptions);
-      const { body, truncated } = await readCapped(response.body, maxBody);
-      return { status: response.statusCode, headers: response.headers, body, truncated };
+      const r = state.route ?? (await route(state));
+      return r.kind === "h2" ? await r.pool.request(request) : await sendH1(r.pool, request);
     } catch (error) {
       return { error: transportErrorKind(error), message: errorMessage(error) };
     } finally {
       state.gate.release();
     }
+  }
+
+  async function sendH1(pool: Pool, request: PushRequest): Promise<TransportResult> {
+    const response = await pool.request({
+      path: request.path,
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      signal: AbortSignal.timeout(requestTimeoutMs),
+    } as Dispatcher.RequestOptions);
+    const { body, truncated } = await readCapped(response.body, maxBody);
+    return { status: response.statusCode, headers: response.headers, body, truncated };
   }
 
   return {
@@ -211,7 +212,7 @@ export function createPushTransport(options: PushTransportOptions): PushTranspor
     async close() {
       closed = true;
       await Promise.allSettled([...pending]);
-      await Promise.all([...origins.values()].map((state) => state.pool?.close()));
+      await Promise.all([...origins.values()].map((state) => state.route?.pool.close()));
     },
   };
 }
