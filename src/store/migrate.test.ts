@@ -27,7 +27,7 @@ for (const dialect of DIALECTS) {
           .filter((t) => t.schema === database.schema)
           .map((t) => t.name)
           .sort();
-        expect(tables).toEqual(["settings", "subscriptions"]);
+        expect(tables).toEqual(["delivery_jobs", "delivery_retries", "notifications", "settings", "subscriptions"]);
       } finally {
         await database.destroy();
       }

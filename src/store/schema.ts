@@ -7,6 +7,13 @@ import type { Generated } from "kysely";
 export interface Schema {
   subscriptions: SubscriptionsTable;
   settings: SettingsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  api_tokens: ApiTokensTable;
+  login_attempts: LoginAttemptsTable;
+  notifications: NotificationsTable;
+  delivery_jobs: DeliveryJobsTable;
+  delivery_retries: DeliveryRetriesTable;
 }
 
 export interface SubscriptionsTable {
@@ -22,10 +29,113 @@ export interface SubscriptionsTable {
   created_at: number;
   updated_at: number;
   last_seen_at: number;
+  /** Set when a push service answered 403: the subscription belongs to another VAPID key. */
+  vapid_mismatch_at: Generated<number | null>;
 }
 
 /** Server-wide key/value settings (the VAPID key pair lives here). */
 export interface SettingsTable {
   key: string;
   value: string;
+}
+
+export type NotificationStatus = "queued" | "sending" | "completed" | "cancelled" | "failed";
+
+/** A send: one message to an audience, with its delivery counters. */
+export interface NotificationsTable {
+  id: Generated<number>;
+  title: string;
+  body: string | null;
+  icon: string | null;
+  image: string | null;
+  badge: string | null;
+  /** `sino-<id>` unless given: a duplicate delivery replaces the notification instead of stacking. */
+  tag: string;
+  url: string | null;
+  urgency: string | null;
+  ttl_seconds: number;
+  topic: string | null;
+  /** JSON, e.g. `{"kind":"everyone"}`: the filter the range query applies. */
+  audience: string;
+  /** The JSON the service worker reads, exactly as encrypted for every target. */
+  payload: string;
+  status: NotificationStatus;
+  created_at: number;
+  expires_at: number;
+  finished_at: number | null;
+  /** Targets at creation; at the end accepted + failed + removed = queued. */
+  queued: number;
+  accepted: Generated<number>;
+  retrying: Generated<number>;
+  failed: Generated<number>;
+  removed: Generated<number>;
+}
+
+/** A range of subscription ids of one send, walked by one leased worker lane at a time. */
+export interface DeliveryJobsTable {
+  id: Generated<number>;
+  notification_id: number;
+  to_id: number;
+  cursor: number;
+  /** 0 or 1 (a boolean both dialects store alike). */
+  done: Generated<number>;
+  lease_owner: string | null;
+  lease_until: Generated<number>;
+}
+
+/** A push to try again: one row per (send, subscription) while its retries last. */
+export interface DeliveryRetriesTable {
+  id: Generated<number>;
+  notification_id: number;
+  subscription_id: number;
+  attempt: number;
+  not_before: number;
+  last_reason: string;
+  lease_owner: string | null;
+  lease_until: Generated<number>;
+}
+
+/** Operators of the Painel. */
+export interface UsersTable {
+  id: Generated<number>;
+  name: string;
+  /** Trimmed and lowercased: unique. */
+  email: string;
+  role: "admin" | "publisher";
+  /** argon2id, PHC string format. */
+  password_hash: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A signed-in browser. The cookie holds the random id; only its SHA-256 (hex) is stored. */
+export interface SessionsTable {
+  id_hash: string;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
+  /** When expires_at was last pushed forward (sliding expiry writes at most once an hour). */
+  refreshed_at: number;
+}
+
+/** API tokens for scripts. The secret is shown once; only its SHA-256 (hex) is stored. */
+export interface ApiTokensTable {
+  id: Generated<number>;
+  name: string;
+  scope: "publish" | "admin";
+  prefix: string;
+  secret_hash: string;
+  created_by_id: number;
+  created_by_name: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+/** Sign-in failures per account (`account:<email>`) and per client address (`address:<ip>`). */
+export interface LoginAttemptsTable {
+  key: string;
+  failures: number;
+  last_failure_at: number;
+  locked_until: Generated<number>;
 }

@@ -1,5 +1,7 @@
 import type { SinoMigration } from "./migration.js";
 import { initial } from "./0001-initial.js";
+import { delivery } from "./0002-delivery.js";
+import { operators } from "./0003-operators.js";
 
 /**
  * Every migration, in order, listed in code rather than read from a folder (Kysely's
@@ -8,4 +10,6 @@ import { initial } from "./0001-initial.js";
  */
 export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: SinoMigration]> = [
   ["0001-initial", initial],
+  ["0002-delivery", delivery],
+  ["0003-operators", operators],
 ];

@@ -1,0 +1,319 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { DIALECTS, createTestDatabase, type TestDatabase } from "../../test/support/db.js";
+import { createSteppingClock, seedSubscriptions, waitForSend } from "../../test/support/delivery.js";
+import { startFakePushService, type FakePushService } from "../../test/support/fake-push/fake-push-service.js";
+import { loadTestTls } from "../../test/support/fake-push/test-tls.js";
+import { createPushTransport, type PushTransport } from "../push/transport.js";
+import { createVapidSigner } from "../push/vapid.js";
+import { generateVapidKeys } from "../push/vapid-keys.js";
+import type { Notification } from "../store/notifications-repository.js";
+import type { DeliveryOptions } from "./delivery-options.js";
+import { createDeliveryEngine, type DeliveryEngine } from "./engine.js";
+
+const vapid = createVapidSigner({ keys: generateVapidKeys(), subject: "mailto:ops@sino.example.com" });
+// Small batches and jobs so a few hundred subscriptions exercise many jobs, sub-batches and lanes.
+const TEST_OPTIONS: Partial<DeliveryOptions> = {
+  lanes: 3,
+  batchSize: 40,
+  jobSize: 100,
+  pollMs: 20,
+  leaseMs: 30_000,
+  encryptionThreads: 1,
+  retryPolicy: { maxAttempts: 4, baseDelayMs: 20, maxDelayMs: 100, minRetryAfterMs: 1000, maxRetryAfterMs: 3_600_000 },
+};
+
+let fake: FakePushService;
+beforeAll(async () => {
+  fake = await startFakePushService();
+});
+afterAll(async () => {
+  await fake.close();
+});
+
+function requestsFor(id: string): number {
+  return fake.stats().log.filter((r) => r.id === id).length;
+}
+
+function total(send: Notification): number {
+  return send.counts.accepted + send.counts.failed + send.counts.removed;
+}
+
+for (const dialect of DIALECTS) {
+  describe(`delivery engine on ${dialect}`, () => {
+    let database: TestDatabase;
+    let transport: PushTransport;
+    const engines: DeliveryEngine[] = [];
+    const clock = createSteppingClock();
+
+    function engine(options: Partial<DeliveryOptions> = {}): DeliveryEngine {
+      const created = createDeliveryEngine({
+        database,
+        transport,
+        vapid,
+        clock: clock.now,
+        random: () => 0.5,
+        options: { ...TEST_OPTIONS, ...options },
+      });
+      engines.push(created);
+      return created;
+    }
+
+    beforeEach(async () => {
+      fake.reset();
+      database = await createTestDatabase(dialect);
+      transport = createPushTransport({
+        policy: { allowedHosts: ["127.0.0.1"], allowPrivateAddresses: true, maxLength: 1024 },
+        ca: loadTestTls().ca,
+        requestTimeoutMs: 400,
+      });
+    });
+    afterEach(async () => {
+      for (const e of engines.splice(0)) await e.stop({ graceful: true });
+      await transport.close();
+      await database.cleanup();
+    });
+
+    it("delivers a send to every subscription exactly once, with the payload the service worker reads", async () => {
+      const ids = await seedSubscriptions(database, fake, 450);
+      const e = engine();
+      e.start();
+      const created = await e.createSend({ title: "Olá", body: "Promoção de hoje", url: "https://loja.example.com/p", ttlSeconds: 3600 });
+      expect(created.counts).toEqual({ queued: 450, accepted: 0, retrying: 0, failed: 0, removed: 0 });
+      expect(created.tag).toBe(`sino-${created.id}`);
+
+      const done = await waitForSend(() => e.getSend(created.id));
+      expect(done.status).toBe("completed");
+      expect(done.counts).toEqual({ queued: 450, accepted: 450, retrying: 0, failed: 0, removed: 0 });
+      expect(done.finishedAt).not.toBeNull();
+
+      const stats = fake.stats();
+      expect(stats.requests).toBe(450);
+      expect([...stats.acceptedById.keys()].sort()).toEqual([...ids].sort());
+      expect(stats.duplicateAcceptances).toBe(0);
+      expect(stats.decrypted).toEqual({ ok: 450, failed: 0 });
+      const plaintexts = new Set(stats.log.map((r) => r.plaintext));
+      expect([...plaintexts]).toEqual([
+        JSON.stringify({ title: "Olá", body: "Promoção de hoje", tag: `sino-${created.id}`, url: "https://loja.example.com/p" }),
+      ]);
+      expect(new Set(stats.log.map((r) => r.ttl))).toEqual(new Set(["3600"]));
+    });
+
+    it("reports progress to listeners until the send completes", async () => {
+      await seedSubscriptions(database, fake, 120);
+      const e = engine();
+      const seen: Notification[] = [];
+      const created = await e.createSend({ title: "Progresso" });
+      const stop = e.onProgress(created.id, (send) => seen.push(send));
+      e.start();
+      await waitForSend(() => e.getSend(created.id));
+      stop();
+      expect(seen.length).toBeGreaterThanOrEqual(3); // 120 subscriptions in sub-batches of 40
+      const accepted = seen.map((s) => s.counts.accepted);
+      expect(accepted).toEqual([...accepted].sort((a, b) => a - b));
+      expect(seen.at(-1)).toMatchObject({ status: "completed", counts: { accepted: 120 } });
+    });
+
+    it("does not target subscriptions created after the send", async () => {
+      await seedSubscriptions(database, fake, 30, "before");
+      const e = engine();
+      const created = await e.createSend({ title: "Só os de antes" });
+      await seedSubscriptions(database, fake, 20, "after");
+      e.start();
+      const done = await waitForSend(() => e.getSend(created.id));
+      expect(done.counts).toMatchObject({ queued: 30, accepted: 30 });
+      expect([...fake.stats().acceptedById.keys()].every((id) => id.startsWith("before"))).toBe(true);
+    });
+
+    it("completes a send to nobody at once", async () => {
+      const created = await engine().createSend({ title: "Ninguém" });
+      expect(created).toMatchObject({ status: "completed", counts: { queued: 0 } });
+    });
+
+    it("refuses a payload over 3993 bytes before storing anything", async () => {
+      await expect(engine().createSend({ title: "x", body: "é".repeat(2000) })).rejects.toMatchObject({ code: "payload_too_large" });
+      await expect(engine().createSend({ title: "  " })).rejects.toMatchObject({ code: "title_required" });
+      await expect(engine().createSend({ title: "x", topic: "não" })).rejects.toMatchObject({ code: "topic_invalid" });
+      const rows = await database.db.selectFrom("notifications").select("id").execute();
+      expect(rows).toEqual([]);
+    });
+
+    it("removes the subscription on 404 and on 410", async () => {
+      await seedSubscriptions(database, fake, 10);
+      fake.setBehaviour({ id: "s3", action: { kind: "status", status: 404 } });
+      fake.setBehaviour({ id: "s7", action: { kind: "status", status: 410 } });
+      const e = engine();
+      e.start();
+      const created = await e.createSend({ title: "Limpeza" });
+      const done = await waitForSend(() => e.getSend(created.id));
+      expect(done.counts).toEqual({ queued: 10, accepted: 8, retrying: 0, failed: 0, removed: 2 });
+      const left = await database.db.selectFrom("subscriptions").select("endpoint").execute();
+      expect(left.map((r) => r.endpoint)).not.toContain(fake.endpointFor("s3"));
+      expect(left.map((r) => r.endpoint)).not.toContain(fake.endpointFor("s7"));
+      expect(left).toHaveLength(8);
+      expect(requestsFor("s3")).toBe(1);
+    });
+
+    for (const status of [429, 503]) {
+      it(`retries a ${status} after its Retry-After, not before`, async () => {
+        await seedSubscriptions(database, fake, 5);
+        fake.setBehaviour({ id: "s2", times: 1, action: { kind: "status", status, retryAfter: 120 } });
+        const e = engine();
+        e.start();
+        const created = await e.createSend({ title: "Devagar" });
+        const waiting = await waitForSend(() => e.getSend(created.id), (s) => s.counts.accepted === 4);
+        expect(waiting).toMatchObject({ status: "sending", counts: { accepted: 4, retrying: 1 } });
+        const retry = await database.db.selectFrom("delivery_retries").selectAll().executeTakeFirstOrThrow();
+        expect(retry).toMatchObject({ attempt: 2, last_reason: status === 429 ? "rate_limited" : "unavailable" });
+        // Retry-After: 120 seconds from the answer; the stepping clock stands still meanwhile.
+        expect(Number(retry.not_before) - Number(waiting.createdAt)).toBeGreaterThanOrEqual(120_000);
+        // Idle lanes poll many times over; none may send before the delay has passed.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(requestsFor("s2")).toBe(1);
+
+        clock.advance(121_000);
+        e.wake();
+        const done = await waitForSend(() => e.getSend(created.id));
+        expect(done).toMatchObject({ status: "completed", counts: { queued: 5, accepted: 5, retrying: 0, failed: 0, removed: 0 } });
+        expect(requestsFor("s2")).toBe(2);
+        expect(fake.stats().acceptedById.get("s2")).toBe(1);
+      });
+    }
+
+    it("retries a 500, a reset stream and a hang (after the request timeout) with backoff", async () => {
+      await seedSubscriptions(database, fake, 6);
+      fake.setBehaviour({ id: "s0", times: 2, action: { kind: "status", status: 500 } });
+      fake.setBehaviour({ id: "s1", times: 1, action: { kind: "reset" } });
+      fake.setBehaviour({ id: "s2", times: 1, action: { kind: "hang" } });
+      const e = engine();
+      e.start();
+      const created = await e.createSend({ title: "Teimoso" });
+      const done = await waitForSend(() => e.getSend(created.id));
+      expect(done).toMatchObject({ status: "completed", counts: { queued: 6, accepted: 6, retrying: 0, failed: 0, removed: 0 } });
+      expect(requestsFor("s0")).toBe(3);
+      expect(requestsFor("s1")).toBe(2);
+      expect(requestsFor("s2")).toBe(2);
+      expect(fake.stats().duplicateAcceptances).toBe(0);
+    });
+
+    for (const status of [400, 401, 403, 413]) {
+      it(`fails a ${status} without retry${status === 403 ? " and flags the subscription" : ""}`, async () => {
+        await seedSubscriptions(database, fake, 4);
+        fake.setBehaviour({ id: "s1", action: { kind: "status", status } });
+        const e = engine();
+        e.start();
+        const created = await e.createSend({ title: "Recusado" });
+        const done = await waitForSend(() => e.getSend(created.id));
+        expect(done).toMatchObject({ status: "completed", counts: { queued: 4, accepted: 3, retrying: 0, failed: 1, removed: 0 } });
+        expect(requestsFor("s1")).toBe(1);
+        const flagged = await database.db.selectFrom("subscriptions").select("endpoint").where("vapid_mismatch_at", "is not", null).execute();
+        expect(flagged.map((r) => r.endpoint)).toEqual(status === 403 ? [fake.endpointFor("s1")] : []);
+        expect(await database.db.selectFrom("subscriptions").select("id").execute()).toHaveLength(4);
+      });
+    }
+
+    it("stops retrying at the attempt cap", async () => {
+      await seedSubscriptions(database, fake, 3);
+      fake.setBehaviour({ id: "s1", action: { kind: "status", status: 502 } });
+      const e = engine();
+      e.start();
+      const created = await e.createSend({ title: "Desisto" });
+      const done = await waitForSend(() => e.getSend(created.id));
+      expect(done).toMatchObject({ status: "completed", counts: { queued: 3, accepted: 2, retrying: 0, failed: 1 } });
+      expect(requestsFor("s1")).toBe(4); // maxAttempts
+    });
+
+    it("never schedules a retry past the message TTL", async () => {
+      await seedSubscriptions(database, fake, 3);
+      fake.setBehaviour({ id: "s0", action: { kind: "status", status: 503, retryAfter: 50 } });
+      const e = engine();
+      e.start();
+      const created = await e.createSend({ title: "Expira", ttlSeconds: 100 });
+      await waitForSend(() => e.getSend(created.id), (s) => s.counts.accepted === 2 && s.counts.retrying === 1);
+      // The second attempt is due; its 503 asks for 50 s more, which would end past the 100 s TTL.
+      clock.advance(60_000);
+      e.wake();
+      const done = await waitForSend(() => e.getSend(created.id));
+      expect(done).toMatchObject({ status: "completed", counts: { queued: 3, accepted: 2, retrying: 0, failed: 1 } });
+      expect(requestsFor("s0")).toBe(2);
+    });
+
+    it("drops a retry that comes due after the TTL without sending it", async () => {
+      await seedSubscriptions(database, fake, 3);
+      fake.setBehaviour({ id: "s0", times: 1, action: { kind: "status", status: 503, retryAfter: 50 } });
+      const e = engine();
+      e.start();
+      const created = await e.createSend({ title: "Expira", ttlSeconds: 100 });
+      await waitForSend(() => e.getSend(created.id), (s) => s.counts.accepted === 2 && s.counts.retrying === 1);
+      clock.advance(200_000);
+      e.wake();
+      const done = await waitForSend(() => e.getSend(created.id));
+      expect(done).toMatchObject({ status: "completed", counts: { queued: 3, accepted: 2, retrying: 0, failed: 1 } });
+      expect(requestsFor("s0")).toBe(1);
+    });
+
+    it("counts what is left of an expired send as failed, without sending it", async () => {
+      await seedSubscriptions(database, fake, 50);
+      const e = engine();
+      const created = await e.createSend({ title: "Tarde demais", ttlSeconds: 60 });
+      clock.advance(61_000);
+      e.start();
+      const done = await waitForSend(() => e.getSend(created.id));
+      expect(done).toMatchObject({ status: "failed", counts: { queued: 50, accepted: 0, failed: 50 } });
+      expect(fake.stats().requests).toBe(0);
+    });
+
+    it("settles every target exactly once with faults injected everywhere", async () => {
+      const ids = await seedSubscriptions(database, fake, 400);
+      for (const [i, id] of ids.entries()) {
+        if (i % 50 === 1) fake.setBehaviour({ id, action: { kind: "status", status: 410 } });
+        if (i % 50 === 2) fake.setBehaviour({ id, times: 1, action: { kind: "status", status: 500 } });
+        if (i % 50 === 3) fake.setBehaviour({ id, times: 1, action: { kind: "reset" } });
+        if (i % 50 === 4) fake.setBehaviour({ id, action: { kind: "status", status: 400 } });
+        if (i % 50 === 5) fake.setBehaviour({ id, times: 1, action: { kind: "status", status: 429, retryAfter: 1 } });
+      }
+      const e = engine();
+      e.start();
+      const created = await e.createSend({ title: "Caos" });
+      const done = await waitForSend(() => e.getSend(created.id));
+      expect(done.counts).toEqual({ queued: 400, accepted: 384, retrying: 0, failed: 8, removed: 8 });
+      expect(total(done)).toBe(done.counts.queued);
+      expect(fake.stats().duplicateAcceptances).toBe(0);
+    });
+
+    it("cancels a send: no more pushes, retries dropped", async () => {
+      await seedSubscriptions(database, fake, 300);
+      fake.setBehaviour({ latencyMs: 30 });
+      const e = engine({ lanes: 1 });
+      e.start();
+      const created = await e.createSend({ title: "Cancelar" });
+      await waitForSend(() => e.getSend(created.id), (s) => s.counts.accepted > 0);
+      const cancelled = await e.cancelSend(created.id);
+      expect(cancelled.status).toBe("cancelled");
+      await e.stop({ graceful: true });
+      const after = fake.stats().requests;
+      expect(after).toBeLessThan(300);
+      expect((await e.getSend(created.id))?.status).toBe("cancelled");
+      expect(await database.db.selectFrom("delivery_jobs").select("id").where("done", "=", 0).execute()).toEqual([]);
+      await expect(e.cancelSend(9999)).rejects.toMatchObject({ code: "send_not_found" });
+    });
+
+    it("lets another worker finish a send at once after a graceful stop, without duplicates", async () => {
+      const ids = await seedSubscriptions(database, fake, 600);
+      fake.setBehaviour({ latencyMs: 5 });
+      const first = engine();
+      first.start();
+      const created = await first.createSend({ title: "Revezamento" });
+      await waitForSend(() => first.getSend(created.id), (s) => s.counts.accepted >= 100);
+      await first.stop({ graceful: true });
+      const midway = await first.getSend(created.id);
+      expect(midway?.counts.accepted).toBeLessThan(600);
+      // The leases were given back: the second worker does not wait the 30 s lease out.
+      const second = engine();
+      second.start();
+      const done = await waitForSend(() => second.getSend(created.id));
+      expect(done.counts).toMatchObject({ queued: 600, accepted: 600 });
+      expect([...fake.stats().acceptedById.keys()].sort()).toEqual([...ids].sort());
+      expect(fake.stats().duplicateAcceptances).toBe(0);
+    });
+  });
+}

@@ -1,0 +1,74 @@
+import type { EncryptionPool } from "../push/encryption-pool.js";
+import type { Urgency } from "../push/push-options.js";
+import type { PushOutcome, PushSender, SendOptions } from "../push/sender.js";
+import type { DeliveryTarget } from "../store/delivery-queue-repository.js";
+import type { Notification } from "../store/notifications-repository.js";
+
+export interface PushItem {
+  readonly target: DeliveryTarget;
+  /** 1 for the first try. */
+  readonly attempt: number;
+}
+
+export interface BatchPusher {
+  /** Sends `notification` to every item at once; outcomes in the items' order. Never throws for one push. */
+  push(notification: Notification, items: readonly PushItem[], now: number): Promise<PushOutcome[]>;
+}
+
+/**
+ * Encryption in chunks of this many: a sub-batch is spread over the pool's threads, and the first
+ * chunk's requests leave while the next chunks are still being encrypted.
+ */
+const ENCRYPT_CHUNK = 50;
+
+export function createBatchPusher(sender: PushSender, pool: EncryptionPool | undefined): BatchPusher {
+  return {
+    async push(notification, items, now) {
+      const base = sendOptionsFor(notification, now);
+      if (pool === undefined) {
+        return Promise.all(
+          items.map(({ target, attempt }) =>
+            sender.send({ endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } }, notification.payload, { ...base, attempt }),
+          ),
+        );
+      }
+      const chunks: Promise<PushOutcome[]>[] = [];
+      for (let i = 0; i < items.length; i += ENCRYPT_CHUNK) {
+        const chunk = items.slice(i, i + ENCRYPT_CHUNK);
+        chunks.push(
+          pool.encryptBatch(
+            notification.payload,
+            chunk.map(({ target }) => ({ p256dh: target.p256dh, auth: target.auth })),
+          ).then((bodies) =>
+            Promise.all(
+              chunk.map(({ target, attempt }, j) => {
+                const body = bodies[j]!;
+                if (!Buffer.isBuffer(body)) {
+                  // Keys the browser gave that cannot be encrypted for: no retry will help.
+                  return Promise.resolve<PushOutcome>({ kind: "fatal", reason: body.error, latencyMs: 0 });
+                }
+                return sender.sendEncrypted(target.endpoint, body, { ...base, attempt });
+              }),
+            ),
+          ),
+        );
+      }
+      return (await Promise.all(chunks)).flat();
+    },
+  };
+}
+
+/**
+ * The TTL header counts down from the send's creation (RFC 8030 §5.2 is about how long the push
+ * service keeps it): a retry an hour later asks for an hour less, so no copy outlives the message.
+ */
+function sendOptionsFor(notification: Notification, now: number): Omit<SendOptions, "attempt"> {
+  const remaining = Math.ceil((notification.expiresAt - now) / 1000);
+  const ttl = Math.max(0, Math.min(notification.ttlSeconds, remaining));
+  return {
+    ttl,
+    ttlDeadline: notification.expiresAt,
+    ...(notification.urgency === null ? {} : { urgency: notification.urgency as Urgency }),
+    ...(notification.topic === null ? {} : { topic: notification.topic }),
+  };
+}

@@ -1,0 +1,203 @@
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
+import type { DeliveryQueueRepository, ClaimedJob, ClaimedRetry, Lease, SettledRetry } from "../store/delivery-queue-repository.js";
+import type { Notification, NotificationsRepository } from "../store/notifications-repository.js";
+import type { DeliveryOptions } from "./delivery-options.js";
+import type { BatchPusher } from "./push-batch.js";
+import { retryOutcomeOf, tallyRange } from "./tally.js";
+
+/** Structured logging, pino-compatible; never given keys or whole endpoints. */
+export interface DeliveryLogger {
+  info(details: object, message: string): void;
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+export interface WorkerDeps {
+  readonly queue: DeliveryQueueRepository;
+  readonly notifications: NotificationsRepository;
+  readonly pusher: BatchPusher;
+  readonly options: DeliveryOptions;
+  readonly clock: () => number;
+  readonly logger: DeliveryLogger;
+  /** Called with the send after every checkpoint this worker commits. */
+  readonly onProgress: (send: Notification) => void;
+  /** Identifies this process in lease rows; defaults to `<host>:<pid>:<random>`. */
+  readonly id?: string;
+}
+
+export interface StopOptions {
+  /**
+   * true (SIGTERM): claim nothing more, finish the sub-batches in flight, checkpoint them and give
+   * the leases back at once. false: drop what is in flight without a checkpoint, as a crash would
+   * (the leases expire and another worker resends those sub-batches).
+   */
+  readonly graceful: boolean;
+}
+
+export interface Worker {
+  readonly id: string;
+  start(): void;
+  /** Lets idle lanes look for work now instead of at their next poll. */
+  wake(): void;
+  stop(options: StopOptions): Promise<void>;
+}
+
+/**
+ * A worker process's lanes. Each lane loops: claim due retries, else lease a range job and walk it
+ * sub-batch by sub-batch (read, encrypt, send all at once, checkpoint), else sleep until woken or
+ * the next poll. Nothing but one sub-batch per lane is ever held in memory.
+ */
+export function createWorker(deps: WorkerDeps): Worker {
+  const { queue, options, clock, logger } = deps;
+  const id = deps.id ?? `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+  const sends = new Map<number, Notification>();
+  let stopping = false;
+  let abandoned = false;
+  let lanes: Promise<void>[] | undefined;
+  let sleepers = new Set<() => void>();
+
+  function lease(owner: string): Lease {
+    return { owner, now: clock(), leaseMs: options.leaseMs };
+  }
+
+  function sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        sleepers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      sleepers.add(done);
+    });
+  }
+
+  function wake(): void {
+    const waiting = sleepers;
+    sleepers = new Set();
+    for (const done of waiting) done();
+  }
+
+  /** The send's payload and options never change once stored: read once per send and process. */
+  async function sendOf(notificationId: number): Promise<Notification | undefined> {
+    const cached = sends.get(notificationId);
+    if (cached !== undefined) return cached;
+    const found = await deps.notifications.findById(notificationId);
+    if (found === undefined) return undefined;
+    if (sends.size >= 256) sends.clear();
+    sends.set(notificationId, found);
+    return found;
+  }
+
+  function publish(send: Notification | undefined): void {
+    if (send !== undefined) deps.onProgress(send);
+  }
+
+  async function runLane(owner: string): Promise<void> {
+    while (!stopping) {
+      let worked = false;
+      try {
+        worked = await runOnce(owner);
+      } catch (error) {
+        // A database hiccup must not end the lane: what it held is retried after the lease.
+        logger.error({ err: error, lane: owner }, "delivery lane failed; retrying after a pause");
+      }
+      if (!worked && !stopping) await sleep(options.pollMs);
+    }
+  }
+
+  async function runOnce(owner: string): Promise<boolean> {
+    const retries = await queue.claimRetries(lease(owner), options.batchSize);
+    if (retries.length > 0) {
+      await runRetries(owner, retries);
+      return true;
+    }
+    const job = await queue.claimJob(lease(owner));
+    if (job === undefined) return false;
+    await runJob(owner, job);
+    return true;
+  }
+
+  async function runJob(owner: string, claimed: ClaimedJob): Promise<void> {
+    const send = await sendOf(claimed.notificationId);
+    if (send === undefined) return; // deleted with its jobs
+    let job = claimed;
+    for (;;) {
+      const now = clock();
+      // TTL 0 means "now or never" to the push service, not "already expired" to us.
+      if (send.ttlSeconds > 0 && now >= send.expiresAt) {
+        publish(await queue.expireJob(lease(owner), job));
+        return;
+      }
+      const targets = await queue.listTargets(job, job.cursor, options.batchSize);
+      const cursor = targets.length < options.batchSize ? job.toId : targets[targets.length - 1]!.id;
+      const outcomes = await deps.pusher.push(send, targets.map((target) => ({ target, attempt: 1 })), now);
+      if (abandoned) return;
+      const result = tallyRange(targets.map((t) => t.id), outcomes);
+      const updated = await queue.checkpoint(lease(owner), { job, cursor, result });
+      if (updated === undefined) {
+        logger.warn({ job: job.id, send: job.notificationId, lane: owner }, "lease lost or send cancelled; dropping the job");
+        return;
+      }
+      publish(updated);
+      if (cursor >= job.toId) return;
+      job = { ...job, cursor };
+      if (stopping) {
+        await queue.releaseJob(owner, job);
+        return;
+      }
+    }
+  }
+
+  async function runRetries(owner: string, retries: readonly ClaimedRetry[]): Promise<void> {
+    const now = clock();
+    const settled: SettledRetry[] = [];
+    const bySend = new Map<number, ClaimedRetry[]>();
+    for (const retry of retries) {
+      if (retry.target === undefined) {
+        // Unsubscribed since the first attempt.
+        settled.push({ retry, outcome: { kind: "removed" } });
+        continue;
+      }
+      const list = bySend.get(retry.notificationId) ?? [];
+      list.push(retry);
+      bySend.set(retry.notificationId, list);
+    }
+    await Promise.all(
+      [...bySend].map(async ([notificationId, list]) => {
+        const send = await sendOf(notificationId);
+        if (send === undefined) return;
+        if (send.ttlSeconds > 0 && now >= send.expiresAt) {
+          // RFC 8030 §5.2: past its TTL the message must not be sent at all.
+          for (const retry of list) settled.push({ retry, outcome: { kind: "failed" } });
+          return;
+        }
+        const outcomes = await deps.pusher.push(send, list.map((r) => ({ target: r.target!, attempt: r.attempt })), now);
+        outcomes.forEach((outcome, i) => settled.push({ retry: list[i]!, outcome: retryOutcomeOf(outcome) }));
+      }),
+    );
+    if (abandoned) return;
+    for (const send of await queue.settleRetries(lease(owner), settled)) publish(send);
+  }
+
+  return {
+    id,
+    start() {
+      if (lanes !== undefined) return;
+      lanes = Array.from({ length: options.lanes }, (_, lane) => runLane(`${id}/${lane}`));
+      logger.info({ worker: id, lanes: options.lanes, batch: options.batchSize }, "delivery worker started");
+    },
+    wake,
+    async stop({ graceful }) {
+      stopping = true;
+      abandoned = !graceful;
+      wake();
+      await Promise.all(lanes ?? []);
+      if (graceful && lanes !== undefined) {
+        await Promise.all(Array.from({ length: options.lanes }, (_, lane) => queue.releaseRetries(`${id}/${lane}`)));
+      }
+      lanes = undefined;
+    },
+  };
+}

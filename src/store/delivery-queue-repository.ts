@@ -1,0 +1,380 @@
+import { sql, type Kysely, type Transaction } from "kysely";
+import type { Database } from "./database.js";
+import { toNotification, type Notification } from "./notifications-repository.js";
+import type { Schema } from "./schema.js";
+
+/** A range job held by one lane: subscriptions with `cursor < id <= toId` are still to be sent. */
+export interface ClaimedJob {
+  readonly id: number;
+  readonly notificationId: number;
+  readonly cursor: number;
+  readonly toId: number;
+}
+
+/** What a push needs from a subscription. */
+export interface DeliveryTarget {
+  readonly id: number;
+  readonly endpoint: string;
+  readonly p256dh: string;
+  readonly auth: string;
+}
+
+export interface NewRetry {
+  readonly subscriptionId: number;
+  /** The attempt the retry will make (2 for the first retry). */
+  readonly attempt: number;
+  readonly notBefore: number;
+  readonly reason: string;
+}
+
+/** The settled outcome of every target of one sub-batch of a range job. */
+export interface RangeBatchResult {
+  readonly accepted: number;
+  readonly failed: number;
+  /** 404/410: removed from the database, counted as removed. */
+  readonly gone: readonly number[];
+  /** 403: the subscription is kept and flagged (counted as failed too). */
+  readonly flagged: readonly number[];
+  readonly retries: readonly NewRetry[];
+}
+
+export interface RangeCheckpoint {
+  readonly job: ClaimedJob;
+  /** The cursor after this sub-batch: the last id sent, or `toId` when the range is exhausted. */
+  readonly cursor: number;
+  readonly result: RangeBatchResult;
+}
+
+/** A retry row held by one lane. `target` is undefined when the subscription was removed meanwhile. */
+export interface ClaimedRetry {
+  readonly id: number;
+  readonly notificationId: number;
+  readonly subscriptionId: number;
+  readonly attempt: number;
+  readonly target: DeliveryTarget | undefined;
+}
+
+export type RetryOutcome =
+  | { readonly kind: "accepted" }
+  | { readonly kind: "failed"; readonly flag?: boolean }
+  | { readonly kind: "removed" }
+  | { readonly kind: "retry"; readonly notBefore: number; readonly reason: string };
+
+export interface SettledRetry {
+  readonly retry: ClaimedRetry;
+  readonly outcome: RetryOutcome;
+}
+
+export interface Lease {
+  readonly owner: string;
+  readonly now: number;
+  readonly leaseMs: number;
+}
+
+export interface DeliveryQueueRepository {
+  /** Leases the oldest range job nobody holds (or whose lease ran out), or undefined. */
+  claimJob(lease: Lease): Promise<ClaimedJob | undefined>;
+  /** The next `limit` targets of a job after `cursor`, in id order. */
+  listTargets(job: ClaimedJob, cursor: number, limit: number): Promise<DeliveryTarget[]>;
+  /**
+   * Records one sub-batch in one transaction: counters, removals, flags and retry rows, the
+   * cursor moved and the lease renewed. Returns undefined, changing nothing, when the lease is no
+   * longer ours (it expired and another worker took the job, or the send was cancelled): the
+   * lane must then drop the job. Otherwise the send as it now is.
+   */
+  checkpoint(lease: Lease, checkpoint: RangeCheckpoint): Promise<Notification | undefined>;
+  /** Ends a job whose send expired: every target not yet reached is counted as failed. */
+  expireJob(lease: Lease, job: ClaimedJob): Promise<Notification | undefined>;
+  /** Gives a job back at once (graceful stop) so another worker need not wait for the lease. */
+  releaseJob(owner: string, job: ClaimedJob): Promise<void>;
+  /** Leases up to `limit` retries that are due. */
+  claimRetries(lease: Lease, limit: number): Promise<ClaimedRetry[]>;
+  /**
+   * Records the outcomes of claimed retries; rows whose lease was lost are skipped. Returns the
+   * sends that changed.
+   */
+  settleRetries(lease: Lease, settled: readonly SettledRetry[]): Promise<Notification[]>;
+  /** Gives back every retry row `owner` still holds. */
+  releaseRetries(owner: string): Promise<void>;
+}
+
+const INSERT_CHUNK = 500;
+
+export function createDeliveryQueueRepository(database: Pick<Database, "db" | "dialect">): DeliveryQueueRepository {
+  const { db, dialect } = database;
+  const postgres = dialect === "postgres";
+
+  async function claimJob(lease: Lease): Promise<ClaimedJob | undefined> {
+    // PostgreSQL: SKIP LOCKED lets many workers claim at once, each getting a different row
+    // without waiting on the others' locks. SQLite has one writer at a time: no lock clause needed.
+    const row = await db
+      .updateTable("delivery_jobs")
+      .set({ lease_owner: lease.owner, lease_until: lease.now + lease.leaseMs })
+      .where("id", "=", (eb) =>
+        eb
+          .selectFrom("delivery_jobs")
+          .select("id")
+          .where("done", "=", 0)
+          .where("lease_until", "<=", lease.now)
+          .orderBy("id")
+          .limit(1)
+          .$if(postgres, (qb) => qb.forUpdate().skipLocked()),
+      )
+      .returningAll()
+      .executeTakeFirst();
+    if (row === undefined) return undefined;
+    const job = { id: Number(row.id), notificationId: Number(row.notification_id), cursor: Number(row.cursor), toId: Number(row.to_id) };
+    await db
+      .updateTable("notifications")
+      .set({ status: "sending" })
+      .where("id", "=", job.notificationId)
+      .where("status", "=", "queued")
+      .execute();
+    return job;
+  }
+
+  async function listTargets(job: ClaimedJob, cursor: number, limit: number): Promise<DeliveryTarget[]> {
+    const rows = await db
+      .selectFrom("subscriptions")
+      .select(["id", "endpoint", "p256dh", "auth"])
+      .where("id", ">", cursor)
+      .where("id", "<=", job.toId)
+      .orderBy("id")
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ id: Number(r.id), endpoint: r.endpoint, p256dh: r.p256dh, auth: r.auth }));
+  }
+
+  async function checkpoint(lease: Lease, { job, cursor, result }: RangeCheckpoint): Promise<Notification | undefined> {
+    const done = cursor >= job.toId;
+    return inTransaction(async (trx) => {
+      await lockNotification(trx, job.notificationId);
+      const moved = await trx
+        .updateTable("delivery_jobs")
+        .set({ cursor, done: done ? 1 : 0, lease_until: done ? lease.now : lease.now + lease.leaseMs })
+        .where("id", "=", job.id)
+        .where("lease_owner", "=", lease.owner)
+        .where("cursor", "=", job.cursor)
+        .where("done", "=", 0)
+        .executeTakeFirst();
+      if (moved.numUpdatedRows === 0n) return undefined;
+
+      await trx
+        .updateTable("notifications")
+        .set((eb) => ({
+          accepted: eb("accepted", "+", result.accepted),
+          failed: eb("failed", "+", result.failed),
+          removed: eb("removed", "+", result.gone.length),
+          retrying: eb("retrying", "+", result.retries.length),
+        }))
+        .where("id", "=", job.notificationId)
+        .execute();
+      if (result.gone.length > 0) await trx.deleteFrom("subscriptions").where("id", "in", [...result.gone]).execute();
+      if (result.flagged.length > 0) {
+        await trx.updateTable("subscriptions").set({ vapid_mismatch_at: lease.now }).where("id", "in", [...result.flagged]).execute();
+      }
+      const rows = result.retries.map((r) => ({
+        notification_id: job.notificationId,
+        subscription_id: r.subscriptionId,
+        attempt: r.attempt,
+        not_before: r.notBefore,
+        last_reason: r.reason,
+      }));
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+        await trx.insertInto("delivery_retries").values(rows.slice(i, i + INSERT_CHUNK)).execute();
+      }
+      if (done) await finishIfSettled(trx, job.notificationId, lease.now);
+      return readNotification(trx, job.notificationId);
+    });
+  }
+
+  async function expireJob(lease: Lease, job: ClaimedJob): Promise<Notification | undefined> {
+    return inTransaction(async (trx) => {
+      await lockNotification(trx, job.notificationId);
+      const moved = await trx
+        .updateTable("delivery_jobs")
+        .set({ cursor: job.toId, done: 1, lease_until: lease.now })
+        .where("id", "=", job.id)
+        .where("lease_owner", "=", lease.owner)
+        .where("cursor", "=", job.cursor)
+        .where("done", "=", 0)
+        .executeTakeFirst();
+      if (moved.numUpdatedRows === 0n) return undefined;
+      const left = await trx
+        .selectFrom("subscriptions")
+        .select((eb) => eb.fn.countAll<number | string>().as("n"))
+        .where("id", ">", job.cursor)
+        .where("id", "<=", job.toId)
+        .executeTakeFirstOrThrow();
+      await trx
+        .updateTable("notifications")
+        .set((eb) => ({ failed: eb("failed", "+", Number(left.n)) }))
+        .where("id", "=", job.notificationId)
+        .execute();
+      await finishIfSettled(trx, job.notificationId, lease.now);
+      return readNotification(trx, job.notificationId);
+    });
+  }
+
+  async function releaseJob(owner: string, job: ClaimedJob): Promise<void> {
+    await db
+      .updateTable("delivery_jobs")
+      .set({ lease_owner: null, lease_until: 0 })
+      .where("id", "=", job.id)
+      .where("lease_owner", "=", owner)
+      .where("done", "=", 0)
+      .execute();
+  }
+
+  async function claimRetries(lease: Lease, limit: number): Promise<ClaimedRetry[]> {
+    const rows = await db
+      .updateTable("delivery_retries")
+      .set({ lease_owner: lease.owner, lease_until: lease.now + lease.leaseMs })
+      .where("id", "in", (eb) =>
+        eb
+          .selectFrom("delivery_retries")
+          .select("id")
+          .where("not_before", "<=", lease.now)
+          .where("lease_until", "<=", lease.now)
+          .orderBy("not_before")
+          .limit(limit)
+          .$if(postgres, (qb) => qb.forUpdate().skipLocked()),
+      )
+      .returningAll()
+      .execute();
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => Number(r.subscription_id));
+    const subscriptions = await db
+      .selectFrom("subscriptions")
+      .select(["id", "endpoint", "p256dh", "auth"])
+      .where("id", "in", ids)
+      .execute();
+    const byId = new Map(subscriptions.map((s) => [Number(s.id), { id: Number(s.id), endpoint: s.endpoint, p256dh: s.p256dh, auth: s.auth }]));
+    return rows.map((r) => ({
+      id: Number(r.id),
+      notificationId: Number(r.notification_id),
+      subscriptionId: Number(r.subscription_id),
+      attempt: Number(r.attempt),
+      target: byId.get(Number(r.subscription_id)),
+    }));
+  }
+
+  async function settleRetries(lease: Lease, settled: readonly SettledRetry[]): Promise<Notification[]> {
+    if (settled.length === 0) return [];
+    const byNotification = new Map<number, SettledRetry[]>();
+    for (const s of settled) {
+      const list = byNotification.get(s.retry.notificationId) ?? [];
+      list.push(s);
+      byNotification.set(s.retry.notificationId, list);
+    }
+    return inTransaction(async (trx) => {
+      const changed: Notification[] = [];
+      // Ascending ids: two lanes settling retries of the same sends lock them in the same order.
+      for (const notificationId of [...byNotification.keys()].sort((a, b) => a - b)) {
+        await lockNotification(trx, notificationId);
+        const counts = { accepted: 0, failed: 0, removed: 0, settled: 0 };
+        const gone: number[] = [];
+        const flagged: number[] = [];
+        for (const { retry, outcome } of byNotification.get(notificationId)!) {
+          const mine = trx.updateTable("delivery_retries").where("id", "=", retry.id).where("lease_owner", "=", lease.owner);
+          if (outcome.kind === "retry") {
+            await mine
+              .set({ attempt: retry.attempt + 1, not_before: outcome.notBefore, last_reason: outcome.reason, lease_owner: null, lease_until: 0 })
+              .execute();
+            continue;
+          }
+          const deleted = await trx
+            .deleteFrom("delivery_retries")
+            .where("id", "=", retry.id)
+            .where("lease_owner", "=", lease.owner)
+            .executeTakeFirst();
+          if (deleted.numDeletedRows === 0n) continue; // lease lost: whoever holds it now counts it
+          counts.settled++;
+          if (outcome.kind === "accepted") counts.accepted++;
+          else if (outcome.kind === "removed") {
+            counts.removed++;
+            if (retry.target !== undefined) gone.push(retry.subscriptionId);
+          } else {
+            counts.failed++;
+            if (outcome.flag === true) flagged.push(retry.subscriptionId);
+          }
+        }
+        if (counts.settled > 0) {
+          await trx
+            .updateTable("notifications")
+            .set((eb) => ({
+              accepted: eb("accepted", "+", counts.accepted),
+              failed: eb("failed", "+", counts.failed),
+              removed: eb("removed", "+", counts.removed),
+              retrying: eb("retrying", "-", counts.settled),
+            }))
+            .where("id", "=", notificationId)
+            .execute();
+        }
+        if (gone.length > 0) await trx.deleteFrom("subscriptions").where("id", "in", gone).execute();
+        if (flagged.length > 0) await trx.updateTable("subscriptions").set({ vapid_mismatch_at: lease.now }).where("id", "in", flagged).execute();
+        await finishIfSettled(trx, notificationId, lease.now);
+        const notification = await readNotification(trx, notificationId);
+        if (notification !== undefined) changed.push(notification);
+      }
+      return changed;
+    });
+  }
+
+  async function releaseRetries(owner: string): Promise<void> {
+    await db.updateTable("delivery_retries").set({ lease_owner: null, lease_until: 0 }).where("lease_owner", "=", owner).execute();
+  }
+
+  function inTransaction<T>(work: (trx: Transaction<Schema>) => Promise<T>): Promise<T> {
+    return db.transaction().execute(work);
+  }
+
+  async function lockNotification(trx: Transaction<Schema>, id: number): Promise<void> {
+    // Every transaction that changes a send's counters, jobs or retries takes this row lock first.
+    // Besides ordering the locks, it makes the completion check below see the other lanes'
+    // committed work (READ COMMITTED reads a fresh snapshot per statement once the lock is ours),
+    // so exactly one transaction finds the send settled.
+    if (postgres) await trx.selectFrom("notifications").select("id").where("id", "=", id).forUpdate().execute();
+  }
+
+  return { claimJob, listTargets, checkpoint, expireJob, releaseJob, claimRetries, settleRetries, releaseRetries };
+}
+
+/**
+ * Marks a send finished once no job and no retry is left, exactly once (the status guard). A
+ * target that vanished before its range was reached (unsubscribed meanwhile) was never counted:
+ * it is added to `removed` here, so that accepted + failed + removed = queued.
+ */
+async function finishIfSettled(trx: Transaction<Schema>, notificationId: number, now: number): Promise<void> {
+  const pendingJob = await trx
+    .selectFrom("delivery_jobs")
+    .select("id")
+    .where("notification_id", "=", notificationId)
+    .where("done", "=", 0)
+    .limit(1)
+    .executeTakeFirst();
+  if (pendingJob !== undefined) return;
+  const pendingRetry = await trx
+    .selectFrom("delivery_retries")
+    .select("id")
+    .where("notification_id", "=", notificationId)
+    .limit(1)
+    .executeTakeFirst();
+  if (pendingRetry !== undefined) return;
+  await trx
+    .updateTable("notifications")
+    .set({
+      status: sql`case when accepted = 0 and failed > 0 then 'failed' else 'completed' end`,
+      removed: sql`case when queued - accepted - failed > removed then queued - accepted - failed else removed end`,
+      finished_at: now,
+    })
+    .where("id", "=", notificationId)
+    .where("status", "in", ["queued", "sending"])
+    .execute();
+}
+
+async function readNotification(trx: Kysely<Schema>, id: number): Promise<Notification | undefined> {
+  const row = await trx.selectFrom("notifications").selectAll().where("id", "=", id).executeTakeFirst();
+  return row === undefined ? undefined : toNotification(row);
+}
+

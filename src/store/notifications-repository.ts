@@ -1,0 +1,196 @@
+import type { Kysely, Selectable, Transaction } from "kysely";
+import type { NotificationStatus, NotificationsTable, Schema } from "./schema.js";
+
+/** Who a send goes to. Only everyone for now; channels (issue 5) add kinds the range query filters on. */
+export type Audience = { readonly kind: "everyone" };
+
+export interface NewNotification {
+  readonly title: string;
+  readonly body: string | null;
+  readonly icon: string | null;
+  readonly image: string | null;
+  readonly badge: string | null;
+  /** `undefined`: `sino-<id>`, known only once the row exists. */
+  readonly tag: string | undefined;
+  readonly url: string | null;
+  readonly urgency: string | null;
+  readonly ttlSeconds: number;
+  readonly topic: string | null;
+  readonly audience: Audience;
+}
+
+export interface Notification {
+  readonly id: number;
+  readonly title: string;
+  readonly body: string | null;
+  readonly icon: string | null;
+  readonly image: string | null;
+  readonly badge: string | null;
+  readonly tag: string;
+  readonly url: string | null;
+  readonly urgency: string | null;
+  readonly ttlSeconds: number;
+  readonly topic: string | null;
+  readonly audience: Audience;
+  readonly payload: string;
+  readonly status: NotificationStatus;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+  readonly finishedAt: number | null;
+  readonly counts: DeliveryCounts;
+}
+
+export interface DeliveryCounts {
+  readonly queued: number;
+  readonly accepted: number;
+  readonly retrying: number;
+  readonly failed: number;
+  readonly removed: number;
+}
+
+export interface CreateSendOptions {
+  readonly now: number;
+  /** Subscription ids per range job. */
+  readonly jobSize: number;
+  /** The JSON the service worker will read, built once the id (hence the default tag) is known. */
+  readonly payloadFor: (notification: { id: number; tag: string }) => string;
+}
+
+export interface NotificationsRepository {
+  /**
+   * Stores a send and the range jobs covering every subscription that exists now, in one
+   * transaction: workers may pick the jobs up the moment it commits, and a crash cannot leave a
+   * send without its jobs. Subscriptions made later are not targets (the range ends at max(id)).
+   */
+  createWithJobs(input: NewNotification, options: CreateSendOptions): Promise<Notification>;
+  findById(id: number): Promise<Notification | undefined>;
+  /**
+   * Stops a queued or sending send: its jobs end, its pending retries are dropped. Returns the
+   * send as it now is, or undefined when there is none; a finished send is returned unchanged.
+   */
+  cancel(id: number, now: number): Promise<Notification | undefined>;
+}
+
+const INSERT_CHUNK = 500;
+
+export function createNotificationsRepository(db: Kysely<Schema>): NotificationsRepository {
+  async function createWithJobs(input: NewNotification, options: CreateSendOptions): Promise<Notification> {
+    if (!Number.isInteger(options.jobSize) || options.jobSize < 1) throw new RangeError("jobSize must be a positive integer");
+    return db.transaction().execute(async (trx) => {
+      const range = await targetRange(trx, input.audience);
+      const inserted = await trx
+        .insertInto("notifications")
+        .values({
+          title: input.title,
+          body: input.body,
+          icon: input.icon,
+          image: input.image,
+          badge: input.badge,
+          tag: input.tag ?? "",
+          url: input.url,
+          urgency: input.urgency,
+          ttl_seconds: input.ttlSeconds,
+          topic: input.topic,
+          audience: JSON.stringify(input.audience),
+          payload: "",
+          status: range.count === 0 ? "completed" : "queued",
+          created_at: options.now,
+          expires_at: options.now + input.ttlSeconds * 1000,
+          finished_at: range.count === 0 ? options.now : null,
+          queued: range.count,
+        })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      const id = Number(inserted.id);
+      const tag = input.tag ?? `sino-${id}`;
+      const row = await trx
+        .updateTable("notifications")
+        .set({ tag, payload: options.payloadFor({ id, tag }) })
+        .where("id", "=", id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+
+      if (range.count > 0) {
+        const jobs: { notification_id: number; cursor: number; to_id: number }[] = [];
+        for (let from = range.min; from <= range.max; from += options.jobSize) {
+          jobs.push({ notification_id: id, cursor: from - 1, to_id: Math.min(range.max, from + options.jobSize - 1) });
+        }
+        for (let i = 0; i < jobs.length; i += INSERT_CHUNK) {
+          await trx.insertInto("delivery_jobs").values(jobs.slice(i, i + INSERT_CHUNK)).execute();
+        }
+      }
+      return toNotification(row);
+    });
+  }
+
+  async function findById(id: number): Promise<Notification | undefined> {
+    const row = await db.selectFrom("notifications").selectAll().where("id", "=", id).executeTakeFirst();
+    return row === undefined ? undefined : toNotification(row);
+  }
+
+  async function cancel(id: number, now: number): Promise<Notification | undefined> {
+    return db.transaction().execute(async (trx) => {
+      // The notification row first: every writer of a send locks it before its jobs and retries,
+      // so two transactions never wait on each other in opposite orders.
+      const cancelled = await trx
+        .updateTable("notifications")
+        .set({ status: "cancelled", retrying: 0, finished_at: now })
+        .where("id", "=", id)
+        .where("status", "in", ["queued", "sending"])
+        .returningAll()
+        .executeTakeFirst();
+      if (cancelled === undefined) {
+        const row = await trx.selectFrom("notifications").selectAll().where("id", "=", id).executeTakeFirst();
+        return row === undefined ? undefined : toNotification(row);
+      }
+      // A lane still holding a job finds it done at its next checkpoint and stops.
+      await trx.updateTable("delivery_jobs").set({ done: 1 }).where("notification_id", "=", id).where("done", "=", 0).execute();
+      await trx.deleteFrom("delivery_retries").where("notification_id", "=", id).execute();
+      return toNotification(cancelled);
+    });
+  }
+
+  return { createWithJobs, findById, cancel };
+}
+
+async function targetRange(trx: Transaction<Schema>, audience: Audience): Promise<{ count: number; min: number; max: number }> {
+  void audience; // "everyone": no filter yet; issue 5 narrows this query and the range query alike
+  const row = await trx
+    .selectFrom("subscriptions")
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as("count"),
+      eb.fn.min("id").as("min"),
+      eb.fn.max("id").as("max"),
+    ])
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), min: Number(row.min ?? 0), max: Number(row.max ?? 0) };
+}
+
+export function toNotification(row: Selectable<NotificationsTable>): Notification {
+  return {
+    id: Number(row.id),
+    title: row.title,
+    body: row.body,
+    icon: row.icon,
+    image: row.image,
+    badge: row.badge,
+    tag: row.tag,
+    url: row.url,
+    urgency: row.urgency,
+    ttlSeconds: Number(row.ttl_seconds),
+    topic: row.topic,
+    audience: JSON.parse(row.audience) as Audience,
+    payload: row.payload,
+    status: row.status,
+    createdAt: Number(row.created_at),
+    expiresAt: Number(row.expires_at),
+    finishedAt: row.finished_at === null ? null : Number(row.finished_at),
+    counts: {
+      queued: Number(row.queued),
+      accepted: Number(row.accepted),
+      retrying: Number(row.retrying),
+      failed: Number(row.failed),
+      removed: Number(row.removed),
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import type { Database } from "../../src/store/database.js";
+import type { Notification } from "../../src/store/notifications-repository.js";
+import { subscriberKeysFor } from "./fake-push/keys.js";
+
+/** What the fake push service needs to know a seeded subscription by. */
+export interface FakeEndpoints {
+  readonly keySeed: string;
+  endpointFor(id: string): string;
+}
+
+/**
+ * Inserts `count` subscriptions whose endpoints point at the fake push service as `<prefix><n>`,
+ * with the keys the fake derives on its own (real P-256 keys). Bulk inserts: 20,000 take seconds.
+ * Returns the fake ids in subscription-id order.
+ */
+export async function seedSubscriptions(database: Database, fake: FakeEndpoints, count: number, prefix = "s"): Promise<string[]> {
+  const ids = Array.from({ length: count }, (_, i) => `${prefix}${i}`);
+  const now = Date.now();
+  const chunk = 500;
+  for (let i = 0; i < ids.length; i += chunk) {
+    const rows = ids.slice(i, i + chunk).map((id) => {
+      const keys = subscriberKeysFor(fake.keySeed, id);
+      return {
+        endpoint: fake.endpointFor(id),
+        p256dh: keys.p256dh.toString("base64url"),
+        auth: keys.auth.toString("base64url"),
+        user_agent: null,
+        created_at: now,
+        updated_at: now,
+        last_seen_at: now,
+      };
+    });
+    await database.db.insertInto("subscriptions").values(rows).execute();
+  }
+  return ids;
+}
+
+/** Polls the send until `done` holds (no timed assertion: the test's own timeout bounds it). */
+export async function waitForSend(
+  read: () => Promise<Notification | undefined>,
+  done: (send: Notification) => boolean = (send) => send.status === "completed" || send.status === "failed",
+  intervalMs = 20,
+): Promise<Notification> {
+  for (;;) {
+    const send = await read();
+    if (send !== undefined && done(send)) return send;
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+/** A clock the test can move forward, on top of real time (leases keep working). */
+export function createSteppingClock(): { now: () => number; advance(ms: number): void } {
+  let offset = 0;
+  return {
+    now: () => Date.now() + offset,
+    advance(ms) {
+      offset += ms;
+    },
+  };
+}
