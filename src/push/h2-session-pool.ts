@@ -12,6 +12,8 @@ export interface H2SessionPoolOptions {
   readonly maxStreamsPerSession: number;
   readonly requestTimeoutMs: number;
   readonly maxResponseBodyBytes: number;
+  /** How long a new session may take to send its SETTINGS. */
+  readonly settingsTimeoutMs: number;
   /** Closes a session after this long without streams. */
   readonly idleTimeoutMs: number;
   /** Told of each session opened. */
@@ -27,12 +29,14 @@ interface Entry {
 
 export interface H2SessionPool {
   /** Adopts the socket the protocol probe already opened, as the first session. */
-  adopt(socket: TLSSocket): void;
+  adopt(socket: TLSSocket): Promise<void>;
   request(request: PushRequest): Promise<TransportResult>;
   close(): Promise<void>;
 }
 
-const { NGHTTP2_CANCEL } = http2.constants;
+const { NGHTTP2_CANCEL, NGHTTP2_REFUSED_STREAM } = http2.constants;
+const REFUSED: TransportResult = { error: "reset", message: "stream refused" };
+const REFUSED_FAILURE: TransportResult = { error: "reset", message: "stream refused three times" };
 
 /**
  * HTTP/2 to one push-service origin with node:http2 directly. Streams are multiplexed up to the
@@ -53,7 +57,11 @@ export function createH2SessionPool(options: H2SessionPoolOptions): H2SessionPoo
     return Math.min(remote, options.maxStreamsPerSession);
   }
 
-  function add(socket: TLSSocket): Entry {
+  /**
+   * Starts a session on `socket` and resolves once the server's SETTINGS have arrived: until then
+   * its stream limit is unknown, and streams over it would be refused (REFUSED_STREAM).
+   */
+  function add(socket: TLSSocket): Promise<Entry> {
     const session = http2.connect(options.origin, {
       createConnection: () => socket,
       settings: { enablePush: false },
@@ -74,9 +82,26 @@ export function createH2SessionPool(options: H2SessionPoolOptions): H2SessionPoo
     session.setTimeout(options.idleTimeoutMs, () => {
       if (entry.active === 0) session.close();
     });
-    entries.push(entry);
-    options.onSession?.();
-    return entry;
+    return new Promise<Entry>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        session.destroy();
+        reject(Object.assign(new Error("no HTTP/2 SETTINGS from the server"), { code: "ETIMEDOUT" }));
+      }, options.settingsTimeoutMs);
+      session.once("remoteSettings", () => {
+        clearTimeout(timer);
+        entries.push(entry);
+        options.onSession?.();
+        resolve(entry);
+      });
+      session.once("error", (error) => {
+        clearTimeout(timer);
+        reject(error);
+      });
+      session.once("close", () => {
+        clearTimeout(timer);
+        reject(Object.assign(new Error("HTTP/2 session closed before its SETTINGS"), { code: "ECONNRESET" }));
+      });
+    });
   }
 
   function available(): Entry | undefined {
@@ -90,11 +115,18 @@ export function createH2SessionPool(options: H2SessionPoolOptions): H2SessionPoo
     waiters.shift()?.();
   }
 
-  /** A session with a free stream slot, opening one if allowed; rejects if that connect fails. */
+  /**
+   * Reserves a stream slot on a session, opening one if allowed; rejects if that connect fails.
+   * The slot is counted here, synchronously with the check, so concurrent callers cannot all
+   * see the same free slot.
+   */
   async function acquire(): Promise<Entry> {
     for (;;) {
       const entry = available();
-      if (entry !== undefined) return entry;
+      if (entry !== undefined) {
+        entry.active++;
+        return entry;
+      }
       if (opening !== undefined) {
         // Everyone waiting on a connect shares its fate: a dead origin fails its queue at once
         // instead of once per request, one connect timeout after another.
@@ -104,7 +136,9 @@ export function createH2SessionPool(options: H2SessionPoolOptions): H2SessionPoo
       if (entries.filter((e) => !e.draining).length < options.maxSessions) {
         opening = options.connect().then(add);
         try {
-          return await opening;
+          const opened = await opening;
+          opened.active++;
+          return opened;
         } finally {
           opening = undefined;
           while (waiters.length > 0) wakeOne();
@@ -114,10 +148,10 @@ export function createH2SessionPool(options: H2SessionPoolOptions): H2SessionPoo
     }
   }
 
+  /** Sends on a slot `acquire` reserved; frees it when the exchange ends. */
   function send(entry: Entry, request: PushRequest): Promise<TransportResult> {
     return new Promise<TransportResult>((resolve) => {
       let stream: ClientHttp2Stream | undefined;
-      entry.active++;
       let settled = false;
       const finish = (result: TransportResult) => {
         if (settled) return;
@@ -166,9 +200,13 @@ export function createH2SessionPool(options: H2SessionPoolOptions): H2SessionPoo
         size += chunk.length;
       });
       live.on("end", done);
-      live.on("error", (error: Error) => finish({ error: transportErrorKind(error), message: error.message }));
+      // A refused stream also emits "error"; "close" (with its code) decides what it was.
+      live.on("error", (error: Error) => {
+        if (live.rstCode !== NGHTTP2_REFUSED_STREAM) finish({ error: transportErrorKind(error), message: error.message });
+      });
       live.on("close", () => {
         if (headers !== undefined) done();
+        else if (live.rstCode === NGHTTP2_REFUSED_STREAM) finish(REFUSED);
         else finish({ error: "reset", message: `stream closed (code ${live.rstCode}) before a response` });
       });
       live.end(request.body);
@@ -176,18 +214,23 @@ export function createH2SessionPool(options: H2SessionPoolOptions): H2SessionPoo
   }
 
   return {
-    adopt(socket) {
-      add(socket);
+    async adopt(socket) {
+      await add(socket);
     },
     async request(request) {
-      if (closed) return { error: "network", message: "transport closed" };
-      let entry: Entry;
-      try {
-        entry = await acquire();
-      } catch (error) {
-        return { error: transportErrorKind(error), message: error instanceof Error ? error.message : String(error) };
+      for (let attempt = 1; ; attempt++) {
+        if (closed) return { error: "network", message: "transport closed" };
+        let entry: Entry;
+        try {
+          entry = await acquire();
+        } catch (error) {
+          return { error: transportErrorKind(error), message: error instanceof Error ? error.message : String(error) };
+        }
+        const result = await send(entry, request);
+        // A refused stream was never processed (RFC 9113 §8.7), e.g. one above a GOAWAY's last
+        // stream id: sending it again on another session cannot duplicate it.
+        if (result !== REFUSED || attempt === 3) return result === REFUSED ? REFUSED_FAILURE : result;
       }
-      return send(entry, request);
     },
     async close() {
       closed = true;

@@ -27,8 +27,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function h2Server(handler: Handler) {
-  const server = http2.createSecureServer({ key, cert, allowHTTP1: false });
+async function h2Server(handler: Handler, settings: http2.Settings = {}) {
+  const server = http2.createSecureServer({ key, cert, allowHTTP1: false, settings });
   const sessions = new Set<http2.ServerHttp2Session>();
   let sessionCount = 0;
   server.on("session", (s) => {
@@ -219,6 +219,44 @@ describe("push transport over HTTP/2", () => {
     }
     expect((await all).map(status)).toEqual(Array(10).fill(201));
     expect(peak).toBe(3);
+  });
+
+  it("keeps to the server's SETTINGS_MAX_CONCURRENT_STREAMS and opens a second connection only when the first is full", async () => {
+    const perSession = new Map<unknown, number>();
+    let peak = 0;
+    const held: Array<() => void> = [];
+    const server = await h2Server(
+      (req, res) => {
+        const session = (req as http2.Http2ServerRequest).stream.session;
+        const now = (perSession.get(session) ?? 0) + 1;
+        perSession.set(session, now);
+        peak = Math.max(peak, now);
+        req.resume();
+        held.push(() => {
+          perSession.set(session, (perSession.get(session) ?? 1) - 1);
+          res.writeHead(201);
+          res.end();
+        });
+      },
+      { maxConcurrentStreams: 5 },
+    );
+    const t = transport({ maxConnectionsPerOrigin: 2 });
+    // Open the first connection and learn its settings.
+    const warm = t.send(pushRequest(server.origin));
+    while (held.length < 1) await new Promise((r) => setTimeout(r, 5));
+    held.splice(0).forEach((release) => release());
+    expect(status(await warm)).toBe(201);
+
+    const all = Promise.all(Array.from({ length: 14 }, () => t.send(pushRequest(server.origin))));
+    while (held.length < 10) await new Promise((r) => setTimeout(r, 5));
+    expect(server.sessions()).toBe(2);
+    expect(peak).toBe(5);
+    while (t.stats().inFlight > 0) {
+      held.splice(0).forEach((release) => release());
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect((await all).map(status)).toEqual(Array(14).fill(201));
+    expect(server.sessions()).toBe(2);
   });
 
   it("reports a reset when the server drops the connection", async () => {

@@ -115,7 +115,7 @@ export function createPushTransport(options: PushTransportOptions): PushTranspor
     return state;
   }
 
-  function h2Pool(state: OriginState, first: TLSSocket): Route {
+  async function h2Pool(state: OriginState, first: TLSSocket): Promise<Route> {
     const pool = createH2SessionPool({
       origin: state.url.origin,
       connect: () => connectGuardedTls(state.url, guard),
@@ -124,9 +124,10 @@ export function createPushTransport(options: PushTransportOptions): PushTranspor
       requestTimeoutMs,
       maxResponseBodyBytes: maxBody,
       idleTimeoutMs,
+      settingsTimeoutMs: guard.connectTimeoutMs,
       onSession: () => connections.h2++,
     });
-    pool.adopt(first);
+    await pool.adopt(first);
     return { kind: "h2", pool };
   }
 
