@@ -4,8 +4,9 @@
  * Sends N ~1 KB pushes through src/push (VAPID, encryption, undici HTTP/2 transport, classifier)
  * to the fake push service running in its own process, once encrypting on the main thread and
  * once in the worker pool, and prints msgs/s for each: the measurement behind the choice of
- * where the delivery engine encrypts. No database here; the full benchmark is `npm run bench`.
+ * where the delivery engine encrypts. `--threads` sets the pool's size (default: every core). `--mode transport` sends one pre-encrypted body N times. No database here; the full benchmark is `npm run bench`.
  */
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { createEncryptionPool } from "../src/push/encryption-pool.js";
 import { createPushSender, type PushSender } from "../src/push/sender.js";
@@ -22,6 +23,7 @@ const { values } = parseArgs({
     mode: { type: "string", default: "both" },
     inflight: { type: "string", default: "512" },
     batch: { type: "string", default: "128" },
+    threads: { type: "string" },
   },
 });
 const n = Number(values.n);
@@ -60,8 +62,24 @@ async function runMain(sender: PushSender): Promise<number> {
   return accepted;
 }
 
+/** Transport only: one body encrypted once and sent N times (the I/O side's own ceiling). */
+async function runTransport(sender: PushSender): Promise<number> {
+  const { encryptPayload } = await import("../src/push/encrypt.js");
+  const body = encryptPayload(payload, targets[0]!.keys);
+  let next = 0;
+  let accepted = 0;
+  async function lane(): Promise<void> {
+    while (next < n) {
+      next++;
+      if ((await sender.sendEncrypted(targets[0]!.endpoint, body, { ttl: 3600 })).kind === "ok") accepted++;
+    }
+  }
+  await Promise.all(Array.from({ length: inflight }, lane));
+  return accepted;
+}
+
 async function runPool(sender: PushSender): Promise<number> {
-  const pool = createEncryptionPool();
+  const pool = createEncryptionPool(values.threads !== undefined ? { threads: Number(values.threads) } : {});
   let accepted = 0;
   let sending = 0;
   let wake: (() => void) | undefined;
@@ -101,6 +119,16 @@ async function runPool(sender: PushSender): Promise<number> {
   return accepted;
 }
 
+/** The fake service's CPU time so far (Linux /proc), to show how the two cores were shared. */
+function fakeCpuMs(): number {
+  try {
+    const fields = readFileSync(`/proc/${fake.process.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 10 ms
+  } catch {
+    return Number.NaN;
+  }
+}
+
 const results: Record<string, number> = {};
 for (const mode of values.mode === "both" ? ["main", "pool"] : [values.mode]) {
   await fake.reset();
@@ -108,14 +136,20 @@ for (const mode of values.mode === "both" ? ["main", "pool"] : [values.mode]) {
   // Warm-up: open the connection and sign the VAPID token.
   await sender.send(targets[0]!, payload);
   const started = performance.now();
-  const accepted = mode === "pool" ? await runPool(sender) : await runMain(sender);
+  const cpuBefore = process.cpuUsage();
+  const fakeBefore = fakeCpuMs();
+  const accepted = mode === "pool" ? await runPool(sender) : mode === "transport" ? await runTransport(sender) : await runMain(sender);
   const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const senderCpu = (cpu.user + cpu.system) / 1000 / (seconds * 1000);
+  const fakeCpu = (fakeCpuMs() - fakeBefore) / (seconds * 1000);
   await transport.close();
   const stats = await fake.stats();
   results[mode] = Math.round(accepted / seconds);
   console.log(
     `${mode}: ${accepted}/${n} accepted in ${seconds.toFixed(2)} s = ${results[mode]} msgs/s ` +
-      `(fake saw ${stats.accepted} accepted, ${stats.connections} connections, decrypt ok ${stats.decrypted.ok} failed ${stats.decrypted.failed})`,
+      `(fake saw ${stats.accepted} accepted, ${stats.connections} connections, decrypt ok ${stats.decrypted.ok} failed ${stats.decrypted.failed}; ` +
+      `CPU cores busy: sender process ${senderCpu.toFixed(2)}, fake service ${fakeCpu.toFixed(2)})`,
   );
 }
 console.log(JSON.stringify({ n, inflight, batchSize, msgsPerSecond: results }));
