@@ -284,6 +284,36 @@ describe("push transport over HTTP/1.1", () => {
     expect(t.stats().connections.h2).toBe(0);
   });
 
+  it("does not follow an HTTP/1.1 redirect and caps an endless HTTP/1.1 body", async () => {
+    let targetHits = 0;
+    const target = await h1Server((req, res) => {
+      targetHits++;
+      ok201(req, res);
+    });
+    const server = await h1Server((req, res) => {
+      req.resume();
+      if (req.url === "/redirect") {
+        res.writeHead(302, { location: `${target.origin}/push/stolen` });
+        res.end();
+        return;
+      }
+      res.writeHead(500);
+      const chunk = Buffer.alloc(1024, 0x62);
+      const pump = () => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once("drain", pump);
+      };
+      pump();
+    });
+    const t = transport();
+    expect(status(await t.send(pushRequest(server.origin, "/redirect")))).toBe(302);
+    expect(targetHits).toBe(0);
+    const endless = await t.send(pushRequest(server.origin, "/endless"));
+    if (isTransportFailure(endless)) throw new Error(endless.message);
+    expect(endless).toMatchObject({ status: 500, truncated: true });
+    expect(endless.body.length).toBe(4096);
+  });
+
   it("times out a hanging HTTP/1.1 server", async () => {
     const server = await h1Server((req) => req.resume());
     expect(status(await transport({ requestTimeoutMs: 300 }).send(pushRequest(server.origin)))).toBe("timeout");
