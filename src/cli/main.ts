@@ -5,7 +5,8 @@ import { generateVapidKeys } from "../push/vapid-keys.js";
 import { loadConfig } from "../server/config.js";
 import { createTranslator, type Translator } from "../server/i18n.js";
 import { startServer } from "../server/main.js";
-import { createDatabase } from "../store/database.js";
+import { startWorker } from "../server/worker-main.js";
+import { createDatabase, dialectOf } from "../store/database.js";
 import { migrateToLatest } from "../store/migrate.js";
 
 export interface CliIo {
@@ -49,11 +50,32 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
     });
 
   program
+    .command("worker")
+    .description(t("cli:commands.worker"))
+    .action(async () => {
+      const config = loadConfig(io.env, translator);
+      // SQLite has one writer and no row locks: there the embedded worker of `sino start` delivers.
+      if (dialectOf(config.databaseUrl) !== "postgres") throw new Error(t("cli:workerNeedsPostgres"));
+      const worker = await startWorker(config);
+      io.stdout(`${t("cli:workerStarted", { id: worker.engine.workerId })}\n`);
+      // SIGTERM: finish the sub-batches in flight, checkpoint them, give the leases back, exit 0.
+      const stop = () => {
+        io.stderr(`${t("cli:stopping")}\n`);
+        worker.close().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.once("SIGTERM", stop);
+      process.once("SIGINT", stop);
+    });
+
+  program
     .command("migrate")
     .description(t("cli:commands.migrate"))
     .action(async () => {
       const config = loadConfig(io.env, translator);
-      const database = createDatabase({ url: config.databaseUrl, poolSize: 1 });
+      const database = createDatabase({ url: config.databaseUrl, poolSize: 1, schema: config.databaseSchema });
       try {
         const applied = await migrateToLatest(database);
         io.stdout(

@@ -56,14 +56,17 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     clock,
     ...(deps.random === undefined ? {} : { random: deps.random }),
   });
-  // Threads start with the worker, not before: a process that only stores sends needs none.
   let pool: EncryptionPool | undefined;
   let started = false;
   const worker = createWorker({
     queue,
     notifications,
     pusher: {
-      push: (send, items, now) => createBatchPusher(sender, pool).push(send, items, now),
+      push(send, items, now) {
+        // Threads start with the first push, not with the worker: an idle server spends nothing.
+        if (pool === undefined && options.encryptionThreads > 0) pool = createEncryptionPool({ threads: options.encryptionThreads });
+        return createBatchPusher(sender, pool).push(send, items, now);
+      },
     },
     options,
     clock,
@@ -88,7 +91,6 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     start() {
       if (started) return;
       started = true;
-      if (options.encryptionThreads > 0) pool = createEncryptionPool({ threads: options.encryptionThreads });
       worker.start();
     },
     wake: () => worker.wake(),

@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
 import { DEFAULT_PUSH_HOSTS, MAX_ENDPOINT_LENGTH, type EndpointPolicy } from "../push/endpoint-policy.js";
@@ -20,6 +22,8 @@ export interface Config {
   readonly databaseUrl: string;
   /** SINO_DATABASE_POOL_SIZE: PostgreSQL connections per process. */
   readonly databasePoolSize: number;
+  /** SINO_DATABASE_SCHEMA: PostgreSQL schema (search_path) for every connection. */
+  readonly databaseSchema: string;
   /** SINO_VAPID_PUBLIC_KEY + SINO_VAPID_PRIVATE_KEY: fixed keys instead of the stored ones. */
   readonly vapidKeys: VapidKeys | undefined;
   /** SINO_VAPID_SUBJECT: contact for push services (RFC 8292 §2.1). */
@@ -30,6 +34,29 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** SINO_WEB_DIR: the built web app (`npm run build:web`). */
   readonly webDir: string;
+  /** The delivery engine (SINO_WORKER_*, SINO_LEASE_SECONDS, SINO_PUSH_*, SINO_ENCRYPTION_THREADS). */
+  readonly delivery: DeliveryConfig;
+}
+
+export interface DeliveryConfig {
+  /** SINO_WORKER_EMBEDDED: `sino start` also runs worker lanes (SQLite needs it: one process). */
+  readonly embedded: boolean;
+  /** SINO_WORKER_LANES: concurrent lanes per process, each with one sub-batch in flight. */
+  readonly lanes: number;
+  /** SINO_WORKER_BATCH: subscriptions per sub-batch (sent at once, then one checkpoint). */
+  readonly batchSize: number;
+  /** SINO_WORKER_POLL_MS: how often an idle worker looks for work. */
+  readonly pollMs: number;
+  /** SINO_LEASE_SECONDS: how long a job stays with a worker that stopped checkpointing. */
+  readonly leaseMs: number;
+  /** SINO_ENCRYPTION_THREADS: encryption worker threads; 0 encrypts on the main thread. */
+  readonly encryptionThreads: number;
+  /** SINO_PUSH_MAX_IN_FLIGHT_PER_ORIGIN: requests in flight to one push service. */
+  readonly maxInFlightPerOrigin: number;
+  /** SINO_PUSH_TIMEOUT_MS: deadline of one push request. */
+  readonly pushTimeoutMs: number;
+  /** SINO_PUSH_CA_FILE: extra CA certificates (PEM) to trust for push services; tests only. */
+  readonly pushCaFile: string | undefined;
 }
 
 export interface ConfigOption {
@@ -51,6 +78,7 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
     doc: "postgres://user@host/db for PostgreSQL; sqlite:<file> or a file path for SQLite.",
   },
   { env: "SINO_DATABASE_POOL_SIZE", default: "10", doc: "PostgreSQL connections per process." },
+  { env: "SINO_DATABASE_SCHEMA", default: "public", doc: "PostgreSQL schema Sino's tables live in (search_path of every connection)." },
   { env: "SINO_VAPID_PUBLIC_KEY", default: "", doc: "VAPID public key (base64url); set with the private key to override the stored pair." },
   { env: "SINO_VAPID_PRIVATE_KEY", default: "", doc: "VAPID private key (base64url); generated on first start and kept in the database when unset." },
   {
@@ -66,6 +94,27 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
   { env: "SINO_PUSH_ALLOW_PRIVATE", default: "false", doc: "Tests only: accept push endpoints on private/loopback addresses." },
   { env: "SINO_LOG_LEVEL", default: "info", doc: `Log level: ${LOG_LEVELS.join(", ")}.` },
   { env: "SINO_WEB_DIR", default: "dist/web", doc: "Folder of the built web app." },
+  {
+    env: "SINO_WORKER_EMBEDDED",
+    default: "true",
+    doc: "sino start also delivers notifications (needed on SQLite); false leaves delivery to `sino worker` processes.",
+  },
+  { env: "SINO_WORKER_LANES", default: "4", doc: "Delivery lanes per process: each keeps one sub-batch of pushes in flight." },
+  { env: "SINO_WORKER_BATCH", default: "250", doc: "Subscriptions a lane sends at once between two checkpoints (bounds duplicates after a crash)." },
+  { env: "SINO_WORKER_POLL_MS", default: "1000", doc: "How often an idle worker looks for new sends and due retries, in ms." },
+  {
+    env: "SINO_LEASE_SECONDS",
+    default: "60",
+    doc: "How long a job stays with a worker that stopped checkpointing (killed) before another takes it; over twice SINO_PUSH_TIMEOUT_MS.",
+  },
+  {
+    env: "SINO_ENCRYPTION_THREADS",
+    default: "number of CPU cores",
+    doc: "Worker threads that encrypt pushes (RFC 8291); 0 encrypts on the main thread.",
+  },
+  { env: "SINO_PUSH_MAX_IN_FLIGHT_PER_ORIGIN", default: "512", doc: "Most push requests in flight to one push service; more wait in line." },
+  { env: "SINO_PUSH_TIMEOUT_MS", default: "20000", doc: "Deadline of one push request in ms; a push that hangs is retried with backoff." },
+  { env: "SINO_PUSH_CA_FILE", default: "", doc: "Extra CA certificates (PEM file) to trust for push services; for tests against a local fake." },
 ];
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -119,6 +168,9 @@ function createEnvSchema(t: Translator["t"]) {
       SINO_DATABASE_POOL_SIZE: optional("SINO_DATABASE_POOL_SIZE").pipe(
         integer(1, 1000, 10, msg("positiveInteger", "SINO_DATABASE_POOL_SIZE")),
       ),
+      SINO_DATABASE_SCHEMA: optional("SINO_DATABASE_SCHEMA").pipe(
+        z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, msg("schema", "SINO_DATABASE_SCHEMA")).default("public"),
+      ),
       SINO_VAPID_PUBLIC_KEY: optional("SINO_VAPID_PUBLIC_KEY"),
       SINO_VAPID_PRIVATE_KEY: optional("SINO_VAPID_PRIVATE_KEY"),
       SINO_VAPID_SUBJECT: optional("SINO_VAPID_SUBJECT").pipe(
@@ -138,8 +190,32 @@ function createEnvSchema(t: Translator["t"]) {
         z.enum(LOG_LEVELS, msg("logLevel", "SINO_LOG_LEVEL", { values: LOG_LEVELS.join(", ") })).default("info"),
       ),
       SINO_WEB_DIR: optional("SINO_WEB_DIR").default("dist/web"),
+      SINO_WORKER_EMBEDDED: optional("SINO_WORKER_EMBEDDED").pipe(
+        z.enum(["true", "false", "1", "0"], msg("boolean", "SINO_WORKER_EMBEDDED")).default("true"),
+      ),
+      SINO_WORKER_LANES: optional("SINO_WORKER_LANES").pipe(integer(1, 256, 4, msg("positiveInteger", "SINO_WORKER_LANES"))),
+      SINO_WORKER_BATCH: optional("SINO_WORKER_BATCH").pipe(integer(1, 10_000, 250, msg("positiveInteger", "SINO_WORKER_BATCH"))),
+      SINO_WORKER_POLL_MS: optional("SINO_WORKER_POLL_MS").pipe(integer(1, 3_600_000, 1000, msg("positiveInteger", "SINO_WORKER_POLL_MS"))),
+      SINO_LEASE_SECONDS: optional("SINO_LEASE_SECONDS").pipe(integer(1, 86_400, 60, msg("positiveInteger", "SINO_LEASE_SECONDS"))),
+      SINO_ENCRYPTION_THREADS: optional("SINO_ENCRYPTION_THREADS").pipe(
+        integer(0, 1024, availableParallelism(), msg("positiveInteger", "SINO_ENCRYPTION_THREADS")),
+      ),
+      SINO_PUSH_MAX_IN_FLIGHT_PER_ORIGIN: optional("SINO_PUSH_MAX_IN_FLIGHT_PER_ORIGIN").pipe(
+        integer(1, 100_000, 512, msg("positiveInteger", "SINO_PUSH_MAX_IN_FLIGHT_PER_ORIGIN")),
+      ),
+      SINO_PUSH_TIMEOUT_MS: optional("SINO_PUSH_TIMEOUT_MS").pipe(
+        integer(1, 600_000, 20_000, msg("positiveInteger", "SINO_PUSH_TIMEOUT_MS")),
+      ),
+      SINO_PUSH_CA_FILE: optional("SINO_PUSH_CA_FILE").pipe(
+        z.string().refine((path) => existsSync(path), msg("file", "SINO_PUSH_CA_FILE")).optional(),
+      ),
     })
     .superRefine((v, ctx) => {
+      // A lease shorter than a stuck sub-batch would let a second worker take a job whose pushes
+      // are still in flight: twice the request deadline leaves room for encryption and the commit.
+      if (v.SINO_LEASE_SECONDS * 1000 <= 2 * v.SINO_PUSH_TIMEOUT_MS) {
+        ctx.addIssue({ code: "custom", message: t("cli:config.leaseTooShort"), path: ["SINO_LEASE_SECONDS"] });
+      }
       const pub = v.SINO_VAPID_PUBLIC_KEY;
       const priv = v.SINO_VAPID_PRIVATE_KEY;
       if ((pub === undefined) !== (priv === undefined)) {
@@ -161,6 +237,7 @@ function createEnvSchema(t: Translator["t"]) {
         dataDir,
         databaseUrl: v.DATABASE_URL ?? `sqlite:${join(dataDir, "sino.db")}`,
         databasePoolSize: v.SINO_DATABASE_POOL_SIZE,
+        databaseSchema: v.SINO_DATABASE_SCHEMA,
         vapidKeys,
         vapidSubject: v.SINO_VAPID_SUBJECT ?? defaultVapidSubject(v.SINO_PUBLIC_URL),
         endpointPolicy: Object.freeze({
@@ -170,6 +247,17 @@ function createEnvSchema(t: Translator["t"]) {
         }),
         logLevel: v.SINO_LOG_LEVEL,
         webDir: isAbsolute(v.SINO_WEB_DIR) ? v.SINO_WEB_DIR : resolve(v.SINO_WEB_DIR),
+        delivery: Object.freeze({
+          embedded: v.SINO_WORKER_EMBEDDED === "true" || v.SINO_WORKER_EMBEDDED === "1",
+          lanes: v.SINO_WORKER_LANES,
+          batchSize: v.SINO_WORKER_BATCH,
+          pollMs: v.SINO_WORKER_POLL_MS,
+          leaseMs: v.SINO_LEASE_SECONDS * 1000,
+          encryptionThreads: v.SINO_ENCRYPTION_THREADS,
+          maxInFlightPerOrigin: v.SINO_PUSH_MAX_IN_FLIGHT_PER_ORIGIN,
+          pushTimeoutMs: v.SINO_PUSH_TIMEOUT_MS,
+          pushCaFile: v.SINO_PUSH_CA_FILE === undefined ? undefined : resolve(v.SINO_PUSH_CA_FILE),
+        }),
       };
     });
 }

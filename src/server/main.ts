@@ -6,8 +6,10 @@ import { migrateToLatest } from "../store/migrate.js";
 import { createSettingsRepository } from "../store/settings-repository.js";
 import { createSubscriptionsRepository } from "../store/subscriptions-repository.js";
 import { ensureVapidKeys } from "../store/vapid-keys-store.js";
+import type { DeliveryEngine } from "../delivery/engine.js";
 import { buildApp } from "./app.js";
 import type { Config } from "./config.js";
+import { createDeliveryRuntime, type DeliveryRuntime } from "./delivery.js";
 import { createTranslator } from "./i18n.js";
 import { createLogger } from "./logger.js";
 
@@ -16,6 +18,8 @@ export interface RunningServer {
   readonly url: string;
   readonly app: FastifyInstance;
   readonly database: Database;
+  /** Creates and tracks sends; its worker lanes run here unless SINO_WORKER_EMBEDDED=false. */
+  readonly delivery: DeliveryEngine;
   /** Stops accepting requests, waits for those in flight, then closes the database. */
   close(): Promise<void>;
 }
@@ -33,14 +37,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const database = createDatabase({
     url: config.databaseUrl,
     poolSize: config.databasePoolSize,
-    ...(options.schema === undefined ? {} : { schema: options.schema }),
+    schema: options.schema ?? config.databaseSchema,
   });
   let app: FastifyInstance | undefined;
+  let delivery: DeliveryRuntime | undefined;
   try {
     await migrateToLatest(database);
     const settings = createSettingsRepository(database.db);
     const subscriptions = createSubscriptionsRepository(database.db);
     const vapidKeys = await ensureVapidKeys(settings, generateVapidKeys, config.vapidKeys);
+    delivery = createDeliveryRuntime(config, database, vapidKeys, logger);
     app = await buildApp({
       config,
       database,
@@ -50,17 +56,22 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       translator: createTranslator(),
     });
     await app.listen({ port: config.port, host: config.host });
+    if (config.delivery.embedded) delivery.engine.start();
     const started = app;
+    const runtime = delivery;
     const url = urlOf(started.server.address() as AddressInfo);
     let closing: Promise<void> | undefined;
     return {
       url,
       app: started,
       database,
-      close: () => (closing ??= started.close().then(() => database.destroy())),
+      delivery: runtime.engine,
+      // Requests first (no new sends), then the lanes finish their sub-batches, then the database.
+      close: () => (closing ??= started.close().then(() => runtime.close({ graceful: true })).then(() => database.destroy())),
     };
   } catch (error) {
     await app?.close().catch(() => undefined);
+    await delivery?.close().catch(() => undefined);
     await database.destroy().catch(() => undefined);
     throw error;
   }

@@ -1,0 +1,48 @@
+import { readFileSync } from "node:fs";
+import type { DeliveryEngine } from "../delivery/engine.js";
+import { createDeliveryEngine } from "../delivery/engine.js";
+import type { DeliveryLogger } from "../delivery/worker.js";
+import { createPushTransport, type PushTransport } from "../push/transport.js";
+import { createVapidSigner } from "../push/vapid.js";
+import type { VapidKeys } from "../push/vapid-keys.js";
+import type { Database } from "../store/database.js";
+import type { Config } from "./config.js";
+
+export interface DeliveryRuntime {
+  readonly engine: DeliveryEngine;
+  /** Stops the lanes (graceful: in-flight sub-batches finish and are checkpointed), then the connections. */
+  close(options?: { graceful: boolean }): Promise<void>;
+}
+
+/** The delivery engine wired from the configuration: transport, VAPID signer, options. */
+export function createDeliveryRuntime(config: Config, database: Database, vapidKeys: VapidKeys, logger: DeliveryLogger): DeliveryRuntime {
+  const d = config.delivery;
+  const transport: PushTransport = createPushTransport({
+    policy: config.endpointPolicy,
+    requestTimeoutMs: d.pushTimeoutMs,
+    maxInFlightPerOrigin: d.maxInFlightPerOrigin,
+    ...(d.pushCaFile === undefined ? {} : { ca: readFileSync(d.pushCaFile, "utf8") }),
+  });
+  const engine = createDeliveryEngine({
+    database,
+    transport,
+    vapid: createVapidSigner({ keys: vapidKeys, subject: config.vapidSubject }),
+    logger,
+    options: {
+      lanes: d.lanes,
+      batchSize: d.batchSize,
+      pollMs: d.pollMs,
+      leaseMs: d.leaseMs,
+      encryptionThreads: d.encryptionThreads,
+    },
+  });
+  let closing: Promise<void> | undefined;
+  return {
+    engine,
+    close: (options = { graceful: true }) =>
+      (closing ??= (async () => {
+        await engine.stop(options);
+        await transport.close();
+      })()),
+  };
+}
