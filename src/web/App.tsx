@@ -1,3 +1,4 @@
+import { lazy, Suspense } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, Route, Routes } from "react-router";
 import AppBar from "@mui/material/AppBar";
@@ -9,7 +10,27 @@ import { PushBell } from "./components/PushBell.js";
 import { HomePage } from "./pages/HomePage.js";
 import { NotFoundPage } from "./pages/NotFoundPage.js";
 
+// The Painel is for operators only: a separate chunk, so visitors of the public pages never load it.
+const PainelApp = lazy(() => import("./painel/PainelApp.js").then((module) => ({ default: module.PainelApp })));
+
 export function App() {
+  return (
+    <Routes>
+      <Route
+        path="/painel/*"
+        element={
+          <Suspense fallback={null}>
+            <PainelApp />
+          </Suspense>
+        }
+      />
+      <Route path="*" element={<PublicSite />} />
+    </Routes>
+  );
+}
+
+/** The visitors' pages, under the bar with the bell. */
+function PublicSite() {
   const { t } = useTranslation();
   return (
     <Box sx={{ minHeight: "100vh", bgcolor: "background.default" }}>

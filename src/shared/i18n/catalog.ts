@@ -7,10 +7,11 @@ import app from "./pt-BR/app.json" with { type: "json" };
 import errors from "./pt-BR/errors.json" with { type: "json" };
 import sw from "./pt-BR/sw.json" with { type: "json" };
 import cli from "./pt-BR/cli.json" with { type: "json" };
+import painel from "./pt-BR/painel.json" with { type: "json" };
 
 export const LOCALE = "pt-BR";
 
-export const ptBR = { app, bell, cli, errors, sw } as const;
+export const ptBR = { app, bell, cli, errors, painel, sw } as const;
 
 export type Namespace = keyof typeof ptBR;
 

@@ -1,4 +1,4 @@
-import { API_PREFIX } from "../../../shared/api/routes.js";
+import { API_PREFIX, API_ROUTES, tokenPath, userPath } from "../../../shared/api/routes.js";
 import type { ApiErrorBody } from "../../../shared/errors.js";
 import type { NotificationRequest } from "../compose/compose-request.js";
 import { PainelApiError } from "./painel-api-error.js";
@@ -8,17 +8,18 @@ import type {
   CreateTokenRequest,
   CreateUserRequest,
   SetupRequest,
+  SetupStatus,
   SignInRequest,
   UpdateUserRequest,
   User,
 } from "./types.js";
 
-/** The operators' API paths (helper G's contract, issue 4). */
+/** The operators' API paths (src/shared/api/routes.ts), plus the sends API still to come. */
 export const PAINEL_ROUTES = {
-  setup: `${API_PREFIX}/setup`,
-  session: `${API_PREFIX}/session`,
-  users: `${API_PREFIX}/users`,
-  tokens: `${API_PREFIX}/tokens`,
+  setup: API_ROUTES.setup,
+  session: API_ROUTES.session,
+  users: API_ROUTES.users,
+  tokens: API_ROUTES.tokens,
   /**
    * PENDING: the sends API does not exist yet (it comes with the delivery engine). The compose
    * page posts here anyway and shows whatever the server answers — never a made-up success.
@@ -27,7 +28,7 @@ export const PAINEL_ROUTES = {
 } as const;
 
 export interface PainelApi {
-  getSetup(): Promise<{ needed: boolean }>;
+  getSetup(): Promise<SetupStatus>;
   setup(request: SetupRequest): Promise<User>;
   /** The signed-in operator, or null when there is no valid session (401). */
   getSession(): Promise<User | null>;
@@ -98,17 +99,17 @@ export function createPainelApi(options: { baseUrl?: string; fetch?: typeof fetc
       return (await json<{ user: User }>("POST", PAINEL_ROUTES.users, body)).user;
     },
     async updateUser(id, body) {
-      return (await json<{ user: User }>("PATCH", `${PAINEL_ROUTES.users}/${encodeURIComponent(id)}`, body)).user;
+      return (await json<{ user: User }>("PATCH", userPath(id), body)).user;
     },
     async deleteUser(id) {
-      await request("DELETE", `${PAINEL_ROUTES.users}/${encodeURIComponent(id)}`);
+      await request("DELETE", userPath(id));
     },
     async listTokens() {
       return (await json<{ tokens: ApiToken[] }>("GET", PAINEL_ROUTES.tokens)).tokens;
     },
     createToken: (body) => json("POST", PAINEL_ROUTES.tokens, body),
     async revokeToken(id) {
-      await request("DELETE", `${PAINEL_ROUTES.tokens}/${encodeURIComponent(id)}`);
+      await request("DELETE", tokenPath(id));
     },
     createNotification: (body) => json("POST", PAINEL_ROUTES.notifications, body),
   };

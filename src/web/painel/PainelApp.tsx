@@ -1,0 +1,69 @@
+import { useMemo } from "react";
+import { Route, Routes } from "react-router";
+import { createPainelApi } from "./api/painel-api.js";
+import { ComposePage } from "./compose/ComposePage.js";
+import { DEFAULT_TIME_ZONE } from "./compose/compose-form.js";
+import { PainelLayout } from "./layout/PainelLayout.js";
+import { ComingSoonPage } from "./pages/ComingSoonPage.js";
+import { OverviewPage } from "./pages/OverviewPage.js";
+import { PainelNotFoundPage } from "./pages/PainelNotFoundPage.js";
+import { SetupPage } from "./pages/SetupPage.js";
+import { SignInPage } from "./pages/SignInPage.js";
+import { PainelServicesContext } from "./services.js";
+import type { PainelServices } from "./services.js";
+import { RequireAdmin } from "./session/RequireAdmin.js";
+import { RequireSession } from "./session/RequireSession.js";
+import { SessionProvider } from "./session/SessionProvider.js";
+import { TokensPage } from "./tokens/TokensPage.js";
+import { UsersPage } from "./users/UsersPage.js";
+
+/**
+ * The operators' Painel, mounted at /painel/*. Its services are built here once (no module
+ * state); tests and other hosts can pass their own.
+ */
+export function PainelApp({ services }: { services?: PainelServices }) {
+  const built = useMemo<PainelServices>(
+    () => services ?? { api: createPainelApi(), timeZone: DEFAULT_TIME_ZONE, siteOrigin: window.location.origin, now: () => Date.now() },
+    [services],
+  );
+  return (
+    <PainelServicesContext.Provider value={built}>
+      <SessionProvider>
+        <Routes>
+          <Route path="configuracao" element={<SetupPage />} />
+          <Route path="entrar" element={<SignInPage />} />
+          <Route
+            element={
+              <RequireSession>
+                <PainelLayout />
+              </RequireSession>
+            }
+          >
+            <Route index element={<OverviewPage />} />
+            <Route path="nova" element={<ComposePage />} />
+            <Route path="historico" element={<ComingSoonPage section="history" />} />
+            <Route path="canais" element={<ComingSoonPage section="channels" />} />
+            <Route path="assinantes" element={<ComingSoonPage section="subscribers" />} />
+            <Route
+              path="usuarios"
+              element={
+                <RequireAdmin>
+                  <UsersPage />
+                </RequireAdmin>
+              }
+            />
+            <Route
+              path="tokens"
+              element={
+                <RequireAdmin>
+                  <TokensPage />
+                </RequireAdmin>
+              }
+            />
+            <Route path="*" element={<PainelNotFoundPage />} />
+          </Route>
+        </Routes>
+      </SessionProvider>
+    </PainelServicesContext.Provider>
+  );
+}

@@ -1,0 +1,272 @@
+import { useMemo, useRef, useState } from "react";
+import type { FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Card from "@mui/material/Card";
+import CardContent from "@mui/material/CardContent";
+import FormControl from "@mui/material/FormControl";
+import FormControlLabel from "@mui/material/FormControlLabel";
+import FormLabel from "@mui/material/FormLabel";
+import MenuItem from "@mui/material/MenuItem";
+import Radio from "@mui/material/Radio";
+import RadioGroup from "@mui/material/RadioGroup";
+import Stack from "@mui/material/Stack";
+import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
+import SendOutlined from "@mui/icons-material/SendOutlined";
+import ScheduleSend from "@mui/icons-material/ScheduleSend";
+import PhonelinkRing from "@mui/icons-material/PhonelinkRing";
+import { useAppSelector } from "../../hooks/useAppStore.js";
+import { errorText } from "../api/error-text.js";
+import { isPainelApiError } from "../api/painel-api-error.js";
+import { ConfirmDialog } from "../components/ConfirmDialog.js";
+import { PageHeading } from "../components/PageHeading.js";
+import { formatDateTime, formatNumber, timeZoneName } from "../format.js";
+import { usePainelServices } from "../services.js";
+import { COMPOSE_LIMITS, initialComposeValues, isAllowedLink, toNotificationRequest, validateCompose } from "./compose-form.js";
+import type { ComposeErrors, ComposeField, ComposeValues } from "./compose-form.js";
+import { TTL_CHOICES, URGENCIES } from "./compose-request.js";
+import type { Audience, Urgency } from "./compose-request.js";
+import { NotificationPreview } from "./NotificationPreview.js";
+
+/** Server field names (the sends API) → the form's fields. */
+const SERVER_FIELDS: Record<string, ComposeField> = { title: "title", body: "body", url: "url", icon: "icon", image: "image", sendAt: "time" };
+const FIELD_ORDER: ComposeField[] = ["title", "body", "url", "icon", "image", "date", "time"];
+
+type Outcome = { severity: "success" | "error"; text: string } | null;
+
+/** Nova notificação: the form, its live preview, a test send to this browser, and the send itself. */
+export function ComposePage() {
+  const { t } = useTranslation();
+  const { api, timeZone, siteOrigin, now } = usePainelServices();
+  const push = useAppSelector((state) => state.push);
+  const [values, setValues] = useState<ComposeValues>(() => initialComposeValues(now(), timeZone));
+  const [touched, setTouched] = useState<Partial<Record<ComposeField, boolean>>>({});
+  const [submitted, setSubmitted] = useState(false);
+  const [serverErrors, setServerErrors] = useState<Partial<Record<ComposeField, string>>>({});
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const [busy, setBusy] = useState<"send" | "test" | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const focusField = (field: ComposeField) => formRef.current?.querySelector<HTMLElement>(`[name="${field}"]`)?.focus();
+
+  const context = { now: now(), siteOrigin, timeZone };
+  const clientErrors: ComposeErrors = validateCompose(values, context);
+  const zoneName = useMemo(() => timeZoneName(timeZone, now()), [timeZone, now]);
+
+  /** Beside each field: the server's word when it gave one, else the client rule once the field was touched. */
+  const errorOf = (field: ComposeField): string | undefined => {
+    if (serverErrors[field]) return serverErrors[field];
+    const key = clientErrors[field];
+    return key && (submitted || touched[field]) ? t(key, { max: COMPOSE_LIMITS[field as keyof typeof COMPOSE_LIMITS] }) : undefined;
+  };
+
+  const set = <K extends keyof ComposeValues>(field: K, value: ComposeValues[K]) => {
+    setValues((previous) => ({ ...previous, [field]: value }));
+    setServerErrors((previous) => ({ ...previous, [field]: undefined, ...(field === "date" ? { time: undefined } : {}) }));
+    setOutcome(null);
+  };
+
+  const text = (field: "title" | "body" | "url" | "icon" | "image") => ({
+    name: field,
+    value: values[field],
+    onChange: (event: { target: { value: string } }) => set(field, event.target.value),
+    onBlur: () => setTouched((previous) => ({ ...previous, [field]: true })),
+    error: errorOf(field) !== undefined,
+  });
+
+  const remaining = (field: "title" | "body") => {
+    const left = COMPOSE_LIMITS[field] - values[field].trim().length;
+    if (left < 0) return t("painel.compose.over", { count: -left, formatted: formatNumber(-left) });
+    return t("painel.compose.remaining", { count: left, formatted: formatNumber(left) });
+  };
+
+  /** Client rules first (focus the first bad field); true when the form may go to the server. */
+  const checkForm = (): boolean => {
+    setSubmitted(true);
+    const first = FIELD_ORDER.find((field) => clientErrors[field] !== undefined);
+    if (first) {
+      focusField(first);
+      return false;
+    }
+    return true;
+  };
+
+  const post = async (audience: Audience, kind: "send" | "test") => {
+    setBusy(kind);
+    setOutcome(null);
+    setServerErrors({});
+    try {
+      await api.createNotification(toNotificationRequest(values, { timeZone, audience }));
+      setOutcome({ severity: "success", text: kind === "test" ? t("painel.compose.result.testSent") : values.when === "later" ? t("painel.compose.result.scheduled") : t("painel.compose.result.sent") });
+    } catch (error) {
+      const field = isPainelApiError(error) && error.field ? SERVER_FIELDS[error.field] : undefined;
+      if (field) {
+        setServerErrors({ [field]: errorText(t, error) });
+        focusField(field);
+      } else {
+        setOutcome({ severity: "error", text: t("painel.compose.result.failed", { reason: errorText(t, error) }) });
+      }
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (checkForm()) setConfirming(true);
+  };
+
+  const sendToMe = () => {
+    if (!push.token || !checkForm()) return;
+    void post({ type: "endpoint", endpoint: push.token.endpoint }, "test");
+  };
+
+  const bellOff = push.token === null;
+  const sendToMeHint =
+    push.availability === "checking" || push.availability === "available"
+      ? bellOff
+        ? t("painel.compose.sendToMe.bellOff")
+        : t("painel.compose.sendToMe.ready")
+      : t("painel.compose.sendToMe.unavailable");
+
+  const scheduledAt = values.when === "later" && !clientErrors.date && !clientErrors.time ? toNotificationRequest(values, { timeZone, audience: { type: "all" } }).sendAt : undefined;
+  const previewLink = (value: string) => (isAllowedLink(value.trim(), siteOrigin) ? value.trim() : "");
+
+  return (
+    <>
+      <PageHeading title={t("painel.compose.title")} subtitle={t("painel.compose.subtitle")} />
+      <Box sx={{ display: "grid", gap: 3, gridTemplateColumns: { xs: "1fr", lg: "minmax(0, 1fr) 380px" }, alignItems: "start" }}>
+        <Card variant="outlined">
+          <CardContent sx={{ p: { xs: 2, sm: 3 } }}>
+            <Stack component="form" ref={formRef} noValidate spacing={2.5} onSubmit={submit} aria-label={t("painel.compose.title")}>
+              <TextField
+                {...text("title")}
+                label={t("painel.compose.fields.title")}
+                required
+                fullWidth
+                helperText={errorOf("title") ?? remaining("title")}
+                slotProps={{ formHelperText: { "aria-live": "polite" } as object }}
+              />
+              <TextField
+                {...text("body")}
+                label={t("painel.compose.fields.body")}
+                multiline
+                minRows={3}
+                maxRows={8}
+                fullWidth
+                helperText={errorOf("body") ?? remaining("body")}
+              />
+              <TextField {...text("url")} label={t("painel.compose.fields.url")} placeholder={t("painel.compose.placeholders.url")} type="url" fullWidth helperText={errorOf("url") ?? t("painel.compose.hints.url")} />
+              <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
+                <TextField {...text("icon")} label={t("painel.compose.fields.icon")} placeholder={t("painel.compose.placeholders.image")} type="url" fullWidth helperText={errorOf("icon") ?? t("painel.compose.hints.icon")} />
+                <TextField {...text("image")} label={t("painel.compose.fields.image")} placeholder={t("painel.compose.placeholders.image")} type="url" fullWidth helperText={errorOf("image") ?? t("painel.compose.hints.image")} />
+              </Stack>
+              <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
+                <TextField select name="urgency" label={t("painel.compose.fields.urgency")} value={values.urgency} onChange={(event) => set("urgency", event.target.value as Urgency)} fullWidth helperText={t(`painel.compose.urgencyHints.${values.urgency}`)}>
+                  {URGENCIES.map((urgency) => (
+                    <MenuItem key={urgency} value={urgency}>
+                      {t(`painel.compose.urgency.${urgency}`)}
+                    </MenuItem>
+                  ))}
+                </TextField>
+                <TextField select name="ttl" label={t("painel.compose.fields.ttl")} value={values.ttl} onChange={(event) => set("ttl", Number(event.target.value))} fullWidth helperText={t("painel.compose.hints.ttl")}>
+                  {TTL_CHOICES.map((seconds) => (
+                    <MenuItem key={seconds} value={seconds}>
+                      {t(`painel.compose.ttl.s${seconds}`)}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              </Stack>
+              <TextField select name="audience" label={t("painel.compose.fields.audience")} value="all" fullWidth helperText={t("painel.compose.hints.audience")}>
+                <MenuItem value="all">{t("painel.compose.audience.all")}</MenuItem>
+              </TextField>
+
+              <FormControl>
+                <FormLabel id="when-label">{t("painel.compose.fields.when")}</FormLabel>
+                <RadioGroup row aria-labelledby="when-label" name="when" value={values.when} onChange={(event) => set("when", event.target.value === "later" ? "later" : "now")}>
+                  <FormControlLabel value="now" control={<Radio />} label={t("painel.compose.when.now")} />
+                  <FormControlLabel value="later" control={<Radio />} label={t("painel.compose.when.later")} />
+                </RadioGroup>
+              </FormControl>
+              {values.when === "later" && (
+                <Box>
+                  <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
+                    <TextField
+                      name="date"
+                      type="date"
+                      label={t("painel.compose.fields.date")}
+                      value={values.date}
+                      onChange={(event) => set("date", event.target.value)}
+                      onBlur={() => setTouched((previous) => ({ ...previous, date: true }))}
+                      error={errorOf("date") !== undefined}
+                      helperText={errorOf("date")}
+                      slotProps={{ inputLabel: { shrink: true } }}
+                      fullWidth
+                    />
+                    <TextField
+                      name="time"
+                      type="time"
+                      label={t("painel.compose.fields.time")}
+                      value={values.time}
+                      onChange={(event) => set("time", event.target.value)}
+                      onBlur={() => setTouched((previous) => ({ ...previous, time: true }))}
+                      error={errorOf("time") !== undefined}
+                      helperText={errorOf("time")}
+                      slotProps={{ inputLabel: { shrink: true } }}
+                      fullWidth
+                    />
+                  </Stack>
+                  <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }} data-testid="schedule-summary">
+                    {scheduledAt ? t("painel.compose.scheduleSummary", { when: formatDateTime(scheduledAt, timeZone), zone: zoneName }) : t("painel.compose.scheduleZone", { zone: zoneName })}
+                  </Typography>
+                </Box>
+              )}
+
+              {outcome && (
+                <Alert severity={outcome.severity} role={outcome.severity === "error" ? "alert" : "status"} data-testid="compose-outcome">
+                  {outcome.text}
+                </Alert>
+              )}
+
+              <Stack direction={{ xs: "column-reverse", sm: "row" }} spacing={1.5} sx={{ alignItems: { sm: "center" }, pt: 1 }}>
+                <Box sx={{ flexGrow: 1 }}>
+                  <Button variant="outlined" startIcon={<PhonelinkRing />} onClick={sendToMe} disabled={bellOff || busy !== null} loading={busy === "test"} aria-describedby="send-to-me-hint" fullWidth={false}>
+                    {t("painel.compose.sendToMe.button")}
+                  </Button>
+                  <Typography id="send-to-me-hint" variant="caption" color="text.secondary" sx={{ display: "block", mt: 0.5 }}>
+                    {sendToMeHint}
+                  </Typography>
+                </Box>
+                <Button type="submit" variant="contained" size="large" startIcon={values.when === "later" ? <ScheduleSend /> : <SendOutlined />} loading={busy === "send"} disabled={busy !== null}>
+                  {values.when === "later" ? t("painel.compose.submit.later") : t("painel.compose.submit.now")}
+                </Button>
+              </Stack>
+            </Stack>
+          </CardContent>
+        </Card>
+        <Box sx={{ position: { lg: "sticky" }, top: { lg: 88 } }}>
+          <NotificationPreview title={values.title} body={values.body} icon={previewLink(values.icon)} image={previewLink(values.image)} site={new URL(siteOrigin).host} />
+        </Box>
+      </Box>
+
+      <ConfirmDialog
+        open={confirming}
+        title={values.when === "later" ? t("painel.compose.confirm.laterTitle") : t("painel.compose.confirm.nowTitle")}
+        text={
+          values.when === "later" && scheduledAt
+            ? t("painel.compose.confirm.laterText", { title: values.title.trim(), when: formatDateTime(scheduledAt, timeZone) })
+            : t("painel.compose.confirm.nowText", { title: values.title.trim() })
+        }
+        confirmLabel={values.when === "later" ? t("painel.compose.submit.later") : t("painel.compose.submit.now")}
+        onClose={() => setConfirming(false)}
+        onConfirm={async () => {
+          setConfirming(false);
+          await post({ type: "all" }, "send");
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,137 @@
+import { useCallback, useState } from "react";
+import { useTranslation } from "react-i18next";
+import Button from "@mui/material/Button";
+import Card from "@mui/material/Card";
+import Chip from "@mui/material/Chip";
+import Table from "@mui/material/Table";
+import TableBody from "@mui/material/TableBody";
+import TableCell from "@mui/material/TableCell";
+import TableContainer from "@mui/material/TableContainer";
+import TableHead from "@mui/material/TableHead";
+import TableRow from "@mui/material/TableRow";
+import Typography from "@mui/material/Typography";
+import Add from "@mui/icons-material/Add";
+import KeyOutlined from "@mui/icons-material/KeyOutlined";
+import type { ApiToken } from "../api/types.js";
+import { ConfirmDialog } from "../components/ConfirmDialog.js";
+import { EmptyState } from "../components/EmptyState.js";
+import { ListSkeleton } from "../components/ListSkeleton.js";
+import { LoadError } from "../components/LoadError.js";
+import { PageHeading } from "../components/PageHeading.js";
+import { useNotice } from "../components/useNotice.js";
+import { VisuallyHidden } from "../components/VisuallyHidden.js";
+import { formatDateTime } from "../format.js";
+import { useResource } from "../hooks/useResource.js";
+import { usePainelServices } from "../services.js";
+import { CreateTokenDialog } from "./CreateTokenDialog.js";
+
+const wide = { display: { xs: "none", md: "table-cell" } } as const;
+
+/** Tokens de API (admin): what scripts use to publish; listed, created (secret once), revoked. */
+export function TokensPage() {
+  const { t } = useTranslation();
+  const { api, timeZone } = usePainelServices();
+  const { resource, reload, update } = useResource(useCallback(() => api.listTokens(), [api]));
+  const [creating, setCreating] = useState(false);
+  const [revoking, setRevoking] = useState<ApiToken | null>(null);
+  const [noticeElement, showNotice] = useNotice();
+
+  const createButton = (
+    <Button variant="contained" startIcon={<Add />} onClick={() => setCreating(true)}>
+      {t("painel.tokens.new")}
+    </Button>
+  );
+
+  return (
+    <>
+      <PageHeading title={t("painel.tokens.title")} subtitle={t("painel.tokens.subtitle")} action={createButton} />
+      <Card variant="outlined">
+        {resource.status === "loading" && <ListSkeleton />}
+        {resource.status === "error" && <LoadError error={resource.error} onRetry={reload} />}
+        {resource.status === "ready" && resource.data.length === 0 && (
+          <EmptyState icon={<KeyOutlined />} title={t("painel.tokens.emptyTitle")} text={t("painel.tokens.emptyText")} />
+        )}
+        {resource.status === "ready" && resource.data.length > 0 && (
+          <TableContainer>
+            <Table aria-label={t("painel.tokens.title")} data-testid="tokens-table">
+              <TableHead>
+                <TableRow>
+                  <TableCell>{t("painel.tokens.columns.name")}</TableCell>
+                  <TableCell>{t("painel.tokens.columns.scope")}</TableCell>
+                  <TableCell sx={wide}>{t("painel.tokens.columns.created")}</TableCell>
+                  <TableCell sx={wide}>{t("painel.tokens.columns.lastUsed")}</TableCell>
+                  <TableCell>{t("painel.tokens.columns.status")}</TableCell>
+                  <TableCell align="right">
+                    <VisuallyHidden>{t("painel.common.actions")}</VisuallyHidden>
+                  </TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {resource.data.map((token) => {
+                  const revoked = token.revokedAt !== null;
+                  return (
+                    <TableRow key={token.id} data-testid="token-row" data-name={token.name} sx={revoked ? { "& td": { color: "text.disabled" } } : undefined}>
+                      <TableCell>
+                        <Typography sx={{ fontWeight: 500 }}>{token.name}</Typography>
+                        <Typography variant="body2" color="text.secondary" sx={{ fontFamily: "ui-monospace, SFMono-Regular, Menlo, monospace" }}>
+                          {t("painel.tokens.prefix", { prefix: token.prefix })}
+                        </Typography>
+                      </TableCell>
+                      <TableCell>{t(`painel.tokens.scopes.${token.scope}`)}</TableCell>
+                      <TableCell sx={{ ...wide, whiteSpace: "nowrap" }}>
+                        {formatDateTime(token.createdAt, timeZone)}
+                        <Typography variant="body2" color="text.secondary">
+                          {t("painel.tokens.by", { name: token.createdBy.name })}
+                        </Typography>
+                      </TableCell>
+                      <TableCell sx={{ ...wide, whiteSpace: "nowrap" }}>{token.lastUsedAt ? formatDateTime(token.lastUsedAt, timeZone) : t("painel.tokens.neverUsed")}</TableCell>
+                      <TableCell>
+                        <Chip
+                          size="small"
+                          data-testid="token-status"
+                          color={revoked ? "default" : "success"}
+                          variant={revoked ? "outlined" : "filled"}
+                          label={revoked ? t("painel.tokens.status.revoked") : t("painel.tokens.status.active")}
+                        />
+                      </TableCell>
+                      <TableCell align="right">
+                        {!revoked && (
+                          <Button color="error" size="small" onClick={() => setRevoking(token)} aria-label={t("painel.tokens.revokeNamed", { name: token.name })}>
+                            {t("painel.tokens.revoke")}
+                          </Button>
+                        )}
+                      </TableCell>
+                    </TableRow>
+                  );
+                })}
+              </TableBody>
+            </Table>
+          </TableContainer>
+        )}
+      </Card>
+
+      <CreateTokenDialog
+        open={creating}
+        onClose={() => setCreating(false)}
+        onCreated={(token) => update((tokens) => [token, ...tokens])}
+      />
+      <ConfirmDialog
+        open={revoking !== null}
+        title={t("painel.tokens.revokeTitle", { name: revoking?.name ?? "" })}
+        text={t("painel.tokens.revokeText")}
+        confirmLabel={t("painel.tokens.revoke")}
+        destructive
+        onClose={() => setRevoking(null)}
+        onConfirm={async () => {
+          if (!revoking) return;
+          const target = revoking;
+          await api.revokeToken(target.id);
+          // The server keeps revoked tokens (for the record); show it as such until the next load.
+          update((tokens) => tokens.map((tk) => (tk.id === target.id ? { ...tk, revokedAt: new Date().toISOString() } : tk)));
+          showNotice({ severity: "success", text: t("painel.tokens.revoked", { name: target.name }) });
+        }}
+      />
+      {noticeElement}
+    </>
+  );
+}

@@ -1,0 +1,154 @@
+import { useCallback, useState } from "react";
+import { useTranslation } from "react-i18next";
+import Button from "@mui/material/Button";
+import Card from "@mui/material/Card";
+import Chip from "@mui/material/Chip";
+import IconButton from "@mui/material/IconButton";
+import MenuItem from "@mui/material/MenuItem";
+import Table from "@mui/material/Table";
+import TableBody from "@mui/material/TableBody";
+import TableCell from "@mui/material/TableCell";
+import TableHead from "@mui/material/TableHead";
+import TableRow from "@mui/material/TableRow";
+import TextField from "@mui/material/TextField";
+import Tooltip from "@mui/material/Tooltip";
+import Typography from "@mui/material/Typography";
+import DeleteOutline from "@mui/icons-material/DeleteOutline";
+import PersonAddAlt from "@mui/icons-material/PersonAddAlt";
+import PeopleAltOutlined from "@mui/icons-material/PeopleAltOutlined";
+import { errorText } from "../api/error-text.js";
+import type { Role, User } from "../api/types.js";
+import { ConfirmDialog } from "../components/ConfirmDialog.js";
+import { EmptyState } from "../components/EmptyState.js";
+import { ListSkeleton } from "../components/ListSkeleton.js";
+import { LoadError } from "../components/LoadError.js";
+import { PageHeading } from "../components/PageHeading.js";
+import { useNotice } from "../components/useNotice.js";
+import { VisuallyHidden } from "../components/VisuallyHidden.js";
+import { formatDateTime } from "../format.js";
+import { useResource } from "../hooks/useResource.js";
+import { usePainelServices } from "../services.js";
+import { useCurrentUser } from "../session/session-context.js";
+import { CreateUserDialog } from "./CreateUserDialog.js";
+
+/** Usuários (admin): who may sign in to the Painel, and with which role. */
+export function UsersPage() {
+  const { t } = useTranslation();
+  const { api, timeZone } = usePainelServices();
+  const me = useCurrentUser();
+  const { resource, reload, update } = useResource(useCallback(() => api.listUsers(), [api]));
+  const [creating, setCreating] = useState(false);
+  const [removing, setRemoving] = useState<User | null>(null);
+  const [noticeElement, setNotice] = useNotice();
+
+  const changeRole = async (user: User, role: Role) => {
+    try {
+      const updated = await api.updateUser(user.id, { role });
+      update((users) => users.map((u) => (u.id === updated.id ? updated : u)));
+      setNotice({ severity: "success", text: t("painel.users.roleChanged", { name: updated.name, role: t(`painel.roles.${updated.role}`) }) });
+    } catch (error) {
+      setNotice({ severity: "error", text: t("painel.users.roleChangeFailed", { reason: errorText(t, error) }) });
+    }
+  };
+
+  const createButton = (
+    <Button variant="contained" startIcon={<PersonAddAlt />} onClick={() => setCreating(true)}>
+      {t("painel.users.new")}
+    </Button>
+  );
+
+  return (
+    <>
+      <PageHeading title={t("painel.users.title")} subtitle={t("painel.users.subtitle")} action={createButton} />
+      <Card variant="outlined">
+        {resource.status === "loading" && <ListSkeleton />}
+        {resource.status === "error" && <LoadError error={resource.error} onRetry={reload} />}
+        {resource.status === "ready" && resource.data.length === 0 && (
+          <EmptyState icon={<PeopleAltOutlined />} title={t("painel.users.emptyTitle")} text={t("painel.users.emptyText")} />
+        )}
+        {resource.status === "ready" && resource.data.length > 0 && (
+          <Table aria-label={t("painel.users.title")} data-testid="users-table">
+            <TableHead>
+              <TableRow>
+                <TableCell>{t("painel.users.columns.user")}</TableCell>
+                <TableCell>{t("painel.users.columns.role")}</TableCell>
+                <TableCell sx={{ display: { xs: "none", sm: "table-cell" } }}>{t("painel.users.columns.created")}</TableCell>
+                <TableCell align="right">
+                  <VisuallyHidden>{t("painel.common.actions")}</VisuallyHidden>
+                </TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {resource.data.map((user) => {
+                const self = user.id === me.id;
+                return (
+                  <TableRow key={user.id} data-testid="user-row" data-email={user.email}>
+                    <TableCell sx={{ maxWidth: 0, width: "50%" }}>
+                      <Typography sx={{ fontWeight: 500 }} noWrap>
+                        {user.name} {self && <Chip label={t("painel.users.you")} size="small" sx={{ ml: 0.5 }} />}
+                      </Typography>
+                      <Typography variant="body2" color="text.secondary" noWrap>
+                        {user.email}
+                      </Typography>
+                    </TableCell>
+                    <TableCell>
+                      <TextField
+                        select
+                        size="small"
+                        value={user.role}
+                        disabled={self}
+                        onChange={(event) => void changeRole(user, event.target.value as Role)}
+                        slotProps={{ htmlInput: { "aria-label": t("painel.users.roleOf", { name: user.name }) } }}
+                        helperText={self ? t("painel.users.ownRole") : undefined}
+                        sx={{ minWidth: 130 }}
+                      >
+                        <MenuItem value="publisher">{t("painel.roles.publisher")}</MenuItem>
+                        <MenuItem value="admin">{t("painel.roles.admin")}</MenuItem>
+                      </TextField>
+                    </TableCell>
+                    <TableCell sx={{ display: { xs: "none", sm: "table-cell" }, whiteSpace: "nowrap" }}>{formatDateTime(user.createdAt, timeZone)}</TableCell>
+                    <TableCell align="right">
+                      <Tooltip title={self ? t("painel.users.cannotRemoveSelf") : t("painel.users.remove")}>
+                        <span>
+                          <IconButton aria-label={t("painel.users.removeNamed", { name: user.name })} onClick={() => setRemoving(user)} disabled={self}>
+                            <DeleteOutline />
+                          </IconButton>
+                        </span>
+                      </Tooltip>
+                    </TableCell>
+                  </TableRow>
+                );
+              })}
+            </TableBody>
+          </Table>
+        )}
+      </Card>
+
+      <CreateUserDialog
+        open={creating}
+        onClose={() => setCreating(false)}
+        onCreated={(user) => {
+          setCreating(false);
+          update((users) => [...users, user]);
+          setNotice({ severity: "success", text: t("painel.users.created", { name: user.name }) });
+        }}
+      />
+      <ConfirmDialog
+        open={removing !== null}
+        title={t("painel.users.removeTitle", { name: removing?.name ?? "" })}
+        text={t("painel.users.removeText", { name: removing?.name ?? "", email: removing?.email ?? "" })}
+        confirmLabel={t("painel.users.remove")}
+        destructive
+        onClose={() => setRemoving(null)}
+        onConfirm={async () => {
+          if (!removing) return;
+          await api.deleteUser(removing.id);
+          const removed = removing;
+          update((users) => users.filter((u) => u.id !== removed.id));
+          setNotice({ severity: "success", text: t("painel.users.removed", { name: removed.name }) });
+        }}
+      />
+      {noticeElement}
+    </>
+  );
+}
