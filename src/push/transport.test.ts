@@ -297,11 +297,12 @@ describe("push transport over HTTP/1.1", () => {
         res.end();
         return;
       }
-      res.writeHead(500);
+      const r = res as ServerResponse;
+      r.writeHead(500);
       const chunk = Buffer.alloc(1024, 0x62);
       const pump = () => {
-        while (!res.destroyed && res.write(chunk));
-        if (!res.destroyed) res.once("drain", pump);
+        while (!r.destroyed && r.write(chunk));
+        if (!r.destroyed) r.once("drain", pump);
       };
       pump();
     });
