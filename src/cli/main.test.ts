@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseVapidKeys } from "../push/vapid-keys.js";
+import { MIGRATIONS } from "../store/migrations/index.js";
 import { runCli, type CliIo } from "./main.js";
 
 function captureIo(env: Record<string, string> = {}): CliIo & { out: string[]; err: string[] } {
@@ -35,7 +36,7 @@ describe("sino command", () => {
     const env = { SINO_DATA_DIR: dir };
     const first = captureIo(env);
     await runCli(["migrate"], first);
-    expect(first.out.join("")).toBe("1 migração aplicada.\n");
+    expect(first.out.join("")).toBe(`${MIGRATIONS.length} migrações aplicadas.\n`);
     const second = captureIo(env);
     await runCli(["migrate"], second);
     expect(second.out.join("")).toBe("O banco de dados já está atualizado.\n");

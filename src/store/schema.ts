@@ -11,10 +11,6 @@ export interface Schema {
   sessions: SessionsTable;
   api_tokens: ApiTokensTable;
   login_attempts: LoginAttemptsTable;
-  users: UsersTable;
-  sessions: SessionsTable;
-  api_tokens: ApiTokensTable;
-  login_attempts: LoginAttemptsTable;
   notifications: NotificationsTable;
   delivery_jobs: DeliveryJobsTable;
   delivery_retries: DeliveryRetriesTable;
@@ -97,51 +93,6 @@ export interface DeliveryRetriesTable {
   last_reason: string;
   lease_owner: string | null;
   lease_until: Generated<number>;
-}
-
-/** Operators of the Painel. */
-export interface UsersTable {
-  id: Generated<number>;
-  name: string;
-  /** Trimmed and lowercased: unique. */
-  email: string;
-  role: "admin" | "publisher";
-  /** argon2id, PHC string format. */
-  password_hash: string;
-  created_at: number;
-  updated_at: number;
-}
-
-/** A signed-in browser. The cookie holds the random id; only its SHA-256 (hex) is stored. */
-export interface SessionsTable {
-  id_hash: string;
-  user_id: number;
-  created_at: number;
-  expires_at: number;
-  /** When expires_at was last pushed forward (sliding expiry writes at most once an hour). */
-  refreshed_at: number;
-}
-
-/** API tokens for scripts. The secret is shown once; only its SHA-256 (hex) is stored. */
-export interface ApiTokensTable {
-  id: Generated<number>;
-  name: string;
-  scope: "publish" | "admin";
-  prefix: string;
-  secret_hash: string;
-  created_by_id: number;
-  created_by_name: string;
-  created_at: number;
-  last_used_at: number | null;
-  revoked_at: number | null;
-}
-
-/** Sign-in failures per account (`account:<email>`) and per client address (`address:<ip>`). */
-export interface LoginAttemptsTable {
-  key: string;
-  failures: number;
-  last_failure_at: number;
-  locked_until: Generated<number>;
 }
 
 /** Operators of the Painel. */

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { loadConfig } from "../../src/server/config.js";
 import { startServer } from "../../src/server/main.js";
+import type { DeliveryEngine } from "../../src/delivery/engine.js";
 import type { Database, Dialect } from "../../src/store/database.js";
 import { createTestDatabaseLocation, type TestDatabaseLocation } from "./db.js";
 
@@ -23,6 +24,8 @@ export interface TestServer {
   readonly baseUrl: string;
   /** The server's own database handle (Kysely in `database.db`), for checking what was stored. */
   readonly database: Database;
+  /** The server's delivery engine (sends; its lanes run unless SINO_WORKER_EMBEDDED=false). */
+  readonly delivery: DeliveryEngine;
   readonly location: TestDatabaseLocation;
   /** Stops the server and drops its database (unless it was given one). */
   close(): Promise<void>;
@@ -56,6 +59,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       url: `http://127.0.0.1:${port}`,
       baseUrl: `http://localhost:${port}`,
       database: server.database,
+      delivery: server.delivery,
       location,
       async close() {
         await server.close();

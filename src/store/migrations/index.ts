@@ -1,6 +1,5 @@
 import type { SinoMigration } from "./migration.js";
 import { initial } from "./0001-initial.js";
-import { operators } from "./0003-operators.js";
 import { delivery } from "./0002-delivery.js";
 import { operators } from "./0003-operators.js";
 
@@ -11,7 +10,6 @@ import { operators } from "./0003-operators.js";
  */
 export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: SinoMigration]> = [
   ["0001-initial", initial],
-  ["0003-operators", operators],
   ["0002-delivery", delivery],
   ["0003-operators", operators],
 ];

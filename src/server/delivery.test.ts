@@ -1,0 +1,74 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { seedSubscriptions, waitForSend } from "../../test/support/delivery.js";
+import { startFakePushService, type FakePushService } from "../../test/support/fake-push/fake-push-service.js";
+import { loadTestTls } from "../../test/support/fake-push/test-tls.js";
+import { startTestServer, type TestServer } from "../../test/support/server.js";
+import { createDeliveryEngine } from "../delivery/engine.js";
+import { createPushTransport } from "../push/transport.js";
+import { createVapidSigner } from "../push/vapid.js";
+import { generateVapidKeys } from "../push/vapid-keys.js";
+
+let fake: FakePushService;
+beforeAll(async () => {
+  fake = await startFakePushService();
+});
+afterAll(async () => {
+  await fake.close();
+});
+
+const ENGINE_ENV = {
+  SINO_PUSH_CA_FILE: loadTestTls().caPath,
+  SINO_WORKER_POLL_MS: "50",
+  SINO_ENCRYPTION_THREADS: "1",
+  SINO_PUSH_TIMEOUT_MS: "2000",
+};
+
+describe("the worker embedded in sino start on SQLite", () => {
+  let server: TestServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+    fake.reset();
+  });
+
+  it("delivers a send in the server's own process", async () => {
+    server = await startTestServer({ dialect: "sqlite", env: ENGINE_ENV });
+    const ids = await seedSubscriptions(server.database, fake, 300);
+    const engine = server.delivery;
+    const send = await engine.createSend({ title: "Do servidor", body: "Entregue pelo sino start" });
+    const done = await waitForSend(() => engine.getSend(send.id));
+    expect(done).toMatchObject({ status: "completed", counts: { queued: 300, accepted: 300, retrying: 0, failed: 0, removed: 0 } });
+    const stats = fake.stats();
+    expect(new Set(stats.acceptedById.keys())).toEqual(new Set(ids));
+    expect(stats.duplicateAcceptances).toBe(0);
+    expect(stats.decrypted).toEqual({ ok: 300, failed: 0 });
+  });
+
+  it("leaves delivery to sino worker processes when SINO_WORKER_EMBEDDED=false", async () => {
+    server = await startTestServer({ dialect: "sqlite", env: { ...ENGINE_ENV, SINO_WORKER_EMBEDDED: "false" } });
+    await seedSubscriptions(server.database, fake, 5);
+    const send = await server.delivery.createSend({ title: "Ninguém entrega aqui" });
+    expect((await server.delivery.getSend(send.id))?.status).toBe("queued");
+
+    // A worker elsewhere (here: another engine on the same database) picks the stored send up.
+    const transport = createPushTransport({
+      policy: { allowedHosts: ["127.0.0.1"], allowPrivateAddresses: true, maxLength: 1024 },
+      ca: loadTestTls().ca,
+    });
+    const worker = createDeliveryEngine({
+      database: server.database,
+      transport,
+      vapid: createVapidSigner({ keys: generateVapidKeys(), subject: "mailto:ops@sino.example.com" }),
+      options: { pollMs: 20, encryptionThreads: 0 },
+    });
+    expect(fake.stats().requests).toBe(0);
+    worker.start();
+    try {
+      const done = await waitForSend(() => worker.getSend(send.id));
+      expect(done.counts).toMatchObject({ queued: 5, accepted: 5 });
+    } finally {
+      await worker.stop({ graceful: true });
+      await transport.close();
+    }
+  });
+});
