@@ -1,14 +1,32 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import fastifyCookie from "@fastify/cookie";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { VapidKeys } from "../push/vapid-keys.js";
 import { API_PREFIX, API_ROUTES } from "../shared/api/routes.js";
+import { createApiTokensRepository } from "../store/api-tokens-repository.js";
 import type { Database } from "../store/database.js";
+import { createLoginAttemptsRepository } from "../store/login-attempts-repository.js";
+import { createSessionsRepository } from "../store/sessions-repository.js";
+import { createUsersRepository } from "../store/users-repository.js";
 import type { SettingsRepository } from "../store/settings-repository.js";
 import type { SubscriptionsRepository } from "../store/subscriptions-repository.js";
+import { createAuthenticator } from "./auth/authenticator.js";
+import { createCsrfGuard } from "./auth/csrf.js";
+import { createLoginThrottle, type ThrottlePolicy } from "./auth/login-throttle.js";
+import { createPasswordHasher, type PasswordHasher } from "./auth/password.js";
+import { registerRateLimiting } from "./auth/publish-rate-limit.js";
 import type { Config } from "./config.js";
 import { errorBody, toApiError } from "./errors.js";
 import type { Translator } from "./i18n.js";
+import { registerApiDocs, registerOpenApi } from "./openapi.js";
+import type { AuthRoutesDeps } from "./routes/auth-deps.js";
 import { registerConfigRoutes } from "./routes/config/config.js";
+import { registerSessionRoutes } from "./routes/session/session.js";
+import { registerSetupRoutes } from "./routes/setup/setup.js";
 import { registerSubscriptionRoutes } from "./routes/subscriptions/subscriptions.js";
+import { registerTokenRoutes } from "./routes/tokens/tokens.js";
+import { registerUserRoutes } from "./routes/users/users.js";
 import { registerWebApp, sendIndexHtml } from "./web-app.js";
 
 export interface AppDeps {
@@ -23,12 +41,25 @@ export interface AppDeps {
   readonly translator: Translator;
   /** The clock, in epoch milliseconds. */
   readonly now?: () => number;
+  /** Overrides for operator authentication (tests). */
+  readonly auth?: AuthOptions;
+}
+
+export interface AuthOptions {
+  /** How a throttled sign-in waits (default: a real timer). */
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly throttlePolicy?: ThrottlePolicy;
+  readonly hasher?: PasswordHasher;
 }
 
 /** The methods each API path answers, for the Allow header of a 405. */
 const API_METHODS = new Map<string, string>([
   [API_ROUTES.config, "GET, HEAD"],
   [API_ROUTES.subscriptions, "POST, DELETE"],
+  [API_ROUTES.setup, "GET, HEAD, POST"],
+  [API_ROUTES.session, "GET, HEAD, POST, DELETE"],
+  [API_ROUTES.users, "GET, HEAD, POST"],
+  [API_ROUTES.tokens, "GET, HEAD, POST"],
 ]);
 
 /** The Fastify application with every route, not yet listening: `startServer` does that. */
@@ -42,6 +73,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: 64 * 1024,
   });
   const now = deps.now ?? Date.now;
+  // Every route's zod schema validates its request and (where declared) its answer, and the
+  // same schemas produce the OpenAPI document.
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
 
   app.setErrorHandler((error, request, reply) => {
     const apiError = toApiError(error);
@@ -50,12 +85,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return reply.code(apiError.statusCode).send(errorBody(deps.translator, apiError.code, apiError.field));
   });
 
-  registerConfigRoutes(app, { vapidPublicKey: deps.vapidKeys.publicKey });
+  const authDeps = createAuthDeps(deps, now);
+  await app.register(fastifyCookie);
+  app.decorateRequest("principal", null);
+  app.addHook("onRequest", createCsrfGuard(deps.config.publicUrl));
+  await registerRateLimiting(app);
+  await registerOpenApi(app, deps.translator);
+
+  registerConfigRoutes(app, { vapidPublicKey: deps.vapidKeys.publicKey, translator: deps.translator });
   registerSubscriptionRoutes(app, {
     subscriptions: deps.repositories.subscriptions,
     endpointPolicy: deps.config.endpointPolicy,
+    translator: deps.translator,
     now,
   });
+  registerSetupRoutes(app, authDeps);
+  registerSessionRoutes(app, authDeps);
+  registerUserRoutes(app, authDeps);
+  registerTokenRoutes(app, authDeps);
+  await registerApiDocs(app);
 
   const servesWebApp = await registerWebApp(app, deps.config.webDir);
 
@@ -74,4 +122,30 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   return app;
+}
+
+function createAuthDeps(deps: AppDeps, now: () => number): AuthRoutesDeps {
+  const sessions = createSessionsRepository(deps.database.db);
+  const tokens = createApiTokensRepository(deps.database.db);
+  return {
+    users: createUsersRepository(deps.database),
+    sessions,
+    tokens,
+    authenticator: createAuthenticator({
+      sessions,
+      tokens,
+      now,
+      secureCookies: new URL(deps.config.publicUrl).protocol === "https:",
+    }),
+    throttle: createLoginThrottle({
+      attempts: createLoginAttemptsRepository(deps.database.db),
+      now,
+      ...(deps.auth?.throttlePolicy === undefined ? {} : { policy: deps.auth.throttlePolicy }),
+    }),
+    hasher: deps.auth?.hasher ?? createPasswordHasher(),
+    translator: deps.translator,
+    publicUrl: deps.config.publicUrl,
+    now,
+    sleep: deps.auth?.sleep ?? ((ms) => sleep(ms)),
+  };
 }

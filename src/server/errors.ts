@@ -1,4 +1,5 @@
-import { ERROR_STATUS, type ApiErrorBody, type ErrorCode } from "../shared/errors.js";
+import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { ERROR_STATUS, isErrorCode, type ApiErrorBody, type ErrorCode } from "../shared/errors.js";
 import type { Translator } from "./i18n.js";
 
 /**
@@ -43,6 +44,7 @@ export function errorBody(translator: Translator, code: ErrorCode, field?: strin
  */
 export function toApiError(error: unknown): ApiError {
   if (isApiError(error)) return error;
+  if (hasZodFastifySchemaValidationErrors(error)) return fromSchemaValidation(error.validation, error);
   const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
   const status =
     typeof error === "object" && error !== null && "statusCode" in error && typeof error.statusCode === "number"
@@ -64,4 +66,16 @@ export function toApiError(error: unknown): ApiError {
   if (status === 429) return apiError("rate_limited", undefined, { cause: error });
   if (status >= 400 && status < 500) return apiError("validation_failed", undefined, { cause: error });
   return apiError("internal_error", undefined, { cause: error });
+}
+
+/**
+ * A request that failed its route's zod schema. Shared schemas give an issue a stable error code
+ * as its message (`password_too_short`); any other issue is `validation_failed`. The first issue
+ * names the field, as a dotted path (`keys.auth`).
+ */
+function fromSchemaValidation(issues: ReadonlyArray<{ message: string; instancePath: string }>, cause: unknown): ApiError {
+  const first = issues[0];
+  const path = first?.instancePath.replace(/^\//, "").replaceAll("/", ".") ?? "";
+  const code = first !== undefined && isErrorCode(first.message) ? first.message : "validation_failed";
+  return apiError(code, path === "" ? undefined : path, { cause });
 }

@@ -22,11 +22,11 @@ export const removeSubscriptionSchema = z.object({
 export type RemoveSubscriptionRequest = z.infer<typeof removeSubscriptionSchema>;
 
 /** What the server answers to a registration (201 when new, 200 when it already existed). */
-export interface SubscriptionPresentation {
-  id: string;
-  createdAt: string;
-  updatedAt: string;
-}
-export interface RegisterSubscriptionResponse {
-  subscription: SubscriptionPresentation;
-}
+export const subscriptionPresentationSchema = z.object({
+  id: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type SubscriptionPresentation = z.infer<typeof subscriptionPresentationSchema>;
+export const registerSubscriptionResponseSchema = z.object({ subscription: subscriptionPresentationSchema });
+export type RegisterSubscriptionResponse = z.infer<typeof registerSubscriptionResponseSchema>;

@@ -8,10 +8,11 @@ import errors from "./pt-BR/errors.json" with { type: "json" };
 import sw from "./pt-BR/sw.json" with { type: "json" };
 import cli from "./pt-BR/cli.json" with { type: "json" };
 import painel from "./pt-BR/painel.json" with { type: "json" };
+import api from "./pt-BR/api.json" with { type: "json" };
 
 export const LOCALE = "pt-BR";
 
-export const ptBR = { app, bell, cli, errors, painel, sw } as const;
+export const ptBR = { api, app, bell, cli, errors, painel, sw } as const;
 
 export type Namespace = keyof typeof ptBR;
 

@@ -1,12 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { checkEndpoint, type EndpointPolicy } from "../../../push/endpoint-policy.js";
 import { API_ROUTES } from "../../../shared/api/routes.js";
-import type { RegisterSubscriptionResponse } from "../../../shared/api/subscriptions.js";
+import { registerSubscriptionResponseSchema, type RegisterSubscriptionResponse } from "../../../shared/api/subscriptions.js";
 import type { SubscriptionsRepository } from "../../../store/subscriptions-repository.js";
 import { apiError } from "../../errors.js";
+import type { Translator } from "../../i18n.js";
+import { apiErrorSchema, noContentSchema } from "../../openapi.js";
 import { presentSubscription } from "../../presenters/subscription.js";
 import { requireJson } from "../../require-json.js";
-import { parseWith } from "../../validate.js";
 import {
   MAX_USER_AGENT_LENGTH,
   SUBSCRIPTION_BODY_LIMIT,
@@ -18,49 +20,75 @@ import { checkAuth, checkP256dh } from "./subscription-keys.js";
 export interface SubscriptionRoutesDeps {
   readonly subscriptions: SubscriptionsRepository;
   readonly endpointPolicy: EndpointPolicy;
+  readonly translator: Translator;
   readonly now: () => number;
 }
 
 export function registerSubscriptionRoutes(app: FastifyInstance, deps: SubscriptionRoutesDeps): void {
+  const { t } = deps.translator;
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const tags = [t("api:tags.public")];
+
   // POST: register a subscription; idempotent on the endpoint (201 new, 200 already known).
-  app.post(API_ROUTES.subscriptions, { bodyLimit: SUBSCRIPTION_BODY_LIMIT, onRequest: requireJson }, async (request, reply) => {
-    const body = parseWith(registerSubscriptionBody, request.body);
-    const endpoint = checkEndpoint(body.endpoint, deps.endpointPolicy);
-    if (!endpoint.ok) throw apiError(endpoint.code, "endpoint");
-    const p256dh = checkP256dh(body.keys.p256dh);
-    if (!p256dh.ok) throw apiError(p256dh.code, "keys.p256dh");
-    const auth = checkAuth(body.keys.auth);
-    if (!auth.ok) throw apiError(auth.code, "keys.auth");
+  routes.post(
+    API_ROUTES.subscriptions,
+    {
+      bodyLimit: SUBSCRIPTION_BODY_LIMIT,
+      onRequest: requireJson,
+      schema: {
+        summary: t("api:routes.subscribe"),
+        tags,
+        body: registerSubscriptionBody,
+        response: { 200: registerSubscriptionResponseSchema, 201: registerSubscriptionResponseSchema, "4xx": apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const endpoint = checkEndpoint(body.endpoint, deps.endpointPolicy);
+      if (!endpoint.ok) throw apiError(endpoint.code, "endpoint");
+      const p256dh = checkP256dh(body.keys.p256dh);
+      if (!p256dh.ok) throw apiError(p256dh.code, "keys.p256dh");
+      const auth = checkAuth(body.keys.auth);
+      if (!auth.ok) throw apiError(auth.code, "keys.auth");
 
-    const result = await deps.subscriptions.register(
-      { endpoint: body.endpoint, p256dh: p256dh.value, auth: auth.value, userAgent: userAgentOf(request) },
-      deps.now(),
-    );
-    // The endpoint already belongs to a browser holding another auth secret: replacing its keys
-    // would silently cut that browser off, and knowing an endpoint must not be enough for that.
-    if (result.outcome === "auth_mismatch") throw apiError("subscription_auth_mismatch", "keys.auth");
+      const result = await deps.subscriptions.register(
+        { endpoint: body.endpoint, p256dh: p256dh.value, auth: auth.value, userAgent: userAgentOf(request) },
+        deps.now(),
+      );
+      // The endpoint already belongs to a browser holding another auth secret: replacing its keys
+      // would silently cut that browser off, and knowing an endpoint must not be enough for that.
+      if (result.outcome === "auth_mismatch") throw apiError("subscription_auth_mismatch", "keys.auth");
 
-    request.log.info(
-      { subscriptionId: result.subscription.id, pushHost: endpoint.url.host, outcome: result.outcome },
-      "subscription registered",
-    );
-    const response: RegisterSubscriptionResponse = { subscription: presentSubscription(result.subscription) };
-    return reply.code(result.outcome === "created" ? 201 : 200).send(response);
-  });
+      request.log.info(
+        { subscriptionId: result.subscription.id, pushHost: endpoint.url.host, outcome: result.outcome },
+        "subscription registered",
+      );
+      const response: RegisterSubscriptionResponse = { subscription: presentSubscription(result.subscription) };
+      return reply.code(result.outcome === "created" ? 201 : 200).send(response);
+    },
+  );
 
   // DELETE: remove a subscription. The auth secret is the proof of possession (only the browser
   // and this server know it); the endpoint alone is not enough.
-  app.delete(API_ROUTES.subscriptions, { bodyLimit: SUBSCRIPTION_BODY_LIMIT, onRequest: requireJson }, async (request, reply) => {
-    const body = parseWith(removeSubscriptionBody, request.body);
-    const auth = checkAuth(body.auth);
-    if (!auth.ok) throw apiError(auth.code, "auth");
+  routes.delete(
+    API_ROUTES.subscriptions,
+    {
+      bodyLimit: SUBSCRIPTION_BODY_LIMIT,
+      onRequest: requireJson,
+      schema: { summary: t("api:routes.unsubscribe"), tags, body: removeSubscriptionBody, response: { 204: noContentSchema, "4xx": apiErrorSchema } },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      const auth = checkAuth(body.auth);
+      if (!auth.ok) throw apiError(auth.code, "auth");
 
-    const result = await deps.subscriptions.removeWithProof(body.endpoint, auth.value);
-    if (result === "not_found") throw apiError("subscription_not_found", "endpoint");
-    if (result === "auth_mismatch") throw apiError("subscription_auth_mismatch", "auth");
-    request.log.info("subscription removed");
-    return reply.code(204).send();
-  });
+      const result = await deps.subscriptions.removeWithProof(body.endpoint, auth.value);
+      if (result === "not_found") throw apiError("subscription_not_found", "endpoint");
+      if (result === "auth_mismatch") throw apiError("subscription_auth_mismatch", "auth");
+      request.log.info("subscription removed");
+      return reply.code(204).send(null);
+    },
+  );
 }
 
 function userAgentOf(request: FastifyRequest): string | null {

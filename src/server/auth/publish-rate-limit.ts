@@ -1,0 +1,37 @@
+import fastifyRateLimit from "@fastify/rate-limit";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { apiError } from "../errors.js";
+
+/**
+ * Registers @fastify/rate-limit without any global limit: only routes that add a hook made by
+ * `createPublishRateLimit` are limited. Call once, before the routes.
+ */
+export async function registerRateLimiting(app: FastifyInstance): Promise<void> {
+  await app.register(fastifyRateLimit, { global: false });
+}
+
+/**
+ * A `preHandler` hook limiting publishing to `maxPerMinute` requests per API token (per user for
+ * a signed-in operator). Put it AFTER the authentication hook in the route's chain: it keys on
+ * `request.principal`, so a leaked token cannot be used to exhaust another token's budget, and a
+ * request without a principal is counted per client address. Answers 429 `rate_limited` with
+ * Retry-After. The counters live in this process's memory: with N API processes a token may send
+ * up to N × the limit (a limit, not an accounting system).
+ */
+export function createPublishRateLimit(
+  app: FastifyInstance,
+  maxPerMinute: number,
+): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
+  return app.rateLimit({
+    max: maxPerMinute,
+    timeWindow: 60_000,
+    // Separate counters from any other limit registered with the same plugin instance.
+    keyGenerator: (request) => {
+      const principal = request.principal;
+      if (principal?.kind === "token") return `publish:token:${principal.token.id}`;
+      if (principal?.kind === "session") return `publish:user:${principal.user.id}`;
+      return `publish:ip:${request.ip}`;
+    },
+    errorResponseBuilder: () => apiError("rate_limited"),
+  }) as (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+}

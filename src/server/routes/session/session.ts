@@ -1,0 +1,78 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { signInRequestSchema } from "../../../shared/api/auth.js";
+import { API_ROUTES } from "../../../shared/api/routes.js";
+import { userResponseSchema } from "../../../shared/api/users.js";
+import { createLoginCsrfGuard } from "../../auth/csrf.js";
+import { apiError } from "../../errors.js";
+import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
+import { presentUser } from "../../presenters/user.js";
+import { requireJson } from "../../require-json.js";
+import type { AuthRoutesDeps } from "../auth-deps.js";
+
+/** Sign-in, who am I, sign-out: the Painel's session cookie. */
+export function registerSessionRoutes(app: FastifyInstance, deps: AuthRoutesDeps): void {
+  const { t } = deps.translator;
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const loginCsrf = createLoginCsrfGuard(deps.publicUrl);
+  const tags = [t("api:tags.access")];
+
+  routes.get(
+    API_ROUTES.session,
+    {
+      schema: {
+        summary: t("api:routes.sessionGet"),
+        tags,
+        security: [{ session: [] }],
+        response: { 200: userResponseSchema, "4xx": apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      // The cookie only: a script's token is not a session, and must not look like one.
+      const principal = await deps.authenticator.authenticateSession(request, reply);
+      return reply.header("cache-control", "no-store").send({ user: presentUser(principal.user) });
+    },
+  );
+
+  routes.post(
+    API_ROUTES.session,
+    {
+      onRequest: [requireJson, loginCsrf],
+      schema: { summary: t("api:routes.signIn"), tags, body: signInRequestSchema, response: { 200: userResponseSchema, "4xx": apiErrorSchema } },
+    },
+    async (request, reply) => {
+      const { email, password } = request.body;
+      const address = request.ip;
+      const verdict = await deps.throttle.check(email, address);
+      if (!verdict.allowed) {
+        reply.header("retry-after", String(verdict.retryAfterSeconds));
+        throw apiError("too_many_attempts");
+      }
+      if (verdict.delayMs > 0) await deps.sleep(verdict.delayMs);
+
+      // An unknown email costs the same argon2 verification as a wrong password, and both get the
+      // same answer: neither the text nor the timing tells whether the account exists.
+      const user = await deps.users.findByEmail(email);
+      const ok = user === undefined ? await deps.hasher.verifyNothing(password) : await deps.hasher.verify(user.passwordHash, password);
+      if (user === undefined || !ok) {
+        await deps.throttle.recordFailure(email, address);
+        request.log.info("sign-in refused");
+        throw apiError("invalid_credentials");
+      }
+      await deps.throttle.recordSuccess(email);
+      await deps.authenticator.startSession(request, reply, user);
+      await deps.sessions.removeExpired(deps.now());
+      request.log.info({ userId: user.id }, "signed in");
+      return reply.header("cache-control", "no-store").send({ user: presentUser(user) });
+    },
+  );
+
+  routes.delete(
+    API_ROUTES.session,
+    { schema: { summary: t("api:routes.signOut"), tags, security: OPERATOR_SECURITY.slice(0, 1) } },
+    async (request, reply) => {
+      await deps.authenticator.endSession(request, reply);
+      return reply.code(204).send();
+    },
+  );
+}

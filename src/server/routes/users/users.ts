@@ -1,0 +1,99 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { API_ROUTES } from "../../../shared/api/routes.js";
+import {
+  createUserRequestSchema,
+  updateUserRequestSchema,
+  userResponseSchema,
+  usersResponseSchema,
+} from "../../../shared/api/users.js";
+import { apiError } from "../../errors.js";
+import { OPERATOR_SECURITY, apiErrorSchema, noContentSchema } from "../../openapi.js";
+import { presentUser } from "../../presenters/user.js";
+import { requireJson } from "../../require-json.js";
+import type { AuthRoutesDeps } from "../auth-deps.js";
+
+const userParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "user_not_found" }) });
+
+/** Managing operators: admins only (an admin session or an admin-scope token). */
+export function registerUserRoutes(app: FastifyInstance, deps: AuthRoutesDeps): void {
+  const { t } = deps.translator;
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const requireAdmin = deps.authenticator.requireAdmin;
+  const doc = (summary: string) => ({ summary: t(summary), tags: [t("api:tags.users")], security: OPERATOR_SECURITY });
+  const byId = `${API_ROUTES.users}/:id`;
+
+  routes.get(
+    API_ROUTES.users,
+    { onRequest: requireAdmin, schema: { ...doc("api:routes.usersList"), response: { 200: usersResponseSchema, "4xx": apiErrorSchema } } },
+    async () => ({ users: (await deps.users.list()).map(presentUser) }),
+  );
+
+  routes.post(
+    API_ROUTES.users,
+    {
+      onRequest: [requireAdmin, requireJson],
+      schema: { ...doc("api:routes.usersCreate"), body: createUserRequestSchema, response: { 201: userResponseSchema, "4xx": apiErrorSchema } },
+    },
+    async (request, reply) => {
+      const { name, email, password, role } = request.body;
+      const result = await deps.users.create({ name, email, role, passwordHash: await deps.hasher.hash(password) }, deps.now());
+      if (result.outcome === "email_taken") throw apiError("email_taken", "email");
+      request.log.info({ userId: result.user.id, role }, "user created");
+      return reply.code(201).send({ user: presentUser(result.user) });
+    },
+  );
+
+  routes.patch(
+    byId,
+    {
+      onRequest: [requireAdmin, requireJson],
+      schema: {
+        ...doc("api:routes.usersUpdate"),
+        params: userParams,
+        body: updateUserRequestSchema,
+        response: { 200: userResponseSchema, "4xx": apiErrorSchema },
+      },
+    },
+    async (request) => {
+      const id = Number(request.params.id);
+      const { name, role, password } = request.body;
+      const result = await deps.users.update(
+        id,
+        {
+          ...(name === undefined ? {} : { name }),
+          ...(role === undefined ? {} : { role }),
+          ...(password === undefined ? {} : { passwordHash: await deps.hasher.hash(password) }),
+        },
+        deps.now(),
+      );
+      if (result.outcome === "not_found") throw apiError("user_not_found");
+      if (result.outcome === "last_admin") throw apiError("last_admin", "role");
+      if (password !== undefined) {
+        // A new password ends the user's other sessions (OWASP Session Management: renew on
+        // privilege change); the admin changing their own keeps the session they are using.
+        const principal = request.principal;
+        const keep = principal?.kind === "session" && principal.user.id === id ? principal.sessionIdHash : undefined;
+        await deps.sessions.removeForUser(id, keep);
+      }
+      request.log.info({ userId: id, fields: Object.keys(request.body) }, "user updated");
+      return { user: presentUser(result.user) };
+    },
+  );
+
+  routes.delete(
+    byId,
+    { onRequest: requireAdmin, schema: { ...doc("api:routes.usersDelete"), params: userParams, response: { 204: noContentSchema, "4xx": apiErrorSchema } } },
+    async (request, reply) => {
+      const id = Number(request.params.id);
+      const principal = request.principal;
+      if (principal?.kind === "session" && principal.user.id === id) throw apiError("cannot_delete_self");
+      const result = await deps.users.remove(id);
+      if (result === "not_found") throw apiError("user_not_found");
+      if (result === "last_admin") throw apiError("last_admin");
+      request.log.info({ userId: id }, "user deleted");
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,139 @@
+import type { AddressInfo } from "node:net";
+import type { FastifyInstance } from "fastify";
+import { generateVapidKeys } from "../../src/push/vapid-keys.js";
+import { buildApp, type AuthOptions } from "../../src/server/app.js";
+import { loadConfig } from "../../src/server/config.js";
+import { createTranslator } from "../../src/server/i18n.js";
+import { createLogger } from "../../src/server/logger.js";
+import { SESSION_COOKIE } from "../../src/shared/api/auth.js";
+import type { Dialect } from "../../src/store/database.js";
+import { createSettingsRepository } from "../../src/store/settings-repository.js";
+import { createSubscriptionsRepository } from "../../src/store/subscriptions-repository.js";
+import { createTestDatabase, type TestDatabase } from "./db.js";
+
+export interface OperatorServerOptions {
+  readonly dialect: Dialect;
+  readonly env?: Record<string, string>;
+  /** A clock the test moves (epoch ms). */
+  readonly now?: () => number;
+  readonly auth?: AuthOptions;
+  /** Called with the app before it listens: a test may add a test-only route. */
+  readonly beforeListen?: (app: FastifyInstance) => void | Promise<void>;
+  /** Share another server's database (two processes on one database). */
+  readonly database?: TestDatabase;
+}
+
+export interface OperatorServer {
+  /** `http://127.0.0.1:<port>`. */
+  readonly url: string;
+  /** The origin the server's own pages have (the Host the requests are sent to). */
+  readonly origin: string;
+  readonly app: FastifyInstance;
+  readonly database: TestDatabase;
+  close(): Promise<void>;
+}
+
+/**
+ * The real application (buildApp) on 127.0.0.1 and a free port, on a fresh SQLite file or
+ * PostgreSQL schema, with a clock and sleep the test controls. No web app: API only.
+ */
+export async function startOperatorServer(options: OperatorServerOptions): Promise<OperatorServer> {
+  const database = options.database ?? (await createTestDatabase(options.dialect));
+  const config = loadConfig({
+    SINO_PORT: "0",
+    SINO_HOST: "127.0.0.1",
+    SINO_PUBLIC_URL: "https://sino.example.com",
+    DATABASE_URL: database.location.url,
+    SINO_LOG_LEVEL: process.env.SINO_TEST_LOG_LEVEL ?? "silent",
+    SINO_WEB_DIR: "/nonexistent",
+    ...options.env,
+  });
+  const app = await buildApp({
+    config,
+    database,
+    repositories: { subscriptions: createSubscriptionsRepository(database.db), settings: createSettingsRepository(database.db) },
+    vapidKeys: generateVapidKeys(),
+    logger: createLogger("silent"),
+    translator: createTranslator(),
+    ...(options.now === undefined ? {} : { now: options.now }),
+    ...(options.auth === undefined ? {} : { auth: options.auth }),
+  });
+  await options.beforeListen?.(app);
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const port = (app.server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    origin: url,
+    app,
+    database,
+    async close() {
+      await app.close();
+      if (options.database === undefined) await database.cleanup();
+    },
+  };
+}
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test code reads JSON freely
+  body: any;
+}
+
+/**
+ * A browser-like client: keeps the session cookie it is given, sends it back, and sends the
+ * server's own Origin on state-changing requests (as browsers do), unless told otherwise.
+ */
+export class ApiClient {
+  session: string | undefined;
+  constructor(
+    readonly server: Pick<OperatorServer, "url" | "origin">,
+    readonly defaults: { origin?: string | null; bearer?: string } = {},
+  ) {}
+
+  async request(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string | null> = {},
+  ): Promise<ApiResponse> {
+    const h: Record<string, string> = {};
+    if (body !== undefined) h["content-type"] = "application/json";
+    if (method !== "GET" && method !== "HEAD") {
+      const origin = this.defaults.origin === undefined ? this.server.origin : this.defaults.origin;
+      if (origin !== null) h.origin = origin;
+    }
+    if (this.session !== undefined) h.cookie = `${SESSION_COOKIE}=${this.session}`;
+    if (this.defaults.bearer !== undefined) h.authorization = `Bearer ${this.defaults.bearer}`;
+    for (const [k, v] of Object.entries(headers)) {
+      if (v === null) delete h[k];
+      else h[k] = v;
+    }
+    const res = await fetch(this.server.url + path, {
+      method,
+      headers: h,
+      ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+    });
+    for (const cookie of res.headers.getSetCookie()) {
+      const [pair] = cookie.split(";");
+      const [name, value] = (pair ?? "").split("=");
+      if (name === SESSION_COOKIE) this.session = value === "" || /Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(cookie) ? undefined : value;
+    }
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text === "" ? undefined : JSON.parse(text) };
+  }
+
+  get(path: string, headers?: Record<string, string | null>) {
+    return this.request("GET", path, undefined, headers);
+  }
+  post(path: string, body?: unknown, headers?: Record<string, string | null>) {
+    return this.request("POST", path, body, headers);
+  }
+  patch(path: string, body?: unknown, headers?: Record<string, string | null>) {
+    return this.request("PATCH", path, body, headers);
+  }
+  delete(path: string, body?: unknown, headers?: Record<string, string | null>) {
+    return this.request("DELETE", path, body, headers);
+  }
+}
