@@ -1,5 +1,5 @@
 import type { AddressInfo } from "node:net";
-import type { FastifyInstance } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { generateVapidKeys } from "../../src/push/vapid-keys.js";
 import { buildApp, type AuthOptions } from "../../src/server/app.js";
 import { loadConfig } from "../../src/server/config.js";
@@ -21,6 +21,8 @@ export interface OperatorServerOptions {
   readonly beforeListen?: (app: FastifyInstance) => void | Promise<void>;
   /** Share another server's database (two processes on one database). */
   readonly database?: TestDatabase;
+  /** Where the server logs (default: nowhere). */
+  readonly logger?: FastifyBaseLogger;
 }
 
 export interface OperatorServer {
@@ -53,7 +55,7 @@ export async function startOperatorServer(options: OperatorServerOptions): Promi
     database,
     repositories: { subscriptions: createSubscriptionsRepository(database.db), settings: createSettingsRepository(database.db) },
     vapidKeys: generateVapidKeys(),
-    logger: createLogger("silent"),
+    logger: options.logger ?? createLogger("silent"),
     translator: createTranslator(),
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.auth === undefined ? {} : { auth: options.auth }),
@@ -136,4 +138,50 @@ export class ApiClient {
   delete(path: string, body?: unknown, headers?: Record<string, string | null>) {
     return this.request("DELETE", path, body, headers);
   }
+}
+
+export const ADMIN = { name: "Ana Admin", email: "ana@exemplo.com.br", password: "cavalo-correto-bateria" } as const;
+
+/** Runs the one-time set-up; returns a client signed in as that first admin. */
+export async function setUpAdmin(server: Pick<OperatorServer, "url" | "origin">): Promise<ApiClient> {
+  const client = new ApiClient(server);
+  const res = await client.post("/api/v1/setup", ADMIN);
+  if (res.status !== 201) throw new Error(`set-up failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return client;
+}
+
+let counter = 0;
+
+/** Creates a user through the API (as `admin`) and returns them with a client signed in as them. */
+export async function addUser(
+  admin: ApiClient,
+  role: "admin" | "publisher",
+  overrides: { name?: string; email?: string; password?: string } = {},
+): Promise<{ user: { id: string; name: string; email: string; role: string }; client: ApiClient; password: string }> {
+  counter += 1;
+  const password = overrides.password ?? `senha-de-teste-${counter}`;
+  const res = await admin.post("/api/v1/users", {
+    name: overrides.name ?? `Pessoa ${counter}`,
+    email: overrides.email ?? `pessoa${counter}-${Date.now()}@exemplo.com.br`,
+    password,
+    role,
+  });
+  if (res.status !== 201) throw new Error(`user creation failed: ${res.status} ${JSON.stringify(res.body)}`);
+  const client = new ApiClient(admin.server);
+  const signIn = await client.post("/api/v1/session", { email: res.body.user.email, password });
+  if (signIn.status !== 200) throw new Error(`sign-in failed: ${signIn.status} ${JSON.stringify(signIn.body)}`);
+  return { user: res.body.user, client, password };
+}
+
+/** Creates an API token as `admin`; returns its presentation and secret. */
+export async function addToken(admin: ApiClient, scope: "publish" | "admin", name = `token ${scope}`) {
+  const res = await admin.post("/api/v1/tokens", { name, scope });
+  if (res.status !== 201) throw new Error(`token creation failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as { token: { id: string; prefix: string; name: string }; secret: string };
+}
+
+/** The pt-BR error body the API answers with for `code`. */
+export function errorOf(code: string, field?: string) {
+  const message = createTranslator().t(`errors:${code}`);
+  return { error: { code, message, ...(field === undefined ? {} : { field }) } };
 }

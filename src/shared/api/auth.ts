@@ -22,9 +22,7 @@ export type SetupRequest = z.input<typeof setupRequestSchema>;
  * account, and the answer must not tell which part was wrong.
  */
 export const signInRequestSchema = z.object({
-  email: z.string({ error: "invalid_credentials" }).trim().toLowerCase().max(EMAIL_MAX_LENGTH, { error: "invalid_credentials" }),
-  password: z.string({ error: "invalid_credentials" }).min(1, { error: "invalid_credentials" }).max(PASSWORD_MAX_LENGTH, {
-    error: "password_too_long",
-  }),
+  email: z.string().trim().toLowerCase().max(EMAIL_MAX_LENGTH),
+  password: z.string().min(1).max(PASSWORD_MAX_LENGTH, { error: "password_too_long" }),
 });
 export type SignInRequest = z.input<typeof signInRequestSchema>;
