@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startOperatorServer, type OperatorServer } from "../../test/support/operators.js";
+
+describe("the OpenAPI document and the docs page", () => {
+  let server: OperatorServer;
+  beforeAll(async () => {
+    server = await startOperatorServer({ dialect: "sqlite" });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it("documents every API route from the zod schemas that validate them", async () => {
+    const res = await fetch(`${server.url}/api/v1/openapi.json`);
+    expect(res.status).toBe(200);
+    const doc = await res.json();
+    expect(doc.openapi).toMatch(/^3\.1/);
+    expect(Object.keys(doc.paths).sort()).toEqual(
+      [
+        "/api/v1/config",
+        "/api/v1/session",
+        "/api/v1/setup",
+        "/api/v1/subscriptions",
+        "/api/v1/tokens",
+        "/api/v1/tokens/{id}",
+        "/api/v1/users",
+        "/api/v1/users/{id}",
+      ].sort(),
+    );
+    const createUser = doc.paths["/api/v1/users"].post;
+    const body = createUser.requestBody.content["application/json"].schema;
+    // The limits the server enforces, as the document states them.
+    expect(body.properties.password).toMatchObject({ type: "string", minLength: 8, maxLength: 256 });
+    expect(body.properties.role.enum).toEqual(["admin", "publisher"]);
+    expect(body.required).toEqual(["name", "email", "password", "role"]);
+    expect(createUser.security).toEqual([{ session: [] }, { bearer: [] }]);
+    expect(createUser.summary).toBe("Criar usuário");
+    expect(doc.components.securitySchemes.bearer).toMatchObject({ type: "http", scheme: "bearer" });
+    const token = doc.paths["/api/v1/tokens"].post.responses["201"].content["application/json"].schema;
+    expect(token.required).toEqual(["token", "secret"]);
+    expect(doc.paths["/api/v1/subscriptions"].post.requestBody.content["application/json"].schema.required).toEqual(["endpoint", "keys"]);
+  });
+
+  it("serves a readable docs page with its scripts from this server, not a CDN", async () => {
+    const res = await fetch(`${server.url}/api/docs/`);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain("swagger-ui");
+    const sources = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(sources.length).toBeGreaterThan(0);
+    for (const source of sources) expect(source).not.toMatch(/^(https?:)?\/\//);
+    const bundle = await fetch(new URL("./static/swagger-ui-bundle.js", `${server.url}/api/docs/`));
+    expect(bundle.status).toBe(200);
+    const init = await (await fetch(`${server.url}/api/docs/static/swagger-initializer.js`)).text();
+    expect(init).toContain("json");
+  });
+});
