@@ -88,6 +88,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const authDeps = createAuthDeps(deps, now);
   await app.register(fastifyCookie);
   app.decorateRequest("principal", null);
+  app.decorate("authenticator", authDeps.authenticator);
   app.addHook("onRequest", createCsrfGuard(deps.config.publicUrl));
   await registerRateLimiting(app);
   await registerOpenApi(app, deps.translator);

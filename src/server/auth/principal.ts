@@ -1,6 +1,7 @@
 import type { UserRole } from "../../shared/api/users.js";
 import type { ApiTokenRecord } from "../../store/api-tokens-repository.js";
 import type { UserRecord } from "../../store/users-repository.js";
+import type { Authenticator } from "./authenticator.js";
 
 /** Who is making a request: a signed-in operator (cookie) or a script (API token). */
 export type Principal =
@@ -20,6 +21,10 @@ export function actingUser(principal: Principal): { id: number; name: string } {
 }
 
 declare module "fastify" {
+  interface FastifyInstance {
+    /** The app's authenticator, for routes registered outside app.ts (and test-only routes). */
+    authenticator: Authenticator;
+  }
   interface FastifyRequest {
     /** Set by the authentication hooks (`requireUser`, `requireAdmin`); null on public routes. */
     principal: Principal | null;
