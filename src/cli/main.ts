@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { realpathSync } from "node:fs";
 import { Command, CommanderError } from "commander";
+import { AdminCreateError, adminCreate, type PasswordInput } from "./admin-create.js";
 import { generateVapidKeys } from "../push/vapid-keys.js";
 import { loadConfig } from "../server/config.js";
 import { createTranslator, type Translator } from "../server/i18n.js";
@@ -13,6 +14,8 @@ export interface CliIo {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /** Where `sino admin create` reads the password (default: the process's stdin). */
+  readonly stdin?: PasswordInput["stdin"];
 }
 
 const defaultIo: CliIo = {
@@ -83,6 +86,34 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
         );
       } finally {
         await database.destroy();
+      }
+    });
+
+  const admin = program.command("admin").description(t("cli:commands.admin"));
+  localizeHelp(admin, translator);
+  admin
+    .command("create")
+    .description(t("cli:commands.adminCreate"))
+    .requiredOption("--email <email>", t("cli:admin.email"))
+    .requiredOption("--name <nome>", t("cli:admin.name"))
+    .option("--password-stdin", t("cli:admin.passwordStdin"), false)
+    // A missing or unknown option is a usage error: exit code 2, as scripts expect (help stays
+    // 0), told in pt-BR instead of Commander's English.
+    .configureOutput({ outputError: () => undefined })
+    .exitOverride((error) => {
+      if (error.exitCode === 0) throw error;
+      io.stderr(`${t("cli:admin.usage")}\n`);
+      throw new CommanderError(2, error.code, error.message);
+    })
+    .action(async (options: { email: string; name: string; passwordStdin: boolean }) => {
+      const config = loadConfig(io.env, translator);
+      try {
+        const email = await adminCreate(config, options, { stdin: io.stdin ?? process.stdin, prompt: process.stderr }, translator);
+        io.stdout(`${t("cli:admin.created", { email })}\n`);
+      } catch (error) {
+        if (!(error instanceof AdminCreateError)) throw error;
+        if (error.message !== "") io.stderr(`${t("cli:failed", { message: error.message })}\n`);
+        process.exitCode = error.exitCode;
       }
     });
 
