@@ -267,7 +267,14 @@ describe("the Painel", () => {
     await page.getByRole("button", { name: P.nav.openMenu }).click();
     await page.getByRole("link", { name: P.nav.compose }).click();
     await heading(page, P.compose.title).waitFor();
-    // No sideways scrolling on a phone.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // No sideways scrolling on a phone, lists included.
+    const pageWidth = () => page.evaluate(() => document.documentElement.scrollWidth);
+    expect(await pageWidth()).toBeLessThanOrEqual(390);
+    await context.request.post(app.baseUrl + API_ROUTES.tokens, { data: { name: "Backup noturno de todos os dias", scope: "publish" }, headers: { origin: app.baseUrl } });
+    for (const path of ["/painel/tokens", "/painel/usuarios"]) {
+      await page.goto(app.baseUrl + path);
+      await page.getByRole("table").waitFor();
+      expect(await pageWidth()).toBeLessThanOrEqual(390);
+    }
   });
 });

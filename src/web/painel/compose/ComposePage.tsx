@@ -240,7 +240,7 @@ export function ComposePage() {
                     {sendToMeHint}
                   </Typography>
                 </Box>
-                <Button type="submit" variant="contained" size="large" startIcon={values.when === "later" ? <ScheduleSend /> : <SendOutlined />} loading={busy === "send"} disabled={busy !== null}>
+                <Button type="submit" variant="contained" size="large" startIcon={values.when === "later" ? <ScheduleSend /> : <SendOutlined />} loading={busy === "send"} disabled={busy !== null} sx={{ whiteSpace: "nowrap", flexShrink: 0 }}>
                   {values.when === "later" ? t("painel.compose.submit.later") : t("painel.compose.submit.now")}
                 </Button>
               </Stack>

@@ -39,7 +39,8 @@ export function PainelLayout() {
         position="fixed"
         color="inherit"
         elevation={0}
-        sx={{ borderBottom: 1, borderColor: "divider", zIndex: (theme) => theme.zIndex.drawer + 1 }}
+        // Above the permanent drawer from tablets up; below the phone menu, which is a modal.
+        sx={(theme) => ({ borderBottom: 1, borderColor: "divider", [theme.breakpoints.up("md")]: { zIndex: theme.zIndex.drawer + 1 } })}
       >
         <Toolbar>
           <IconButton

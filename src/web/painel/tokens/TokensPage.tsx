@@ -26,6 +26,7 @@ import { usePainelServices } from "../services.js";
 import { CreateTokenDialog } from "./CreateTokenDialog.js";
 
 const wide = { display: { xs: "none", md: "table-cell" } } as const;
+const fromSm = { display: { xs: "none", sm: "table-cell" } } as const;
 
 /** Tokens de API (admin): what scripts use to publish; listed, created (secret once), revoked. */
 export function TokensPage() {
@@ -57,7 +58,7 @@ export function TokensPage() {
               <TableHead>
                 <TableRow>
                   <TableCell>{t("painel.tokens.columns.name")}</TableCell>
-                  <TableCell>{t("painel.tokens.columns.scope")}</TableCell>
+                  <TableCell sx={fromSm}>{t("painel.tokens.columns.scope")}</TableCell>
                   <TableCell sx={wide}>{t("painel.tokens.columns.created")}</TableCell>
                   <TableCell sx={wide}>{t("painel.tokens.columns.lastUsed")}</TableCell>
                   <TableCell>{t("painel.tokens.columns.status")}</TableCell>
@@ -76,8 +77,11 @@ export function TokensPage() {
                         <Typography variant="body2" color="text.secondary" sx={{ fontFamily: "ui-monospace, SFMono-Regular, Menlo, monospace" }}>
                           {t("painel.tokens.prefix", { prefix: token.prefix })}
                         </Typography>
+                        <Typography variant="body2" color="text.secondary" sx={{ display: { sm: "none" } }}>
+                          {t(`painel.tokens.scopes.${token.scope}`)}
+                        </Typography>
                       </TableCell>
-                      <TableCell>{t(`painel.tokens.scopes.${token.scope}`)}</TableCell>
+                      <TableCell sx={fromSm}>{t(`painel.tokens.scopes.${token.scope}`)}</TableCell>
                       <TableCell sx={{ ...wide, whiteSpace: "nowrap" }}>
                         {formatDateTime(token.createdAt, timeZone)}
                         <Typography variant="body2" color="text.secondary">

@@ -83,11 +83,11 @@ export function UsersPage() {
                 const self = user.id === me.id;
                 return (
                   <TableRow key={user.id} data-testid="user-row" data-email={user.email}>
-                    <TableCell sx={{ maxWidth: 0, width: "50%" }}>
-                      <Typography sx={{ fontWeight: 500 }} noWrap>
+                    <TableCell sx={{ width: "50%" }}>
+                      <Typography sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>
                         {user.name} {self && <Chip label={t("painel.users.you")} size="small" sx={{ ml: 0.5 }} />}
                       </Typography>
-                      <Typography variant="body2" color="text.secondary" noWrap>
+                      <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: "anywhere" }}>
                         {user.email}
                       </Typography>
                     </TableCell>
@@ -99,8 +99,8 @@ export function UsersPage() {
                         disabled={self}
                         onChange={(event) => void changeRole(user, event.target.value as Role)}
                         slotProps={{ htmlInput: { "aria-label": t("painel.users.roleOf", { name: user.name }) } }}
-                        helperText={self ? t("painel.users.ownRole") : undefined}
-                        sx={{ minWidth: 130 }}
+                        title={self ? t("painel.users.ownRole") : undefined}
+                        sx={{ minWidth: { xs: 120, sm: 150 } }}
                       >
                         <MenuItem value="publisher">{t("painel.roles.publisher")}</MenuItem>
                         <MenuItem value="admin">{t("painel.roles.admin")}</MenuItem>
