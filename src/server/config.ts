@@ -34,6 +34,8 @@ export interface Config {
   readonly logLevel: LogLevel;
   /** SINO_WEB_DIR: the built web app (`npm run build:web`). */
   readonly webDir: string;
+  /** SINO_PUBLISH_RATE_LIMIT: publish requests per minute per API token (or signed-in operator). */
+  readonly publishRateLimit: number;
   /** The delivery engine (SINO_WORKER_*, SINO_LEASE_SECONDS, SINO_PUSH_*, SINO_ENCRYPTION_THREADS). */
   readonly delivery: DeliveryConfig;
 }
@@ -94,6 +96,7 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
   { env: "SINO_PUSH_ALLOW_PRIVATE", default: "false", doc: "Tests only: accept push endpoints on private/loopback addresses." },
   { env: "SINO_LOG_LEVEL", default: "info", doc: `Log level: ${LOG_LEVELS.join(", ")}.` },
   { env: "SINO_WEB_DIR", default: "dist/web", doc: "Folder of the built web app." },
+  { env: "SINO_PUBLISH_RATE_LIMIT", default: "60", doc: "Publish requests per minute each API token (or signed-in operator) may make." },
   {
     env: "SINO_WORKER_EMBEDDED",
     default: "true",
@@ -190,6 +193,9 @@ function createEnvSchema(t: Translator["t"]) {
         z.enum(LOG_LEVELS, msg("logLevel", "SINO_LOG_LEVEL", { values: LOG_LEVELS.join(", ") })).default("info"),
       ),
       SINO_WEB_DIR: optional("SINO_WEB_DIR").default("dist/web"),
+      SINO_PUBLISH_RATE_LIMIT: optional("SINO_PUBLISH_RATE_LIMIT").pipe(
+        integer(1, 1_000_000, 60, msg("positiveInteger", "SINO_PUBLISH_RATE_LIMIT")),
+      ),
       SINO_WORKER_EMBEDDED: optional("SINO_WORKER_EMBEDDED").pipe(
         z.enum(["true", "false", "1", "0"], msg("boolean", "SINO_WORKER_EMBEDDED")).default("true"),
       ),
@@ -247,6 +253,7 @@ function createEnvSchema(t: Translator["t"]) {
         }),
         logLevel: v.SINO_LOG_LEVEL,
         webDir: isAbsolute(v.SINO_WEB_DIR) ? v.SINO_WEB_DIR : resolve(v.SINO_WEB_DIR),
+        publishRateLimit: v.SINO_PUBLISH_RATE_LIMIT,
         delivery: Object.freeze({
           embedded: v.SINO_WORKER_EMBEDDED === "true" || v.SINO_WORKER_EMBEDDED === "1",
           lanes: v.SINO_WORKER_LANES,
