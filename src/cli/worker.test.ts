@@ -85,7 +85,7 @@ describe("sino worker processes on PostgreSQL", { timeout: 120_000 }, () => {
     fake.reset();
     database = await createTestDatabase("postgres");
     sends = createSendService({
-      notifications: createNotificationsRepository(database.db),
+      notifications: createNotificationsRepository(database),
       clock: Date.now,
       jobSize: 1000,
       onChange: () => undefined,

@@ -46,7 +46,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
   const options = resolveDeliveryOptions(deps.options);
   const clock = deps.clock ?? Date.now;
   const logger = deps.logger ?? SILENT;
-  const notifications = createNotificationsRepository(deps.database.db);
+  const notifications = createNotificationsRepository(deps.database);
   const queue = createDeliveryQueueRepository(deps.database);
   const events = createProgressEvents((error) => logger.warn({ err: error }, "progress listener failed"));
   const sender = createPushSender({

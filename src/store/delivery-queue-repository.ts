@@ -1,7 +1,8 @@
-import { sql, type Kysely, type Transaction } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { Database } from "./database.js";
 import { toNotification, type Notification } from "./notifications-repository.js";
 import type { Schema } from "./schema.js";
+import { writeTransaction } from "./write-transaction.js";
 
 /** A range job held by one lane: subscriptions with `cursor < id <= toId` are still to be sent. */
 export interface ClaimedJob {
@@ -325,11 +326,11 @@ export function createDeliveryQueueRepository(database: Pick<Database, "db" | "d
     await db.updateTable("delivery_retries").set({ lease_owner: null, lease_until: 0 }).where("lease_owner", "=", owner).execute();
   }
 
-  function inTransaction<T>(work: (trx: Transaction<Schema>) => Promise<T>): Promise<T> {
-    return db.transaction().execute(work);
+  function inTransaction<T>(work: (trx: Kysely<Schema>) => Promise<T>): Promise<T> {
+    return writeTransaction(database, work);
   }
 
-  async function lockNotification(trx: Transaction<Schema>, id: number): Promise<void> {
+  async function lockNotification(trx: Kysely<Schema>, id: number): Promise<void> {
     // Every transaction that changes a send's counters, jobs or retries takes this row lock first.
     // Besides ordering the locks, it makes the completion check below see the other lanes'
     // committed work (READ COMMITTED reads a fresh snapshot per statement once the lock is ours),
@@ -345,7 +346,7 @@ export function createDeliveryQueueRepository(database: Pick<Database, "db" | "d
  * target that vanished before its range was reached (unsubscribed meanwhile) was never counted:
  * it is added to `removed` here, so that accepted + failed + removed = queued.
  */
-async function finishIfSettled(trx: Transaction<Schema>, notificationId: number, now: number): Promise<void> {
+async function finishIfSettled(trx: Kysely<Schema>, notificationId: number, now: number): Promise<void> {
   const pendingJob = await trx
     .selectFrom("delivery_jobs")
     .select("id")

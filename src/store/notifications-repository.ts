@@ -1,5 +1,7 @@
-import type { Kysely, Selectable, Transaction } from "kysely";
+import type { Kysely, Selectable } from "kysely";
+import type { Database } from "./database.js";
 import type { NotificationStatus, NotificationsTable, Schema } from "./schema.js";
+import { writeTransaction } from "./write-transaction.js";
 
 /** Who a send goes to. Only everyone for now; channels (issue 5) add kinds the range query filters on. */
 export type Audience = { readonly kind: "everyone" };
@@ -73,10 +75,11 @@ export interface NotificationsRepository {
 
 const INSERT_CHUNK = 500;
 
-export function createNotificationsRepository(db: Kysely<Schema>): NotificationsRepository {
+export function createNotificationsRepository(database: Pick<Database, "db" | "dialect">): NotificationsRepository {
+  const { db } = database;
   async function createWithJobs(input: NewNotification, options: CreateSendOptions): Promise<Notification> {
     if (!Number.isInteger(options.jobSize) || options.jobSize < 1) throw new RangeError("jobSize must be a positive integer");
-    return db.transaction().execute(async (trx) => {
+    return writeTransaction(database, async (trx) => {
       const range = await targetRange(trx, input.audience);
       const inserted = await trx
         .insertInto("notifications")
@@ -129,7 +132,7 @@ export function createNotificationsRepository(db: Kysely<Schema>): Notifications
   }
 
   async function cancel(id: number, now: number): Promise<Notification | undefined> {
-    return db.transaction().execute(async (trx) => {
+    return writeTransaction(database, async (trx) => {
       // The notification row first: every writer of a send locks it before its jobs and retries,
       // so two transactions never wait on each other in opposite orders.
       const cancelled = await trx
@@ -153,7 +156,7 @@ export function createNotificationsRepository(db: Kysely<Schema>): Notifications
   return { createWithJobs, findById, cancel };
 }
 
-async function targetRange(trx: Transaction<Schema>, audience: Audience): Promise<{ count: number; min: number; max: number }> {
+async function targetRange(trx: Kysely<Schema>, audience: Audience): Promise<{ count: number; min: number; max: number }> {
   void audience; // "everyone": no filter yet; issue 5 narrows this query and the range query alike
   const row = await trx
     .selectFrom("subscriptions")

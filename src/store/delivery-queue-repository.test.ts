@@ -1,0 +1,148 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DIALECTS, createTestDatabase, openTestDatabase, type TestDatabase } from "../../test/support/db.js";
+import type { Database } from "./database.js";
+import { createDeliveryQueueRepository, type RangeBatchResult } from "./delivery-queue-repository.js";
+import { createNotificationsRepository, type NewNotification } from "./notifications-repository.js";
+
+const NOTHING: RangeBatchResult = { accepted: 0, failed: 0, gone: [], flagged: [], retries: [] };
+
+function aSend(overrides: Partial<NewNotification> = {}): NewNotification {
+  return {
+    title: "t",
+    body: null,
+    icon: null,
+    image: null,
+    badge: null,
+    tag: undefined,
+    url: null,
+    urgency: null,
+    ttlSeconds: 3600,
+    topic: null,
+    audience: { kind: "everyone" },
+    ...overrides,
+  };
+}
+
+async function seed(database: Database, count: number): Promise<void> {
+  const rows = Array.from({ length: count }, (_, i) => ({
+    endpoint: `https://push.example.com/${i}`,
+    p256dh: "k",
+    auth: "a",
+    user_agent: null,
+    created_at: 0,
+    updated_at: 0,
+    last_seen_at: 0,
+  }));
+  await database.db.insertInto("subscriptions").values(rows).execute();
+}
+
+for (const dialect of DIALECTS) {
+  describe(`delivery queue on ${dialect}`, () => {
+    let database: TestDatabase;
+    beforeEach(async () => {
+      database = await createTestDatabase(dialect);
+    });
+    afterEach(async () => {
+      await database.cleanup();
+    });
+
+    it("stores a send with one range job per jobSize ids, covering min..max at that moment", async () => {
+      await seed(database, 25);
+      const send = await createNotificationsRepository(database).createWithJobs(aSend(), {
+        now: 1000,
+        jobSize: 10,
+        payloadFor: ({ tag }) => JSON.stringify({ title: "t", tag }),
+      });
+      expect(send).toMatchObject({ status: "queued", tag: `sino-${send.id}`, expiresAt: 1000 + 3_600_000, counts: { queued: 25 } });
+      expect(JSON.parse(send.payload)).toEqual({ title: "t", tag: `sino-${send.id}` });
+      const jobs = await database.db.selectFrom("delivery_jobs").select(["cursor", "to_id"]).orderBy("id").execute();
+      const ids = (await database.db.selectFrom("subscriptions").select("id").orderBy("id").execute()).map((r) => Number(r.id));
+      expect(jobs.map((j) => [Number(j.cursor), Number(j.to_id)])).toEqual([
+        [ids[0]! - 1, ids[9]!],
+        [ids[9]!, ids[19]!],
+        [ids[19]!, ids[24]!],
+      ]);
+    });
+
+    it("gives each job to one owner at a time, and again once its lease has run out", async () => {
+      await seed(database, 5);
+      await createNotificationsRepository(database).createWithJobs(aSend(), { now: 0, jobSize: 100, payloadFor: () => "{}" });
+      const queue = createDeliveryQueueRepository(database);
+      const first = await queue.claimJob({ owner: "a", now: 1000, leaseMs: 500 });
+      expect(first).toBeDefined();
+      expect(await queue.claimJob({ owner: "b", now: 1400, leaseMs: 500 })).toBeUndefined();
+      const taken = await queue.claimJob({ owner: "b", now: 1500, leaseMs: 500 });
+      expect(taken?.id).toBe(first?.id);
+      // The first owner's checkpoint now changes nothing: the job is b's.
+      expect(await queue.checkpoint({ owner: "a", now: 1600, leaseMs: 500 }, { job: first!, cursor: first!.toId, result: { ...NOTHING, accepted: 5 } })).toBeUndefined();
+      const after = await createNotificationsRepository(database).findById(first!.notificationId);
+      expect(after?.counts.accepted).toBe(0);
+      expect(await queue.checkpoint({ owner: "b", now: 1600, leaseMs: 500 }, { job: taken!, cursor: taken!.toId, result: { ...NOTHING, accepted: 5 } })).toMatchObject({
+        status: "completed",
+        counts: { accepted: 5 },
+      });
+    });
+
+    it("completes a send exactly once when its last jobs finish at the same moment", async () => {
+      await seed(database, 40);
+      const notifications = createNotificationsRepository(database);
+      // PostgreSQL: four pools, as four worker processes would have. SQLite is one connection per
+      // process by design (better-sqlite3 blocks its thread while it waits for a lock), so there
+      // the four lanes share the one connection, as they do in `sino start`.
+      const others = Array.from({ length: 4 }, () => (dialect === "postgres" ? openTestDatabase(database.location) : undefined));
+      try {
+        for (let round = 0; round < 5; round++) {
+          const send = await notifications.createWithJobs(aSend(), { now: 0, jobSize: 10, payloadFor: () => "{}" });
+          const queues = others.map((o) => createDeliveryQueueRepository(o ?? database));
+          const jobs = await Promise.all(queues.map((q, i) => q.claimJob({ owner: `w${i}`, now: 1, leaseMs: 60_000 })));
+          expect(new Set(jobs.map((j) => j?.id)).size).toBe(4);
+          const results = await Promise.all(
+            queues.map((q, i) => q.checkpoint({ owner: `w${i}`, now: 2, leaseMs: 60_000 }, { job: jobs[i]!, cursor: jobs[i]!.toId, result: { ...NOTHING, accepted: 10 } })),
+          );
+          expect(results.every((r) => r !== undefined)).toBe(true);
+          expect(await notifications.findById(send.id)).toMatchObject({ status: "completed", finishedAt: 2, counts: { queued: 40, accepted: 40 } });
+        }
+      } finally {
+        await Promise.all(others.map((o) => o?.destroy()));
+      }
+    });
+
+    it("counts a retry once, whoever settles it, and settles one whose subscription vanished as removed", async () => {
+      await seed(database, 2);
+      const notifications = createNotificationsRepository(database);
+      const send = await notifications.createWithJobs(aSend(), { now: 0, jobSize: 10, payloadFor: () => "{}" });
+      const queue = createDeliveryQueueRepository(database);
+      const job = (await queue.claimJob({ owner: "a", now: 1, leaseMs: 1000 }))!;
+      const [s0, s1] = (await queue.listTargets(job, job.cursor, 10)).map((t) => t.id);
+      await queue.checkpoint(
+        { owner: "a", now: 2, leaseMs: 1000 },
+        {
+          job,
+          cursor: job.toId,
+          result: { ...NOTHING, retries: [s0!, s1!].map((id) => ({ subscriptionId: id, attempt: 2, notBefore: 100, reason: "server_error" })) },
+        },
+      );
+      expect(await notifications.findById(send.id)).toMatchObject({ status: "sending", counts: { retrying: 2 } });
+      expect(await queue.claimRetries({ owner: "a", now: 99, leaseMs: 1000 }, 10)).toEqual([]);
+
+      await database.db.deleteFrom("subscriptions").where("id", "=", s1!).execute();
+      const claimed = await queue.claimRetries({ owner: "a", now: 100, leaseMs: 50 }, 10);
+      expect(claimed.map((r) => [r.subscriptionId, r.attempt, r.target === undefined])).toEqual([
+        [s0, 2, false],
+        [s1, 2, true],
+      ]);
+      // a's lease runs out; b takes both and settles them first.
+      const byB = await queue.claimRetries({ owner: "b", now: 200, leaseMs: 1000 }, 10);
+      expect(byB).toHaveLength(2);
+      await queue.settleRetries({ owner: "b", now: 201, leaseMs: 1000 }, [
+        { retry: byB[0]!, outcome: { kind: "accepted" } },
+        { retry: byB[1]!, outcome: { kind: "removed" } },
+      ]);
+      await queue.settleRetries({ owner: "a", now: 202, leaseMs: 1000 }, claimed.map((retry) => ({ retry, outcome: { kind: "accepted" } })));
+      expect(await notifications.findById(send.id)).toMatchObject({
+        status: "completed",
+        counts: { queued: 2, accepted: 1, removed: 1, failed: 0, retrying: 0 },
+      });
+    });
+  });
+}
