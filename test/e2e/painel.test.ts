@@ -12,6 +12,8 @@ import { launchChromium } from "../support/browser.js";
 import { startTestServer } from "../support/server.js";
 import type { TestServer } from "../support/server.js";
 import { requireBuiltWebApp } from "./support/built-web-app.js";
+import { settledBell } from "./support/bell-page.js";
+import { installPushStub, makeSubscriptionKeys, testEndpoint } from "./support/push-stub.js";
 import { ADMIN, PUBLISHER, createFirstAdmin, field, helperTextOf, navLabels, signInContext } from "./support/painel-page.js";
 
 const P = ptBR.painel;
@@ -160,6 +162,35 @@ describe("the Painel", () => {
     await page.getByRole("dialog").getByRole("button", { name: P.compose.submit.now }).click();
     const outcome = page.getByTestId("compose-outcome");
     await outcome.waitFor();
+    expect(await outcome.textContent()).toBe(P.compose.result.failed.replace("{{reason}}", E.not_found));
+  });
+
+  it("enables \"Enviar para mim\" once this browser's bell is on, and shows the server's answer to it", async () => {
+    const app = await server();
+    await createFirstAdmin(app.url);
+    const { page, context } = await newPage();
+    // The browser's push service is stubbed (TESTING.md §2); the bell, worker and API are real.
+    await context.grantPermissions(["notifications"], { origin: app.baseUrl });
+    await installPushStub(context, { endpoint: testEndpoint(), keys: makeSubscriptionKeys(), mode: "ok" });
+    await signInContext(context, app.baseUrl, ADMIN);
+    await page.goto(`${app.baseUrl}/painel/nova`);
+    await heading(page, P.compose.title).waitFor();
+
+    const sendToMe = page.getByRole("button", { name: P.compose.sendToMe.button });
+    expect(await sendToMe.isDisabled()).toBe(true);
+    await (await settledBell(page, "off")).click();
+    await settledBell(page, "on");
+    expect(await sendToMe.isDisabled()).toBe(false);
+    expect(await page.locator("#send-to-me-hint").textContent()).toBe(P.compose.sendToMe.ready);
+
+    // The same client rules apply to a test send.
+    await sendToMe.click();
+    expect(await helperTextOf(field(page, P.compose.fields.title))).toBe(P.compose.errors.titleRequired);
+    await field(page, P.compose.fields.title).fill("Teste");
+    await sendToMe.click();
+    const outcome = page.getByTestId("compose-outcome");
+    await outcome.waitFor();
+    // Pending sends API: no fake success.
     expect(await outcome.textContent()).toBe(P.compose.result.failed.replace("{{reason}}", E.not_found));
   });
 
