@@ -71,6 +71,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     // Public API: bodies are small. Routes that take JSON set their own, smaller limit.
     bodyLimit: 64 * 1024,
+    // The client address the sign-in throttle counts per address (see SINO_TRUST_PROXY).
+    // (A union Fastify's overloads do not take as is; every member is one of its accepted forms.)
+    trustProxy: deps.config.trustProxy as boolean,
   });
   const now = deps.now ?? Date.now;
   // Every route's zod schema validates its request and (where declared) its answer, and the

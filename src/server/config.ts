@@ -36,6 +36,8 @@ export interface Config {
   readonly webDir: string;
   /** SINO_PUBLISH_RATE_LIMIT: publish requests per minute per API token (or signed-in operator). */
   readonly publishRateLimit: number;
+  /** SINO_TRUST_PROXY: which reverse proxies' X-Forwarded-For to believe (Fastify's `trustProxy`). */
+  readonly trustProxy: boolean | number | string[];
   /** The delivery engine (SINO_WORKER_*, SINO_LEASE_SECONDS, SINO_PUSH_*, SINO_ENCRYPTION_THREADS). */
   readonly delivery: DeliveryConfig;
 }
@@ -97,6 +99,11 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
   { env: "SINO_LOG_LEVEL", default: "info", doc: `Log level: ${LOG_LEVELS.join(", ")}.` },
   { env: "SINO_WEB_DIR", default: "dist/web", doc: "Folder of the built web app." },
   { env: "SINO_PUBLISH_RATE_LIMIT", default: "60", doc: "Publish requests per minute each API token (or signed-in operator) may make." },
+  {
+    env: "SINO_TRUST_PROXY",
+    default: "false",
+    doc: "Behind a reverse proxy: true, a hop count, or comma-separated proxy addresses/CIDRs whose X-Forwarded-For gives the client address (sign-in throttling per address).",
+  },
   {
     env: "SINO_WORKER_EMBEDDED",
     default: "true",
@@ -196,6 +203,13 @@ function createEnvSchema(t: Translator["t"]) {
       SINO_PUBLISH_RATE_LIMIT: optional("SINO_PUBLISH_RATE_LIMIT").pipe(
         integer(1, 1_000_000, 60, msg("positiveInteger", "SINO_PUBLISH_RATE_LIMIT")),
       ),
+      SINO_TRUST_PROXY: optional("SINO_TRUST_PROXY").pipe(
+        z
+          .string()
+          .default("false")
+          .refine((v) => /^(true|false|\d{1,2})$/.test(v) || v.split(",").every((p) => /^[0-9a-f.:/]+$/i.test(p.trim())), msg("trustProxy", "SINO_TRUST_PROXY"))
+          .transform(parseTrustProxy),
+      ),
       SINO_WORKER_EMBEDDED: optional("SINO_WORKER_EMBEDDED").pipe(
         z.enum(["true", "false", "1", "0"], msg("boolean", "SINO_WORKER_EMBEDDED")).default("true"),
       ),
@@ -254,6 +268,7 @@ function createEnvSchema(t: Translator["t"]) {
         logLevel: v.SINO_LOG_LEVEL,
         webDir: isAbsolute(v.SINO_WEB_DIR) ? v.SINO_WEB_DIR : resolve(v.SINO_WEB_DIR),
         publishRateLimit: v.SINO_PUBLISH_RATE_LIMIT,
+        trustProxy: v.SINO_TRUST_PROXY,
         delivery: Object.freeze({
           embedded: v.SINO_WORKER_EMBEDDED === "true" || v.SINO_WORKER_EMBEDDED === "1",
           lanes: v.SINO_WORKER_LANES,
@@ -276,6 +291,18 @@ function integer(min: number, max: number, fallback: number, message: { error: (
     .optional()
     .refine((v) => v === undefined || (/^\d+$/.test(v) && Number(v) >= min && Number(v) <= max), message)
     .transform((v) => (v === undefined ? fallback : Number(v)));
+}
+
+/**
+ * Without a trusted proxy, `request.ip` is the socket's peer; behind one, every client would look
+ * like the proxy and share one sign-in throttle. Trusting X-Forwarded-For from anyone would let a
+ * guesser pick a new address per attempt, so the proxies must be named.
+ */
+function parseTrustProxy(value: string): boolean | number | string[] {
+  if (value === "true") return true;
+  if (value === "false") return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(",").map((p) => p.trim()).filter((p) => p !== "");
 }
 
 function isHttpUrl(value: string): boolean {

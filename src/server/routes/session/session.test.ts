@@ -218,3 +218,35 @@ describe("the session cookie over plain http", () => {
     }
   });
 });
+
+describe("the per-address throttle behind a reverse proxy", () => {
+  const policy = {
+    account: { slowAfter: 100, lockAfter: 100, lockMs: 60_000 },
+    address: { slowAfter: 100, lockAfter: 3, lockMs: 60_000 },
+    windowMs: 60_000,
+    baseDelayMs: 0,
+    maxDelayMs: 0,
+  };
+
+  async function lockOneAddressThenTryAnother(env: Record<string, string>): Promise<number> {
+    const server = await startOperatorServer({ dialect: "sqlite", env, auth: { throttlePolicy: policy } });
+    try {
+      await setUpAdmin(server);
+      const client = new ApiClient(server);
+      for (let i = 0; i < 3; i++) {
+        await client.post(SESSION, { email: `x${i}@exemplo.com.br`, password: "chute-chute" }, { "x-forwarded-for": "203.0.113.1" });
+      }
+      return (await client.post(SESSION, { email: ADMIN.email, password: ADMIN.password }, { "x-forwarded-for": "203.0.113.2" })).status;
+    } finally {
+      await server.close();
+    }
+  }
+
+  it("counts each client's forwarded address when the proxy is trusted (SINO_TRUST_PROXY)", async () => {
+    expect(await lockOneAddressThenTryAnother({ SINO_TRUST_PROXY: "127.0.0.1" })).toBe(200);
+  });
+
+  it("ignores X-Forwarded-For from an untrusted peer, so a guesser cannot pick a new address per attempt", async () => {
+    expect(await lockOneAddressThenTryAnother({})).toBe(429);
+  });
+});
