@@ -113,6 +113,26 @@ describe("the Painel", () => {
     await heading(page, P.signIn.title).waitFor();
   });
 
+  it("sends an operator whose session ended elsewhere to sign-in, and back to the page afterwards", async () => {
+    const app = await server();
+    await createFirstAdmin(app.url);
+    const { page, context } = await newPage();
+    await signInContext(context, app.baseUrl, ADMIN);
+    await page.goto(`${app.baseUrl}/painel/tokens`);
+    await page.getByRole("heading", { name: P.tokens.emptyTitle }).waitFor();
+
+    // Signed out behind the page's back (another tab): the next list load gets 401.
+    expect((await context.request.delete(app.baseUrl + API_ROUTES.session, { headers: { origin: app.baseUrl } })).status()).toBe(204);
+    await page.getByRole("navigation").getByRole("link", { name: P.nav.users }).click();
+    await heading(page, P.signIn.title).waitFor();
+
+    await field(page, P.account.email).fill(ADMIN.email);
+    await field(page, P.account.password).fill(ADMIN.password);
+    await page.getByRole("button", { name: P.signIn.submit, exact: true }).click();
+    await heading(page, P.users.title).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/painel/usuarios");
+  });
+
   it("shows compose errors beside their fields, a live preview, and the server's refusal instead of a fake success", async () => {
     const app = await server();
     await createFirstAdmin(app.url);

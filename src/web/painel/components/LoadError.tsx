@@ -1,11 +1,23 @@
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import { errorText } from "../api/error-text.js";
+import { isPainelApiError } from "../api/painel-api-error.js";
+import { useSession } from "../session/session-context.js";
 
-/** A list that could not be loaded: why, and a way to try again. */
+/**
+ * A list that could not be loaded: why, and a way to try again. A 401 means the session ended
+ * (expired, signed out in another tab, user removed): asking the server again sends the operator
+ * to sign-in, and back here afterwards.
+ */
 export function LoadError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   const { t } = useTranslation();
+  const { reload } = useSession();
+  const sessionEnded = isPainelApiError(error) && error.status === 401;
+  useEffect(() => {
+    if (sessionEnded) reload();
+  }, [sessionEnded, reload]);
   return (
     <Alert
       severity="error"

@@ -35,18 +35,14 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setState({ status: "signed-out" });
   }, [api]);
 
+  const reload = useCallback(() => {
+    setState({ status: "loading" });
+    setAttempt((n) => n + 1);
+  }, []);
+
   const session = useMemo<Session>(
-    () => ({
-      state,
-      signIn,
-      signOut,
-      signedIn: (user) => setState({ status: "signed-in", user }),
-      reload: () => {
-        setState({ status: "loading" });
-        setAttempt((n) => n + 1);
-      },
-    }),
-    [state, signIn, signOut],
+    () => ({ state, signIn, signOut, reload, signedIn: (user) => setState({ status: "signed-in", user }) }),
+    [state, signIn, signOut, reload],
   );
 
   return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
