@@ -1,5 +1,5 @@
 import type { Readable, Writable } from "node:stream";
-import { z } from "zod";
+import type { z } from "zod";
 import { createPasswordHasher } from "../server/auth/password.js";
 import type { Config } from "../server/config.js";
 import type { Translator } from "../server/i18n.js";
