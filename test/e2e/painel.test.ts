@@ -292,6 +292,14 @@ describe("the Painel", () => {
     await publisher.page.getByRole("heading", { name: P.session.adminOnlyTitle }).waitFor();
     expect(await publisher.page.getByTestId("users-table").count()).toBe(0);
 
+    // Changing a role takes effect at once on the server.
+    await row.getByRole("combobox").click();
+    await page.getByRole("option", { name: P.roles.admin }).click();
+    await expect.poll(() => page.getByTestId("notice").textContent()).toBe(
+      P.users.roleChanged.replace("{{name}}", PUBLISHER.name).replace("{{role}}", P.roles.admin),
+    );
+    expect(await app.database.db.selectFrom("users").select("role").where("email", "=", PUBLISHER.email).executeTakeFirst()).toEqual({ role: "admin" });
+
     // Removing asks first; cancelling keeps the user.
     await row.getByRole("button", { name: P.users.removeNamed.replace("{{name}}", PUBLISHER.name) }).click();
     await page.getByRole("dialog").getByRole("button", { name: P.common.cancel }).click();
