@@ -48,8 +48,10 @@ describe("sino worker processes on PostgreSQL", { timeout: 120_000 }, () => {
         SINO_PUSH_ALLOWED_HOSTS: "127.0.0.1",
         SINO_PUSH_ALLOW_PRIVATE: "true",
         SINO_PUSH_CA_FILE: loadTestTls().caPath,
-        SINO_PUSH_TIMEOUT_MS: "1000",
-        SINO_LEASE_SECONDS: "3",
+        // Far above the fake's latency even on a loaded machine (a timeout would resend), and the
+        // lease just over twice that, so the SIGKILL test waits little for it to run out.
+        SINO_PUSH_TIMEOUT_MS: "2500",
+        SINO_LEASE_SECONDS: "6",
         SINO_WORKER_LANES: String(LANES),
         SINO_WORKER_BATCH: String(BATCH),
         SINO_WORKER_POLL_MS: "50",
@@ -147,7 +149,7 @@ describe("sino worker processes on PostgreSQL", { timeout: 120_000 }, () => {
   it("shares one send of 20,000 subscriptions between two worker processes: none skipped, none sent twice", async () => {
     const ids = await seedSubscriptions(database, fake, 20_000);
     fake.setBehaviour({ latencyMs: 5 });
-    const env = { SINO_LEASE_SECONDS: "30" };
+    const env = { SINO_LEASE_SECONDS: "30", SINO_PUSH_TIMEOUT_MS: "10000" };
     const [a, b] = await Promise.all([startWorkerProcess(env), startWorkerProcess(env)]);
     const send = await sends.createSend({ title: "Dois entregadores" });
     const done = await waitForSend(() => sends.getSend(send.id), undefined, 100);
