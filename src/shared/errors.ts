@@ -43,6 +43,15 @@ export const ERROR_STATUS = {
   password_too_long: 400,
   name_required: 400,
   name_too_long: 400,
+
+  channel_not_found: 400,
+  too_many_channels: 400,
+  channel_slug_invalid: 400,
+  channel_slug_reserved: 400,
+  channel_slug_taken: 409,
+  channel_description_too_long: 400,
+  notification_not_found: 404,
+  subscriber_not_found: 404,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

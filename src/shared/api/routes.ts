@@ -14,6 +14,22 @@ export const API_ROUTES = {
   users: `${API_PREFIX}/users`,
   /** Admin: GET list, POST create; `/tokens/:id` DELETE revokes. */
   tokens: `${API_PREFIX}/tokens`,
+  /** PUT: replace a subscription's channel choice, with proof (`SubscriptionChannelsRequest`). */
+  subscriptionChannels: `${API_PREFIX}/subscriptions/channels`,
+  /** GET (signed in) list; POST (admin) create; `/channels/:id` PATCH (admin). */
+  channels: `${API_PREFIX}/channels`,
+  /** POST (public): the service worker reports shown/clicked/closed (`NotificationEventRequest`). */
+  events: `${API_PREFIX}/events`,
+  /** GET (public): Avisos, newest first (`NoticesResponse`). */
+  notices: `${API_PREFIX}/notices`,
+  /** GET (public): Server-Sent Events, one `notice` event per new notice. */
+  noticesStream: `${API_PREFIX}/notices/stream`,
+  /** GET (admin): subscribers list; `/subscribers/:id` DELETE (admin). */
+  subscribers: `${API_PREFIX}/subscribers`,
+  /** GET (admin): CSV of subscriber counts by channel and by browser. */
+  subscribersCsv: `${API_PREFIX}/subscribers.csv`,
+  /** GET (signed in): chart data for Visão geral (`StatsResponse`). */
+  stats: `${API_PREFIX}/stats`,
   /** GET: the OpenAPI 3 document, generated from the same zod schemas that validate requests. */
   openapi: `${API_PREFIX}/openapi.json`,
   /** The readable API documentation (Swagger UI, served locally). */
@@ -28,4 +44,19 @@ export function userPath(id: string): string {
 /** `/api/v1/tokens/:id`. */
 export function tokenPath(id: string): string {
   return `${API_ROUTES.tokens}/${encodeURIComponent(id)}`;
+}
+
+/** `/api/v1/channels/:id`. */
+export function channelPath(id: string): string {
+  return `${API_ROUTES.channels}/${encodeURIComponent(id)}`;
+}
+
+/** `/api/v1/subscribers/:id`. */
+export function subscriberPath(id: string): string {
+  return `${API_ROUTES.subscribers}/${encodeURIComponent(id)}`;
+}
+
+/** `/api/v1/notifications/:id/results.csv`: a send's results as CSV (signed in). */
+export function notificationResultsCsvPath(id: string): string {
+  return `${API_PREFIX}/notifications/${encodeURIComponent(id)}/results.csv`;
 }

@@ -1,0 +1,27 @@
+import { z } from "zod";
+
+/**
+ * What the service worker reports about a notification it showed. Only the subscription (proved by
+ * its endpoint and auth secret) identifies the reporter; nothing else about the person is stored.
+ */
+export const NOTIFICATION_EVENT_TYPES = ["shown", "clicked", "closed"] as const;
+export const notificationEventTypeSchema = z.enum(NOTIFICATION_EVENT_TYPES);
+export type NotificationEventType = z.infer<typeof notificationEventTypeSchema>;
+
+/** POST /events (public) → 204; recorded once per (notification, subscription, type). */
+export const notificationEventRequestSchema = z.object({
+  notificationId: z.string(),
+  type: notificationEventTypeSchema,
+  endpoint: z.string(),
+  auth: z.string(),
+});
+export type NotificationEventRequest = z.infer<typeof notificationEventRequestSchema>;
+
+/** The counts a send's results gain from events. `clickRate` = clicked / accepted, null when none accepted. */
+export const eventCountsSchema = z.object({
+  shown: z.number().int(),
+  clicked: z.number().int(),
+  closed: z.number().int(),
+  clickRate: z.number().nullable(),
+});
+export type EventCounts = z.infer<typeof eventCountsSchema>;

@@ -1,0 +1,34 @@
+import { z } from "zod";
+
+/** Operators' view of subscriptions (admin). Never the endpoint or keys. */
+export const SUBSCRIBERS_PAGE_SIZE = 50;
+export const SUBSCRIBERS_MAX_PAGE_SIZE = 200;
+
+export const subscriberSchema = z.object({
+  id: z.string(),
+  /** e.g. "Chrome", "Firefox"; null when the User-Agent was not recognised or not sent. */
+  browser: z.string().nullable(),
+  /** e.g. "Android", "Windows"; null when unknown. */
+  os: z.string().nullable(),
+  /** Slugs of the chosen channels. */
+  channels: z.array(z.string()),
+  createdAt: z.string(),
+  /** The last registration from this browser (the page re-registers on every visit). */
+  lastSeenAt: z.string(),
+});
+export type Subscriber = z.infer<typeof subscriberSchema>;
+
+/** GET /subscribers?channel=&browser=&page=&pageSize= (admin); `page` starts at 1. */
+export const subscribersQuerySchema = z.object({
+  channel: z.string().optional(),
+  browser: z.string().optional(),
+  page: z.coerce.number().int().min(1).optional(),
+  pageSize: z.coerce.number().int().min(1).max(SUBSCRIBERS_MAX_PAGE_SIZE).optional(),
+});
+export type SubscribersQuery = z.input<typeof subscribersQuerySchema>;
+
+export const subscribersResponseSchema = z.object({
+  subscribers: z.array(subscriberSchema),
+  total: z.number().int(),
+});
+export type SubscribersResponse = z.infer<typeof subscribersResponseSchema>;
