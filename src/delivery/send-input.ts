@@ -20,6 +20,8 @@ export interface SendInput {
   /** Replaces a still-undelivered message with the same topic (RFC 8030 §5.4). */
   readonly topic?: string;
   readonly audience?: Audience;
+  /** Epoch ms. In the future: stored as `scheduled`; the scheduler sends it out when due. */
+  readonly sendAt?: number;
 }
 
 /**
@@ -61,6 +63,7 @@ export function prepareSend(input: SendInput): NewNotification {
     ttlSeconds: options.value.ttl,
     topic: options.value.topic ?? null,
     audience: input.audience ?? { kind: "everyone" },
+    ...(input.sendAt === undefined ? {} : { sendAt: input.sendAt }),
   };
   // RFC 8291 §4: one 4096-byte record, so at most 3993 bytes of plaintext. Refused here, before
   // anything is stored, rather than by every worker for every subscription.

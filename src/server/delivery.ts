@@ -1,15 +1,22 @@
 import { readFileSync } from "node:fs";
 import type { DeliveryEngine } from "../delivery/engine.js";
 import { createDeliveryEngine } from "../delivery/engine.js";
+import { resolveDeliveryOptions } from "../delivery/delivery-options.js";
+import { createScheduler, type Scheduler } from "../delivery/scheduler.js";
 import type { DeliveryLogger } from "../delivery/worker.js";
 import { createPushTransport, type PushTransport } from "../push/transport.js";
 import { createVapidSigner } from "../push/vapid.js";
 import type { VapidKeys } from "../push/vapid-keys.js";
 import type { Database } from "../store/database.js";
+import { createNotificationsRepository } from "../store/notifications-repository.js";
 import type { Config } from "./config.js";
 
 export interface DeliveryRuntime {
   readonly engine: DeliveryEngine;
+  /** Starts scheduled sends when due; runs wherever the worker lanes run. */
+  readonly scheduler: Scheduler;
+  /** Starts the worker lanes and the scheduler. */
+  start(): void;
   /** Stops the lanes (graceful: in-flight sub-batches finish and are checkpointed), then the connections. */
   close(options?: { graceful: boolean }): Promise<void>;
 }
@@ -23,24 +30,39 @@ export function createDeliveryRuntime(config: Config, database: Database, vapidK
     maxInFlightPerOrigin: d.maxInFlightPerOrigin,
     ...(d.pushCaFile === undefined ? {} : { ca: readFileSync(d.pushCaFile, "utf8") }),
   });
+  const engineOptions = {
+    lanes: d.lanes,
+    batchSize: d.batchSize,
+    pollMs: d.pollMs,
+    leaseMs: d.leaseMs,
+    encryptionThreads: d.encryptionThreads,
+  };
   const engine = createDeliveryEngine({
     database,
     transport,
     vapid: createVapidSigner({ keys: vapidKeys, subject: config.vapidSubject }),
     logger,
-    options: {
-      lanes: d.lanes,
-      batchSize: d.batchSize,
-      pollMs: d.pollMs,
-      leaseMs: d.leaseMs,
-      encryptionThreads: d.encryptionThreads,
-    },
+    options: engineOptions,
+  });
+  const scheduler = createScheduler({
+    notifications: createNotificationsRepository(database),
+    clock: Date.now,
+    jobSize: resolveDeliveryOptions(engineOptions).jobSize,
+    pollMs: d.pollMs,
+    logger,
+    onStarted: () => engine.wake(),
   });
   let closing: Promise<void> | undefined;
   return {
     engine,
+    scheduler,
+    start() {
+      engine.start();
+      scheduler.start();
+    },
     close: (options = { graceful: true }) =>
       (closing ??= (async () => {
+        await scheduler.stop();
         await engine.stop(options);
         await transport.close();
       })()),

@@ -56,7 +56,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       translator: createTranslator(),
     });
     await app.listen({ port: config.port, host: config.host });
-    if (config.delivery.embedded) delivery.engine.start();
+    if (config.delivery.embedded) delivery.start();
     const started = app;
     const runtime = delivery;
     const url = urlOf(started.server.address() as AddressInfo);

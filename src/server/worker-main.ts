@@ -30,7 +30,7 @@ export async function startWorker(config: Config, options: { logger?: FastifyBas
     await migrateToLatest(database);
     const vapidKeys = await ensureVapidKeys(createSettingsRepository(database.db), generateVapidKeys, config.vapidKeys);
     const runtime = createDeliveryRuntime(config, database, vapidKeys, logger);
-    runtime.engine.start();
+    runtime.start();
     let closing: Promise<void> | undefined;
     return {
       engine: runtime.engine,

@@ -27,7 +27,7 @@ for (const dialect of DIALECTS) {
           .filter((t) => t.schema === database.schema)
           .map((t) => t.name)
           .sort();
-        expect(tables).toEqual(["api_tokens", "delivery_jobs", "delivery_retries", "login_attempts", "notifications", "sessions", "settings", "subscriptions", "users"]);
+        expect(tables).toEqual(["api_tokens", "delivery_jobs", "delivery_retries", "idempotency_keys", "login_attempts", "notifications", "sessions", "settings", "subscriptions", "users"]);
       } finally {
         await database.destroy();
       }

@@ -3,8 +3,12 @@ import type { Database } from "./database.js";
 import type { NotificationStatus, NotificationsTable, Schema } from "./schema.js";
 import { writeTransaction } from "./write-transaction.js";
 
-/** Who a send goes to. Only everyone for now; channels (issue 5) add kinds the range query filters on. */
-export type Audience = { readonly kind: "everyone" };
+/**
+ * Who a send goes to. `endpoint` is one browser ("send to me"): its range is that subscription's
+ * id alone, so the workers' range query needs no filter for it. Channels (issue 5) add kinds the
+ * range query filters on.
+ */
+export type Audience = { readonly kind: "everyone" } | { readonly kind: "endpoint"; readonly endpoint: string };
 
 export interface NewNotification {
   readonly title: string;
@@ -19,6 +23,11 @@ export interface NewNotification {
   readonly ttlSeconds: number;
   readonly topic: string | null;
   readonly audience: Audience;
+  /**
+   * When to go out (epoch ms). Later than `now`: stored as `scheduled` with no jobs; the targets
+   * are taken when `startDue` sends it. Absent or not in the future: now.
+   */
+  readonly sendAt?: number;
 }
 
 export interface Notification {
@@ -37,6 +46,8 @@ export interface Notification {
   readonly payload: string;
   readonly status: NotificationStatus;
   readonly createdAt: number;
+  /** Scheduled sends: when it goes (or went) out. */
+  readonly sendAt: number | null;
   readonly expiresAt: number;
   readonly finishedAt: number | null;
   readonly counts: DeliveryCounts;
@@ -71,6 +82,13 @@ export interface NotificationsRepository {
    * send as it now is, or undefined when there is none; a finished send is returned unchanged.
    */
   cancel(id: number, now: number): Promise<Notification | undefined>;
+  /**
+   * Sends out scheduled sends whose time has come: each is claimed by a conditional UPDATE
+   * (`status = 'scheduled'`), so with several processes polling, exactly one starts it, and gets
+   * its range jobs over the subscriptions that exist NOW, in the same transaction. At most
+   * `limit` per call; returns the sends started.
+   */
+  startDue(now: number, options: { jobSize: number; limit: number }): Promise<Notification[]>;
 }
 
 const INSERT_CHUNK = 500;
@@ -78,52 +96,7 @@ const INSERT_CHUNK = 500;
 export function createNotificationsRepository(database: Pick<Database, "db" | "dialect">): NotificationsRepository {
   const { db } = database;
   async function createWithJobs(input: NewNotification, options: CreateSendOptions): Promise<Notification> {
-    if (!Number.isInteger(options.jobSize) || options.jobSize < 1) throw new RangeError("jobSize must be a positive integer");
-    return writeTransaction(database, async (trx) => {
-      const range = await targetRange(trx, input.audience);
-      const inserted = await trx
-        .insertInto("notifications")
-        .values({
-          title: input.title,
-          body: input.body,
-          icon: input.icon,
-          image: input.image,
-          badge: input.badge,
-          tag: input.tag ?? "",
-          url: input.url,
-          urgency: input.urgency,
-          ttl_seconds: input.ttlSeconds,
-          topic: input.topic,
-          audience: JSON.stringify(input.audience),
-          payload: "",
-          status: range.count === 0 ? "completed" : "queued",
-          created_at: options.now,
-          expires_at: options.now + input.ttlSeconds * 1000,
-          finished_at: range.count === 0 ? options.now : null,
-          queued: range.count,
-        })
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      const id = Number(inserted.id);
-      const tag = input.tag ?? `sino-${id}`;
-      const row = await trx
-        .updateTable("notifications")
-        .set({ tag, payload: options.payloadFor({ id, tag }) })
-        .where("id", "=", id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-
-      if (range.count > 0) {
-        const jobs: { notification_id: number; cursor: number; to_id: number }[] = [];
-        for (let from = range.min; from <= range.max; from += options.jobSize) {
-          jobs.push({ notification_id: id, cursor: from - 1, to_id: Math.min(range.max, from + options.jobSize - 1) });
-        }
-        for (let i = 0; i < jobs.length; i += INSERT_CHUNK) {
-          await trx.insertInto("delivery_jobs").values(jobs.slice(i, i + INSERT_CHUNK)).execute();
-        }
-      }
-      return toNotification(row);
-    });
+    return writeTransaction(database, (trx) => insertSendWithJobs(trx, input, options));
   }
 
   async function findById(id: number): Promise<Notification | undefined> {
@@ -139,7 +112,7 @@ export function createNotificationsRepository(database: Pick<Database, "db" | "d
         .updateTable("notifications")
         .set({ status: "cancelled", retrying: 0, finished_at: now })
         .where("id", "=", id)
-        .where("status", "in", ["queued", "sending"])
+        .where("status", "in", ["scheduled", "queued", "sending"])
         .returningAll()
         .executeTakeFirst();
       if (cancelled === undefined) {
@@ -153,11 +126,118 @@ export function createNotificationsRepository(database: Pick<Database, "db" | "d
     });
   }
 
-  return { createWithJobs, findById, cancel };
+  async function startDue(now: number, options: { jobSize: number; limit: number }): Promise<Notification[]> {
+    const started: Notification[] = [];
+    while (started.length < options.limit) {
+      const due = await db
+        .selectFrom("notifications")
+        .select("id")
+        .where("status", "=", "scheduled")
+        .where("send_at", "<=", now)
+        .orderBy("send_at")
+        .orderBy("id")
+        .limit(1)
+        .executeTakeFirst();
+      if (due === undefined) break;
+      const send = await writeTransaction(database, async (trx) => {
+        // The claim: only one transaction turns it from scheduled; on PostgreSQL a concurrent one
+        // waits for the row lock, re-checks the status, and matches nothing (READ COMMITTED).
+        const claimed = await trx
+          .updateTable("notifications")
+          .set({ status: "queued" })
+          .where("id", "=", Number(due.id))
+          .where("status", "=", "scheduled")
+          .returningAll()
+          .executeTakeFirst();
+        if (claimed === undefined) return undefined;
+        const notification = toNotification(claimed);
+        const range = await targetRange(trx, notification.audience);
+        const row = await trx
+          .updateTable("notifications")
+          .set({
+            status: range.count === 0 ? "completed" : "queued",
+            queued: range.count,
+            // The TTL counts from when it goes out, not from when it was written.
+            expires_at: now + notification.ttlSeconds * 1000,
+            finished_at: range.count === 0 ? now : null,
+          })
+          .where("id", "=", notification.id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await insertJobs(trx, notification.id, range, options.jobSize);
+        return toNotification(row);
+      });
+      // Claimed by another process between the look and the claim: look again.
+      if (send !== undefined) started.push(send);
+    }
+    return started;
+  }
+
+  return { createWithJobs, findById, cancel, startDue };
+}
+
+/**
+ * Stores a send (and, unless it is scheduled for later, its range jobs) inside the caller's write
+ * transaction: `createWithJobs` uses it alone, the idempotency-key store with its key row.
+ */
+export async function insertSendWithJobs(trx: Kysely<Schema>, input: NewNotification, options: CreateSendOptions): Promise<Notification> {
+  if (!Number.isInteger(options.jobSize) || options.jobSize < 1) throw new RangeError("jobSize must be a positive integer");
+  const scheduled = input.sendAt !== undefined && input.sendAt > options.now;
+  const range = scheduled ? { count: 0, min: 0, max: 0 } : await targetRange(trx, input.audience);
+  const status = scheduled ? "scheduled" : range.count === 0 ? "completed" : "queued";
+  const startsAt = scheduled ? input.sendAt! : options.now;
+  const inserted = await trx
+    .insertInto("notifications")
+    .values({
+      title: input.title,
+      body: input.body,
+      icon: input.icon,
+      image: input.image,
+      badge: input.badge,
+      tag: input.tag ?? "",
+      url: input.url,
+      urgency: input.urgency,
+      ttl_seconds: input.ttlSeconds,
+      topic: input.topic,
+      audience: JSON.stringify(input.audience),
+      payload: "",
+      status,
+      created_at: options.now,
+      send_at: scheduled ? input.sendAt! : null,
+      expires_at: startsAt + input.ttlSeconds * 1000,
+      finished_at: status === "completed" ? options.now : null,
+      queued: range.count,
+    })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const id = Number(inserted.id);
+  const tag = input.tag ?? `sino-${id}`;
+  const row = await trx
+    .updateTable("notifications")
+    .set({ tag, payload: options.payloadFor({ id, tag }) })
+    .where("id", "=", id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+
+  await insertJobs(trx, id, range, options.jobSize);
+  return toNotification(row);
+}
+
+/** One job per `jobSize` ids over min..max (a few rows, never one per subscription). */
+async function insertJobs(trx: Kysely<Schema>, id: number, range: { count: number; min: number; max: number }, jobSize: number): Promise<void> {
+  if (range.count === 0) return;
+  const jobs: { notification_id: number; cursor: number; to_id: number }[] = [];
+  for (let from = range.min; from <= range.max; from += jobSize) {
+    jobs.push({ notification_id: id, cursor: from - 1, to_id: Math.min(range.max, from + jobSize - 1) });
+  }
+  for (let i = 0; i < jobs.length; i += INSERT_CHUNK) {
+    await trx.insertInto("delivery_jobs").values(jobs.slice(i, i + INSERT_CHUNK)).execute();
+  }
 }
 
 async function targetRange(trx: Kysely<Schema>, audience: Audience): Promise<{ count: number; min: number; max: number }> {
-  void audience; // "everyone": no filter yet; issue 5 narrows this query and the range query alike
+  // "everyone": no filter (issue 5 narrows this query and the range query alike for channels).
+  // "endpoint": the one subscription, whose id is then the whole range.
   const row = await trx
     .selectFrom("subscriptions")
     .select((eb) => [
@@ -165,6 +245,7 @@ async function targetRange(trx: Kysely<Schema>, audience: Audience): Promise<{ c
       eb.fn.min("id").as("min"),
       eb.fn.max("id").as("max"),
     ])
+    .$if(audience.kind === "endpoint", (qb) => qb.where("endpoint", "=", (audience as { endpoint: string }).endpoint))
     .executeTakeFirstOrThrow();
   return { count: Number(row.count), min: Number(row.min ?? 0), max: Number(row.max ?? 0) };
 }
@@ -186,6 +267,7 @@ export function toNotification(row: Selectable<NotificationsTable>): Notificatio
     payload: row.payload,
     status: row.status,
     createdAt: Number(row.created_at),
+    sendAt: row.send_at === null ? null : Number(row.send_at),
     expiresAt: Number(row.expires_at),
     finishedAt: row.finished_at === null ? null : Number(row.finished_at),
     counts: {

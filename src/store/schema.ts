@@ -14,6 +14,7 @@ export interface Schema {
   notifications: NotificationsTable;
   delivery_jobs: DeliveryJobsTable;
   delivery_retries: DeliveryRetriesTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export interface SubscriptionsTable {
@@ -39,7 +40,8 @@ export interface SettingsTable {
   value: string;
 }
 
-export type NotificationStatus = "queued" | "sending" | "completed" | "cancelled" | "failed";
+/** `scheduled`: waiting for `send_at`, with no jobs yet; the scheduler makes it `queued` when due. */
+export type NotificationStatus = "scheduled" | "queued" | "sending" | "completed" | "cancelled" | "failed";
 
 /** A send: one message to an audience, with its delivery counters. */
 export interface NotificationsTable {
@@ -61,6 +63,8 @@ export interface NotificationsTable {
   payload: string;
   status: NotificationStatus;
   created_at: number;
+  /** When a scheduled send goes out (epoch ms); null for a send made to go now. */
+  send_at: Generated<number | null>;
   expires_at: number;
   finished_at: number | null;
   /** Targets at creation; at the end accepted + failed + removed = queued. */
@@ -138,4 +142,20 @@ export interface LoginAttemptsTable {
   failures: number;
   last_failure_at: number;
   locked_until: Generated<number>;
+}
+
+/** A create request's `Idempotency-Key`, remembered per caller with the answer it got. */
+export interface IdempotencyKeysTable {
+  id: Generated<number>;
+  /** `user:<id>` or `token:<id>`. */
+  scope: string;
+  key: string;
+  /** SHA-256 (hex) of the request it was first used with. */
+  request_hash: string;
+  notification_id: number | null;
+  status_code: number;
+  /** The JSON body answered the first time. */
+  response: string;
+  created_at: number;
+  expires_at: number;
 }

@@ -2,6 +2,7 @@ import type { SinoMigration } from "./migration.js";
 import { initial } from "./0001-initial.js";
 import { delivery } from "./0002-delivery.js";
 import { operators } from "./0003-operators.js";
+import { sends } from "./0004-sends.js";
 
 /**
  * Every migration, in order, listed in code rather than read from a folder (Kysely's
@@ -12,4 +13,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: SinoMi
   ["0001-initial", initial],
   ["0002-delivery", delivery],
   ["0003-operators", operators],
+  ["0004-sends", sends],
 ];
