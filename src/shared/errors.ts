@@ -52,6 +52,20 @@ export const ERROR_STATUS = {
   channel_description_too_long: 400,
   notification_not_found: 404,
   subscriber_not_found: 404,
+
+  title_required: 400,
+  title_too_long: 400,
+  body_too_long: 400,
+  link_invalid: 400,
+  urgency_invalid: 400,
+  ttl_invalid: 400,
+  send_at_invalid: 400,
+  send_at_past: 400,
+  send_at_too_far: 400,
+  notification_too_large: 400,
+  send_finished: 409,
+  idempotency_key_invalid: 400,
+  idempotency_key_reused: 422,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -30,6 +30,12 @@ export const API_ROUTES = {
   subscribersCsv: `${API_PREFIX}/subscribers.csv`,
   /** GET (signed in): chart data for Visão geral (`StatsResponse`). */
   stats: `${API_PREFIX}/stats`,
+  /** POST: create a send (now or scheduled; `Idempotency-Key`). GET: the history, paginated. */
+  notifications: `${API_PREFIX}/notifications`,
+  /** GET: Visão geral (subscribers now, recent sends). */
+  overview: `${API_PREFIX}/overview`,
+  /** POST `/p/<canal>` with a text/plain body: the quick publish for scripts (`curl -d`). */
+  quickPublish: "/p",
   /** GET: the OpenAPI 3 document, generated from the same zod schemas that validate requests. */
   openapi: `${API_PREFIX}/openapi.json`,
   /** The readable API documentation (Swagger UI, served locally). */
@@ -59,4 +65,19 @@ export function subscriberPath(id: string): string {
 /** `/api/v1/notifications/:id/results.csv`: a send's results as CSV (signed in). */
 export function notificationResultsCsvPath(id: string): string {
   return `${API_PREFIX}/notifications/${encodeURIComponent(id)}/results.csv`;
+}
+
+/** `/api/v1/notifications/:id`. */
+export function notificationPath(id: string): string {
+  return `${API_ROUTES.notifications}/${encodeURIComponent(id)}`;
+}
+
+/** `/api/v1/notifications/:id/cancel` (POST). */
+export function notificationCancelPath(id: string): string {
+  return `${notificationPath(id)}/cancel`;
+}
+
+/** `/api/v1/notifications/:id/events`: Server-Sent Events with the send's progress. */
+export function notificationEventsPath(id: string): string {
+  return `${notificationPath(id)}/events`;
 }

@@ -1,0 +1,159 @@
+import { z } from "zod";
+
+/**
+ * Sends (*envios*) over the API: what POST /notifications takes, what every notification answer
+ * looks like, the history list and Visão geral. The Painel's compose form mirrors these rules.
+ */
+export const NOTIFICATION_LIMITS = {
+  /** macOS cuts titles past ~80 characters; Android a little later. */
+  title: 80,
+  body: 300,
+  link: 2_048,
+  /** Idempotency-Key header length (Stripe allows 255). */
+  idempotencyKey: 255,
+  /** How far ahead a send may be scheduled. */
+  scheduleDays: 366,
+} as const;
+
+/** RFC 8030 §5.3 urgencies. */
+export const NOTIFICATION_URGENCIES = ["very-low", "low", "normal", "high"] as const;
+export type NotificationUrgency = (typeof NOTIFICATION_URGENCIES)[number];
+
+/** RFC 8030 §5.2: how long a push service keeps the message; FCM keeps one at most four weeks. */
+export const MAX_NOTIFICATION_TTL = 28 * 86_400;
+export const DEFAULT_NOTIFICATION_TTL = 86_400;
+
+export const NOTIFICATION_STATUSES = ["scheduled", "queued", "sending", "completed", "cancelled", "failed"] as const;
+export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
+/** A send in one of these never changes again. */
+export const FINAL_STATUSES: readonly NotificationStatus[] = ["completed", "cancelled", "failed"];
+
+/** `Idempotency-Key`: same key and same body, same send and same answer (kept 24 hours). */
+export const IDEMPOTENCY_KEY_HEADER = "idempotency-key";
+export const IDEMPOTENCY_KEY_TTL_MS = 24 * 3_600_000;
+
+/**
+ * A link a notification may carry: an https URL, or a path on this site (`/avisos`). Never
+ * `javascript:`/`data:`, nor `//host`. (An http URL on the server's own origin is accepted by
+ * the server too, which knows its origin; see the route.)
+ */
+export function isLinkShape(value: string): boolean {
+  if (value.startsWith("/")) return !value.startsWith("//") && !value.startsWith("/\\");
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" || url.protocol === "http:";
+  } catch {
+    return false;
+  }
+}
+
+const link = z
+  .string({ error: "link_invalid" })
+  .trim()
+  .max(NOTIFICATION_LIMITS.link, { error: "link_invalid" })
+  .refine(isLinkShape, { error: "link_invalid" });
+
+export const audienceSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("all") }),
+  /** One browser: "enviar para mim". The subscription must exist. */
+  z.object({ type: z.literal("endpoint"), endpoint: z.string({ error: "subscription_not_found" }).min(1, { error: "subscription_not_found" }).max(2_048) }),
+]);
+export type NotificationAudience = z.infer<typeof audienceSchema>;
+
+/** POST /notifications. */
+export const createNotificationRequestSchema = z.object({
+  title: z
+    .string({ error: "title_required" })
+    .trim()
+    .min(1, { error: "title_required" })
+    .max(NOTIFICATION_LIMITS.title, { error: "title_too_long" }),
+  body: z.string({ error: "body_too_long" }).trim().max(NOTIFICATION_LIMITS.body, { error: "body_too_long" }).optional(),
+  url: link.optional(),
+  icon: link.optional(),
+  image: link.optional(),
+  urgency: z.enum(NOTIFICATION_URGENCIES, { error: "urgency_invalid" }).default("normal"),
+  ttl: z.number({ error: "ttl_invalid" }).int({ error: "ttl_invalid" }).min(0, { error: "ttl_invalid" }).max(MAX_NOTIFICATION_TTL, { error: "ttl_invalid" }).default(DEFAULT_NOTIFICATION_TTL),
+  audience: audienceSchema.default({ type: "all" }),
+  /** ISO 8601 instant with an offset; absent: now. */
+  sendAt: z.iso.datetime({ offset: true, error: "send_at_invalid" }).optional(),
+});
+export type CreateNotificationRequest = z.input<typeof createNotificationRequestSchema>;
+
+export const notificationCountsSchema = z.object({
+  /** Targets (taken when the send goes out). */
+  queued: z.number(),
+  accepted: z.number(),
+  /** Waiting for another attempt right now. */
+  retrying: z.number(),
+  failed: z.number(),
+  /** The push service said the subscription is gone (404/410): removed. */
+  removed: z.number(),
+});
+export type NotificationCounts = z.infer<typeof notificationCountsSchema>;
+
+export const notificationSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  body: z.string().nullable(),
+  url: z.string().nullable(),
+  icon: z.string().nullable(),
+  image: z.string().nullable(),
+  urgency: z.enum(NOTIFICATION_URGENCIES),
+  ttl: z.number(),
+  audience: audienceSchema,
+  status: z.enum(NOTIFICATION_STATUSES),
+  /** Scheduled sends: when it goes (or went) out. */
+  sendAt: z.string().nullable(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+  counts: notificationCountsSchema,
+});
+export type Notification = z.infer<typeof notificationSchema>;
+
+export const notificationResponseSchema = z.object({ notification: notificationSchema });
+export type NotificationResponse = z.infer<typeof notificationResponseSchema>;
+
+/** GET /notifications: newest first, searchable in title and body. */
+export const listNotificationsQuerySchema = z.object({
+  query: z.string().trim().max(200).optional(),
+  status: z.enum(NOTIFICATION_STATUSES, { error: "validation_failed" }).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type ListNotificationsQuery = z.input<typeof listNotificationsQuerySchema>;
+
+export const notificationsPageSchema = z.object({
+  notifications: z.array(notificationSchema),
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+});
+export type NotificationsPage = z.infer<typeof notificationsPageSchema>;
+
+/** GET /overview: Visão geral. */
+export const overviewSchema = z.object({
+  subscribers: z.object({ total: z.number() }),
+  recentSends: z.array(notificationSchema),
+});
+export type Overview = z.infer<typeof overviewSchema>;
+
+/** The Server-Sent Events of GET /notifications/:id/events: each `progress` event's data is a `Notification`. */
+export const NOTIFICATION_PROGRESS_EVENT = "progress";
+
+/** Quick publish (`curl -d "…" /p/<canal>`): the channel that means everyone. */
+export const QUICK_PUBLISH_EVERYONE = "todos";
+
+/** Quick publish `X-Priority` (ntfy's 1–5) → urgency. */
+export const PRIORITY_URGENCY: Readonly<Record<string, NotificationUrgency>> = {
+  "1": "very-low",
+  "2": "low",
+  "3": "normal",
+  "4": "high",
+  "5": "high",
+  min: "very-low",
+  low: "low",
+  default: "normal",
+  high: "high",
+  max: "high",
+  urgent: "high",
+};
