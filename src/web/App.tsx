@@ -9,6 +9,7 @@ import NotificationsIcon from "@mui/icons-material/Notifications";
 import { PushBell } from "./components/PushBell.js";
 import { HomePage } from "./pages/HomePage.js";
 import { NotFoundPage } from "./pages/NotFoundPage.js";
+import { PreferencesPage } from "./pages/PreferencesPage.js";
 
 // The Painel is for operators only: a separate chunk, so visitors of the public pages never load it.
 const PainelApp = lazy(() => import("./painel/PainelApp.js").then((module) => ({ default: module.PainelApp })));
@@ -55,6 +56,7 @@ function PublicSite() {
       <Box component="main">
         <Routes>
           <Route path="/" element={<HomePage />} />
+          <Route path="/preferencias" element={<PreferencesPage />} />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </Box>

@@ -6,6 +6,7 @@ import { BrowserRouter } from "react-router";
 import CssBaseline from "@mui/material/CssBaseline";
 import { ThemeProvider } from "@mui/material/styles";
 import { App } from "./App.js";
+import { ApiContext } from "./hooks/useApi.js";
 import { createI18n } from "./i18n/create-i18n.js";
 import { createApiClient } from "./messaging/api-client.js";
 import { createPushMessaging } from "./messaging/push-messaging.js";
@@ -16,14 +17,15 @@ import { theme } from "./theme.js";
 
 // All wiring happens here, once: everything below receives what it needs.
 const i18n = createI18n();
+const api = createApiClient();
 const messaging = createPushMessaging({
-  api: createApiClient(),
+  api,
   environment: readMessagingEnvironment(window),
   serviceWorker: "serviceWorker" in navigator ? navigator.serviceWorker : undefined,
   notification: "Notification" in window ? Notification : undefined,
   logger: console,
 });
-const store = createAppStore({ messaging });
+const store = createAppStore({ messaging, api });
 void store.dispatch(startPush());
 
 const container = document.getElementById("root");
@@ -34,12 +36,14 @@ createRoot(container).render(
   <StrictMode>
     <I18nextProvider i18n={i18n}>
       <Provider store={store}>
-        <ThemeProvider theme={theme}>
-          <CssBaseline />
-          <BrowserRouter>
-            <App />
-          </BrowserRouter>
-        </ThemeProvider>
+        <ApiContext.Provider value={api}>
+          <ThemeProvider theme={theme}>
+            <CssBaseline />
+            <BrowserRouter>
+              <App />
+            </BrowserRouter>
+          </ThemeProvider>
+        </ApiContext.Provider>
       </Provider>
     </I18nextProvider>
   </StrictMode>,

@@ -9,10 +9,12 @@ import sw from "./pt-BR/sw.json" with { type: "json" };
 import cli from "./pt-BR/cli.json" with { type: "json" };
 import painel from "./pt-BR/painel.json" with { type: "json" };
 import api from "./pt-BR/api.json" with { type: "json" };
+import avisos from "./pt-BR/avisos.json" with { type: "json" };
+import preferencias from "./pt-BR/preferencias.json" with { type: "json" };
 
 export const LOCALE = "pt-BR";
 
-export const ptBR = { api, app, bell, cli, errors, painel, sw } as const;
+export const ptBR = { api, app, avisos, bell, cli, errors, painel, preferencias, sw } as const;
 
 export type Namespace = keyof typeof ptBR;
 

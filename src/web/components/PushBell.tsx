@@ -5,13 +5,15 @@ import IconButton from "@mui/material/IconButton";
 import Tooltip from "@mui/material/Tooltip";
 import NotificationsActiveIcon from "@mui/icons-material/NotificationsActive";
 import NotificationsOffOutlinedIcon from "@mui/icons-material/NotificationsOffOutlined";
+import { ChannelMenuButton } from "../channels/ChannelMenuButton.js";
 import { useAppDispatch, useAppSelector } from "../hooks/useAppStore.js";
 import { togglePush } from "../state/push-thunks.js";
 import { PushNoticeSnackbar } from "./PushNoticeSnackbar.js";
 
 /**
  * The bell of seed-spec §2/§4: hidden where messaging is unavailable, grey with "Habilitar
- * Notificações" while off, coloured with "Desabilitar Notificações" while a token is held.
+ * Notificações" while off, coloured with "Desabilitar Notificações" while a token is held. Once on,
+ * an arrow beside it opens the channel choice (issue 5); the bell's own click stays on/off.
  */
 export function PushBell() {
   const { t } = useTranslation();
@@ -51,6 +53,7 @@ export function PushBell() {
           )}
         </Box>
       </Tooltip>
+      {on && <ChannelMenuButton />}
       <PushNoticeSnackbar />
     </>
   );

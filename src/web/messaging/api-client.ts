@@ -1,5 +1,8 @@
-import { API_ROUTES } from "../../shared/api/routes.js";
+import { API_PREFIX, API_ROUTES } from "../../shared/api/routes.js";
+import type { PublicChannel } from "../../shared/api/channels.js";
 import type { PublicConfig } from "../../shared/api/config.js";
+import type { NotificationEventRequest } from "../../shared/api/events.js";
+import type { NoticesResponse } from "../../shared/api/notices.js";
 import type {
   PushSubscriptionJson,
   RegisterSubscriptionResponse,
@@ -24,11 +27,45 @@ export class ApiRequestError extends Error {
   }
 }
 
+/** The public paths of issue 5 (channels, notices, events), as the contract names them. */
+export const PUBLIC_ROUTES = {
+  subscriptionChannels: `${API_PREFIX}/subscriptions/channels`,
+  events: `${API_PREFIX}/events`,
+  notices: `${API_PREFIX}/notices`,
+  noticesStream: `${API_PREFIX}/notices/stream`,
+} as const;
+
+/**
+ * GET /config as issue 5 extends it: the active channels and the per-subscription limit. Older
+ * servers send neither, hence optional.
+ */
+export type PublicConfigWithChannels = PublicConfig & { channels?: PublicChannel[]; maxChannelsPerSubscription?: number };
+
+/** What a registration answers, with the channels (slugs) the subscription is in. */
+export type RegisteredSubscription = RegisterSubscriptionResponse & { subscription: { channels?: string[] } };
+
+/** Proof of possession of a subscription: its endpoint and its auth secret. */
+export interface SubscriptionProof {
+  endpoint: string;
+  auth: string;
+}
+
+export interface NoticesRequest {
+  channel?: string | undefined;
+  before?: string | undefined;
+  limit?: number | undefined;
+}
+
 export interface ApiClient {
-  getConfig(): Promise<PublicConfig>;
-  registerSubscription(subscription: PushSubscriptionJson): Promise<RegisterSubscriptionResponse>;
+  getConfig(): Promise<PublicConfigWithChannels>;
+  /** `previous`: the subscription the browser rotated away from, so the server moves its channels. */
+  registerSubscription(subscription: PushSubscriptionJson, previous?: SubscriptionProof): Promise<RegisteredSubscription>;
   /** Resolves when removed, and also when the server no longer knows the endpoint (404). */
   removeSubscription(request: RemoveSubscriptionRequest): Promise<void>;
+  /** Replaces the subscription's channels (slugs); resolves with what the server stored. */
+  updateChannels(proof: SubscriptionProof, channels: string[]): Promise<string[]>;
+  listNotices(request: NoticesRequest): Promise<NoticesResponse>;
+  reportEvent(event: NotificationEventRequest): Promise<void>;
 }
 
 /** The Sino API as the page and the service worker call it (same origin by default). */
@@ -56,8 +93,9 @@ export function createApiClient(options: { baseUrl?: string; fetch?: typeof fetc
     async getConfig() {
       return (await (await request("GET", API_ROUTES.config)).json()) as PublicConfig;
     },
-    async registerSubscription(subscription) {
-      return (await (await request("POST", API_ROUTES.subscriptions, subscription)).json()) as RegisterSubscriptionResponse;
+    async registerSubscription(subscription, previous) {
+      const body = previous ? { ...subscription, previous } : subscription;
+      return (await (await request("POST", API_ROUTES.subscriptions, body)).json()) as RegisteredSubscription;
     },
     async removeSubscription(body) {
       try {
@@ -66,6 +104,22 @@ export function createApiClient(options: { baseUrl?: string; fetch?: typeof fetc
         if (error instanceof ApiRequestError && error.status === 404) return;
         throw error;
       }
+    },
+    async updateChannels(proof, channels) {
+      const body = { endpoint: proof.endpoint, auth: proof.auth, channels };
+      return ((await (await request("PUT", PUBLIC_ROUTES.subscriptionChannels, body)).json()) as { channels: string[] }).channels;
+    },
+    async listNotices({ channel, before, limit }) {
+      const query = new URLSearchParams();
+      if (channel) query.set("channel", channel);
+      if (before) query.set("before", before);
+      if (limit !== undefined) query.set("limit", String(limit));
+      const text = query.toString();
+      const suffix = text === "" ? "" : `?${text}`;
+      return (await (await request("GET", PUBLIC_ROUTES.notices + suffix)).json()) as NoticesResponse;
+    },
+    async reportEvent(event) {
+      await request("POST", PUBLIC_ROUTES.events, event);
     },
   };
 }

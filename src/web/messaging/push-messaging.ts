@@ -32,10 +32,12 @@ export interface PushMessagingDeps {
 export interface StartResult {
   availability: MessagingAvailability;
   token: PushSubscriptionJson | null;
+  /** The channels (slugs) the server has for the token; null when unknown (no token, server unreachable). */
+  channels: string[] | null;
 }
 
 export type EnableResult =
-  | { kind: "on"; token: PushSubscriptionJson }
+  | { kind: "on"; token: PushSubscriptionJson; channels: string[] | null }
   | { kind: "no-token"; permission: NotificationPermission }
   | { kind: "token-error" }
   | { kind: "server-error"; error: ApiRequestError };
@@ -71,34 +73,36 @@ export function createPushMessaging(deps: PushMessagingDeps): PushMessaging {
     const availability = detectMessaging(deps.environment);
     if (!availability.available) {
       logger.log(CONSOLE_MESSAGES.notInitialised);
-      return { availability, token: null };
+      return { availability, token: null, channels: null };
     }
     let registration: ServiceWorkerRegistration;
     try {
       registration = await container().register(serviceWorkerUrl, { scope: "/" });
     } catch (error) {
       logger.error("Service worker registration failed", error);
-      return { availability: { available: false, reason: "unsupported" }, token: null };
+      return { availability: { available: false, reason: "unsupported" }, token: null, channels: null };
     }
     const existing = await registration.pushManager.getSubscription().catch(() => null);
-    if (!existing) return { availability, token: null };
+    if (!existing) return { availability, token: null, channels: null };
     const token = toSubscriptionJson(existing.toJSON());
-    if (!token) return { availability, token: null };
+    if (!token) return { availability, token: null, channels: null };
     // The server may have lost or pruned it (a restored backup, a 410 it mistook): register again.
+    // This also refreshes its last_seen_at, which keeps the hygiene task from expiring it.
+    let channels: string[] | null = null;
     try {
-      await api.registerSubscription(token);
+      channels = (await api.registerSubscription(token)).subscription.channels ?? null;
     } catch (error) {
       if (error instanceof ApiRequestError && error.definitive) {
         // The server refuses this subscription for good (e.g. its push service is no longer
         // allowed): a bell showing "on" would promise notices that can never arrive.
         logger.warn("The server refused the existing subscription; turning it off", error.code);
         await existing.unsubscribe().catch(() => false);
-        return { availability, token: null };
+        return { availability, token: null, channels: null };
       }
       // Unreachable or failing server: keep it; the next visit registers it again.
       logger.warn("Could not re-register the existing subscription", error);
     }
-    return { availability, token };
+    return { availability, token, channels };
   }
 
   async function ensurePermission(): Promise<NotificationPermission> {
@@ -163,14 +167,15 @@ export function createPushMessaging(deps: PushMessagingDeps): PushMessaging {
       await subscription.unsubscribe().catch(() => false);
       return { kind: "token-error" };
     }
+    let channels: string[] | null;
     try {
-      await api.registerSubscription(token);
+      channels = (await api.registerSubscription(token)).subscription.channels ?? null;
     } catch (error) {
       // Never show "on" for a subscription the server does not have: undo it in the browser.
       await subscription.unsubscribe().catch(() => false);
       return { kind: "server-error", error: asApiError(error) };
     }
-    return { kind: "on", token };
+    return { kind: "on", token, channels };
   }
 
   async function disable(token: PushSubscriptionJson | null): Promise<DisableResult> {

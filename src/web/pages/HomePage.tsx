@@ -1,53 +1,196 @@
 import { useTranslation } from "react-i18next";
+import { Link as RouterLink, useSearchParams } from "react-router";
 import Alert from "@mui/material/Alert";
+import Button from "@mui/material/Button";
 import Card from "@mui/material/Card";
 import CardContent from "@mui/material/CardContent";
+import Chip from "@mui/material/Chip";
 import Container from "@mui/material/Container";
 import List from "@mui/material/List";
 import ListItem from "@mui/material/ListItem";
 import ListItemIcon from "@mui/material/ListItemIcon";
 import ListItemText from "@mui/material/ListItemText";
+import Skeleton from "@mui/material/Skeleton";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
-import { useAppSelector } from "../hooks/useAppStore.js";
-import type { BellAvailability } from "../state/push-slice.js";
+import { useEffect } from "react";
+import { NoticeCard } from "../avisos/NoticeCard.js";
+import { useNotices } from "../avisos/useNotices.js";
+import { PushStatus } from "../components/PushStatus.js";
+import { useApi } from "../hooks/useApi.js";
+import { useAppDispatch, useAppSelector } from "../hooks/useAppStore.js";
+import { useNow } from "../hooks/useNow.js";
+import { loadChannels } from "../state/channels-thunks.js";
 
-/** Home: what the bell is for, and where this browser stands. Later issues add Avisos here. */
+/** The filter lives in the address (`/?canal=obras`), so a filtered list can be shared and reloaded. */
+const CHANNEL_PARAM = "canal";
+
+/** Avisos, the public home page: what was sent, newest first, live; and where this browser stands. */
 export function HomePage() {
   const { t } = useTranslation();
-  const steps = [t("app.home.step1"), t("app.home.step2"), t("app.home.step3")];
-
+  const { availability, token } = useAppSelector((state) => state.push);
+  const off = availability === "available" && token === null;
   return (
-    <Container maxWidth="md" sx={{ py: { xs: 3, sm: 6 } }}>
+    <Container maxWidth="md" sx={{ py: { xs: 3, sm: 5 } }}>
       <Stack spacing={3}>
-        <div>
-          <Typography variant="h4" component="h1" gutterBottom sx={{ fontWeight: 600, fontSize: { xs: "1.75rem", sm: "2.125rem" } }}>
-            {t("app.home.title")}
-          </Typography>
-          <Typography variant="body1" color="text.secondary" sx={{ fontSize: "1.1rem" }}>
-            {t("app.home.lead")}
-          </Typography>
-        </div>
-        <PushStatus />
-        <Card variant="outlined">
-          <CardContent>
-            <Typography variant="h6" component="h2">
-              {t("app.home.stepsTitle")}
-            </Typography>
-            <List>
-              {steps.map((step, index) => (
-                <ListItem key={step} disableGutters>
-                  <ListItemIcon sx={{ minWidth: 40 }}>
-                    <StepNumber value={index + 1} />
-                  </ListItemIcon>
-                  <ListItemText primary={step} />
-                </ListItem>
-              ))}
-            </List>
-          </CardContent>
-        </Card>
+        <PushStatus
+          action={
+            token ? (
+              <Button component={RouterLink} to="/preferencias" color="inherit" size="small" sx={{ whiteSpace: "nowrap" }}>
+                {t("avisos.choose")}
+              </Button>
+            ) : undefined
+          }
+        />
+        {off && <HowItWorks />}
+        <Notices />
       </Stack>
     </Container>
+  );
+}
+
+function Notices() {
+  const { t } = useTranslation();
+  const api = useApi();
+  const now = useNow();
+  const dispatch = useAppDispatch();
+  const channels = useAppSelector((state) => state.channels.available);
+  const [params, setParams] = useSearchParams();
+  const channel = params.get(CHANNEL_PARAM);
+  const view = useNotices(api, channel);
+
+  useEffect(() => {
+    void dispatch(loadChannels());
+  }, [dispatch]);
+
+  const choose = (slug: string | null) => {
+    setParams(slug ? { [CHANNEL_PARAM]: slug } : {}, { replace: true });
+  };
+
+  return (
+    <Stack spacing={2} component="section" aria-labelledby="avisos-title">
+      <div>
+        <Typography id="avisos-title" variant="h4" component="h1" gutterBottom sx={{ fontWeight: 600, fontSize: { xs: "1.75rem", sm: "2.125rem" } }}>
+          {t("avisos.title")}
+        </Typography>
+        <Typography color="text.secondary">{t("avisos.lead")}</Typography>
+      </div>
+      {channels !== null && channels.length > 0 && (
+        <Stack
+          direction="row"
+          spacing={1}
+          useFlexGap
+          role="group"
+          aria-label={t("avisos.filterLabel")}
+          data-testid="channel-filter"
+          sx={{ flexWrap: "wrap" }}
+        >
+          <Chip label={t("avisos.allChannels")} color={channel === null ? "primary" : "default"} onClick={() => choose(null)} aria-pressed={channel === null} />
+          {channels.map((c) => (
+            <Chip
+              key={c.slug}
+              label={c.name}
+              color={channel === c.slug ? "primary" : "default"}
+              onClick={() => choose(c.slug)}
+              aria-pressed={channel === c.slug}
+              data-slug={c.slug}
+            />
+          ))}
+        </Stack>
+      )}
+      {view.status === "loading" && <NoticeSkeletons />}
+      {view.status === "error" && (
+        <Alert
+          severity="error"
+          role="alert"
+          action={
+            <Button color="inherit" size="small" onClick={view.retry}>
+              {t("avisos.retry")}
+            </Button>
+          }
+        >
+          {t("avisos.loadFailed")}
+        </Alert>
+      )}
+      {view.status === "ready" && view.notices.length === 0 && (
+        <Card variant="outlined" data-testid="notices-empty">
+          <CardContent sx={{ textAlign: "center", py: 5 }}>
+            <Typography variant="h6" component="h2">
+              {t("avisos.emptyTitle")}
+            </Typography>
+            <Typography color="text.secondary">{channel ? t("avisos.emptyChannelText") : t("avisos.emptyText")}</Typography>
+          </CardContent>
+        </Card>
+      )}
+      {view.status === "ready" && view.notices.length > 0 && (
+        <Stack spacing={2} aria-label={t("avisos.listLabel")} aria-live="polite" data-testid="notices">
+          {view.notices.map((notice) => (
+            <NoticeCard key={notice.id} notice={notice} now={now} origin={window.location.origin} fresh={view.live.has(notice.id)} />
+          ))}
+        </Stack>
+      )}
+      {view.status === "ready" && view.moreFailed && (
+        <Alert severity="error" role="alert">
+          {t("avisos.loadMoreFailed")}
+        </Alert>
+      )}
+      {view.status === "ready" && view.hasMore && (
+        <Button variant="outlined" onClick={view.loadMore} loading={view.loadingMore} sx={{ alignSelf: "center" }}>
+          {t("avisos.loadMore")}
+        </Button>
+      )}
+      {view.status === "ready" && !view.hasMore && view.notices.length > 0 && (
+        <Typography variant="body2" color="text.secondary" sx={{ textAlign: "center" }}>
+          {t("avisos.end")}
+        </Typography>
+      )}
+    </Stack>
+  );
+}
+
+function NoticeSkeletons() {
+  const { t } = useTranslation();
+  return (
+    <Stack spacing={2} aria-busy aria-label={t("avisos.listLabel")}>
+      {[0, 1, 2].map((i) => (
+        <Card key={i} variant="outlined">
+          <CardContent>
+            <Skeleton width="60%" height={28} />
+            <Skeleton width="25%" />
+            <Skeleton />
+          </CardContent>
+        </Card>
+      ))}
+    </Stack>
+  );
+}
+
+/** The bell's steps, shown while it is off (helper B's explanation, kept for newcomers). */
+function HowItWorks() {
+  const { t } = useTranslation();
+  const steps = [t("app.home.step1"), t("app.home.step2"), t("app.home.step3")];
+  return (
+    <Card variant="outlined">
+      <CardContent>
+        <Typography variant="h6" component="h2">
+          {t("app.home.title")}
+        </Typography>
+        <Typography color="text.secondary">{t("app.home.lead")}</Typography>
+        <Typography variant="subtitle2" component="h3" sx={{ mt: 2 }}>
+          {t("app.home.stepsTitle")}
+        </Typography>
+        <List dense>
+          {steps.map((step, index) => (
+            <ListItem key={step} disableGutters>
+              <ListItemIcon sx={{ minWidth: 40 }}>
+                <StepNumber value={index + 1} />
+              </ListItemIcon>
+              <ListItemText primary={step} />
+            </ListItem>
+          ))}
+        </List>
+      </CardContent>
+    </Card>
   );
 }
 
@@ -72,34 +215,4 @@ function StepNumber({ value }: { value: number }) {
       {new Intl.NumberFormat("pt-BR").format(value)}
     </Typography>
   );
-}
-
-/** The bell's state in words, and why it is missing when it is. */
-function PushStatus() {
-  const { t } = useTranslation();
-  const { availability, token } = useAppSelector((state) => state.push);
-  const text = statusText(availability, token !== null, t);
-  const severity = availability === "available" ? (token ? "success" : "info") : availability === "checking" ? "info" : "warning";
-  return (
-    <Alert severity={severity} variant="outlined" role="status" data-testid="push-status">
-      {text}
-    </Alert>
-  );
-}
-
-function statusText(availability: BellAvailability, on: boolean, t: (key: string) => string): string {
-  switch (availability) {
-    case "checking":
-      return t("app.home.status.checking");
-    case "available":
-      return on ? t("app.home.status.on") : t("app.home.status.off");
-    case "insecure":
-      return t("app.home.status.insecure");
-    case "unsupported":
-      return t("app.home.status.unsupported");
-    case "webview":
-      return t("app.home.status.webview");
-    case "ios-browser-tab":
-      return t("app.home.status.iosBrowserTab");
-  }
 }

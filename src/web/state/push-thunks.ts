@@ -1,11 +1,13 @@
 import type { AppThunk } from "./store.js";
+import { setSubscribedChannels } from "./channels-slice.js";
 import { setAvailability, setBusy, setToken, showNotice, dismissNotice } from "./push-slice.js";
 
 /** Page load: is the bell shown, and is it already on? */
 export function startPush(): AppThunk {
   return async (dispatch, _getState, { messaging }) => {
-    const { availability, token } = await messaging.start();
+    const { availability, token, channels } = await messaging.start();
     dispatch(setToken(token));
+    dispatch(setSubscribedChannels(channels));
     dispatch(setAvailability(availability.available ? "available" : availability.reason));
   };
 }
@@ -22,6 +24,7 @@ export function togglePush(): AppThunk {
         try {
           const result = await messaging.disable(token);
           dispatch(setToken(null));
+          dispatch(setSubscribedChannels(null));
           if (result.kind === "server-error") dispatch(showNotice("disable-server-failed"));
         } catch (error) {
           // The browser kept its subscription: it is still on, and honest about it.
@@ -34,6 +37,7 @@ export function togglePush(): AppThunk {
       switch (result.kind) {
         case "on":
           dispatch(setToken(result.token));
+          dispatch(setSubscribedChannels(result.channels));
           break;
         case "no-token":
           // Denied or dismissed: tell how to allow it (Chrome blocks the prompt after a few dismissals).

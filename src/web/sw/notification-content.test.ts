@@ -66,4 +66,15 @@ describe("buildNotification", () => {
     expect(options.body?.length).toBe(1000);
     expect(options.body?.endsWith("…")).toBe(true);
   });
+
+  it("keeps the send's id for the event reports", () => {
+    expect(buildNotification('{"title":"T","id":"42"}', texts).options.data).toMatchObject({ notificationId: "42" });
+    expect(buildNotification('{"title":"T","id":42}', texts).options.data).toMatchObject({ notificationId: "42" });
+  });
+
+  it("carries no id when the payload has none or a malformed one", () => {
+    expect(buildNotification('{"title":"T"}', texts).options.data).not.toHaveProperty("notificationId");
+    expect(buildNotification('{"title":"T","id":{"x":1}}', texts).options.data).not.toHaveProperty("notificationId");
+    expect(buildNotification('{"title":"T","id":""}', texts).options.data).not.toHaveProperty("notificationId");
+  });
 });

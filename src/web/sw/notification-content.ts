@@ -13,13 +13,17 @@ export interface PushPayload {
   badge?: string;
   tag?: string;
   url?: string;
+  /** The send's id (issue 5): the worker reports shown/clicked/closed for it. */
+  id?: string;
   data?: unknown;
 }
 
-/** What the notification carries for the click handler. */
+/** What the notification carries for the click handler and the event reports. */
 export interface NotificationData {
   url: string | null;
   data?: unknown;
+  /** Present when the payload named its send. */
+  notificationId?: string;
 }
 
 export interface ContentTexts {
@@ -49,6 +53,7 @@ export function buildNotification(payloadText: string | null, texts: ContentText
     body: payload.body !== undefined ? truncate(payload.body, MAX_BODY) : "",
     data: { url: payload.url ?? null, data: payload.data } satisfies NotificationData,
   };
+  if (payload.id !== undefined) (options.data as NotificationData).notificationId = payload.id;
   if (payload.icon) options.icon = payload.icon;
   if (payload.image) options.image = payload.image;
   if (payload.badge) options.badge = payload.badge;
@@ -79,6 +84,9 @@ function parsePayload(text: string | null): PushPayload | null {
     if (v !== undefined) payload[key] = v;
   }
   if ("data" in record) payload.data = record.data;
+  // Ids are strings in the API; a number is accepted so a sender that serialised one still counts.
+  const id = record.id;
+  if ((typeof id === "string" && id !== "") || (typeof id === "number" && Number.isSafeInteger(id))) payload.id = String(id);
   return payload;
 }
 

@@ -9,6 +9,7 @@ import { createApiClient } from "../messaging/api-client.js";
 import { buildNotification } from "./notification-content.js";
 import type { NotificationData } from "./notification-content.js";
 import { resolveNotificationLink } from "./notification-link.js";
+import { reportNotificationEvent } from "./report-event.js";
 import { renewSubscription } from "./subscription-change.js";
 import type { PushSubscriptionChangeEvent } from "./subscription-change.js";
 
@@ -45,13 +46,21 @@ async function showPush(data: PushMessageData | null): Promise<void> {
   // Signal for pages (and browser tests): getNotifications() may not list it before this point.
   const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
   for (const client of windows) client.postMessage({ type: "sino:shown", tag: options.tag ?? null, title });
+  // Reported only once it is really shown; inside waitUntil so the worker is not stopped mid-request.
+  await reportNotificationEvent("shown", options.data, self.registration, api);
 }
 
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
   const data = event.notification.data as Partial<NotificationData> | null;
   const link = resolveNotificationLink(data?.url ?? null, self.location.origin);
-  if (link) event.waitUntil(focusOrOpen(link));
+  // Open first: openWindow must run while the click's user activation lasts, so the report
+  // (a network round trip) goes alongside, never before it.
+  event.waitUntil(Promise.all([link ? focusOrOpen(link) : Promise.resolve(), reportNotificationEvent("clicked", data, self.registration, api)]));
+});
+
+self.addEventListener("notificationclose", (event) => {
+  event.waitUntil(reportNotificationEvent("closed", event.notification.data, self.registration, api));
 });
 
 async function focusOrOpen(link: string): Promise<void> {

@@ -15,7 +15,10 @@ export interface PushSubscriptionChangeEvent extends ExtendableEvent {
 
 /**
  * Subscribe again with the same application server key and tell the server, so the visitor keeps
- * receiving notices without visiting the page. The old row is removed with its auth secret as proof.
+ * receiving notices without visiting the page. The registration names the old subscription
+ * (`previous`, with its auth secret as proof) so the server moves its channels to the new one and
+ * removes the old row in one transaction. The DELETE after it is for a server that ignored
+ * `previous`; it answers 404 otherwise, which counts as done.
  */
 export async function renewSubscription(
   event: Pick<PushSubscriptionChangeEvent, "oldSubscription" | "newSubscription">,
@@ -31,10 +34,10 @@ export async function renewSubscription(
   }
   const current = toSubscriptionJson(renewed.toJSON());
   if (!current) throw new Error("The renewed subscription has no keys");
-  await api.registerSubscription(current);
-
   const previous = old ? toSubscriptionJson(old.toJSON()) : null;
-  if (previous && previous.endpoint !== current.endpoint) {
+  const moved = previous !== null && previous.endpoint !== current.endpoint;
+  await api.registerSubscription(current, moved ? { endpoint: previous.endpoint, auth: previous.keys.auth } : undefined);
+  if (previous && moved) {
     await api.removeSubscription({ endpoint: previous.endpoint, auth: previous.keys.auth });
   }
 }

@@ -1,0 +1,44 @@
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import Alert from "@mui/material/Alert";
+import Typography from "@mui/material/Typography";
+import type { ChannelChoice } from "./useChannelChoice.js";
+
+/** Under the checkboxes: the limit, an empty choice, the save's outcome. */
+export function ChannelChoiceStatus({ choice }: { choice: ChannelChoice }) {
+  const { t } = useTranslation();
+  // "Salvo" for the save just made, not for one made before this view opened.
+  const [seenSaves] = useState(choice.saves);
+  const [savedShown, setSavedShown] = useState(false);
+  useEffect(() => {
+    if (choice.saves > seenSaves) setSavedShown(true);
+  }, [choice.saves, seenSaves]);
+  useEffect(() => {
+    if (choice.dirty) setSavedShown(false);
+  }, [choice.dirty]);
+
+  return (
+    <>
+      {choice.limit !== null && (
+        <Typography variant="body2" color={choice.overLimit ? "error" : "text.secondary"}>
+          {choice.overLimit ? t("preferencias.overLimit") : t("preferencias.limit", { count: choice.limit })}
+        </Typography>
+      )}
+      {choice.draft.length === 0 && (
+        <Typography variant="body2" color="text.secondary">
+          {t("preferencias.noneSelected")}
+        </Typography>
+      )}
+      {choice.saveError !== null && (
+        <Alert severity="error" role="alert">
+          {t("preferencias.saveFailed", { reason: choice.saveError === "" ? t("preferencias.saveFailedNetwork") : choice.saveError })}
+        </Alert>
+      )}
+      {savedShown && !choice.dirty && choice.saveError === null && (
+        <Alert severity="success" role="status" data-testid="channels-saved">
+          {t("preferencias.saved")}
+        </Alert>
+      )}
+    </>
+  );
+}

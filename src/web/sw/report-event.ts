@@ -1,0 +1,38 @@
+/// <reference lib="webworker" />
+import type { NotificationEventType } from "../../shared/api/events.js";
+import type { ApiClient } from "../messaging/api-client.js";
+import { toSubscriptionJson } from "../messaging/subscription-json.js";
+import type { NotificationData } from "./notification-content.js";
+
+/**
+ * Tells the server that a notification was shown, clicked or closed. The only identity sent is the
+ * subscription (endpoint + auth secret as proof it is ours), read from the registration at the
+ * time. Never throws: a report is a nicety, and showing or opening must not wait on it or fail
+ * with it. Resolves false when nothing was reported (no send id, no subscription, server refused).
+ */
+export async function reportNotificationEvent(
+  type: NotificationEventType,
+  data: unknown,
+  registration: Pick<ServiceWorkerRegistration, "pushManager">,
+  api: Pick<ApiClient, "reportEvent">,
+): Promise<boolean> {
+  const notificationId = notificationIdOf(data);
+  // A test push from DevTools, or a payload from an older server: nothing to report against.
+  if (notificationId === null) return false;
+  try {
+    const subscription = await registration.pushManager.getSubscription();
+    const json = subscription ? toSubscriptionJson(subscription.toJSON()) : null;
+    if (!json) return false;
+    await api.reportEvent({ notificationId, type, endpoint: json.endpoint, auth: json.keys.auth });
+    return true;
+  } catch (error) {
+    console.warn(`Could not report the notification as ${type}`, error);
+    return false;
+  }
+}
+
+export function notificationIdOf(data: unknown): string | null {
+  if (typeof data !== "object" || data === null) return null;
+  const id = (data as Partial<NotificationData>).notificationId;
+  return typeof id === "string" && id !== "" ? id : null;
+}
