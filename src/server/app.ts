@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import fastifyCookie from "@fastify/cookie";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import type { DeliveryEngine } from "../delivery/engine.js";
 import type { VapidKeys } from "../push/vapid-keys.js";
 import { API_PREFIX, API_ROUTES } from "../shared/api/routes.js";
 import { createApiTokensRepository } from "../store/api-tokens-repository.js";
@@ -22,6 +23,7 @@ import type { Translator } from "./i18n.js";
 import { registerApiDocs, registerOpenApi } from "./openapi.js";
 import type { AuthRoutesDeps } from "./routes/auth-deps.js";
 import { registerConfigRoutes } from "./routes/config/config.js";
+import { registerNotificationRoutes } from "./routes/notifications/notifications.js";
 import { registerSessionRoutes } from "./routes/session/session.js";
 import { registerSetupRoutes } from "./routes/setup/setup.js";
 import { registerSubscriptionRoutes } from "./routes/subscriptions/subscriptions.js";
@@ -41,6 +43,8 @@ export interface AppDeps {
   readonly translator: Translator;
   /** The clock, in epoch milliseconds. */
   readonly now?: () => number;
+  /** The delivery engine the sends routes use; without it (some tests) they are not registered. */
+  readonly delivery?: DeliveryEngine;
   /** Overrides for operator authentication (tests). */
   readonly auth?: AuthOptions;
 }
@@ -60,6 +64,8 @@ const API_METHODS = new Map<string, string>([
   [API_ROUTES.session, "GET, HEAD, POST, DELETE"],
   [API_ROUTES.users, "GET, HEAD, POST"],
   [API_ROUTES.tokens, "GET, HEAD, POST"],
+  [API_ROUTES.notifications, "GET, HEAD, POST"],
+  [API_ROUTES.overview, "GET, HEAD"],
 ]);
 
 /** The Fastify application with every route, not yet listening: `startServer` does that. */
@@ -107,6 +113,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerSessionRoutes(app, authDeps);
   registerUserRoutes(app, authDeps);
   registerTokenRoutes(app, authDeps);
+  if (deps.delivery !== undefined) {
+    await registerNotificationRoutes(app, {
+      engine: deps.delivery,
+      database: deps.database,
+      subscriptions: deps.repositories.subscriptions,
+      authenticator: authDeps.authenticator,
+      translator: deps.translator,
+      publicUrl: deps.config.publicUrl,
+      now,
+      publishRateLimit: deps.config.publishRateLimit,
+    });
+  }
   await registerApiDocs(app);
 
   const servesWebApp = await registerWebApp(app, deps.config.webDir);

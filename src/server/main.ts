@@ -54,6 +54,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       vapidKeys,
       logger,
       translator: createTranslator(),
+      delivery: delivery.engine,
     });
     await app.listen({ port: config.port, host: config.host });
     if (config.delivery.embedded) delivery.start();

@@ -91,6 +91,10 @@ export const notificationCountsSchema = z.object({
 });
 export type NotificationCounts = z.infer<typeof notificationCountsSchema>;
 
+/** Who a send went to, as shown: an "endpoint" send names no endpoint (it is a browser's capability URL). */
+export const presentedAudienceSchema = z.discriminatedUnion("type", [z.object({ type: z.literal("all") }), z.object({ type: z.literal("endpoint") })]);
+export type PresentedAudience = z.infer<typeof presentedAudienceSchema>;
+
 export const notificationSchema = z.object({
   id: z.string(),
   title: z.string(),
@@ -100,7 +104,7 @@ export const notificationSchema = z.object({
   image: z.string().nullable(),
   urgency: z.enum(NOTIFICATION_URGENCIES),
   ttl: z.number(),
-  audience: audienceSchema,
+  audience: presentedAudienceSchema,
   status: z.enum(NOTIFICATION_STATUSES),
   /** Scheduled sends: when it goes (or went) out. */
   sendAt: z.string().nullable(),

@@ -1,0 +1,32 @@
+import { NOTIFICATION_URGENCIES, type Notification, type NotificationUrgency, type PresentedAudience } from "../../shared/api/notifications.js";
+import type { Notification as StoredNotification } from "../../store/notifications-repository.js";
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function urgencyOf(value: string | null): NotificationUrgency {
+  return NOTIFICATION_URGENCIES.find((u) => u === value) ?? "normal";
+}
+
+function audienceOf(send: StoredNotification): PresentedAudience {
+  return send.audience.kind === "endpoint" ? { type: "endpoint" } : { type: "all" };
+}
+
+/** A send as the API shows it: never its payload, tag internals or a target's endpoint. */
+export function presentNotification(send: StoredNotification): Notification {
+  return {
+    id: String(send.id),
+    title: send.title,
+    body: send.body,
+    url: send.url,
+    icon: send.icon,
+    image: send.image,
+    urgency: urgencyOf(send.urgency),
+    ttl: send.ttlSeconds,
+    audience: audienceOf(send),
+    status: send.status,
+    sendAt: iso(send.sendAt),
+    createdAt: new Date(send.createdAt).toISOString(),
+    finishedAt: iso(send.finishedAt),
+    counts: { ...send.counts },
+  };
+}

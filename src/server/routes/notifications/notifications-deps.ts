@@ -1,0 +1,21 @@
+import type { DeliveryEngine } from "../../../delivery/engine.js";
+import type { Database } from "../../../store/database.js";
+import type { SubscriptionsRepository } from "../../../store/subscriptions-repository.js";
+import type { Authenticator } from "../../auth/authenticator.js";
+import type { Translator } from "../../i18n.js";
+
+/** What the sends routes need; built once in `buildApp`. */
+export interface NotificationRoutesDeps {
+  /** createSend / getSend / cancelSend / onProgress / wake: the engine's public API only. */
+  readonly engine: Pick<DeliveryEngine, "createSend" | "getSend" | "cancelSend" | "onProgress" | "wake">;
+  readonly database: Database;
+  readonly subscriptions: SubscriptionsRepository;
+  readonly authenticator: Authenticator;
+  readonly translator: Translator;
+  readonly publicUrl: string;
+  readonly now: () => number;
+  /** SINO_PUBLISH_RATE_LIMIT: creates per minute per token (or operator). */
+  readonly publishRateLimit: number;
+  /** How often a progress stream reads the row (other processes' progress); default 1 s. */
+  readonly progressPollMs?: number;
+}

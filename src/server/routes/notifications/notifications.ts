@@ -1,0 +1,144 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import {
+  FINAL_STATUSES,
+  IDEMPOTENCY_KEY_HEADER,
+  createNotificationRequestSchema,
+  listNotificationsQuerySchema,
+  notificationResponseSchema,
+  notificationsPageSchema,
+  overviewSchema,
+} from "../../../shared/api/notifications.js";
+import { API_ROUTES } from "../../../shared/api/routes.js";
+import { createIdempotencyKeysRepository } from "../../../store/idempotency-keys-repository.js";
+import { createSendHistoryRepository } from "../../../store/send-history-repository.js";
+import { createPublishRateLimit } from "../../auth/publish-rate-limit.js";
+import { apiError } from "../../errors.js";
+import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
+import { presentNotification } from "../../presenters/notification.js";
+import { requireJson } from "../../require-json.js";
+import type { NotificationRoutesDeps } from "./notifications-deps.js";
+import { streamProgress } from "./progress-stream.js";
+import { checkIdempotencyKey, publish, toApiFailure, type PublishDeps } from "./publish.js";
+import { registerQuickPublish } from "./quick-publish.js";
+
+const idParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "notification_not_found" }) });
+const RECENT_SENDS = 5;
+
+/**
+ * Sends: create (now or scheduled, Idempotency-Key), list, read, cancel, follow live (SSE), the
+ * overview, and the plain-text quick publish. Any signed-in operator or token may use them
+ * (publishers send; a `publish` token is a publisher); creating is rate-limited per token.
+ */
+export async function registerNotificationRoutes(app: FastifyInstance, deps: NotificationRoutesDeps): Promise<void> {
+  const { t } = deps.translator;
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const requireUser = deps.authenticator.requireUser;
+  const rateLimit = createPublishRateLimit(app, deps.publishRateLimit);
+  const history = createSendHistoryRepository(deps.database);
+  const publishDeps: PublishDeps = {
+    engine: deps.engine,
+    keys: createIdempotencyKeysRepository(deps.database),
+    subscriptions: deps.subscriptions,
+    publicUrl: deps.publicUrl,
+    now: deps.now,
+  };
+  const doc = (summary: string) => ({ summary: t(summary), tags: [t("api:tags.notifications")], security: OPERATOR_SECURITY });
+  const byId = `${API_ROUTES.notifications}/:id`;
+
+  async function findSend(id: string) {
+    const send = await deps.engine.getSend(Number(id));
+    if (send === undefined) throw apiError("notification_not_found");
+    return send;
+  }
+
+  routes.post(
+    API_ROUTES.notifications,
+    {
+      onRequest: [requireUser, requireJson],
+      preHandler: rateLimit,
+      schema: {
+        ...doc("api:routes.notificationsCreate"),
+        description: t("api:descriptions.notificationsCreate"),
+        headers: z.object({ [IDEMPOTENCY_KEY_HEADER]: z.string().optional() }),
+        body: createNotificationRequestSchema,
+        response: { 200: notificationResponseSchema, 201: notificationResponseSchema, "4xx": apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const key = checkIdempotencyKey(request.headers[IDEMPOTENCY_KEY_HEADER]);
+      const answer = await publish(publishDeps, request.principal!, request.body, key, API_ROUTES.notifications);
+      if (answer.replayed) reply.header("idempotent-replayed", "true");
+      request.log.info({ send: answer.body.notification.id, status: answer.body.notification.status, replayed: answer.replayed }, "send created");
+      return reply.code(answer.statusCode).send(answer.body);
+    },
+  );
+
+  routes.get(
+    API_ROUTES.notifications,
+    {
+      onRequest: requireUser,
+      schema: { ...doc("api:routes.notificationsList"), querystring: listNotificationsQuerySchema, response: { 200: notificationsPageSchema, "4xx": apiErrorSchema } },
+    },
+    async (request) => {
+      const { query, status, page, pageSize } = request.query;
+      const { sends, total } = await history.list({
+        ...(query === undefined ? {} : { query }),
+        ...(status === undefined ? {} : { status }),
+        offset: (page - 1) * pageSize,
+        limit: pageSize,
+      });
+      return { notifications: sends.map(presentNotification), total, page, pageSize };
+    },
+  );
+
+  routes.get(
+    byId,
+    { onRequest: requireUser, schema: { ...doc("api:routes.notificationsGet"), params: idParams, response: { 200: notificationResponseSchema, "4xx": apiErrorSchema } } },
+    async (request) => ({ notification: presentNotification(await findSend(request.params.id)) }),
+  );
+
+  routes.post(
+    `${byId}/cancel`,
+    { onRequest: requireUser, schema: { ...doc("api:routes.notificationsCancel"), params: idParams, response: { 200: notificationResponseSchema, "4xx": apiErrorSchema } } },
+    async (request) => {
+      const before = await findSend(request.params.id);
+      if (FINAL_STATUSES.includes(before.status)) throw apiError("send_finished");
+      const after = await deps.engine.cancelSend(before.id).catch(toApiFailure);
+      // It may have finished between the read and the cancel.
+      if (after.status !== "cancelled") throw apiError("send_finished");
+      request.log.info({ send: after.id, was: before.status }, "send cancelled");
+      return { notification: presentNotification(after) };
+    },
+  );
+
+  routes.get(
+    `${byId}/events`,
+    {
+      onRequest: requireUser,
+      schema: {
+        ...doc("api:routes.notificationsEvents"),
+        description: t("api:descriptions.notificationsEvents"),
+        params: idParams,
+        produces: ["text/event-stream"],
+        response: { "4xx": apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const send = await findSend(request.params.id);
+      streamProgress(deps.engine, request, reply, send, { pollMs: deps.progressPollMs ?? 1000 });
+    },
+  );
+
+  routes.get(
+    API_ROUTES.overview,
+    { onRequest: requireUser, schema: { ...doc("api:routes.overview"), response: { 200: overviewSchema, "4xx": apiErrorSchema } } },
+    async () => {
+      const [total, recent] = await Promise.all([deps.subscriptions.count(), history.list({ offset: 0, limit: RECENT_SENDS })]);
+      return { subscribers: { total }, recentSends: recent.sends.map(presentNotification) };
+    },
+  );
+
+  await registerQuickPublish(app, { ...deps, publishDeps, rateLimit });
+}

@@ -1,0 +1,127 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import {
+  DEFAULT_NOTIFICATION_TTL,
+  IDEMPOTENCY_KEY_HEADER,
+  NOTIFICATION_LIMITS,
+  NOTIFICATION_URGENCIES,
+  PRIORITY_URGENCY,
+  QUICK_PUBLISH_EVERYONE,
+  createNotificationRequestSchema,
+  notificationResponseSchema,
+  type NotificationUrgency,
+} from "../../../shared/api/notifications.js";
+import { API_ROUTES } from "../../../shared/api/routes.js";
+import { isErrorCode } from "../../../shared/errors.js";
+import { apiError } from "../../errors.js";
+import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
+import { firstHeader } from "./header-text.js";
+import type { NotificationRoutesDeps } from "./notifications-deps.js";
+import { checkIdempotencyKey, publish, type PublishDeps, type PublishRequest } from "./publish.js";
+
+type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+/** The message is the body, so a little more than the longest text plus slack for a trailing newline. */
+const BODY_LIMIT = 4096;
+
+/**
+ * `curl -H "Authorization: Bearer $TOKEN" -d "Backup concluído" https://sino.example/p/todos`,
+ * in the spirit of ntfy: the request body (any content type — `curl -d` says form-urlencoded) is
+ * the message; optional headers give the title (`Title`/`X-Title`), the link (`Click`/`X-Click`/
+ * `X-Link`), the urgency (`Urgency`, or ntfy's `X-Priority`/`Priority` 1–5) and an
+ * `Idempotency-Key`. Without a title, a one-line message becomes the title. `todos` is everyone;
+ * channels (issue 5) name the others. Answers like POST /notifications.
+ */
+export async function registerQuickPublish(
+  app: FastifyInstance,
+  deps: NotificationRoutesDeps & { publishDeps: PublishDeps; rateLimit: Hook },
+): Promise<void> {
+  const { t } = deps.translator;
+  await app.register(async (scope) => {
+    // Only here: every body is text, whatever its declared type.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser("*", { parseAs: "string", bodyLimit: BODY_LIMIT }, (_request, body, done) => done(null, body));
+    scope.withTypeProvider<ZodTypeProvider>().post(
+      `${API_ROUTES.quickPublish}/:channel`,
+      {
+        onRequest: deps.authenticator.requireUser,
+        preHandler: deps.rateLimit,
+        bodyLimit: BODY_LIMIT,
+        schema: {
+          summary: t("api:routes.quickPublish"),
+          description: t("api:descriptions.quickPublish"),
+          tags: [t("api:tags.notifications")],
+          security: OPERATOR_SECURITY,
+          consumes: ["text/plain"],
+          params: z.object({ channel: z.string().max(40) }),
+          body: z.string().optional(),
+          response: { 201: notificationResponseSchema, 200: notificationResponseSchema, "4xx": apiErrorSchema },
+        },
+      },
+      async (request, reply) => {
+        if (request.params.channel !== QUICK_PUBLISH_EVERYONE) throw apiError("channel_not_found");
+        const parsed = createNotificationRequestSchema.safeParse(toRequest(request.body ?? "", request.headers));
+        if (!parsed.success) {
+          // The shared schema's messages are error codes (`title_too_long`), as on POST /notifications.
+          const issue = parsed.error.issues[0];
+          const code = issue?.message ?? "";
+          throw apiError(isErrorCode(code) ? code : "validation_failed", quickField(issue?.path[0]));
+        }
+        const key = checkIdempotencyKey(request.headers[IDEMPOTENCY_KEY_HEADER]);
+        const answer = await publish(deps.publishDeps, request.principal!, parsed.data, key, `${API_ROUTES.quickPublish}/${request.params.channel}`);
+        if (answer.replayed) reply.header("idempotent-replayed", "true");
+        request.log.info({ send: answer.body.notification.id, replayed: answer.replayed }, "quick publish");
+        return reply.code(answer.statusCode).send(answer.body);
+      },
+    );
+  });
+}
+
+/** Field names in the quick publish are headers: the error says which one. */
+function quickField(path: PropertyKey | undefined): string | undefined {
+  switch (path) {
+    case "title":
+      return "Title";
+    case "url":
+      return "Click";
+    case "urgency":
+      return "Urgency";
+    case "body":
+      return "body";
+    default:
+      return undefined;
+  }
+}
+
+function toRequest(text: string, headers: FastifyRequest["headers"]): Omit<PublishRequest, "urgency" | "ttl" | "audience"> & { urgency: string; ttl: number; audience: { type: "all" } } {
+  const message = text.replace(/\r\n/g, "\n").trim();
+  const title = firstHeader(headers, ["title", "x-title", "t"]);
+  const link = firstHeader(headers, ["click", "x-click", "x-link", "link"]);
+  let urgency: string = "normal";
+  const urgencyHeader = firstHeader(headers, ["urgency", "x-urgency"]);
+  const priority = firstHeader(headers, ["x-priority", "priority", "prio", "p"]);
+  if (urgencyHeader !== undefined) urgency = urgencyHeader.toLowerCase();
+  else if (priority !== undefined) urgency = PRIORITY_URGENCY[priority.toLowerCase()] ?? priority;
+  // Without a title, a short one-line message is the title itself (a notification needs one).
+  const oneLine = !message.includes("\n") && [...message].length <= NOTIFICATION_LIMITS.title;
+  const useAsTitle = title === undefined && oneLine;
+  return {
+    title: title ?? (useAsTitle ? message : firstWords(message)),
+    ...(useAsTitle || message === "" ? {} : { body: message }),
+    ...(link === undefined ? {} : { url: link }),
+    urgency: (NOTIFICATION_URGENCIES as readonly string[]).includes(urgency) ? (urgency as NotificationUrgency) : urgency,
+    ttl: DEFAULT_NOTIFICATION_TTL,
+    audience: { type: "all" },
+  };
+}
+
+/** The start of a long message as its title, cut at a word with an ellipsis. */
+function firstWords(message: string): string {
+  const firstLine = message.split("\n", 1)[0] ?? "";
+  const max = NOTIFICATION_LIMITS.title;
+  if ([...firstLine].length <= max) return firstLine;
+  const cut = [...firstLine].slice(0, max - 1).join("");
+  const space = cut.lastIndexOf(" ");
+  return `${space > max / 2 ? cut.slice(0, space) : cut}…`;
+}
