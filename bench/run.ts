@@ -47,6 +47,11 @@ const { values } = parseArgs({
     "no-webpush": { type: "boolean", default: false },
     "no-ceiling": { type: "boolean", default: false },
     "keep-db": { type: "boolean", default: false },
+    // Engine knobs, for tuning runs only; unset = the engine's defaults, as `sino start` runs it.
+    lanes: { type: "string" },
+    batch: { type: "string" },
+    threads: { type: "string" },
+    inflight: { type: "string" },
   },
 });
 const N = Number(values.subs);
@@ -184,7 +189,7 @@ function timedTransport(inner: PushTransport) {
   };
 }
 
-/** Samples this process's RSS every 20 ms between start() and stop(). */
+/** Samples this process's RSS every 100 ms between start() and stop(). */
 function rssSampler() {
   let peak = 0;
   let timer: NodeJS.Timeout | undefined;
@@ -195,7 +200,7 @@ function rssSampler() {
     start() {
       peak = 0;
       sample();
-      timer = setInterval(sample, 20);
+      timer = setInterval(sample, 100);
     },
     stop(): number {
       clearInterval(timer);
@@ -206,7 +211,16 @@ function rssSampler() {
 }
 
 /** Every seeded id accepted exactly once, and nothing else, by the fake's per-id count. */
-async function verifyExactlyOnce(expected: number): Promise<{ accepted: number; distinct: number; duplicates: number; missing: number; unexpected: number; decrypted: { ok: number; failed: number } }> {
+async function verifyExactlyOnce(expected: number): Promise<{
+  accepted: number;
+  distinct: number;
+  duplicates: number;
+  missing: number;
+  unexpected: number;
+  decrypted: { ok: number; failed: number };
+  concurrentPeak: number;
+  cpuSeconds: number;
+}> {
   const stats = await fake.stats({ byId: true });
   const byId = stats.acceptedById ?? {};
   let missing = 0;
@@ -217,7 +231,11 @@ async function verifyExactlyOnce(expected: number): Promise<{ accepted: number; 
     else if (count > 1) duplicates += count - 1;
   }
   const distinct = Object.keys(byId).length;
-  return { accepted: stats.accepted, distinct, duplicates, missing, unexpected: distinct - (expected - missing), decrypted: stats.decrypted };
+  return { accepted: stats.accepted, distinct, duplicates, missing, unexpected: distinct - (expected - missing),
+    decrypted: stats.decrypted,
+    concurrentPeak: stats.concurrentPeak,
+    cpuSeconds: Math.round(stats.cpuSeconds * 100) / 100,
+  };
 }
 
 // ── 1. Sino ──────────────────────────────────────────────────────────────────────────────────
@@ -229,6 +247,7 @@ const timed = timedTransport(
   createPushTransport({
     policy: { allowedHosts: ["127.0.0.1"], allowPrivateAddresses: true, maxLength: 1024 },
     ca: tls.ca,
+    ...(values.inflight === undefined ? {} : { maxInFlightPerOrigin: Number(values.inflight) }),
   }),
 );
 // The engine as `sino start` builds it, with its default options (lanes, batch, threads = cores).
@@ -236,6 +255,11 @@ const engine = createDeliveryEngine({
   database,
   transport: timed.transport,
   vapid: createVapidSigner({ keys: vapidKeys, subject: "mailto:bench@sino.example.com" }),
+  options: {
+    ...(values.lanes === undefined ? {} : { lanes: Number(values.lanes) }),
+    ...(values.batch === undefined ? {} : { batchSize: Number(values.batch) }),
+    ...(values.threads === undefined ? {} : { encryptionThreads: Number(values.threads) }),
+  },
 });
 engine.start();
 
@@ -300,8 +324,9 @@ log(
   `Sino:     ${timed.accepted}/${N} accepted in ${(lastMs / 1000).toFixed(2)} s = ${sinoRate} msgs/s ` +
     `(first ${firstMs.toFixed(0)} ms, last ${lastMs.toFixed(0)} ms, send completed ${completedMs.toFixed(0)} ms; ` +
     `fake: ${sinoCheck.accepted} accepted, ${sinoCheck.distinct} distinct ids, ${sinoCheck.duplicates} duplicates, ${sinoCheck.missing} missing, ` +
-    `decrypted ${sinoCheck.decrypted.ok} ok / ${sinoCheck.decrypted.failed} failed; ` +
-    `RSS ${mb(baselineRss)} MB before, peak ${mb(peakRss)} MB; main-thread+pool CPU ${((cpu.user + cpu.system) / 1000 / completedMs).toFixed(2)} cores)`,
+    `decrypted ${sinoCheck.decrypted.ok} ok / ${sinoCheck.decrypted.failed} failed, peak ${sinoCheck.concurrentPeak} in flight, ` +
+    `${(sinoCheck.cpuSeconds / (completedMs / 1000)).toFixed(2)} cores busy; ` +
+    `RSS ${mb(baselineRss)} MB before, peak ${mb(peakRss)} MB; Sino process ${((cpu.user + cpu.system) / 1000 / completedMs).toFixed(2)} cores busy)`,
 );
 if (!exactlyOnce) log("Sino: NOT every subscription exactly once — see the figures above");
 

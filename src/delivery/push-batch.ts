@@ -25,10 +25,18 @@ export function createBatchPusher(sender: PushSender, pool: EncryptionPool | und
   return {
     async push(notification, items, now) {
       const base = sendOptionsFor(notification, now);
+      // One options object per attempt number, shared by every push of the batch (almost all are
+      // first attempts): the sender resolves and checks them once per object, not once per push.
+      const byAttempt = new Map<number, SendOptions>();
+      const optionsFor = (attempt: number): SendOptions => {
+        let options = byAttempt.get(attempt);
+        if (options === undefined) byAttempt.set(attempt, (options = { ...base, attempt }));
+        return options;
+      };
       if (pool === undefined) {
         return Promise.all(
           items.map(({ target, attempt }) =>
-            sender.send({ endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } }, notification.payload, { ...base, attempt }),
+            sender.send({ endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } }, notification.payload, optionsFor(attempt)),
           ),
         );
       }
@@ -47,7 +55,7 @@ export function createBatchPusher(sender: PushSender, pool: EncryptionPool | und
                   // Keys the browser gave that cannot be encrypted for: no retry will help.
                   return Promise.resolve<PushOutcome>({ kind: "fatal", reason: body.error, latencyMs: 0 });
                 }
-                return sender.sendEncrypted(target.endpoint, body, { ...base, attempt });
+                return sender.sendEncrypted(target.endpoint, body, optionsFor(attempt));
               }),
             ),
           ),

@@ -220,9 +220,11 @@ export function createH2SessionPool(options: H2SessionPoolOptions): H2SessionPoo
     async request(request) {
       for (let attempt = 1; ; attempt++) {
         if (closed) return { error: "network", message: "transport closed" };
-        let entry: Entry;
+        // A free slot on an open session, the usual case mid-send: taken without a promise.
+        let entry = available();
         try {
-          entry = await acquire();
+          if (entry !== undefined) entry.active++;
+          else entry = await acquire();
         } catch (error) {
           return { error: transportErrorKind(error), message: error instanceof Error ? error.message : String(error) };
         }

@@ -1,5 +1,5 @@
 import { encryptPayload } from "./encrypt.js";
-import { resolvePushOptions, type PushOptions } from "./push-options.js";
+import { resolvePushOptions, type PushOptions, type ResolvedPushOptions } from "./push-options.js";
 import { PushError } from "./push-error.js";
 import type { PreparedSubscriberKeys, SubscriberKeys } from "./subscriber-keys.js";
 import type { VapidSigner } from "./vapid.js";
@@ -52,10 +52,23 @@ export function buildEncryptedPushRequest(
   return assembleRequest(endpoint, hasPayload ? encryptedBody : null, resolvePushOptions(options), vapid);
 }
 
+/**
+ * The same with options already checked by `resolvePushOptions`: a fan-out resolves them once
+ * per send, not once per push.
+ */
+export function buildResolvedPushRequest(
+  endpoint: string,
+  encryptedBody: Buffer | null,
+  options: ResolvedPushOptions,
+  vapid: VapidSigner,
+): PushRequest {
+  return assembleRequest(endpoint, encryptedBody, options, vapid);
+}
+
 function assembleRequest(
   endpoint: string,
   body: Buffer | null,
-  options: ReturnType<typeof resolvePushOptions>,
+  options: ResolvedPushOptions,
   vapid: VapidSigner,
 ): PushRequest {
   let url: URL;

@@ -1,9 +1,9 @@
 import { performance } from "node:perf_hooks";
 import { classifyResponse, type Classification, type ClassifyInput, type FatalReason } from "./classify-response.js";
 import { encryptPayload } from "./encrypt.js";
-import { DEFAULT_TTL_SECONDS, type PushOptions } from "./push-options.js";
-import { isPushError, type PushErrorCode } from "./push-error.js";
-import { buildEncryptedPushRequest, type PushRequest, type PushTarget } from "./request.js";
+import { DEFAULT_TTL_SECONDS, resolvePushOptions, type PushOptions, type ResolvedPushOptions } from "./push-options.js";
+import { isPushError, PushError, type PushErrorCode } from "./push-error.js";
+import { buildEncryptedPushRequest, buildResolvedPushRequest, type PushRequest, type PushTarget } from "./request.js";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry-policy.js";
 import { isTransportFailure, type PushTransport } from "./transport.js";
 import type { TransportErrorKind } from "./transport-error.js";
@@ -59,6 +59,24 @@ export function createPushSender(options: PushSenderOptions): PushSender {
   const policy = options.retryPolicy ?? DEFAULT_RETRY_POLICY;
   const random = options.random ?? Math.random;
 
+  // The options of a fan-out are one object shared by all its pushes (see the delivery engine's
+  // batch pusher): checked once per object, not once per push. A bad one keeps throwing its error.
+  const resolvedOptions = new WeakMap<SendOptions, ResolvedPushOptions | PushError>();
+  function resolved(sendOptions: SendOptions): ResolvedPushOptions {
+    let value = resolvedOptions.get(sendOptions);
+    if (value === undefined) {
+      try {
+        value = resolvePushOptions(sendOptions);
+      } catch (error) {
+        if (!(error instanceof PushError)) throw error;
+        value = error;
+      }
+      resolvedOptions.set(sendOptions, value);
+    }
+    if (value instanceof PushError) throw value;
+    return value;
+  }
+
   async function deliver(build: () => PushRequest, sendOptions: SendOptions): Promise<PushOutcome> {
     let request: PushRequest;
     try {
@@ -97,7 +115,7 @@ export function createPushSender(options: PushSenderOptions): PushSender {
       }, sendOptions);
     },
     sendEncrypted(endpoint, body, sendOptions = {}) {
-      return deliver(() => buildEncryptedPushRequest(endpoint, body, sendOptions, options.vapid), sendOptions);
+      return deliver(() => buildResolvedPushRequest(endpoint, body, resolved(sendOptions), options.vapid), sendOptions);
     },
   };
 }

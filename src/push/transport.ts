@@ -94,7 +94,11 @@ export function createPushTransport(options: PushTransportOptions): PushTranspor
   const h1Connector = createGuardedConnector(guard);
   const origins = new Map<string, OriginState>();
   const connections = { h2: 0, "http/1.1": 0 };
-  const pending = new Set<Promise<unknown>>();
+  // Requests accepted and not yet answered; close() waits for the count to reach zero. A counter,
+  // not a set of promises: no extra promise and closure per push.
+  let pending = 0;
+  let drained: (() => void) | undefined;
+  let draining: Promise<void> | undefined;
   let closed = false;
 
   function originState(origin: string): OriginState {
@@ -167,15 +171,20 @@ export function createPushTransport(options: PushTransportOptions): PushTranspor
   }
 
   async function dispatch(state: OriginState, request: PushRequest): Promise<TransportResult> {
-    const wait = state.gate.acquire();
-    if (wait !== undefined) await wait;
+    pending++;
     try {
-      const r = state.route ?? (await route(state));
-      return r.kind === "h2" ? await r.pool.request(request) : await sendH1(r.pool, request);
-    } catch (error) {
-      return { error: transportErrorKind(error), message: errorMessage(error) };
+      const wait = state.gate.acquire();
+      if (wait !== undefined) await wait;
+      try {
+        const r = state.route ?? (await route(state));
+        return r.kind === "h2" ? await r.pool.request(request) : await sendH1(r.pool, request);
+      } catch (error) {
+        return { error: transportErrorKind(error), message: errorMessage(error) };
+      } finally {
+        state.gate.release();
+      }
     } finally {
-      state.gate.release();
+      if (--pending === 0) drained?.();
     }
   }
 
@@ -196,10 +205,7 @@ export function createPushTransport(options: PushTransportOptions): PushTranspor
       if (closed) return Promise.resolve({ error: "network", message: "transport closed" });
       const state = originState(request.origin);
       if (state.refusal !== undefined) return Promise.resolve(state.refusal);
-      const promise = dispatch(state, request);
-      pending.add(promise);
-      void promise.finally(() => pending.delete(promise));
-      return promise;
+      return dispatch(state, request);
     },
     stats() {
       let inFlight = 0;
@@ -212,7 +218,7 @@ export function createPushTransport(options: PushTransportOptions): PushTranspor
     },
     async close() {
       closed = true;
-      await Promise.allSettled([...pending]);
+      if (pending > 0) await (draining ??= new Promise<void>((resolve) => (drained = resolve)));
       await Promise.all([...origins.values()].map((state) => state.route?.pool.close()));
     },
   };
