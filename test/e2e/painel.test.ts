@@ -287,7 +287,7 @@ describe("the Painel", () => {
     await publisher.page.goto(`${app.baseUrl}/painel`);
     await heading(publisher.page, P.overview.title).waitFor();
     const labels = await navLabels(publisher.page);
-    expect(labels).toEqual([P.nav.overview, P.nav.compose, P.nav.history, P.nav.channels, P.nav.subscribers]);
+    expect(labels).toEqual([P.nav.overview, P.nav.compose, P.nav.history, P.nav.channels]);
     await publisher.page.goto(`${app.baseUrl}/painel/usuarios`);
     await publisher.page.getByRole("heading", { name: P.session.adminOnlyTitle }).waitFor();
     expect(await publisher.page.getByTestId("users-table").count()).toBe(0);

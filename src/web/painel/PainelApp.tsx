@@ -1,6 +1,7 @@
 import { useMemo } from "react";
 import { Route, Routes } from "react-router";
 import { createPainelApi } from "./api/painel-api.js";
+import { ChannelsPage } from "./channels/ChannelsPage.js";
 import { ComposePage } from "./compose/ComposePage.js";
 import { DEFAULT_TIME_ZONE } from "./compose/compose-form.js";
 import { PainelLayout } from "./layout/PainelLayout.js";
@@ -9,6 +10,7 @@ import { OverviewPage } from "./pages/OverviewPage.js";
 import { PainelNotFoundPage } from "./pages/PainelNotFoundPage.js";
 import { SetupPage } from "./pages/SetupPage.js";
 import { SignInPage } from "./pages/SignInPage.js";
+import { SubscribersPage } from "./subscribers/SubscribersPage.js";
 import { PainelServicesContext } from "./services.js";
 import type { PainelServices } from "./services.js";
 import { RequireAdmin } from "./session/RequireAdmin.js";
@@ -42,8 +44,15 @@ export function PainelApp({ services }: { services?: PainelServices }) {
             <Route index element={<OverviewPage />} />
             <Route path="nova" element={<ComposePage />} />
             <Route path="historico" element={<ComingSoonPage section="history" />} />
-            <Route path="canais" element={<ComingSoonPage section="channels" />} />
-            <Route path="assinantes" element={<ComingSoonPage section="subscribers" />} />
+            <Route path="canais" element={<ChannelsPage />} />
+            <Route
+              path="assinantes"
+              element={
+                <RequireAdmin>
+                  <SubscribersPage />
+                </RequireAdmin>
+              }
+            />
             <Route
               path="usuarios"
               element={

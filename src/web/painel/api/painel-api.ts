@@ -115,7 +115,7 @@ export function createPainelApi(options: { baseUrl?: string; fetch?: typeof fetc
   };
 }
 
-async function toPainelApiError(response: Response): Promise<PainelApiError> {
+export async function toPainelApiError(response: Response): Promise<PainelApiError> {
   try {
     const body = (await response.json()) as Partial<ApiErrorBody>;
     if (body.error && typeof body.error.code === "string") {

@@ -22,7 +22,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { path: PAINEL_PATHS.compose, label: "painel.nav.compose", icon: <EditNoteOutlined />, adminOnly: false },
   { path: PAINEL_PATHS.history, label: "painel.nav.history", icon: <HistoryOutlined />, adminOnly: false },
   { path: PAINEL_PATHS.channels, label: "painel.nav.channels", icon: <ForumOutlined />, adminOnly: false },
-  { path: PAINEL_PATHS.subscribers, label: "painel.nav.subscribers", icon: <GroupsOutlined />, adminOnly: false },
+  { path: PAINEL_PATHS.subscribers, label: "painel.nav.subscribers", icon: <GroupsOutlined />, adminOnly: true },
   { path: PAINEL_PATHS.users, label: "painel.nav.users", icon: <PeopleAltOutlined />, adminOnly: true },
   { path: PAINEL_PATHS.tokens, label: "painel.nav.tokens", icon: <KeyOutlined />, adminOnly: true },
 ];

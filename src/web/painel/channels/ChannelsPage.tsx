@@ -1,0 +1,187 @@
+import { useCallback, useState } from "react";
+import { useTranslation } from "react-i18next";
+import Button from "@mui/material/Button";
+import Card from "@mui/material/Card";
+import Chip from "@mui/material/Chip";
+import IconButton from "@mui/material/IconButton";
+import Stack from "@mui/material/Stack";
+import Table from "@mui/material/Table";
+import TableBody from "@mui/material/TableBody";
+import TableCell from "@mui/material/TableCell";
+import TableHead from "@mui/material/TableHead";
+import TableRow from "@mui/material/TableRow";
+import Tooltip from "@mui/material/Tooltip";
+import Typography from "@mui/material/Typography";
+import AddOutlined from "@mui/icons-material/AddOutlined";
+import ArchiveOutlined from "@mui/icons-material/ArchiveOutlined";
+import EditOutlined from "@mui/icons-material/EditOutlined";
+import ForumOutlined from "@mui/icons-material/ForumOutlined";
+import UnarchiveOutlined from "@mui/icons-material/UnarchiveOutlined";
+import type { Channel } from "../../../shared/api/channels.js";
+import { ConfirmDialog } from "../components/ConfirmDialog.js";
+import { EmptyState } from "../components/EmptyState.js";
+import { ListSkeleton } from "../components/ListSkeleton.js";
+import { LoadError } from "../components/LoadError.js";
+import { PageHeading } from "../components/PageHeading.js";
+import { useNotice } from "../components/useNotice.js";
+import { VisuallyHidden } from "../components/VisuallyHidden.js";
+import { formatNumber } from "../format.js";
+import { useAudienceApi } from "../hooks/useAudienceApi.js";
+import { useResource } from "../hooks/useResource.js";
+import { useCurrentUser } from "../session/session-context.js";
+import { ChannelDialog } from "./ChannelDialog.js";
+
+/** Canais: admins create, rename and archive; publishers see the list and the counts. */
+export function ChannelsPage() {
+  const { t } = useTranslation();
+  const api = useAudienceApi();
+  const admin = useCurrentUser().role === "admin";
+  const { resource, reload, update } = useResource(useCallback(() => api.listChannels(), [api]));
+  const [dialog, setDialog] = useState<{ editing: Channel | null } | null>(null);
+  const [archiving, setArchiving] = useState<Channel | null>(null);
+  const [noticeElement, setNotice] = useNotice();
+
+  const replace = (channel: Channel) => update((list) => (list.some((c) => c.id === channel.id) ? list.map((c) => (c.id === channel.id ? channel : c)) : [...list, channel]));
+
+  return (
+    <>
+      <PageHeading
+        title={t("canais.title")}
+        subtitle={t("canais.subtitle")}
+        action={
+          admin ? (
+            <Button variant="contained" startIcon={<AddOutlined />} onClick={() => setDialog({ editing: null })}>
+              {t("canais.new")}
+            </Button>
+          ) : undefined
+        }
+      />
+      {!admin && (
+        <Typography color="text.secondary" sx={{ mb: 2 }}>
+          {t("canais.readOnly")}
+        </Typography>
+      )}
+      <Card variant="outlined">
+        {resource.status === "loading" && <ListSkeleton />}
+        {resource.status === "error" && <LoadError error={resource.error} onRetry={reload} />}
+        {resource.status === "ready" && resource.data.length === 0 && (
+          <EmptyState
+            icon={<ForumOutlined />}
+            title={t("canais.emptyTitle")}
+            text={admin ? t("canais.emptyText") : t("canais.emptyTextPublisher")}
+            action={
+              admin ? (
+                <Button variant="outlined" onClick={() => setDialog({ editing: null })}>
+                  {t("canais.new")}
+                </Button>
+              ) : undefined
+            }
+          />
+        )}
+        {resource.status === "ready" && resource.data.length > 0 && (
+          <Table aria-label={t("canais.title")} data-testid="channels-table">
+            <TableHead>
+              <TableRow>
+                <TableCell>{t("canais.columns.channel")}</TableCell>
+                <TableCell align="right">{t("canais.columns.subscribers")}</TableCell>
+                <TableCell sx={{ display: { xs: "none", sm: "table-cell" } }}>{t("canais.columns.state")}</TableCell>
+                {admin && (
+                  <TableCell align="right">
+                    <VisuallyHidden>{t("painel.common.actions")}</VisuallyHidden>
+                  </TableCell>
+                )}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {resource.data.map((channel) => (
+                <TableRow key={channel.id} data-testid="channel-row" data-slug={channel.slug} sx={{ opacity: channel.archived ? 0.65 : 1 }}>
+                  <TableCell>
+                    <Typography sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>{channel.name}</Typography>
+                    <Typography variant="body2" color="text.secondary" sx={{ fontFamily: "monospace", overflowWrap: "anywhere" }}>
+                      {channel.slug}
+                    </Typography>
+                    {channel.description && (
+                      <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: "anywhere" }}>
+                        {channel.description}
+                      </Typography>
+                    )}
+                    {/* On phones the state column is hidden: its chips move here. */}
+                    <Stack direction="row" spacing={0.5} sx={{ mt: 0.5, display: { xs: "flex", sm: "none" } }}>
+                      <ChannelChips channel={channel} />
+                    </Stack>
+                  </TableCell>
+                  <TableCell align="right" data-testid="channel-subscribers">
+                    {formatNumber(channel.subscribers)}
+                  </TableCell>
+                  <TableCell sx={{ display: { xs: "none", sm: "table-cell" } }}>
+                    <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: "wrap" }}>
+                      <ChannelChips channel={channel} />
+                    </Stack>
+                  </TableCell>
+                  {admin && (
+                    <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
+                      <Tooltip title={t("canais.edit")}>
+                        <IconButton aria-label={t("canais.editNamed", { name: channel.name })} onClick={() => setDialog({ editing: channel })}>
+                          <EditOutlined />
+                        </IconButton>
+                      </Tooltip>
+                      <Tooltip title={channel.archived ? t("canais.unarchive") : t("canais.archive")}>
+                        <IconButton
+                          aria-label={channel.archived ? t("canais.unarchiveNamed", { name: channel.name }) : t("canais.archiveNamed", { name: channel.name })}
+                          onClick={() => setArchiving(channel)}
+                        >
+                          {channel.archived ? <UnarchiveOutlined /> : <ArchiveOutlined />}
+                        </IconButton>
+                      </Tooltip>
+                    </TableCell>
+                  )}
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </Card>
+
+      <ChannelDialog
+        open={dialog !== null}
+        editing={dialog?.editing ?? null}
+        onClose={() => setDialog(null)}
+        onSaved={(channel) => {
+          const created = dialog?.editing === null;
+          setDialog(null);
+          replace(channel);
+          setNotice({ severity: "success", text: created ? t("canais.created", { name: channel.name }) : t("canais.saved", { name: channel.name }) });
+        }}
+      />
+      <ConfirmDialog
+        open={archiving !== null}
+        title={archiving?.archived ? t("canais.unarchiveTitle", { name: archiving.name }) : t("canais.archiveTitle", { name: archiving?.name ?? "" })}
+        text={archiving?.archived ? t("canais.unarchiveText") : t("canais.archiveText", { count: archiving?.subscribers ?? 0 })}
+        confirmLabel={archiving?.archived ? t("canais.unarchive") : t("canais.archive")}
+        destructive={!archiving?.archived}
+        onClose={() => setArchiving(null)}
+        onConfirm={async () => {
+          if (!archiving) return;
+          const changed = await api.updateChannel(archiving.id, { archived: !archiving.archived });
+          replace(changed);
+          setNotice({ severity: "success", text: changed.archived ? t("canais.archivedDone", { name: changed.name }) : t("canais.unarchivedDone", { name: changed.name }) });
+        }}
+      />
+      {noticeElement}
+    </>
+  );
+}
+
+function ChannelChips({ channel }: { channel: Channel }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      {channel.archived ? <Chip size="small" label={t("canais.archived")} /> : <Chip size="small" color="success" variant="outlined" label={t("canais.active")} />}
+      {channel.isDefault && (
+        <Tooltip title={t("canais.defaultHint")}>
+          <Chip size="small" color="primary" variant="outlined" label={t("canais.default")} />
+        </Tooltip>
+      )}
+    </>
+  );
+}

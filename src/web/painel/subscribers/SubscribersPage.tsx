@@ -1,0 +1,248 @@
+import { useCallback, useState } from "react";
+import { useTranslation } from "react-i18next";
+import Button from "@mui/material/Button";
+import Card from "@mui/material/Card";
+import Chip from "@mui/material/Chip";
+import IconButton from "@mui/material/IconButton";
+import MenuItem from "@mui/material/MenuItem";
+import Stack from "@mui/material/Stack";
+import Table from "@mui/material/Table";
+import TableBody from "@mui/material/TableBody";
+import TableCell from "@mui/material/TableCell";
+import TableHead from "@mui/material/TableHead";
+import TablePagination from "@mui/material/TablePagination";
+import TableRow from "@mui/material/TableRow";
+import TextField from "@mui/material/TextField";
+import Tooltip from "@mui/material/Tooltip";
+import Typography from "@mui/material/Typography";
+import DeleteOutline from "@mui/icons-material/DeleteOutline";
+import FileDownloadOutlined from "@mui/icons-material/FileDownloadOutlined";
+import GroupsOutlined from "@mui/icons-material/GroupsOutlined";
+import { API_ROUTES } from "../../../shared/api/routes.js";
+import type { Channel } from "../../../shared/api/channels.js";
+import type { StatsResponse } from "../../../shared/api/stats.js";
+import type { Subscriber, SubscribersResponse } from "../../../shared/api/subscribers.js";
+import { ConfirmDialog } from "../components/ConfirmDialog.js";
+import { EmptyState } from "../components/EmptyState.js";
+import { ListSkeleton } from "../components/ListSkeleton.js";
+import { LoadError } from "../components/LoadError.js";
+import { PageHeading } from "../components/PageHeading.js";
+import { useNotice } from "../components/useNotice.js";
+import { VisuallyHidden } from "../components/VisuallyHidden.js";
+import { formatDateTime, formatNumber } from "../format.js";
+import { useAudienceApi } from "../hooks/useAudienceApi.js";
+import { useResource } from "../hooks/useResource.js";
+import { usePainelServices } from "../services.js";
+
+const PAGE_SIZES = [25, 50, 100];
+
+interface Filters {
+  channel: string;
+  browser: string;
+  page: number;
+  pageSize: number;
+}
+
+/** Assinantes (admin): how many, in which channels and browsers; remove one; export the counts. */
+export function SubscribersPage() {
+  const { t } = useTranslation();
+  const api = useAudienceApi();
+  const { timeZone } = usePainelServices();
+  const [filters, setFilters] = useState<Filters>({ channel: "", browser: "", page: 1, pageSize: 50 });
+  const [removing, setRemoving] = useState<Subscriber | null>(null);
+  const [noticeElement, setNotice] = useNotice();
+
+  const list = useResource(
+    useCallback(
+      () => api.listSubscribers({ channel: filters.channel || undefined, browser: filters.browser || undefined, page: filters.page, pageSize: filters.pageSize }),
+      [api, filters],
+    ),
+  );
+  // The filters' choices and the summary: channels (names for slugs) and the counts by browser.
+  const facets = useResource(
+    useCallback(async (): Promise<{ channels: Channel[]; stats: StatsResponse }> => {
+      const [channels, stats] = await Promise.all([api.listChannels(), api.getStats(1)]);
+      return { channels, stats };
+    }, [api]),
+  );
+  const channels = facets.resource.status === "ready" ? facets.resource.data.channels : [];
+  const stats = facets.resource.status === "ready" ? facets.resource.data.stats : null;
+  const nameOf = (slug: string) => channels.find((c) => c.slug === slug)?.name ?? slug;
+  const filtered = filters.channel !== "" || filters.browser !== "";
+
+  const change = (next: Partial<Filters>) => setFilters((current) => ({ ...current, page: 1, ...next }));
+
+  return (
+    <>
+      <PageHeading
+        title={t("assinantes.title")}
+        subtitle={t("assinantes.subtitle")}
+        action={
+          <Button variant="outlined" startIcon={<FileDownloadOutlined />} href={API_ROUTES.subscribersCsv} download>
+            {t("assinantes.exportCsv")}
+          </Button>
+        }
+      />
+      {stats && <Summary stats={stats} />}
+      <Card variant="outlined">
+        <Stack direction={{ xs: "column", sm: "row" }} spacing={2} sx={{ p: 2 }}>
+          <TextField select size="small" label={t("assinantes.filters.channel")} value={filters.channel} onChange={(e) => change({ channel: e.target.value })} sx={{ minWidth: 200 }}>
+            <MenuItem value="">{t("assinantes.filters.any")}</MenuItem>
+            {channels.map((c) => (
+              <MenuItem key={c.slug} value={c.slug}>
+                {c.name}
+              </MenuItem>
+            ))}
+          </TextField>
+          <TextField select size="small" label={t("assinantes.filters.browser")} value={filters.browser} onChange={(e) => change({ browser: e.target.value })} sx={{ minWidth: 200 }}>
+            <MenuItem value="">{t("assinantes.filters.any")}</MenuItem>
+            {(stats?.byBrowser ?? []).map((b) => (
+              <MenuItem key={b.browser} value={b.browser}>
+                {b.browser}
+              </MenuItem>
+            ))}
+          </TextField>
+        </Stack>
+        {list.resource.status === "loading" && <ListSkeleton />}
+        {list.resource.status === "error" && <LoadError error={list.resource.error} onRetry={list.reload} />}
+        {list.resource.status === "ready" && list.resource.data.subscribers.length === 0 && (
+          <EmptyState icon={<GroupsOutlined />} title={t("assinantes.emptyTitle")} text={filtered ? t("assinantes.emptyFilteredText") : t("assinantes.emptyText")} />
+        )}
+        {list.resource.status === "ready" && list.resource.data.subscribers.length > 0 && (
+          <SubscribersTable
+            data={list.resource.data}
+            filters={filters}
+            timeZone={timeZone}
+            nameOf={nameOf}
+            onRemove={setRemoving}
+            onPage={(page) => setFilters((f) => ({ ...f, page }))}
+            onPageSize={(pageSize) => change({ pageSize })}
+          />
+        )}
+      </Card>
+      <ConfirmDialog
+        open={removing !== null}
+        title={t("assinantes.removeTitle")}
+        text={t("assinantes.removeText")}
+        confirmLabel={t("assinantes.remove")}
+        destructive
+        onClose={() => setRemoving(null)}
+        onConfirm={async () => {
+          if (!removing) return;
+          const removed = removing;
+          await api.removeSubscriber(removed.id);
+          list.update((data) => ({ subscribers: data.subscribers.filter((s) => s.id !== removed.id), total: data.total - 1 }));
+          setNotice({ severity: "success", text: t("assinantes.removed") });
+        }}
+      />
+      {noticeElement}
+    </>
+  );
+}
+
+function Summary({ stats }: { stats: StatsResponse }) {
+  const { t } = useTranslation();
+  const total = stats.byBrowser.reduce((sum, b) => sum + b.subscribers, 0);
+  return (
+    <Stack spacing={1} sx={{ mb: 2 }} data-testid="subscribers-summary">
+      <Typography variant="h6" component="p">
+        {t("assinantes.total", { count: total, formatted: formatNumber(total) })}
+      </Typography>
+      {stats.byChannel.length > 0 && (
+        <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: "wrap", alignItems: "center" }}>
+          <Typography variant="body2" color="text.secondary">
+            {t("assinantes.byChannel")}:
+          </Typography>
+          {stats.byChannel.map((c) => (
+            <Chip key={c.slug} size="small" label={`${c.name}: ${formatNumber(c.subscribers)}`} />
+          ))}
+        </Stack>
+      )}
+      {stats.byBrowser.length > 0 && (
+        <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: "wrap", alignItems: "center" }}>
+          <Typography variant="body2" color="text.secondary">
+            {t("assinantes.byBrowser")}:
+          </Typography>
+          {stats.byBrowser.map((b) => (
+            <Chip key={b.browser} size="small" variant="outlined" label={`${b.browser}: ${formatNumber(b.subscribers)}`} />
+          ))}
+        </Stack>
+      )}
+    </Stack>
+  );
+}
+
+interface TableProps {
+  data: SubscribersResponse;
+  filters: Filters;
+  timeZone: string;
+  nameOf: (slug: string) => string;
+  onRemove: (subscriber: Subscriber) => void;
+  onPage: (page: number) => void;
+  onPageSize: (size: number) => void;
+}
+
+function SubscribersTable({ data, filters, timeZone, nameOf, onRemove, onPage, onPageSize }: TableProps) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Table aria-label={t("assinantes.title")} data-testid="subscribers-table">
+        <TableHead>
+          <TableRow>
+            <TableCell>{t("assinantes.columns.browser")}</TableCell>
+            <TableCell>{t("assinantes.columns.channels")}</TableCell>
+            <TableCell sx={{ display: { xs: "none", md: "table-cell" } }}>{t("assinantes.columns.created")}</TableCell>
+            <TableCell sx={{ display: { xs: "none", sm: "table-cell" } }}>{t("assinantes.columns.lastSeen")}</TableCell>
+            <TableCell align="right">
+              <VisuallyHidden>{t("painel.common.actions")}</VisuallyHidden>
+            </TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {data.subscribers.map((s) => {
+            const browser = [s.browser ?? t("assinantes.unknownBrowser"), s.os].filter(Boolean).join(" · ");
+            const created = formatDateTime(s.createdAt, timeZone);
+            return (
+              <TableRow key={s.id} data-testid="subscriber-row" data-id={s.id}>
+                <TableCell>{browser}</TableCell>
+                <TableCell>
+                  {s.channels.length === 0 ? (
+                    <Typography variant="body2" color="text.secondary">
+                      {t("assinantes.noChannels")}
+                    </Typography>
+                  ) : (
+                    <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: "wrap" }}>
+                      {s.channels.map((slug) => (
+                        <Chip key={slug} size="small" label={nameOf(slug)} />
+                      ))}
+                    </Stack>
+                  )}
+                </TableCell>
+                <TableCell sx={{ display: { xs: "none", md: "table-cell" }, whiteSpace: "nowrap" }}>{created}</TableCell>
+                <TableCell sx={{ display: { xs: "none", sm: "table-cell" }, whiteSpace: "nowrap" }}>{formatDateTime(s.lastSeenAt, timeZone)}</TableCell>
+                <TableCell align="right">
+                  <Tooltip title={t("assinantes.remove")}>
+                    <IconButton aria-label={t("assinantes.removeNamed", { browser, date: created })} onClick={() => onRemove(s)}>
+                      <DeleteOutline />
+                    </IconButton>
+                  </Tooltip>
+                </TableCell>
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
+      <TablePagination
+        component="div"
+        count={data.total}
+        page={filters.page - 1}
+        rowsPerPage={filters.pageSize}
+        rowsPerPageOptions={PAGE_SIZES}
+        onPageChange={(_event, page) => onPage(page + 1)}
+        onRowsPerPageChange={(event) => onPageSize(Number(event.target.value))}
+        labelRowsPerPage={t("assinantes.perPage")}
+        labelDisplayedRows={({ from, to, count }) => t("assinantes.range", { from: formatNumber(from), to: formatNumber(to), count: formatNumber(count) })}
+      />
+    </>
+  );
+}
