@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { realpathSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { AdminCreateError, adminCreate, type PasswordInput } from "./admin-create.js";
+import { sendCommand, type SendOptions } from "./send.js";
 import { generateVapidKeys } from "../push/vapid-keys.js";
 import { loadConfig } from "../server/config.js";
 import { createTranslator, type Translator } from "../server/i18n.js";
@@ -115,6 +116,28 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
         if (error.message !== "") io.stderr(`${t("cli:failed", { message: error.message })}\n`);
         process.exitCode = error.exitCode;
       }
+    });
+
+  program
+    .command("send")
+    .description(t("cli:commands.send"))
+    .usage(t("cli:send.usageLine"))
+    .requiredOption("--title <título>", t("cli:send.title"))
+    .option("--body <texto>", t("cli:send.body"))
+    .option("--canal <canal>", t("cli:send.canal"))
+    .option("--link <url>", t("cli:send.link"))
+    .option("--agendar <data>", t("cli:send.agendar"))
+    .option("--server <url>", t("cli:send.server"))
+    .option("--token <token>", t("cli:send.token"))
+    // As for admin create: a missing or unknown option is a usage error (exit code 2), in pt-BR.
+    .configureOutput({ outputError: () => undefined })
+    .exitOverride((error) => {
+      if (error.exitCode === 0) throw error;
+      io.stderr(`${t("cli:send.usage")}\n`);
+      throw new CommanderError(2, error.code, error.message);
+    })
+    .action(async (options: SendOptions) => {
+      process.exitCode = await sendCommand(options, io, translator);
     });
 
   const vapid = program.command("vapid").description(t("cli:commands.vapid"));

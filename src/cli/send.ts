@@ -1,0 +1,92 @@
+import type { Translator } from "../server/i18n.js";
+import { QUICK_PUBLISH_EVERYONE, type CreateNotificationRequest, type Notification } from "../shared/api/notifications.js";
+import { API_ROUTES } from "../shared/api/routes.js";
+import { formatScheduleTime, parseScheduleTime } from "./schedule-time.js";
+
+export interface SendOptions {
+  readonly title: string;
+  readonly body?: string;
+  readonly canal?: string;
+  readonly link?: string;
+  readonly agendar?: string;
+  readonly server?: string;
+  readonly token?: string;
+}
+
+export interface SendIo {
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly fetch?: typeof fetch;
+}
+
+export const DEFAULT_SERVER = "http://localhost:8080";
+const DEFAULT_TIME_ZONE = "America/Sao_Paulo";
+
+/**
+ * `sino send`: creates a send on a running Sino through its HTTP API with an API token, and
+ * prints its id and status in pt-BR. Returns the exit code: 0 created, 1 refused by the server
+ * or unreachable, 2 usage (no token, a bad --agendar or --server).
+ */
+export async function sendCommand(options: SendOptions, io: SendIo, { t }: Translator): Promise<0 | 1 | 2> {
+  const usage = (message: string) => {
+    io.stderr(`${message}\n${t("cli:send.usage")}\n`);
+    return 2 as const;
+  };
+  const token = options.token ?? io.env.SINO_TOKEN;
+  if (token === undefined || token.trim() === "") return usage(t("cli:send.noToken"));
+  const server = (options.server ?? io.env.SINO_URL ?? DEFAULT_SERVER).replace(/\/+$/, "");
+  if (!/^https?:\/\/[^/]+/i.test(server)) return usage(t("cli:send.badServer", { server }));
+  const timeZone = io.env.SINO_TIME_ZONE ?? DEFAULT_TIME_ZONE;
+
+  // The audience is typed loosely: channel audiences are issue 5's, validated by the server.
+  const request: Omit<CreateNotificationRequest, "audience"> & { audience?: { type: string; channels?: string[] } } = { title: options.title };
+  if (options.body !== undefined) request.body = options.body;
+  if (options.link !== undefined) request.url = options.link;
+  const canal = options.canal ?? QUICK_PUBLISH_EVERYONE;
+  // `todos` is everyone; another name is a channel (issue 5's audience, checked by the server).
+  request.audience = canal === QUICK_PUBLISH_EVERYONE ? { type: "all" } : { type: "channels", channels: [canal] };
+  if (options.agendar !== undefined) {
+    const at = parseScheduleTime(options.agendar, timeZone);
+    if (at === null) return usage(t("cli:send.badSchedule", { value: options.agendar }));
+    request.sendAt = new Date(at).toISOString();
+  }
+
+  const doFetch = io.fetch ?? fetch;
+  let response: Response;
+  try {
+    response = await doFetch(`${server}${API_ROUTES.notifications}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json", authorization: `Bearer ${token.trim()}` },
+      body: JSON.stringify(request),
+    });
+  } catch (error) {
+    const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
+    io.stderr(`${t("cli:send.unreachable", { server, reason })}\n`);
+    return 1;
+  }
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  if (!response.ok) {
+    const error = (body as { error?: { code?: string; message?: string; field?: string } } | undefined)?.error;
+    const message = error?.message ?? t("cli:send.httpError", { status: response.status });
+    io.stderr(`${t("cli:send.refused", { message, code: error?.code ?? String(response.status) })}\n`);
+    return 1;
+  }
+  const notification = (body as { notification: Notification }).notification;
+  io.stdout(`${describe(notification, timeZone, t)}\n`);
+  return 0;
+}
+
+function describe(n: Notification, timeZone: string, t: Translator["t"]): string {
+  const status = t(`cli:send.status.${n.status}`);
+  if (n.status === "scheduled" && n.sendAt !== null) {
+    return t("cli:send.scheduled", { id: n.id, status, when: formatScheduleTime(Date.parse(n.sendAt), timeZone), zone: timeZone });
+  }
+  return t("cli:send.created", { id: n.id, status, count: n.counts.queued });
+}
