@@ -9,6 +9,7 @@ import sw from "./pt-BR/sw.json" with { type: "json" };
 import cli from "./pt-BR/cli.json" with { type: "json" };
 import painel from "./pt-BR/painel.json" with { type: "json" };
 import api from "./pt-BR/api.json" with { type: "json" };
+import envios from "./pt-BR/envios.json" with { type: "json" };
 import avisos from "./pt-BR/avisos.json" with { type: "json" };
 import preferencias from "./pt-BR/preferencias.json" with { type: "json" };
 import canais from "./pt-BR/canais.json" with { type: "json" };
@@ -16,7 +17,7 @@ import assinantes from "./pt-BR/assinantes.json" with { type: "json" };
 
 export const LOCALE = "pt-BR";
 
-export const ptBR = { api, app, assinantes, avisos, bell, canais, cli, errors, painel, preferencias, sw } as const;
+export const ptBR = { api, app, assinantes, avisos, bell, canais, cli, envios, errors, painel, preferencias, sw } as const;
 
 export type Namespace = keyof typeof ptBR;
 

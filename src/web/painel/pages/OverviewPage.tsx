@@ -1,14 +1,12 @@
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import Button from "@mui/material/Button";
-import Card from "@mui/material/Card";
-import InsightsOutlined from "@mui/icons-material/InsightsOutlined";
-import { EmptyState } from "../components/EmptyState.js";
 import { PageHeading } from "../components/PageHeading.js";
 import { PAINEL_PATHS } from "../paths.js";
+import { OverviewSummary } from "../sends/RecentSends.js";
 import { useCurrentUser } from "../session/session-context.js";
 
-/** Visão geral: the numbers come with the subscribers and sends APIs; until then, say so. */
+/** Visão geral: subscribers now and the latest sends with their results. */
 export function OverviewPage() {
   const { t } = useTranslation();
   const user = useCurrentUser();
@@ -23,9 +21,7 @@ export function OverviewPage() {
           </Button>
         }
       />
-      <Card variant="outlined">
-        <EmptyState icon={<InsightsOutlined />} title={t("painel.soon.emptyTitle")} text={t("painel.overview.soon")} />
-      </Card>
+      <OverviewSummary />
     </>
   );
 }
