@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import Button from "@mui/material/Button";
+import { OverviewCharts } from "../charts/OverviewCharts.js";
 import { PageHeading } from "../components/PageHeading.js";
 import { PAINEL_PATHS } from "../paths.js";
 import { OverviewSummary } from "../sends/RecentSends.js";
@@ -22,6 +23,7 @@ export function OverviewPage() {
         }
       />
       <OverviewSummary />
+      <OverviewCharts />
     </>
   );
 }
