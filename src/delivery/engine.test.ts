@@ -99,7 +99,8 @@ for (const dialect of DIALECTS) {
       expect(stats.decrypted).toEqual({ ok: 450, failed: 0 });
       const plaintexts = new Set(stats.log.map((r) => r.plaintext));
       expect([...plaintexts]).toEqual([
-        JSON.stringify({ title: "Olá", body: "Promoção de hoje", tag: `sino-${created.id}`, url: "https://loja.example.com/p" }),
+        // `id`: the service worker reports shown/clicked/closed against it (POST /events).
+        JSON.stringify({ title: "Olá", body: "Promoção de hoje", tag: `sino-${created.id}`, url: "https://loja.example.com/p", id: String(created.id) }),
       ]);
       expect(new Set(stats.log.map((r) => r.ttl))).toEqual(new Set(["3600"]));
     });

@@ -36,10 +36,14 @@ export interface PushPayload {
   readonly badge?: string;
   readonly tag: string;
   readonly url?: string;
+  /** The send's id, so the service worker can report shown/clicked/closed (POST /events). */
+  readonly id?: string;
 }
 
 /** The largest tag an id can produce (`sino-` and 16 digits), to size the payload before the id exists. */
 const LONGEST_DEFAULT_TAG = `sino-${"9".repeat(16)}`;
+/** The largest id, to size the payload before the id exists. */
+const LONGEST_ID = "9".repeat(16);
 
 /** Checks a send and turns it into the row to store; throws a coded `DeliveryError`. */
 export function prepareSend(input: SendInput): NewNotification {
@@ -67,7 +71,7 @@ export function prepareSend(input: SendInput): NewNotification {
   };
   // RFC 8291 §4: one 4096-byte record, so at most 3993 bytes of plaintext. Refused here, before
   // anything is stored, rather than by every worker for every subscription.
-  const size = Buffer.byteLength(payloadFor(prepared, prepared.tag ?? LONGEST_DEFAULT_TAG));
+  const size = Buffer.byteLength(payloadFor(prepared, prepared.tag ?? LONGEST_DEFAULT_TAG, LONGEST_ID));
   if (size > MAX_PLAINTEXT_LENGTH) {
     throw new DeliveryError("payload_too_large", `the payload is ${size} bytes; at most ${MAX_PLAINTEXT_LENGTH} fit one push`);
   }
@@ -75,7 +79,7 @@ export function prepareSend(input: SendInput): NewNotification {
 }
 
 /** The payload JSON for a stored send. */
-export function payloadFor(notification: Omit<NewNotification, "tag">, tag: string): string {
+export function payloadFor(notification: Omit<NewNotification, "tag">, tag: string, id?: string): string {
   const payload: PushPayload = {
     title: notification.title,
     ...(notification.body === null ? {} : { body: notification.body }),
@@ -84,6 +88,7 @@ export function payloadFor(notification: Omit<NewNotification, "tag">, tag: stri
     ...(notification.badge === null ? {} : { badge: notification.badge }),
     tag,
     ...(notification.url === null ? {} : { url: notification.url }),
+    ...(id === undefined ? {} : { id }),
   };
   return JSON.stringify(payload);
 }

@@ -25,7 +25,7 @@ export function createSendService(deps: SendServiceDeps): SendService {
       const send = await deps.notifications.createWithJobs(prepared, {
         now: deps.clock(),
         jobSize: deps.jobSize,
-        payloadFor: ({ tag }) => payloadFor(prepared, tag),
+        payloadFor: ({ id, tag }) => payloadFor(prepared, tag, String(id)),
       });
       deps.onChange(send);
       return send;

@@ -22,7 +22,19 @@ import { errorBody, toApiError } from "./errors.js";
 import type { Translator } from "./i18n.js";
 import { registerApiDocs, registerOpenApi } from "./openapi.js";
 import type { AuthRoutesDeps } from "./routes/auth-deps.js";
+import { createChannelsRepository } from "../store/channels-repository.js";
+import { createNoticesRepository } from "../store/notices-repository.js";
+import { createNotificationEventsRepository } from "../store/notification-events-repository.js";
+import { createNotificationsRepository } from "../store/notifications-repository.js";
+import { createStatsRepository } from "../store/stats-repository.js";
+import { createSubscribersRepository } from "../store/subscribers-repository.js";
+import { createSubscriptionChannelsRepository } from "../store/subscription-channels-repository.js";
+import { registerChannelRoutes } from "./routes/channels/channels.js";
 import { registerConfigRoutes } from "./routes/config/config.js";
+import { registerEventRoutes } from "./routes/events/events.js";
+import { registerNoticeRoutes } from "./routes/notices/notices.js";
+import { registerStatsRoutes } from "./routes/stats/stats.js";
+import { registerSubscriberRoutes } from "./routes/subscribers/subscribers.js";
 import { registerNotificationRoutes } from "./routes/notifications/notifications.js";
 import { registerSessionRoutes } from "./routes/session/session.js";
 import { registerSetupRoutes } from "./routes/setup/setup.js";
@@ -64,6 +76,12 @@ const API_METHODS = new Map<string, string>([
   [API_ROUTES.session, "GET, HEAD, POST, DELETE"],
   [API_ROUTES.users, "GET, HEAD, POST"],
   [API_ROUTES.tokens, "GET, HEAD, POST"],
+  [API_ROUTES.subscriptionChannels, "PUT"],
+  [API_ROUTES.channels, "GET, HEAD, POST"],
+  [API_ROUTES.events, "POST"],
+  [API_ROUTES.notices, "GET, HEAD"],
+  [API_ROUTES.subscribers, "GET, HEAD"],
+  [API_ROUTES.stats, "GET, HEAD"],
   [API_ROUTES.notifications, "GET, HEAD, POST"],
   [API_ROUTES.overview, "GET, HEAD"],
 ]);
@@ -102,9 +120,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerRateLimiting(app);
   await registerOpenApi(app, deps.translator);
 
-  registerConfigRoutes(app, { vapidPublicKey: deps.vapidKeys.publicKey, translator: deps.translator });
+  const channels = createChannelsRepository(deps.database.db);
+  const subscribers = createSubscribersRepository(deps.database);
+  const maxChannelsPerSubscription = deps.config.maxChannelsPerSubscription;
+  registerConfigRoutes(app, { vapidPublicKey: deps.vapidKeys.publicKey, translator: deps.translator, channels, maxChannelsPerSubscription });
   registerSubscriptionRoutes(app, {
     subscriptions: deps.repositories.subscriptions,
+    subscriptionChannels: createSubscriptionChannelsRepository(deps.database),
+    maxChannelsPerSubscription,
     endpointPolicy: deps.config.endpointPolicy,
     translator: deps.translator,
     now,
@@ -113,6 +136,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerSessionRoutes(app, authDeps);
   registerUserRoutes(app, authDeps);
   registerTokenRoutes(app, authDeps);
+  const issue5 = { authenticator: authDeps.authenticator, translator: deps.translator, now };
+  registerChannelRoutes(app, { ...issue5, channels });
+  registerEventRoutes(app, {
+    ...issue5,
+    events: createNotificationEventsRepository(deps.database.db),
+    notifications: createNotificationsRepository(deps.database),
+  });
+  registerNoticeRoutes(app, { notices: createNoticesRepository(deps.database.db), channels, translator: deps.translator });
+  registerSubscriberRoutes(app, { ...issue5, subscribers, channels });
+  registerStatsRoutes(app, { ...issue5, stats: createStatsRepository(deps.database.db), channels, subscribers, timeZone: deps.config.timeZone });
   if (deps.delivery !== undefined) {
     await registerNotificationRoutes(app, {
       engine: deps.delivery,

@@ -40,6 +40,19 @@ export interface Config {
   readonly trustProxy: boolean | number | string[];
   /** The delivery engine (SINO_WORKER_*, SINO_LEASE_SECONDS, SINO_PUSH_*, SINO_ENCRYPTION_THREADS). */
   readonly delivery: DeliveryConfig;
+  /** SINO_MAX_CHANNELS_PER_SUBSCRIPTION: most channels one subscription may choose. */
+  readonly maxChannelsPerSubscription: number;
+  /** SINO_SUBSCRIPTION_EXPIRY_DAYS / SINO_SUBSCRIPTION_WARNING_DAYS: subscription hygiene. */
+  readonly hygiene: HygieneConfig;
+  /** SINO_TIME_ZONE: IANA time zone the stats' days are counted in. */
+  readonly timeZone: string;
+}
+
+export interface HygieneConfig {
+  /** A subscription not seen (registered again) for this many days is removed; 0 turns hygiene off. */
+  readonly expiryDays: number;
+  /** This many days before removal it gets one warning push. */
+  readonly warningDays: number;
 }
 
 export interface DeliveryConfig {
@@ -125,6 +138,14 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
   { env: "SINO_PUSH_MAX_IN_FLIGHT_PER_ORIGIN", default: "512", doc: "Most push requests in flight to one push service; more wait in line." },
   { env: "SINO_PUSH_TIMEOUT_MS", default: "20000", doc: "Deadline of one push request in ms; a push that hangs is retried with backoff." },
   { env: "SINO_PUSH_CA_FILE", default: "", doc: "Extra CA certificates (PEM file) to trust for push services; for tests against a local fake." },
+  { env: "SINO_MAX_CHANNELS_PER_SUBSCRIPTION", default: "20", doc: "Most channels one subscription may choose." },
+  {
+    env: "SINO_SUBSCRIPTION_EXPIRY_DAYS",
+    default: "60",
+    doc: "Subscriptions whose browser has not come back (re-registered) for this many days are removed; 0 never removes.",
+  },
+  { env: "SINO_SUBSCRIPTION_WARNING_DAYS", default: "7", doc: "Days before that removal when the subscription gets one warning push." },
+  { env: "SINO_TIME_ZONE", default: "America/Sao_Paulo", doc: "IANA time zone the Painel's daily statistics are counted in." },
 ];
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -229,12 +250,27 @@ function createEnvSchema(t: Translator["t"]) {
       SINO_PUSH_CA_FILE: optional("SINO_PUSH_CA_FILE").pipe(
         z.string().refine((path) => existsSync(path), msg("file", "SINO_PUSH_CA_FILE")).optional(),
       ),
+      SINO_MAX_CHANNELS_PER_SUBSCRIPTION: optional("SINO_MAX_CHANNELS_PER_SUBSCRIPTION").pipe(
+        integer(1, 1000, 20, msg("positiveInteger", "SINO_MAX_CHANNELS_PER_SUBSCRIPTION")),
+      ),
+      SINO_SUBSCRIPTION_EXPIRY_DAYS: optional("SINO_SUBSCRIPTION_EXPIRY_DAYS").pipe(
+        integer(0, 3650, 60, msg("positiveInteger", "SINO_SUBSCRIPTION_EXPIRY_DAYS")),
+      ),
+      SINO_SUBSCRIPTION_WARNING_DAYS: optional("SINO_SUBSCRIPTION_WARNING_DAYS").pipe(
+        integer(0, 3650, 7, msg("positiveInteger", "SINO_SUBSCRIPTION_WARNING_DAYS")),
+      ),
+      SINO_TIME_ZONE: optional("SINO_TIME_ZONE").pipe(
+        z.string().default("America/Sao_Paulo").refine(isTimeZone, msg("timeZone", "SINO_TIME_ZONE")),
+      ),
     })
     .superRefine((v, ctx) => {
       // A lease shorter than a stuck sub-batch would let a second worker take a job whose pushes
       // are still in flight: twice the request deadline leaves room for encryption and the commit.
       if (v.SINO_LEASE_SECONDS * 1000 <= 2 * v.SINO_PUSH_TIMEOUT_MS) {
         ctx.addIssue({ code: "custom", message: t("cli:config.leaseTooShort"), path: ["SINO_LEASE_SECONDS"] });
+      }
+      if (v.SINO_SUBSCRIPTION_EXPIRY_DAYS > 0 && v.SINO_SUBSCRIPTION_WARNING_DAYS >= v.SINO_SUBSCRIPTION_EXPIRY_DAYS) {
+        ctx.addIssue({ code: "custom", message: t("cli:config.warningDays"), path: ["SINO_SUBSCRIPTION_WARNING_DAYS"] });
       }
       const pub = v.SINO_VAPID_PUBLIC_KEY;
       const priv = v.SINO_VAPID_PRIVATE_KEY;
@@ -280,8 +316,21 @@ function createEnvSchema(t: Translator["t"]) {
           pushTimeoutMs: v.SINO_PUSH_TIMEOUT_MS,
           pushCaFile: v.SINO_PUSH_CA_FILE === undefined ? undefined : resolve(v.SINO_PUSH_CA_FILE),
         }),
+        maxChannelsPerSubscription: v.SINO_MAX_CHANNELS_PER_SUBSCRIPTION,
+        hygiene: Object.freeze({ expiryDays: v.SINO_SUBSCRIPTION_EXPIRY_DAYS, warningDays: v.SINO_SUBSCRIPTION_WARNING_DAYS }),
+        timeZone: v.SINO_TIME_ZONE,
       };
     });
+}
+
+/** An IANA zone name the runtime knows (Intl throws a RangeError for any other). */
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A decimal integer in [min, max]; `undefined` gives the default. */

@@ -2,12 +2,15 @@ import { readFileSync } from "node:fs";
 import type { DeliveryEngine } from "../delivery/engine.js";
 import { createDeliveryEngine } from "../delivery/engine.js";
 import { resolveDeliveryOptions } from "../delivery/delivery-options.js";
+import { createHygieneTask, type HygieneTask } from "../delivery/hygiene-task.js";
 import { createScheduler, type Scheduler } from "../delivery/scheduler.js";
 import type { DeliveryLogger } from "../delivery/worker.js";
+import { createPushSender } from "../push/sender.js";
 import { createPushTransport, type PushTransport } from "../push/transport.js";
 import { createVapidSigner } from "../push/vapid.js";
 import type { VapidKeys } from "../push/vapid-keys.js";
 import type { Database } from "../store/database.js";
+import { createHygieneRepository } from "../store/hygiene-repository.js";
 import { createNotificationsRepository } from "../store/notifications-repository.js";
 import type { Config } from "./config.js";
 
@@ -15,6 +18,8 @@ export interface DeliveryRuntime {
   readonly engine: DeliveryEngine;
   /** Starts scheduled sends when due; runs wherever the worker lanes run. */
   readonly scheduler: Scheduler;
+  /** Warns, then removes, subscriptions whose browser has not come back (SINO_SUBSCRIPTION_*). */
+  readonly hygiene: HygieneTask;
   /** Starts the worker lanes and the scheduler. */
   start(): void;
   /** Stops the lanes (graceful: in-flight sub-batches finish and are checkpointed), then the connections. */
@@ -37,10 +42,11 @@ export function createDeliveryRuntime(config: Config, database: Database, vapidK
     leaseMs: d.leaseMs,
     encryptionThreads: d.encryptionThreads,
   };
+  const vapid = createVapidSigner({ keys: vapidKeys, subject: config.vapidSubject });
   const engine = createDeliveryEngine({
     database,
     transport,
-    vapid: createVapidSigner({ keys: vapidKeys, subject: config.vapidSubject }),
+    vapid,
     logger,
     options: engineOptions,
   });
@@ -52,17 +58,27 @@ export function createDeliveryRuntime(config: Config, database: Database, vapidK
     logger,
     onStarted: () => engine.wake(),
   });
+  const hygiene = createHygieneTask({
+    repository: createHygieneRepository(database),
+    sender: createPushSender({ vapid, transport }),
+    clock: Date.now,
+    logger,
+    options: config.hygiene,
+  });
   let closing: Promise<void> | undefined;
   return {
     engine,
     scheduler,
+    hygiene,
     start() {
       engine.start();
       scheduler.start();
+      hygiene.start();
     },
     close: (options = { graceful: true }) =>
       (closing ??= (async () => {
         await scheduler.stop();
+        await hygiene.stop();
         await engine.stop(options);
         await transport.close();
       })()),

@@ -25,6 +25,17 @@ describe("the OpenAPI document and the docs page", () => {
         "/api/v1/tokens/{id}",
         "/api/v1/users",
         "/api/v1/users/{id}",
+        "/api/v1/channels",
+        "/api/v1/channels/{id}",
+        "/api/v1/events",
+        "/api/v1/notices",
+        "/api/v1/notices/stream",
+        "/api/v1/notifications/{id}/results.csv",
+        "/api/v1/stats",
+        "/api/v1/subscribers",
+        "/api/v1/subscribers.csv",
+        "/api/v1/subscribers/{id}",
+        "/api/v1/subscriptions/channels",
       ].sort(),
     );
     const createUser = doc.paths["/api/v1/users"].post;

@@ -2,6 +2,8 @@ import { sql, type Kysely } from "kysely";
 import type { Database } from "./database.js";
 import { toNotification, type Notification } from "./notifications-repository.js";
 import type { Schema } from "./schema.js";
+import { inSendAudience } from "./audience-filter.js";
+import { removeSubscriptionsLogged } from "./subscription-removals.js";
 import { writeTransaction } from "./write-transaction.js";
 
 /** A range job held by one lane: subscriptions with `cursor < id <= toId` are still to be sent. */
@@ -140,6 +142,7 @@ export function createDeliveryQueueRepository(database: Pick<Database, "db" | "d
       .select(["id", "endpoint", "p256dh", "auth"])
       .where("id", ">", cursor)
       .where("id", "<=", job.toId)
+      .where(inSendAudience(job.notificationId))
       .orderBy("id")
       .limit(limit)
       .execute();
@@ -170,7 +173,7 @@ export function createDeliveryQueueRepository(database: Pick<Database, "db" | "d
         }))
         .where("id", "=", job.notificationId)
         .execute();
-      if (result.gone.length > 0) await trx.deleteFrom("subscriptions").where("id", "in", [...result.gone]).execute();
+      await removeSubscriptionsLogged(trx, result.gone, "gone", lease.now);
       if (result.flagged.length > 0) {
         await trx.updateTable("subscriptions").set({ vapid_mismatch_at: lease.now }).where("id", "in", [...result.flagged]).execute();
       }
@@ -206,6 +209,7 @@ export function createDeliveryQueueRepository(database: Pick<Database, "db" | "d
         .select((eb) => eb.fn.countAll<number | string>().as("n"))
         .where("id", ">", job.cursor)
         .where("id", "<=", job.toId)
+        .where(inSendAudience(job.notificationId))
         .executeTakeFirstOrThrow();
       await trx
         .updateTable("notifications")
@@ -312,7 +316,7 @@ export function createDeliveryQueueRepository(database: Pick<Database, "db" | "d
             .where("id", "=", notificationId)
             .execute();
         }
-        if (gone.length > 0) await trx.deleteFrom("subscriptions").where("id", "in", gone).execute();
+        await removeSubscriptionsLogged(trx, gone, "gone", lease.now);
         if (flagged.length > 0) await trx.updateTable("subscriptions").set({ vapid_mismatch_at: lease.now }).where("id", "in", flagged).execute();
         await finishIfSettled(trx, notificationId, lease.now);
         const notification = await readNotification(trx, notificationId);

@@ -27,7 +27,10 @@ for (const dialect of DIALECTS) {
           .filter((t) => t.schema === database.schema)
           .map((t) => t.name)
           .sort();
-        expect(tables).toEqual(["api_tokens", "delivery_jobs", "delivery_retries", "idempotency_keys", "login_attempts", "notifications", "sessions", "settings", "subscriptions", "users"]);
+        expect(tables).toEqual([
+          "api_tokens", "channels", "delivery_jobs", "delivery_retries", "idempotency_keys", "login_attempts", "notification_channels",
+          "notification_events", "notifications", "sessions", "settings", "subscription_channels", "subscription_removals", "subscriptions", "users",
+        ]);
       } finally {
         await database.destroy();
       }

@@ -2,13 +2,18 @@ import type { Kysely, Selectable } from "kysely";
 import type { Database } from "./database.js";
 import type { NotificationStatus, NotificationsTable, Schema } from "./schema.js";
 import { writeTransaction } from "./write-transaction.js";
+import { inChannels } from "./audience-filter.js";
 
 /**
  * Who a send goes to. `endpoint` is one browser ("send to me"): its range is that subscription's
- * id alone, so the workers' range query needs no filter for it. Channels (issue 5) add kinds the
- * range query filters on.
+ * id alone, so the workers' range query needs no filter for it. "channels" is filtered in both
+ * the count taken here and the workers' range query (src/store/audience-filter.ts).
  */
-export type Audience = { readonly kind: "everyone" } | { readonly kind: "endpoint"; readonly endpoint: string };
+export type Audience =
+  | { readonly kind: "everyone" }
+  | { readonly kind: "endpoint"; readonly endpoint: string }
+  /** Subscriptions that chose any of these channels (ids); stored as notification_channels rows. */
+  | { readonly kind: "channels"; readonly channels: readonly number[] };
 
 export interface NewNotification {
   readonly title: string;
@@ -219,6 +224,13 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, input: NewNotifica
     .returningAll()
     .executeTakeFirstOrThrow();
 
+  if (input.audience.kind === "channels" && input.audience.channels.length > 0) {
+    // Before the jobs: the workers' range query filters on these rows (see inSendAudience).
+    await trx
+      .insertInto("notification_channels")
+      .values([...new Set(input.audience.channels)].map((channel_id) => ({ notification_id: id, channel_id })))
+      .execute();
+  }
   await insertJobs(trx, id, range, options.jobSize);
   return toNotification(row);
 }
@@ -236,7 +248,7 @@ async function insertJobs(trx: Kysely<Schema>, id: number, range: { count: numbe
 }
 
 async function targetRange(trx: Kysely<Schema>, audience: Audience): Promise<{ count: number; min: number; max: number }> {
-  // "everyone": no filter (issue 5 narrows this query and the range query alike for channels).
+  // "everyone": no filter. "channels": the same EXISTS the workers' range query applies.
   // "endpoint": the one subscription, whose id is then the whole range.
   const row = await trx
     .selectFrom("subscriptions")
@@ -246,6 +258,7 @@ async function targetRange(trx: Kysely<Schema>, audience: Audience): Promise<{ c
       eb.fn.max("id").as("max"),
     ])
     .$if(audience.kind === "endpoint", (qb) => qb.where("endpoint", "=", (audience as { endpoint: string }).endpoint))
+    .$if(audience.kind === "channels", (qb) => qb.where(inChannels((audience as { channels: readonly number[] }).channels)))
     .executeTakeFirstOrThrow();
   return { count: Number(row.count), min: Number(row.min ?? 0), max: Number(row.max ?? 0) };
 }

@@ -15,6 +15,11 @@ export interface Schema {
   delivery_jobs: DeliveryJobsTable;
   delivery_retries: DeliveryRetriesTable;
   idempotency_keys: IdempotencyKeysTable;
+  channels: ChannelsTable;
+  subscription_channels: SubscriptionChannelsTable;
+  notification_channels: NotificationChannelsTable;
+  notification_events: NotificationEventsTable;
+  subscription_removals: SubscriptionRemovalsTable;
 }
 
 export interface SubscriptionsTable {
@@ -32,6 +37,8 @@ export interface SubscriptionsTable {
   last_seen_at: number;
   /** Set when a push service answered 403: the subscription belongs to another VAPID key. */
   vapid_mismatch_at: Generated<number | null>;
+  /** Hygiene: when the one expiry warning went out; cleared when the browser registers again. */
+  warned_at: Generated<number | null>;
 }
 
 /** Server-wide key/value settings (the VAPID key pair lives here). */
@@ -158,4 +165,45 @@ export interface IdempotencyKeysTable {
   response: string;
   created_at: number;
   expires_at: number;
+}
+
+/** A channel (*canal*) operators define and subscribers choose. Booleans are 0/1 on both dialects. */
+export interface ChannelsTable {
+  id: Generated<number>;
+  slug: string;
+  name: string;
+  description: string | null;
+  is_default: Generated<number>;
+  archived: Generated<number>;
+  created_at: number;
+}
+
+/** A subscriber's choice: one row per (subscription, channel). */
+export interface SubscriptionChannelsTable {
+  subscription_id: number;
+  channel_id: number;
+}
+
+/** The channels a send went to; none means everyone. */
+export interface NotificationChannelsTable {
+  notification_id: number;
+  channel_id: number;
+}
+
+/** `shown` / `clicked` / `closed`, once per (notification, subscription, type). */
+export interface NotificationEventsTable {
+  notification_id: number;
+  subscription_id: number;
+  type: "shown" | "clicked" | "closed";
+  created_at: number;
+}
+
+/** Why a subscription went: the user unsubscribed, the push service said gone, hygiene, an operator. */
+export type RemovalReason = "unsubscribed" | "gone" | "expired" | "operator";
+
+export interface SubscriptionRemovalsTable {
+  id: Generated<number>;
+  removed_at: number;
+  reason: RemovalReason;
+  subscription_created_at: number;
 }

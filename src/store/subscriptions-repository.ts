@@ -35,7 +35,8 @@ export type RemoveResult = "removed" | "not_found" | "auth_mismatch";
 
 export interface SubscriptionsRepository {
   register(input: RegisterSubscriptionInput, now: number): Promise<RegisterResult>;
-  removeWithProof(endpoint: string, auth: string): Promise<RemoveResult>;
+  /** `now` stamps the removal log (default: the wall clock). */
+  removeWithProof(endpoint: string, auth: string, now?: number): Promise<RemoveResult>;
   findByEndpoint(endpoint: string): Promise<Subscription | undefined>;
   count(): Promise<number>;
   /** Up to `limit` subscriptions with `id > afterId`, in id order: page through all with the last id. */
@@ -93,16 +94,23 @@ export function createSubscriptionsRepository(db: Kysely<Schema>): Subscriptions
     throw new Error("Subscription registration kept racing with concurrent changes");
   }
 
-  async function removeWithProof(endpoint: string, auth: string): Promise<RemoveResult> {
+  async function removeWithProof(endpoint: string, auth: string, now: number = Date.now()): Promise<RemoveResult> {
     const existing = await findByEndpoint(endpoint);
     if (existing === undefined) return "not_found";
     if (!constantTimeEqual(existing.auth, auth)) return "auth_mismatch";
-    const result = await db
+    const deleted = await db
       .deleteFrom("subscriptions")
       .where("id", "=", existing.id)
       .where("auth", "=", existing.auth)
+      .returning("created_at")
       .executeTakeFirst();
-    return result.numDeletedRows > 0n ? "removed" : "not_found";
+    if (deleted === undefined) return "not_found";
+    // Logged for the Painel's "removed per day" (see subscription_removals).
+    await db
+      .insertInto("subscription_removals")
+      .values({ removed_at: now, reason: "unsubscribed", subscription_created_at: Number(deleted.created_at) })
+      .execute();
+    return "removed";
   }
 
   async function count(): Promise<number> {

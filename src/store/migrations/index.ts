@@ -3,6 +3,7 @@ import { initial } from "./0001-initial.js";
 import { delivery } from "./0002-delivery.js";
 import { operators } from "./0003-operators.js";
 import { sends } from "./0004-sends.js";
+import { channels } from "./0005-channels.js";
 
 /**
  * Every migration, in order, listed in code rather than read from a folder (Kysely's
@@ -14,4 +15,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: SinoMi
   ["0002-delivery", delivery],
   ["0003-operators", operators],
   ["0004-sends", sends],
+  ["0005-channels", channels],
 ];

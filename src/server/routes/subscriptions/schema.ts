@@ -1,4 +1,8 @@
-import { pushSubscriptionSchema, removeSubscriptionSchema } from "../../../shared/api/subscriptions.js";
+import {
+  registerSubscriptionRequestSchema,
+  removeSubscriptionSchema,
+  subscriptionChannelsRequestSchema,
+} from "../../../shared/api/subscriptions.js";
 
 /**
  * The bodies of the subscription routes (their shape; meaning is checked in the handler). A
@@ -10,5 +14,6 @@ export const SUBSCRIPTION_BODY_LIMIT = 4096;
 /** User agents are informational; very long ones are cut rather than refused. */
 export const MAX_USER_AGENT_LENGTH = 512;
 
-export const registerSubscriptionBody = pushSubscriptionSchema;
+export const registerSubscriptionBody = registerSubscriptionRequestSchema;
+export const subscriptionChannelsBody = subscriptionChannelsRequestSchema;
 export const removeSubscriptionBody = removeSubscriptionSchema;

@@ -2,7 +2,12 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { checkEndpoint, type EndpointPolicy } from "../../../push/endpoint-policy.js";
 import { API_ROUTES } from "../../../shared/api/routes.js";
-import { registerSubscriptionResponseSchema, type RegisterSubscriptionResponse } from "../../../shared/api/subscriptions.js";
+import {
+  registerSubscriptionResponseSchema,
+  subscriptionChannelsResponseSchema,
+  type RegisterSubscriptionResponse,
+} from "../../../shared/api/subscriptions.js";
+import type { SubscriptionChannelsRepository } from "../../../store/subscription-channels-repository.js";
 import type { SubscriptionsRepository } from "../../../store/subscriptions-repository.js";
 import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
@@ -14,11 +19,15 @@ import {
   SUBSCRIPTION_BODY_LIMIT,
   registerSubscriptionBody,
   removeSubscriptionBody,
+  subscriptionChannelsBody,
 } from "./schema.js";
 import { checkAuth, checkP256dh } from "./subscription-keys.js";
 
 export interface SubscriptionRoutesDeps {
   readonly subscriptions: SubscriptionsRepository;
+  readonly subscriptionChannels: SubscriptionChannelsRepository;
+  /** SINO_MAX_CHANNELS_PER_SUBSCRIPTION. */
+  readonly maxChannelsPerSubscription: number;
   readonly endpointPolicy: EndpointPolicy;
   readonly translator: Translator;
   readonly now: () => number;
@@ -59,14 +68,26 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
       // would silently cut that browser off, and knowing an endpoint must not be enough for that.
       if (result.outcome === "auth_mismatch") throw apiError("subscription_auth_mismatch", "keys.auth");
 
+      const subscriptionId = result.subscription.id;
+      if (result.outcome === "created") await deps.subscriptionChannels.joinDefaults(subscriptionId);
+      // pushsubscriptionchange / key rotation: the browser proves it held the old subscription, so
+      // the subscriber keeps their channels (and the dead endpoint goes). Without valid proof the
+      // new subscription is simply a new one.
+      let moved = false;
+      if (body.previous !== undefined && body.previous.endpoint !== body.endpoint) {
+        moved = (await deps.subscriptionChannels.moveFromPrevious(body.previous, subscriptionId)) === "moved";
+      }
       request.log.info(
-        { subscriptionId: result.subscription.id, pushHost: endpoint.url.host, outcome: result.outcome },
+        { subscriptionId, pushHost: endpoint.url.host, outcome: result.outcome, previousMoved: moved },
         "subscription registered",
       );
-      const response: RegisterSubscriptionResponse = { subscription: presentSubscription(result.subscription) };
+      const channels = await deps.subscriptionChannels.activeSlugsOf(subscriptionId);
+      const response: RegisterSubscriptionResponse = { subscription: presentSubscription(result.subscription, channels) };
       return reply.code(result.outcome === "created" ? 201 : 200).send(response);
     },
   );
+
+  registerChannelChoiceRoute(app, deps);
 
   // DELETE: remove a subscription. The auth secret is the proof of possession (only the browser
   // and this server know it); the endpoint alone is not enough.
@@ -82,11 +103,55 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
       const auth = checkAuth(body.auth);
       if (!auth.ok) throw apiError(auth.code, "auth");
 
-      const result = await deps.subscriptions.removeWithProof(body.endpoint, auth.value);
+      const result = await deps.subscriptions.removeWithProof(body.endpoint, auth.value, deps.now());
       if (result === "not_found") throw apiError("subscription_not_found", "endpoint");
       if (result === "auth_mismatch") throw apiError("subscription_auth_mismatch", "auth");
       request.log.info("subscription removed");
       return reply.code(204).send(null);
+    },
+  );
+}
+
+/**
+ * PUT /subscriptions/channels: the subscriber's choice, stored against the subscription with proof
+ * of possession (endpoint + auth secret), all or nothing.
+ */
+function registerChannelChoiceRoute(app: FastifyInstance, deps: SubscriptionRoutesDeps): void {
+  const { t } = deps.translator;
+  app.withTypeProvider<ZodTypeProvider>().put(
+    API_ROUTES.subscriptionChannels,
+    {
+      bodyLimit: SUBSCRIPTION_BODY_LIMIT,
+      onRequest: requireJson,
+      schema: {
+        summary: t("api:routes.subscriptionChannels"),
+        tags: [t("api:tags.public")],
+        body: subscriptionChannelsBody,
+        response: { 200: subscriptionChannelsResponseSchema, "4xx": apiErrorSchema },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      const auth = checkAuth(body.auth);
+      if (!auth.ok) throw apiError(auth.code, "auth");
+      const result = await deps.subscriptionChannels.replaceWithProof(
+        { endpoint: body.endpoint, auth: auth.value },
+        body.channels,
+        deps.maxChannelsPerSubscription,
+      );
+      switch (result.outcome) {
+        case "subscription_not_found":
+          throw apiError("subscription_not_found", "endpoint");
+        case "auth_mismatch":
+          throw apiError("subscription_auth_mismatch", "auth");
+        case "channel_not_found":
+          throw apiError("channel_not_found", "channels");
+        case "too_many_channels":
+          throw apiError("too_many_channels", "channels");
+        case "replaced":
+          request.log.info({ channels: result.channels.length }, "subscription channels chosen");
+          return { channels: result.channels };
+      }
     },
   );
 }

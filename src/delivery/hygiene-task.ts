@@ -1,0 +1,113 @@
+import type { PushSender } from "../push/sender.js";
+import { ptBR } from "../shared/i18n/catalog.js";
+import type { HygieneRepository } from "../store/hygiene-repository.js";
+import type { DeliveryLogger } from "./worker.js";
+
+const DAY_MS = 86_400_000;
+
+export interface HygieneOptions {
+  /** Days without a registration after which a subscription is removed; 0 turns hygiene off. */
+  readonly expiryDays: number;
+  /** Days before that removal when it gets one warning push. */
+  readonly warningDays: number;
+  /** How often to look, in ms (default: hourly). */
+  readonly intervalMs?: number;
+  /** Subscriptions warned or removed per look (a look repeats while there is more). */
+  readonly batch?: number;
+}
+
+export interface HygieneTask {
+  /** One pass: warn what is due for a warning, remove what expired. Safe with several processes. */
+  perform(): Promise<{ warned: number; removed: number }>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export interface HygieneTaskDeps {
+  readonly repository: HygieneRepository;
+  readonly sender: Pick<PushSender, "send">;
+  readonly clock: () => number;
+  readonly logger: DeliveryLogger;
+  readonly options: HygieneOptions;
+}
+
+/** The warning's payload, in the shape the service worker reads (title, body, tag). */
+export function hygieneWarningPayload(): string {
+  // A fixed tag: a second warning (after the browser came back and went quiet again) replaces the
+  // first rather than stacking.
+  return JSON.stringify({ title: catalogText("hygiene.warningTitle"), body: catalogText("hygiene.warningBody"), tag: "sino-expiry-warning" });
+}
+
+/** The worker has no i18next instance; it reads its two texts straight from the catalog. */
+function catalogText(key: `hygiene.${keyof typeof ptBR.hygiene}`): string {
+  const name = key.slice("hygiene.".length) as keyof typeof ptBR.hygiene;
+  return ptBR.hygiene[name];
+}
+
+/**
+ * Subscription hygiene, as ntfy does it: a browser that has not come back for a long time is likely
+ * gone (push services do not always say so), so it gets ONE warning push — visiting the site
+ * re-registers and resets the clock — and is removed at the expiry. Runs in every worker process:
+ * the warning is claimed by a conditional UPDATE and a removal deletes each row once.
+ */
+export function createHygieneTask(deps: HygieneTaskDeps): HygieneTask {
+  const batch = deps.options.batch ?? 200;
+  const intervalMs = deps.options.intervalMs ?? 3_600_000;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  let started = false;
+
+  async function perform(): Promise<{ warned: number; removed: number }> {
+    const { expiryDays, warningDays } = deps.options;
+    if (expiryDays <= 0) return { warned: 0, removed: 0 };
+    const now = deps.clock();
+    const expireBefore = now - expiryDays * DAY_MS;
+    const warnBefore = now - (expiryDays - warningDays) * DAY_MS;
+    let warned = 0;
+    let removed = 0;
+    for (;;) {
+      const n = await deps.repository.removeExpired(expireBefore, now, batch);
+      removed += n;
+      if (n < batch) break;
+    }
+    if (warningDays > 0) {
+      const payload = hygieneWarningPayload();
+      for (;;) {
+        const targets = await deps.repository.claimWarnings(warnBefore, expireBefore, now, batch);
+        // At most once: the claim is stored before the push, so a crash here loses a warning
+        // rather than sending two.
+        const outcomes = await Promise.all(targets.map((t) => deps.sender.send({ endpoint: t.endpoint, keys: { p256dh: t.p256dh, auth: t.auth } }, payload, { ttl: 7 * 86_400, urgency: "low" })));
+        warned += outcomes.filter((o) => o.kind === "ok").length;
+        if (targets.length < batch) break;
+      }
+    }
+    if (warned > 0 || removed > 0) deps.logger.info({ warned, removed }, "subscription hygiene");
+    return { warned, removed };
+  }
+
+  function schedule(): void {
+    if (!started) return;
+    timer = setTimeout(() => {
+      running = perform()
+        .catch((error: unknown) => deps.logger.error({ err: error }, "subscription hygiene failed; retrying later"))
+        .finally(schedule);
+    }, intervalMs);
+    timer.unref();
+  }
+
+  return {
+    perform,
+    start() {
+      if (started) return;
+      started = true;
+      running = perform()
+        .catch((error: unknown) => deps.logger.error({ err: error }, "subscription hygiene failed; retrying later"))
+        .finally(schedule);
+    },
+    async stop() {
+      started = false;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { notificationEventRequestSchema } from "../../../shared/api/events.js";
+import { API_PREFIX, API_ROUTES } from "../../../shared/api/routes.js";
+import { clickRate, type NotificationEventsRepository } from "../../../store/notification-events-repository.js";
+import type { NotificationsRepository } from "../../../store/notifications-repository.js";
+import type { Authenticator } from "../../auth/authenticator.js";
+import { CSV_CONTENT_TYPE, UTF8_BOM, toCsv } from "../../csv.js";
+import { apiError } from "../../errors.js";
+import type { Translator } from "../../i18n.js";
+import { OPERATOR_SECURITY, apiErrorSchema, noContentSchema } from "../../openapi.js";
+import { requireJson } from "../../require-json.js";
+import { checkAuth } from "../subscriptions/subscription-keys.js";
+
+export interface EventRoutesDeps {
+  readonly events: NotificationEventsRepository;
+  readonly notifications: Pick<NotificationsRepository, "findById">;
+  readonly authenticator: Authenticator;
+  readonly translator: Translator;
+  readonly now: () => number;
+}
+
+/** A report is a few short strings; the endpoint is the longest. */
+const EVENT_BODY_LIMIT = 4096;
+const idParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "notification_not_found" }) });
+
+export function registerEventRoutes(app: FastifyInstance, deps: EventRoutesDeps): void {
+  const { t } = deps.translator;
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+
+  // The service worker's report. Proof of possession (endpoint + auth) keeps anyone else from
+  // inflating a send's numbers; nothing but the subscription is stored with it.
+  routes.post(
+    API_ROUTES.events,
+    {
+      bodyLimit: EVENT_BODY_LIMIT,
+      onRequest: requireJson,
+      schema: {
+        summary: t("api:routes.events"),
+        tags: [t("api:tags.public")],
+        body: notificationEventRequestSchema,
+        response: { 204: noContentSchema, "4xx": apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body;
+      if (!/^\d{1,15}$/.test(body.notificationId)) throw apiError("notification_not_found", "notificationId");
+      const auth = checkAuth(body.auth);
+      if (!auth.ok) throw apiError(auth.code, "auth");
+      const result = await deps.events.record(
+        { notificationId: Number(body.notificationId), type: body.type, endpoint: body.endpoint, auth: auth.value },
+        deps.now(),
+      );
+      if (result === "subscription_not_found") throw apiError("subscription_not_found", "endpoint");
+      if (result === "auth_mismatch") throw apiError("subscription_auth_mismatch", "auth");
+      if (result === "notification_not_found") throw apiError("notification_not_found", "notificationId");
+      return reply.code(204).send(null);
+    },
+  );
+
+  // A send's results as CSV, for a spreadsheet.
+  // Plain (not zod-typed) route: the answer is text, not a JSON schema; params still validate.
+  app.get<{ Params: z.infer<typeof idParams> }>(
+    `${API_PREFIX}/notifications/:id/results.csv`,
+    {
+      onRequest: deps.authenticator.requireUser,
+      schema: {
+        summary: t("api:routes.notificationResultsCsv"),
+        tags: [t("api:tags.stats")],
+        security: OPERATOR_SECURITY,
+        params: idParams,
+        produces: ["text/csv"],
+        response: { "4xx": apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const id = Number(request.params.id);
+      const send = await deps.notifications.findById(id);
+      if (send === undefined) throw apiError("notification_not_found");
+      const events = await deps.events.countsFor(id);
+      const rate = clickRate(events.clicked, send.counts.accepted);
+      const h = (key: string) => t(`api:csv.${key}`);
+      const csv = toCsv([
+        [h("send"), h("title"), h("queued"), h("accepted"), h("shown"), h("clicked"), h("clickRate"), h("closed"), h("failed"), h("removed")],
+        [
+          send.id,
+          send.title,
+          send.counts.queued,
+          send.counts.accepted,
+          events.shown,
+          events.clicked,
+          rate === null ? null : rate.toFixed(4),
+          events.closed,
+          send.counts.failed,
+          send.counts.removed,
+        ],
+      ]);
+      return reply
+        .header("content-type", CSV_CONTENT_TYPE)
+        .header("content-disposition", `attachment; filename="sino-envio-${id}.csv"`)
+        .send(UTF8_BOM + csv);
+    },
+  );
+}

@@ -1,0 +1,125 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { API_ROUTES } from "../../../shared/api/routes.js";
+import { SUBSCRIBERS_PAGE_SIZE, subscribersQuerySchema, subscribersResponseSchema } from "../../../shared/api/subscribers.js";
+import type { ChannelsRepository } from "../../../store/channels-repository.js";
+import type { SubscribersRepository, UserAgentFilter } from "../../../store/subscribers-repository.js";
+import type { Authenticator } from "../../auth/authenticator.js";
+import { CSV_CONTENT_TYPE, UTF8_BOM, toCsv } from "../../csv.js";
+import { apiError } from "../../errors.js";
+import type { Translator } from "../../i18n.js";
+import { OPERATOR_SECURITY, apiErrorSchema, noContentSchema } from "../../openapi.js";
+import { describeUserAgent } from "../../presenters/user-agent.js";
+
+export interface SubscriberRoutesDeps {
+  readonly subscribers: SubscribersRepository;
+  readonly channels: Pick<ChannelsRepository, "list" | "findBySlug">;
+  readonly authenticator: Authenticator;
+  readonly translator: Translator;
+  readonly now: () => number;
+}
+
+const idParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "subscriber_not_found" }) });
+
+/** Browser → subscriptions, from the distinct User-Agents (few) rather than every row. */
+export async function countByBrowser(subscribers: Pick<SubscribersRepository, "countByUserAgent">): Promise<Map<string | null, number>> {
+  const counts = new Map<string | null, number>();
+  for (const { userAgent, count } of await subscribers.countByUserAgent()) {
+    const { browser } = describeUserAgent(userAgent);
+    counts.set(browser, (counts.get(browser) ?? 0) + count);
+  }
+  return counts;
+}
+
+/** Operators' view of subscriptions (admin only): never the endpoint or keys. */
+export function registerSubscriberRoutes(app: FastifyInstance, deps: SubscriberRoutesDeps): void {
+  const { t } = deps.translator;
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const doc = (summary: string) => ({ summary: t(summary), tags: [t("api:tags.subscribers")], security: OPERATOR_SECURITY });
+  const { requireAdmin } = deps.authenticator;
+
+  /** `browser` as the list shows it; the unknown ones are asked for as the catalog's "Outro". */
+  async function userAgentFilter(browser: string): Promise<UserAgentFilter> {
+    const unknown = t("api:csv.unknownBrowser");
+    const values: string[] = [];
+    let includeUnknown = false;
+    for (const { userAgent } of await deps.subscribers.countByUserAgent()) {
+      const name = describeUserAgent(userAgent).browser;
+      if (name === browser) values.push(userAgent!);
+      else if (name === null && browser === unknown) {
+        if (userAgent === null) includeUnknown = true;
+        else values.push(userAgent);
+      }
+    }
+    return { values, includeUnknown };
+  }
+
+  routes.get(
+    API_ROUTES.subscribers,
+    {
+      onRequest: requireAdmin,
+      schema: { ...doc("api:routes.subscribersList"), querystring: subscribersQuerySchema, response: { 200: subscribersResponseSchema, "4xx": apiErrorSchema } },
+    },
+    async (request) => {
+      const q = request.query;
+      const pageSize = q.pageSize ?? SUBSCRIBERS_PAGE_SIZE;
+      const page = q.page ?? 1;
+      let channelId: number | undefined;
+      if (q.channel !== undefined && q.channel !== "") {
+        const channel = await deps.channels.findBySlug(q.channel);
+        if (channel === undefined) return { subscribers: [], total: 0 };
+        channelId = channel.id;
+      }
+      const result = await deps.subscribers.list({
+        offset: (page - 1) * pageSize,
+        limit: pageSize,
+        ...(channelId === undefined ? {} : { channelId }),
+        ...(q.browser === undefined || q.browser === "" ? {} : { userAgents: await userAgentFilter(q.browser) }),
+      });
+      return {
+        total: result.total,
+        subscribers: result.subscribers.map((s) => ({
+          id: String(s.id),
+          ...describeUserAgent(s.userAgent),
+          channels: s.channels,
+          createdAt: new Date(s.createdAt).toISOString(),
+          lastSeenAt: new Date(s.lastSeenAt).toISOString(),
+        })),
+      };
+    },
+  );
+
+  routes.delete(
+    `${API_ROUTES.subscribers}/:id`,
+    { onRequest: requireAdmin, schema: { ...doc("api:routes.subscribersDelete"), params: idParams, response: { 204: noContentSchema, "4xx": apiErrorSchema } } },
+    async (request, reply) => {
+      const id = Number(request.params.id);
+      if (!(await deps.subscribers.remove(id, deps.now()))) throw apiError("subscriber_not_found");
+      request.log.info({ subscriptionId: id }, "subscription removed by an operator");
+      return reply.code(204).send(null);
+    },
+  );
+
+  // Counts by channel and by browser, one table: kind, name, subscribers.
+  app.get(
+    API_ROUTES.subscribersCsv,
+    { onRequest: requireAdmin, schema: { ...doc("api:routes.subscribersCsv"), produces: ["text/csv"], response: { "4xx": apiErrorSchema } } },
+    async (_request, reply) => {
+      const h = (key: string) => t(`api:csv.${key}`);
+      const channels = await deps.channels.list();
+      const browsers = [...(await countByBrowser(deps.subscribers)).entries()].sort((a, b) => b[1] - a[1]);
+      const total = browsers.reduce((sum, [, n]) => sum + n, 0);
+      const csv = toCsv([
+        [h("kind"), h("name"), h("subscribers")],
+        [h("total"), h("total"), total],
+        ...channels.map((c) => [h("channel"), c.name, c.subscribers]),
+        ...browsers.map(([browser, n]) => [h("browser"), browser ?? h("unknownBrowser"), n]),
+      ]);
+      return reply
+        .header("content-type", CSV_CONTENT_TYPE)
+        .header("content-disposition", 'attachment; filename="sino-inscritos.csv"')
+        .send(UTF8_BOM + csv);
+    },
+  );
+}

@@ -1,0 +1,39 @@
+import type { ExpressionBuilder } from "kysely";
+import type { Schema } from "./schema.js";
+
+/**
+ * The audience filters of the range queries, kept in one place so the count taken when a send is
+ * stored (`queued`) and the rows the workers walk can never disagree.
+ */
+
+/** Subscriptions in any of `channelIds` (EXISTS on the (subscription_id, channel_id) primary key). */
+export function inChannels(channelIds: readonly number[]) {
+  return (eb: ExpressionBuilder<Schema, "subscriptions">) =>
+    eb.exists(
+      eb
+        .selectFrom("subscription_channels")
+        .select("subscription_channels.subscription_id")
+        .whereRef("subscription_channels.subscription_id", "=", "subscriptions.id")
+        .where("subscription_channels.channel_id", "in", channelIds.length === 0 ? [-1] : [...channelIds]),
+    );
+}
+
+/**
+ * Subscriptions a stored send targets: all of them when the send has no channel rows (everyone;
+ * an "endpoint" send's range is its one subscription), else those in any of its channels. The
+ * first EXISTS does not depend on the row, so both databases evaluate it once per query.
+ */
+export function inSendAudience(notificationId: number) {
+  return (eb: ExpressionBuilder<Schema, "subscriptions">) =>
+    eb.or([
+      eb.not(eb.exists(eb.selectFrom("notification_channels").select("channel_id").where("notification_channels.notification_id", "=", notificationId))),
+      eb.exists(
+        eb
+          .selectFrom("subscription_channels")
+          .innerJoin("notification_channels", "notification_channels.channel_id", "subscription_channels.channel_id")
+          .select("subscription_channels.subscription_id")
+          .whereRef("subscription_channels.subscription_id", "=", "subscriptions.id")
+          .where("notification_channels.notification_id", "=", notificationId),
+      ),
+    ]);
+}

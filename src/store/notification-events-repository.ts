@@ -1,0 +1,78 @@
+import type { Kysely } from "kysely";
+import { constantTimeEqual } from "./constant-time.js";
+import { toCount } from "./count.js";
+import type { NotificationEventsTable, Schema } from "./schema.js";
+
+export type NotificationEventType = NotificationEventsTable["type"];
+
+export interface NewNotificationEvent {
+  readonly notificationId: number;
+  readonly type: NotificationEventType;
+  readonly endpoint: string;
+  readonly auth: string;
+}
+
+export type RecordEventResult = "recorded" | "duplicate" | "notification_not_found" | "subscription_not_found" | "auth_mismatch";
+
+export interface EventCountsRecord {
+  readonly shown: number;
+  readonly clicked: number;
+  readonly closed: number;
+}
+
+export interface NotificationEventsRepository {
+  /** Once per (notification, subscription, type): a repeat is `duplicate` and changes nothing. */
+  record(event: NewNotificationEvent, now: number): Promise<RecordEventResult>;
+  countsFor(notificationId: number): Promise<EventCountsRecord>;
+  /** Counts of several sends at once (a list page), keyed by notification id. */
+  countsForMany(notificationIds: readonly number[]): Promise<Map<number, EventCountsRecord>>;
+}
+
+export const NO_EVENTS: EventCountsRecord = { shown: 0, clicked: 0, closed: 0 };
+
+export function createNotificationEventsRepository(db: Kysely<Schema>): NotificationEventsRepository {
+  async function record(event: NewNotificationEvent, now: number): Promise<RecordEventResult> {
+    const subscription = await db.selectFrom("subscriptions").select(["id", "auth"]).where("endpoint", "=", event.endpoint).executeTakeFirst();
+    if (subscription === undefined) return "subscription_not_found";
+    if (!constantTimeEqual(subscription.auth, event.auth)) return "auth_mismatch";
+    const notification = await db.selectFrom("notifications").select("id").where("id", "=", event.notificationId).executeTakeFirst();
+    if (notification === undefined) return "notification_not_found";
+    // Insert-if-absent in one statement: two reports racing each other still make one row.
+    const inserted = await db
+      .insertInto("notification_events")
+      .values({ notification_id: event.notificationId, subscription_id: Number(subscription.id), type: event.type, created_at: now })
+      .onConflict((oc) => oc.columns(["notification_id", "subscription_id", "type"]).doNothing())
+      .returning("type")
+      .executeTakeFirst();
+    return inserted === undefined ? "duplicate" : "recorded";
+  }
+
+  async function countsForMany(notificationIds: readonly number[]): Promise<Map<number, EventCountsRecord>> {
+    const result = new Map<number, EventCountsRecord>();
+    if (notificationIds.length === 0) return result;
+    const rows = await db
+      .selectFrom("notification_events")
+      .select(["notification_id", "type", (eb) => eb.fn.countAll<number | string>().as("n")])
+      .where("notification_id", "in", [...notificationIds])
+      .groupBy(["notification_id", "type"])
+      .execute();
+    for (const row of rows) {
+      const id = Number(row.notification_id);
+      const counts = { ...(result.get(id) ?? NO_EVENTS) };
+      counts[row.type] = toCount(row.n);
+      result.set(id, counts);
+    }
+    return result;
+  }
+
+  async function countsFor(notificationId: number): Promise<EventCountsRecord> {
+    return (await countsForMany([notificationId])).get(notificationId) ?? NO_EVENTS;
+  }
+
+  return { record, countsFor, countsForMany };
+}
+
+/** Clicks per accepted push; null when nothing was accepted (no rate to speak of). */
+export function clickRate(clicked: number, accepted: number): number | null {
+  return accepted === 0 ? null : clicked / accepted;
+}

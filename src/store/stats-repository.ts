@@ -1,0 +1,81 @@
+import { sql, type Kysely } from "kysely";
+import { toCount } from "./count.js";
+import type { Schema } from "./schema.js";
+
+/** Raw material of the daily charts; the caller buckets the times into days of its time zone. */
+export interface SubscriberHistory {
+  /** Subscribers that existed just before `since`. */
+  readonly totalBefore: number;
+  /** Creation times (>= since) of every subscription, still there or removed since. */
+  readonly created: number[];
+  /** Removal times (>= since). */
+  readonly removed: number[];
+}
+
+export interface SendActivity {
+  readonly publishedAt: number;
+  readonly accepted: number;
+  readonly clicked: number;
+}
+
+export interface StatsRepository {
+  subscriberHistory(since: number): Promise<SubscriberHistory>;
+  /** Sends that went out since `since` (not scheduled, cancelled before going out, or "send to me" tests). */
+  sendsSince(since: number): Promise<SendActivity[]>;
+}
+
+export function createStatsRepository(db: Kysely<Schema>): StatsRepository {
+  async function subscriberHistory(since: number): Promise<SubscriberHistory> {
+    // The count at `since` is exact: the subscriptions made before it that are still here, plus
+    // those made before it and removed after it (removals keep their creation time).
+    const existingBefore = await db
+      .selectFrom("subscriptions")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .where("created_at", "<", since)
+      .executeTakeFirstOrThrow();
+    const removedLater = await db
+      .selectFrom("subscription_removals")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .where("subscription_created_at", "<", since)
+      .where("removed_at", ">=", since)
+      .executeTakeFirstOrThrow();
+    const created = await db.selectFrom("subscriptions").select("created_at").where("created_at", ">=", since).execute();
+    const removals = await db
+      .selectFrom("subscription_removals")
+      .select(["removed_at", "subscription_created_at"])
+      .where((eb) => eb.or([eb("removed_at", ">=", since), eb("subscription_created_at", ">=", since)]))
+      .execute();
+    return {
+      totalBefore: toCount(existingBefore.n) + toCount(removedLater.n),
+      created: [
+        ...created.map((r) => Number(r.created_at)),
+        ...removals.filter((r) => Number(r.subscription_created_at) >= since).map((r) => Number(r.subscription_created_at)),
+      ],
+      removed: removals.filter((r) => Number(r.removed_at) >= since).map((r) => Number(r.removed_at)),
+    };
+  }
+
+  async function sendsSince(since: number): Promise<SendActivity[]> {
+    const publishedAt = sql<number>`coalesce(notifications.send_at, notifications.created_at)`;
+    const rows = await db
+      .selectFrom("notifications")
+      .select([
+        publishedAt.as("published_at"),
+        "accepted",
+        (eb) =>
+          eb
+            .selectFrom("notification_events")
+            .select((e) => e.fn.countAll<number | string>().as("n"))
+            .whereRef("notification_events.notification_id", "=", "notifications.id")
+            .where("notification_events.type", "=", "clicked")
+            .as("clicked"),
+      ])
+      .where("status", "in", ["queued", "sending", "completed", "failed"])
+      .where("audience", "not like", '{"kind":"endpoint"%')
+      .where(publishedAt, ">=", since)
+      .execute();
+    return rows.map((r) => ({ publishedAt: Number(r.published_at), accepted: Number(r.accepted), clicked: toCount(r.clicked) }));
+  }
+
+  return { subscriberHistory, sendsSince };
+}

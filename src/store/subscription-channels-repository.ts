@@ -1,0 +1,121 @@
+import type { Kysely } from "kysely";
+import { constantTimeEqual } from "./constant-time.js";
+import type { Database } from "./database.js";
+import type { Schema } from "./schema.js";
+import { writeTransaction } from "./write-transaction.js";
+
+export interface SubscriptionProof {
+  readonly endpoint: string;
+  readonly auth: string;
+}
+
+export type ReplaceChannelsResult =
+  | { readonly outcome: "replaced"; readonly channels: string[] }
+  | { readonly outcome: "subscription_not_found" | "auth_mismatch" | "channel_not_found" | "too_many_channels" };
+
+export interface SubscriptionChannelsRepository {
+  /** Slugs of the active channels a subscription receives, in slug order. */
+  activeSlugsOf(subscriptionId: number): Promise<string[]>;
+  /** A new subscription joins the active default channels. */
+  joinDefaults(subscriptionId: number): Promise<void>;
+  /**
+   * Replaces the subscription's choice of active channels, all or nothing: every slug must name an
+   * active channel and there may be at most `max`. Memberships of archived channels are kept, so
+   * un-archiving a channel gives its subscribers back.
+   */
+  replaceWithProof(proof: SubscriptionProof, slugs: readonly string[], max: number): Promise<ReplaceChannelsResult>;
+  /**
+   * `pushsubscriptionchange`/key rotation: with valid proof of the previous subscription, its
+   * channels become the new one's and the previous row is removed, in one transaction.
+   * `not_moved` when the proof fails or it is the same subscription.
+   */
+  moveFromPrevious(previous: SubscriptionProof, subscriptionId: number): Promise<"moved" | "not_moved">;
+}
+
+export function createSubscriptionChannelsRepository(database: Pick<Database, "db" | "dialect">): SubscriptionChannelsRepository {
+  const { db } = database;
+
+  async function activeSlugs(q: Kysely<Schema>, subscriptionId: number): Promise<string[]> {
+    const rows = await q
+      .selectFrom("subscription_channels")
+      .innerJoin("channels", "channels.id", "subscription_channels.channel_id")
+      .select("channels.slug")
+      .where("subscription_channels.subscription_id", "=", subscriptionId)
+      .where("channels.archived", "=", 0)
+      .orderBy("channels.slug")
+      .execute();
+    return rows.map((r) => r.slug);
+  }
+
+  async function joinDefaults(subscriptionId: number): Promise<void> {
+    await db
+      .insertInto("subscription_channels")
+      .columns(["subscription_id", "channel_id"])
+      .expression((eb) =>
+        eb
+          .selectFrom("channels")
+          .select([eb.val(subscriptionId).as("subscription_id"), "id as channel_id"])
+          .where("is_default", "=", 1)
+          .where("archived", "=", 0),
+      )
+      .onConflict((oc) => oc.columns(["subscription_id", "channel_id"]).doNothing())
+      .execute();
+  }
+
+  async function replaceWithProof(proof: SubscriptionProof, slugs: readonly string[], max: number): Promise<ReplaceChannelsResult> {
+    const wanted = [...new Set(slugs)];
+    if (wanted.length > max) return { outcome: "too_many_channels" };
+    return writeTransaction(database, async (trx) => {
+      const subscription = await trx
+        .selectFrom("subscriptions")
+        .select(["id", "auth"])
+        .where("endpoint", "=", proof.endpoint)
+        .executeTakeFirst();
+      if (subscription === undefined) return { outcome: "subscription_not_found" } as const;
+      if (!constantTimeEqual(subscription.auth, proof.auth)) return { outcome: "auth_mismatch" } as const;
+      const subscriptionId = Number(subscription.id);
+      const channels =
+        wanted.length === 0
+          ? []
+          : await trx.selectFrom("channels").select("id").where("slug", "in", wanted).where("archived", "=", 0).execute();
+      if (channels.length !== wanted.length) return { outcome: "channel_not_found" } as const;
+
+      await trx
+        .deleteFrom("subscription_channels")
+        .where("subscription_id", "=", subscriptionId)
+        .where("channel_id", "in", (eb) => eb.selectFrom("channels").select("id").where("archived", "=", 0))
+        .execute();
+      if (channels.length > 0) {
+        await trx
+          .insertInto("subscription_channels")
+          .values(channels.map((c) => ({ subscription_id: subscriptionId, channel_id: Number(c.id) })))
+          .execute();
+      }
+      return { outcome: "replaced", channels: await activeSlugs(trx, subscriptionId) } as const;
+    });
+  }
+
+  async function moveFromPrevious(previous: SubscriptionProof, subscriptionId: number): Promise<"moved" | "not_moved"> {
+    return writeTransaction(database, async (trx) => {
+      const old = await trx.selectFrom("subscriptions").select(["id", "auth"]).where("endpoint", "=", previous.endpoint).executeTakeFirst();
+      if (old === undefined || Number(old.id) === subscriptionId || !constantTimeEqual(old.auth, previous.auth)) return "not_moved";
+      const oldId = Number(old.id);
+      await trx.deleteFrom("subscription_channels").where("subscription_id", "=", subscriptionId).execute();
+      await trx
+        .insertInto("subscription_channels")
+        .columns(["subscription_id", "channel_id"])
+        .expression((eb) =>
+          eb
+            .selectFrom("subscription_channels")
+            .select([eb.val(subscriptionId).as("subscription_id"), "channel_id"])
+            .where("subscription_id", "=", oldId),
+        )
+        .execute();
+      // The same browser under a new endpoint: not a subscriber lost, so no removal is logged.
+      await trx.deleteFrom("subscriptions").where("id", "=", oldId).execute();
+      return "moved";
+    });
+  }
+
+  return { activeSlugsOf: (id) => activeSlugs(db, id), joinDefaults, replaceWithProof, moveFromPrevious };
+}
