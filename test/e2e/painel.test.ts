@@ -133,7 +133,7 @@ describe("the Painel", () => {
     expect(new URL(page.url()).pathname).toBe("/painel/usuarios");
   });
 
-  it("shows compose errors beside their fields, a live preview, and the server's refusal instead of a fake success", async () => {
+  it("shows compose errors beside their fields and a live preview, then follows the send on its Envio page", async () => {
     const app = await server();
     await createFirstAdmin(app.url);
     const { page, context } = await newPage();
@@ -176,13 +176,14 @@ describe("the Painel", () => {
     await page.getByRole("button", { name: P.compose.submit.later }).click();
     expect(await helperTextOf(page.locator('input[name="time"]'))).toBe(P.compose.errors.scheduleInPast);
 
-    // The sends API does not exist yet (pending): the page shows what the server said.
+    // Sent now: the page moves to the send's Envio page (nobody subscribes here, so it is done at once).
     await page.getByRole("radio", { name: P.compose.when.now }).check();
     await page.getByRole("button", { name: P.compose.submit.now }).click();
     await page.getByRole("dialog").getByRole("button", { name: P.compose.submit.now }).click();
-    const outcome = page.getByTestId("compose-outcome");
-    await outcome.waitFor();
-    expect(await outcome.textContent()).toBe(P.compose.result.failed.replace("{{reason}}", E.not_found));
+    await heading(page, "Promoção de inverno").waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/^\/painel\/envios\/\d+$/);
+    await page.getByTestId("send-status").filter({ hasText: ptBR.envios.status.completed }).waitFor();
+    expect(await page.getByText(ptBR.envios.send.nobody).count()).toBe(1);
   });
 
   it("enables \"Enviar para mim\" once this browser's bell is on, and shows the server's answer to it", async () => {
@@ -210,8 +211,10 @@ describe("the Painel", () => {
     await sendToMe.click();
     const outcome = page.getByTestId("compose-outcome");
     await outcome.waitFor();
-    // Pending sends API: no fake success.
-    expect(await outcome.textContent()).toBe(P.compose.result.failed.replace("{{reason}}", E.not_found));
+    expect(await outcome.textContent()).toBe(P.compose.result.testSent);
+    // The server made a send to this browser's subscription alone.
+    const sends = await app.database.db.selectFrom("notifications").select(["title", "audience", "queued"]).execute();
+    expect(sends).toEqual([{ title: "Teste", audience: expect.stringContaining('"kind":"endpoint"'), queued: 1 }]);
   });
 
   it("creates an API token, shows its secret once with a copy button, and revokes it after confirmation", async () => {

@@ -5,10 +5,11 @@ import { ChannelsPage } from "./channels/ChannelsPage.js";
 import { ComposePage } from "./compose/ComposePage.js";
 import { DEFAULT_TIME_ZONE } from "./compose/compose-form.js";
 import { PainelLayout } from "./layout/PainelLayout.js";
-import { ComingSoonPage } from "./pages/ComingSoonPage.js";
 import { OverviewPage } from "./pages/OverviewPage.js";
 import { PainelNotFoundPage } from "./pages/PainelNotFoundPage.js";
 import { SetupPage } from "./pages/SetupPage.js";
+import { HistoryPage } from "./sends/HistoryPage.js";
+import { SendPage } from "./sends/SendPage.js";
 import { SignInPage } from "./pages/SignInPage.js";
 import { SubscribersPage } from "./subscribers/SubscribersPage.js";
 import { PainelServicesContext } from "./services.js";
@@ -43,7 +44,8 @@ export function PainelApp({ services }: { services?: PainelServices }) {
           >
             <Route index element={<OverviewPage />} />
             <Route path="nova" element={<ComposePage />} />
-            <Route path="historico" element={<ComingSoonPage section="history" />} />
+            <Route path="historico" element={<HistoryPage />} />
+            <Route path="envios/:id" element={<SendPage />} />
             <Route path="canais" element={<ChannelsPage />} />
             <Route
               path="assinantes"

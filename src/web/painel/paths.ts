@@ -9,4 +9,11 @@ export const PAINEL_PATHS = {
   subscribers: "/painel/assinantes",
   users: "/painel/usuarios",
   tokens: "/painel/tokens",
+  /** `/painel/envios/:id`: one send's live progress (see `sendPath`). */
+  sends: "/painel/envios",
 } as const;
+
+/** Envio: `/painel/envios/<id>`. */
+export function sendPath(id: string): string {
+  return `${PAINEL_PATHS.sends}/${encodeURIComponent(id)}`;
+}

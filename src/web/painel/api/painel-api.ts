@@ -1,4 +1,5 @@
-import { API_PREFIX, API_ROUTES, tokenPath, userPath } from "../../../shared/api/routes.js";
+import { API_ROUTES, tokenPath, userPath } from "../../../shared/api/routes.js";
+import type { NotificationResponse } from "../../../shared/api/notifications.js";
 import type { ApiErrorBody } from "../../../shared/errors.js";
 import type { NotificationRequest } from "../compose/compose-request.js";
 import { PainelApiError } from "./painel-api-error.js";
@@ -20,11 +21,8 @@ export const PAINEL_ROUTES = {
   session: API_ROUTES.session,
   users: API_ROUTES.users,
   tokens: API_ROUTES.tokens,
-  /**
-   * PENDING: the sends API does not exist yet (it comes with the delivery engine). The compose
-   * page posts here anyway and shows whatever the server answers — never a made-up success.
-   */
-  notifications: `${API_PREFIX}/notifications`,
+  /** The sends API (src/shared/api/notifications.ts). */
+  notifications: API_ROUTES.notifications,
 } as const;
 
 export interface PainelApi {
@@ -41,8 +39,8 @@ export interface PainelApi {
   listTokens(): Promise<ApiToken[]>;
   createToken(request: CreateTokenRequest): Promise<CreatedToken>;
   revokeToken(id: string): Promise<void>;
-  /** PENDING API (see PAINEL_ROUTES.notifications): resolves with whatever JSON the server sends. */
-  createNotification(request: NotificationRequest): Promise<unknown>;
+  /** POST /notifications: the send as created (now, or scheduled). */
+  createNotification(request: NotificationRequest): Promise<NotificationResponse>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { useMemo, useRef, useState } from "react";
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -24,6 +25,7 @@ import { isPainelApiError } from "../api/painel-api-error.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { PageHeading } from "../components/PageHeading.js";
 import { formatDateTime, formatNumber, timeZoneName } from "../format.js";
+import { sendPath } from "../paths.js";
 import { usePainelServices } from "../services.js";
 import { COMPOSE_LIMITS, initialComposeValues, isAllowedLink, toNotificationRequest, validateCompose } from "./compose-form.js";
 import type { ComposeErrors, ComposeField, ComposeValues } from "./compose-form.js";
@@ -41,6 +43,7 @@ type Outcome = { severity: "success" | "error"; text: string } | null;
 export function ComposePage() {
   const { t } = useTranslation();
   const { api, timeZone, siteOrigin, now } = usePainelServices();
+  const navigate = useNavigate();
   const push = useAppSelector((state) => state.push);
   const [values, setValues] = useState<ComposeValues>(() => initialComposeValues(now(), timeZone));
   const [touched, setTouched] = useState<Partial<Record<ComposeField, boolean>>>({});
@@ -99,8 +102,13 @@ export function ComposePage() {
     setOutcome(null);
     setServerErrors({});
     try {
-      await api.createNotification(toNotificationRequest(values, { timeZone, audience }));
-      setOutcome({ severity: "success", text: kind === "test" ? t("painel.compose.result.testSent") : values.when === "later" ? t("painel.compose.result.scheduled") : t("painel.compose.result.sent") });
+      const created = await api.createNotification(toNotificationRequest(values, { timeZone, audience }));
+      if (kind === "send") {
+        // Follow it: Envio shows the live progress (or the schedule, with its cancel button).
+        navigate(sendPath(created.notification.id));
+        return;
+      }
+      setOutcome({ severity: "success", text: t("painel.compose.result.testSent") });
     } catch (error) {
       const field = isPainelApiError(error) && error.field ? SERVER_FIELDS[error.field] : undefined;
       if (field) {

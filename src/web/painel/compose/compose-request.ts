@@ -1,6 +1,6 @@
 /**
- * The body the compose page posts. PENDING: the sends API (POST /api/v1/notifications) is not
- * built yet; this is the Painel's proposal, to be replaced by the shared schema once it exists.
+ * The body the compose page posts to POST /api/v1/notifications: a subset of the shared
+ * `CreateNotificationRequest` (src/shared/api/notifications.ts), which the server validates.
  */
 
 /** RFC 8030 §5.3 urgencies. */

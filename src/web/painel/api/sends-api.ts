@@ -1,0 +1,56 @@
+import type { Notification, NotificationStatus, NotificationsPage, Overview } from "../../../shared/api/notifications.js";
+import { API_ROUTES, notificationCancelPath, notificationEventsPath, notificationPath } from "../../../shared/api/routes.js";
+import { PainelApiError } from "./painel-api-error.js";
+import { toPainelApiError } from "./painel-api.js";
+
+export interface SendsFilter {
+  query?: string | undefined;
+  status?: NotificationStatus | undefined;
+  /** From 1. */
+  page?: number | undefined;
+  pageSize?: number | undefined;
+}
+
+/** The sends side of the operators' API: Envio, Histórico, Visão geral. */
+export interface SendsApi {
+  getNotification(id: string): Promise<Notification>;
+  listNotifications(filter: SendsFilter): Promise<NotificationsPage>;
+  cancelNotification(id: string): Promise<Notification>;
+  getOverview(): Promise<Overview>;
+  /** The progress stream's URL (Server-Sent Events), for an EventSource. */
+  eventsUrl(id: string): string;
+}
+
+/** Same origin, session cookie, errors as `PainelApiError` (like the Painel's main client). */
+export function createSendsApi(options: { baseUrl?: string; fetch?: typeof fetch } = {}): SendsApi {
+  const baseUrl = options.baseUrl ?? "";
+  const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
+
+  async function json<T>(method: string, path: string): Promise<T> {
+    let response: Response;
+    try {
+      response = await doFetch(baseUrl + path, { method, headers: { accept: "application/json" }, credentials: "same-origin" });
+    } catch {
+      throw new PainelApiError(0, "network_error", "");
+    }
+    if (!response.ok) throw await toPainelApiError(response);
+    return (await response.json()) as T;
+  }
+
+  return {
+    async getNotification(id) {
+      return (await json<{ notification: Notification }>("GET", notificationPath(id))).notification;
+    },
+    listNotifications(filter) {
+      const params = new URLSearchParams();
+      for (const [key, value] of Object.entries(filter)) if (value !== undefined && value !== "") params.set(key, String(value));
+      const query = params.toString();
+      return json("GET", `${API_ROUTES.notifications}${query === "" ? "" : `?${query}`}`);
+    },
+    async cancelNotification(id) {
+      return (await json<{ notification: Notification }>("POST", notificationCancelPath(id))).notification;
+    },
+    getOverview: () => json("GET", API_ROUTES.overview),
+    eventsUrl: (id) => baseUrl + notificationEventsPath(id),
+  };
+}

@@ -1,0 +1,187 @@
+import { useCallback, useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link as RouterLink, useSearchParams } from "react-router";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Card from "@mui/material/Card";
+import InputAdornment from "@mui/material/InputAdornment";
+import LinearProgress from "@mui/material/LinearProgress";
+import Link from "@mui/material/Link";
+import MenuItem from "@mui/material/MenuItem";
+import Stack from "@mui/material/Stack";
+import Table from "@mui/material/Table";
+import TableBody from "@mui/material/TableBody";
+import TableCell from "@mui/material/TableCell";
+import TableContainer from "@mui/material/TableContainer";
+import TableHead from "@mui/material/TableHead";
+import TablePagination from "@mui/material/TablePagination";
+import TableRow from "@mui/material/TableRow";
+import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
+import HistoryOutlined from "@mui/icons-material/HistoryOutlined";
+import Search from "@mui/icons-material/Search";
+import { NOTIFICATION_STATUSES, type NotificationStatus } from "../../../shared/api/notifications.js";
+import { EmptyState } from "../components/EmptyState.js";
+import { ListSkeleton } from "../components/ListSkeleton.js";
+import { LoadError } from "../components/LoadError.js";
+import { PageHeading } from "../components/PageHeading.js";
+import { formatDateTime, formatNumber } from "../format.js";
+import { useResource } from "../hooks/useResource.js";
+import { useSendsApi } from "../hooks/useSendsApi.js";
+import { PAINEL_PATHS, sendPath } from "../paths.js";
+import { usePainelServices } from "../services.js";
+import { SendStatusChip, settledPercent } from "./SendStatusChip.js";
+
+const PAGE_SIZES = [10, 20, 50];
+const wide = { display: { xs: "none", md: "table-cell" } } as const;
+
+/** Histórico: every send, newest first, searchable in title and text, by status, a page at a time. */
+export function HistoryPage() {
+  const { t } = useTranslation();
+  const api = useSendsApi();
+  const { timeZone } = usePainelServices();
+  // The filter lives in the address: a search can be shared and survives going back from a send.
+  const [params, setParams] = useSearchParams();
+  const query = params.get("busca") ?? "";
+  const status = (NOTIFICATION_STATUSES as readonly string[]).includes(params.get("status") ?? "") ? (params.get("status") as NotificationStatus) : undefined;
+  const page = Math.max(1, Number(params.get("pagina")) || 1);
+  const pageSize = PAGE_SIZES.includes(Number(params.get("porPagina"))) ? Number(params.get("porPagina")) : 20;
+  const [typed, setTyped] = useState(query);
+
+  const setFilter = useCallback(
+    (changes: Record<string, string | undefined>) => {
+      setParams((previous) => {
+        const next = new URLSearchParams(previous);
+        for (const [key, value] of Object.entries(changes)) {
+          if (value === undefined || value === "") next.delete(key);
+          else next.set(key, value);
+        }
+        return next;
+      });
+    },
+    [setParams],
+  );
+
+  // Search as the operator types, once they pause.
+  useEffect(() => {
+    if (typed === query) return;
+    const timer = setTimeout(() => setFilter({ busca: typed.trim(), pagina: undefined }), 300);
+    return () => clearTimeout(timer);
+  }, [typed, query, setFilter]);
+
+  const { resource, reload } = useResource(useCallback(() => api.listNotifications({ query, status, page, pageSize }), [api, query, status, page, pageSize]));
+  const filtered = query !== "" || status !== undefined;
+
+  return (
+    <>
+      <PageHeading
+        title={t("envios.history.title")}
+        subtitle={t("envios.history.subtitle")}
+        action={
+          <Button component={RouterLink} to={PAINEL_PATHS.compose} variant="contained">
+            {t("envios.history.compose")}
+          </Button>
+        }
+      />
+      <Stack direction={{ xs: "column", sm: "row" }} spacing={2} sx={{ mb: 2 }}>
+        <TextField
+          type="search"
+          label={t("envios.history.search")}
+          value={typed}
+          onChange={(event) => setTyped(event.target.value)}
+          fullWidth
+          slotProps={{ input: { startAdornment: <InputAdornment position="start"><Search /></InputAdornment> } }}
+        />
+        <TextField
+          select
+          label={t("envios.history.statusFilter")}
+          value={status ?? ""}
+          onChange={(event) => setFilter({ status: event.target.value, pagina: undefined })}
+          sx={{ minWidth: { sm: 220 } }}
+        >
+          <MenuItem value="">{t("envios.history.anyStatus")}</MenuItem>
+          {NOTIFICATION_STATUSES.map((s) => (
+            <MenuItem key={s} value={s}>
+              {t(`envios.status.${s}`)}
+            </MenuItem>
+          ))}
+        </TextField>
+      </Stack>
+      <Card variant="outlined">
+        {resource.status === "loading" && <ListSkeleton />}
+        {resource.status === "error" && <LoadError error={resource.error} onRetry={reload} />}
+        {resource.status === "ready" && resource.data.total === 0 && (
+          <EmptyState
+            icon={<HistoryOutlined />}
+            title={filtered ? t("envios.history.noMatchTitle") : t("envios.history.emptyTitle")}
+            text={filtered ? t("envios.history.noMatchText") : t("envios.history.emptyText")}
+          />
+        )}
+        {resource.status === "ready" && resource.data.total > 0 && (
+          <>
+            <TableContainer>
+              <Table aria-label={t("envios.history.title")} data-testid="history-table">
+                <TableHead>
+                  <TableRow>
+                    <TableCell>{t("envios.history.columns.title")}</TableCell>
+                    <TableCell>{t("envios.history.columns.status")}</TableCell>
+                    <TableCell sx={wide}>{t("envios.history.columns.when")}</TableCell>
+                    <TableCell sx={wide}>{t("envios.history.columns.progress")}</TableCell>
+                  </TableRow>
+                </TableHead>
+                <TableBody>
+                  {resource.data.notifications.map((send) => (
+                    <TableRow key={send.id} hover data-testid="history-row">
+                      <TableCell sx={{ maxWidth: 360 }}>
+                        <Link component={RouterLink} to={sendPath(send.id)} sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>
+                          {send.title}
+                        </Link>
+                        {send.body && (
+                          <Typography variant="body2" color="text.secondary" noWrap>
+                            {send.body}
+                          </Typography>
+                        )}
+                      </TableCell>
+                      <TableCell>
+                        <SendStatusChip status={send.status} />
+                      </TableCell>
+                      <TableCell sx={{ ...wide, whiteSpace: "nowrap" }}>
+                        {send.status === "scheduled" && send.sendAt ? t("envios.history.scheduledFor", { when: formatDateTime(send.sendAt, timeZone) }) : formatDateTime(send.createdAt, timeZone)}
+                      </TableCell>
+                      <TableCell sx={{ ...wide, minWidth: 180 }}>
+                        {send.status === "scheduled" ? (
+                          <Typography variant="body2" color="text.secondary">
+                            {t("envios.history.notYet")}
+                          </Typography>
+                        ) : (
+                          <Box>
+                            <LinearProgress variant="determinate" value={settledPercent(send.counts)} sx={{ height: 6, borderRadius: 3 }} aria-hidden />
+                            <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+                              {t("envios.history.accepted", { accepted: formatNumber(send.counts.accepted), queued: formatNumber(send.counts.queued) })}
+                            </Typography>
+                          </Box>
+                        )}
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </TableContainer>
+            <TablePagination
+              component="div"
+              count={resource.data.total}
+              page={page - 1}
+              rowsPerPage={pageSize}
+              rowsPerPageOptions={PAGE_SIZES}
+              onPageChange={(_event, next) => setFilter({ pagina: next === 0 ? undefined : String(next + 1) })}
+              onRowsPerPageChange={(event) => setFilter({ porPagina: event.target.value, pagina: undefined })}
+              labelRowsPerPage={t("envios.history.rowsPerPage")}
+              labelDisplayedRows={({ from, to, count }) => t("envios.history.displayedRows", { from: formatNumber(from), to: formatNumber(to), count: formatNumber(count) })}
+              getItemAriaLabel={(type) => t(`envios.history.pageLabels.${type}`)}
+            />
+          </>
+        )}
+      </Card>
+    </>
+  );
+}
