@@ -88,5 +88,5 @@ function describe(n: Notification, timeZone: string, t: Translator["t"]): string
   if (n.status === "scheduled" && n.sendAt !== null) {
     return t("cli:send.scheduled", { id: n.id, status, when: formatScheduleTime(Date.parse(n.sendAt), timeZone), zone: timeZone });
   }
-  return t("cli:send.created", { id: n.id, status, count: n.counts.queued });
+  return t("cli:send.created", { id: n.id, status, count: n.counts.queued, total: new Intl.NumberFormat("pt-BR").format(n.counts.queued) });
 }

@@ -247,3 +247,30 @@ async function curl(args: string[]): Promise<{ status: number; body: any }> { //
   const cut = out.lastIndexOf("\n");
   return { status: Number(out.slice(cut + 1)), body: JSON.parse(out.slice(0, cut)) };
 }
+
+describe("the README's quick publish examples", () => {
+  it("work as written, with curl", async () => {
+    const { readFileSync } = await import("node:fs");
+    const readme = readFileSync("README.md", "utf8");
+    const section = readme.slice(readme.indexOf("### Publicação rápida (curl)"));
+    const commands = section.split("\n").filter((line) => line.startsWith("curl "));
+    expect(commands.length).toBeGreaterThanOrEqual(2);
+    const server = await startTestServer({ env: { SINO_WORKER_EMBEDDED: "false" } });
+    try {
+      const admin = await setUpAdmin({ url: server.url, origin: server.url });
+      const { secret } = await addToken(admin, "publish", "readme");
+      for (const command of commands) {
+        const { execFile } = await import("node:child_process");
+        const line = `${command.replaceAll("http://localhost:8080", server.url)} -sS -w '\\n%{http_code}'`;
+        const out = await new Promise<string>((resolve, reject) =>
+          execFile("sh", ["-c", line], { env: { ...process.env, TOKEN: secret }, encoding: "utf8" }, (error, stdout) => (error ? reject(error) : resolve(stdout))),
+        );
+        const cut = out.lastIndexOf("\n");
+        expect({ command, status: out.slice(cut + 1) }).toEqual({ command, status: "201" });
+        expect(JSON.parse(out.slice(0, cut)).notification.title).toMatch(/^(Backup concluído|Servidor principal)$/);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+});
