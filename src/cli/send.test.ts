@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ApiClient, addToken, setUpAdmin } from "../../test/support/operators.js";
+import { addToken, setUpAdmin, type ApiClient } from "../../test/support/operators.js";
 import { startTestServer, type TestServer } from "../../test/support/server.js";
 import { runCli, type CliIo } from "./main.js";
 import { parseScheduleTime } from "./schedule-time.js";

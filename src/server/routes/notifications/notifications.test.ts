@@ -274,3 +274,29 @@ describe("the README's quick publish examples", () => {
     }
   });
 });
+
+describe("the sends routes' limits and documentation", () => {
+  it("limits creating sends per token (429 rate_limited), and documents the routes in the OpenAPI document", async () => {
+    const server = await startTestServer({ env: { SINO_WORKER_EMBEDDED: "false", SINO_PUBLISH_RATE_LIMIT: "2" } });
+    try {
+      const admin = await setUpAdmin({ url: server.url, origin: server.url });
+      const { secret } = await addToken(admin, "publish", "limitado");
+      const script = new ApiClient({ url: server.url, origin: server.url }, { bearer: secret, origin: null });
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await script.post(NOTIFICATIONS, { title: `n${i}` })).status);
+      expect(statuses).toEqual([201, 201, 429]);
+      expect((await script.request("POST", "/p/todos", "oi", { "content-type": "text/plain" })).body).toEqual(errorOf("rate_limited"));
+      // Another token has its own budget.
+      const other = new ApiClient({ url: server.url, origin: server.url }, { bearer: (await addToken(admin, "publish", "outro")).secret, origin: null });
+      expect((await other.post(NOTIFICATIONS, { title: "outro" })).status).toBe(201);
+
+      const doc = (await admin.get("/api/v1/openapi.json")).body;
+      for (const path of ["/api/v1/notifications", "/api/v1/notifications/{id}", "/api/v1/notifications/{id}/cancel", "/api/v1/notifications/{id}/events", "/api/v1/overview", "/p/{channel}"]) {
+        expect(doc.paths[path], path).toBeDefined();
+      }
+      expect(doc.paths["/api/v1/notifications"].post.requestBody.content["application/json"].schema.properties.title.maxLength).toBe(80);
+    } finally {
+      await server.close();
+    }
+  });
+});

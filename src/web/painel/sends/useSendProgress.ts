@@ -13,13 +13,14 @@ export type SendProgress =
  * server then starts with the send as it is. `replace` shows a send the page changed itself.
  */
 export function useSendProgress(api: SendsApi, id: string): { progress: SendProgress; replace: (send: Notification) => void; retry: () => void } {
-  const [progress, setProgress] = useState<SendProgress>({ status: "loading" });
+  // Tagged with the send it is about: moving to another send shows "loading", not the last one.
+  const [state, setState] = useState<{ id: string; progress: SendProgress } | null>(null);
   const [attempt, setAttempt] = useState(0);
+  const setProgress = (progress: SendProgress) => setState({ id, progress });
 
   useEffect(() => {
     let current = true;
     let source: EventSource | undefined;
-    setProgress({ status: "loading" });
     api.getNotification(id).then(
       (send) => {
         if (!current) return;
@@ -40,11 +41,15 @@ export function useSendProgress(api: SendsApi, id: string): { progress: SendProg
       current = false;
       source?.close();
     };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- setProgress only tags with `id`, a dependency already
   }, [api, id, attempt]);
 
   return {
-    progress,
+    progress: state !== null && state.id === id ? state.progress : { status: "loading" },
     replace: (send) => setProgress({ status: "ready", send, live: !FINAL_STATUSES.includes(send.status) }),
-    retry: () => setAttempt((n) => n + 1),
+    retry: () => {
+      setState(null);
+      setAttempt((n) => n + 1);
+    },
   };
 }
