@@ -13,7 +13,7 @@ export type Audience =
   | { readonly kind: "everyone" }
   | { readonly kind: "endpoint"; readonly endpoint: string }
   /** Subscriptions that chose any of these channels (ids); stored as notification_channels rows. */
-  | { readonly kind: "channels"; readonly channels: readonly number[] };
+  | { readonly kind: "channels"; readonly channels: readonly number[]; readonly slugs?: readonly string[] };
 
 export interface NewNotification {
   readonly title: string;

@@ -8,6 +8,7 @@ function urgencyOf(value: string | null): NotificationUrgency {
 }
 
 function audienceOf(send: StoredNotification): PresentedAudience {
+  if (send.audience.kind === "channels") return { type: "channels", channels: [...(send.audience.slugs ?? [])] };
   return send.audience.kind === "endpoint" ? { type: "endpoint" } : { type: "all" };
 }
 

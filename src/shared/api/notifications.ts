@@ -57,6 +57,8 @@ export const audienceSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("all") }),
   /** One browser: "enviar para mim". The subscription must exist. */
   z.object({ type: z.literal("endpoint"), endpoint: z.string({ error: "subscription_not_found" }).min(1, { error: "subscription_not_found" }).max(2_048) }),
+  /** Subscribers of any of these active channels (slugs). */
+  z.object({ type: z.literal("channels"), channels: z.array(z.string()).min(1, { error: "channel_not_found" }).max(100) }),
 ]);
 export type NotificationAudience = z.infer<typeof audienceSchema>;
 
@@ -88,11 +90,21 @@ export const notificationCountsSchema = z.object({
   failed: z.number(),
   /** The push service said the subscription is gone (404/410): removed. */
   removed: z.number(),
+  /** What service workers reported (POST /events); on a single send's answer (GET /notifications/:id). */
+  shown: z.number().optional(),
+  clicked: z.number().optional(),
+  closed: z.number().optional(),
+  /** clicked / accepted; null when nothing was accepted. */
+  clickRate: z.number().nullable().optional(),
 });
 export type NotificationCounts = z.infer<typeof notificationCountsSchema>;
 
 /** Who a send went to, as shown: an "endpoint" send names no endpoint (it is a browser's capability URL). */
-export const presentedAudienceSchema = z.discriminatedUnion("type", [z.object({ type: z.literal("all") }), z.object({ type: z.literal("endpoint") })]);
+export const presentedAudienceSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("all") }),
+  z.object({ type: z.literal("endpoint") }),
+  z.object({ type: z.literal("channels"), channels: z.array(z.string()) }),
+]);
 export type PresentedAudience = z.infer<typeof presentedAudienceSchema>;
 
 export const notificationSchema = z.object({

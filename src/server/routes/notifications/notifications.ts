@@ -17,6 +17,8 @@ import { createPublishRateLimit } from "../../auth/publish-rate-limit.js";
 import { apiError } from "../../errors.js";
 import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
 import { presentNotification } from "../../presenters/notification.js";
+import { createChannelsRepository } from "../../../store/channels-repository.js";
+import { clickRate, createNotificationEventsRepository } from "../../../store/notification-events-repository.js";
 import { requireJson } from "../../require-json.js";
 import type { NotificationRoutesDeps } from "./notifications-deps.js";
 import { streamProgress } from "./progress-stream.js";
@@ -41,6 +43,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
     engine: deps.engine,
     keys: createIdempotencyKeysRepository(deps.database),
     subscriptions: deps.subscriptions,
+    channels: createChannelsRepository(deps.database.db),
     publicUrl: deps.publicUrl,
     now: deps.now,
   };
@@ -96,7 +99,15 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
   routes.get(
     byId,
     { onRequest: requireUser, schema: { ...doc("api:routes.notificationsGet"), params: idParams, response: { 200: notificationResponseSchema, "4xx": apiErrorSchema } } },
-    async (request) => ({ notification: presentNotification(await findSend(request.params.id)) }),
+    async (request) => {
+      const send = await findSend(request.params.id);
+      // The service workers' reports (issue 5), on the one send's answer only.
+      const events = await createNotificationEventsRepository(deps.database.db).countsFor(send.id);
+      const presented = presentNotification(send);
+      return {
+        notification: { ...presented, counts: { ...presented.counts, ...events, clickRate: clickRate(events.clicked, send.counts.accepted) } },
+      };
+    },
   );
 
   routes.post(

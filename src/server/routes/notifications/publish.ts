@@ -11,6 +11,7 @@ import {
   type NotificationUrgency,
 } from "../../../shared/api/notifications.js";
 import type { ErrorCode } from "../../../shared/errors.js";
+import type { ChannelsRepository } from "../../../store/channels-repository.js";
 import type { IdempotencyKeysRepository } from "../../../store/idempotency-keys-repository.js";
 import type { SubscriptionsRepository } from "../../../store/subscriptions-repository.js";
 import type { Principal } from "../../auth/principal.js";
@@ -34,6 +35,8 @@ export interface PublishDeps {
   readonly engine: Pick<DeliveryEngine, "createSend" | "wake">;
   readonly keys: IdempotencyKeysRepository;
   readonly subscriptions: Pick<SubscriptionsRepository, "findByEndpoint">;
+  /** Resolves a channels audience (slugs) to active channel ids. */
+  readonly channels?: Pick<ChannelsRepository, "listActive">;
   /** SINO_PUBLIC_URL: an http link on this origin is "same-origin", hence allowed. */
   readonly publicUrl: string;
   readonly now: () => number;
@@ -133,6 +136,15 @@ async function toSendInput(deps: PublishDeps, request: PublishRequest, now: numb
     if (at > now + NOTIFICATION_LIMITS.scheduleDays * 86_400_000) throw apiError("send_at_too_far", "sendAt");
     if (at > now) sendAt = at;
   }
+  let audience: SendInput["audience"] = { kind: "everyone" };
+  if (request.audience.type === "channels") {
+    const slugs = [...new Set(request.audience.channels)];
+    const active = deps.channels === undefined ? [] : await deps.channels.listActive();
+    const chosen = slugs.map((slug) => active.find((c) => c.slug === slug));
+    // Archived channels are no longer targets; an unknown one is a mistake worth saying.
+    if (chosen.some((c) => c === undefined)) throw apiError("channel_not_found", "audience.channels");
+    audience = { kind: "channels", channels: chosen.map((c) => c!.id), slugs };
+  }
   if (request.audience.type === "endpoint") {
     if ((await deps.subscriptions.findByEndpoint(request.audience.endpoint)) === undefined) {
       throw apiError("subscription_not_found", "audience.endpoint");
@@ -146,7 +158,7 @@ async function toSendInput(deps: PublishDeps, request: PublishRequest, now: numb
     ...(request.image === undefined || request.image === "" ? {} : { image: request.image }),
     urgency: request.urgency,
     ttlSeconds: request.ttl,
-    audience: request.audience.type === "endpoint" ? { kind: "endpoint", endpoint: request.audience.endpoint } : { kind: "everyone" },
+    audience: request.audience.type === "endpoint" ? { kind: "endpoint", endpoint: request.audience.endpoint } : audience,
     ...(sendAt === undefined ? {} : { sendAt }),
   };
 }

@@ -60,7 +60,8 @@ export async function registerQuickPublish(
         },
       },
       async (request, reply) => {
-        if (request.params.channel !== QUICK_PUBLISH_EVERYONE) throw apiError("channel_not_found");
+        // `todos` is everyone; any other name must be an active channel (checked by publish()).
+        const channel = request.params.channel;
         const parsed = createNotificationRequestSchema.safeParse(toRequest(request.body ?? "", request.headers));
         if (!parsed.success) {
           // The shared schema's messages are error codes (`title_too_long`), as on POST /notifications.
@@ -69,7 +70,8 @@ export async function registerQuickPublish(
           throw apiError(isErrorCode(code) ? code : "validation_failed", quickField(issue?.path[0]));
         }
         const key = checkIdempotencyKey(request.headers[IDEMPOTENCY_KEY_HEADER]);
-        const answer = await publish(deps.publishDeps, request.principal!, parsed.data, key, `${API_ROUTES.quickPublish}/${request.params.channel}`);
+        const body = channel === QUICK_PUBLISH_EVERYONE ? parsed.data : { ...parsed.data, audience: { type: "channels" as const, channels: [channel] } };
+        const answer = await publish(deps.publishDeps, request.principal!, body, key, `${API_ROUTES.quickPublish}/${channel}`);
         if (answer.replayed) reply.header("idempotent-replayed", "true");
         request.log.info({ send: answer.body.notification.id, replayed: answer.replayed }, "quick publish");
         return reply.code(answer.statusCode).send(answer.body);
