@@ -34,6 +34,7 @@ import { SendStatusChip, settledPercent } from "./SendStatusChip.js";
 
 const PAGE_SIZES = [10, 20, 50];
 const wide = { display: { xs: "none", md: "table-cell" } } as const;
+const fromSm = { display: { xs: "none", sm: "table-cell" } } as const;
 
 /** Histórico: every send, newest first, searchable in title and text, by status, a page at a time. */
 export function HistoryPage() {
@@ -98,6 +99,7 @@ export function HistoryPage() {
           value={status ?? ""}
           onChange={(event) => setFilter({ status: event.target.value, pagina: undefined })}
           sx={{ minWidth: { sm: 220 } }}
+          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
         >
           <MenuItem value="">{t("envios.history.anyStatus")}</MenuItem>
           {NOTIFICATION_STATUSES.map((s) => (
@@ -124,7 +126,7 @@ export function HistoryPage() {
                 <TableHead>
                   <TableRow>
                     <TableCell>{t("envios.history.columns.title")}</TableCell>
-                    <TableCell>{t("envios.history.columns.status")}</TableCell>
+                    <TableCell sx={fromSm}>{t("envios.history.columns.status")}</TableCell>
                     <TableCell sx={wide}>{t("envios.history.columns.when")}</TableCell>
                     <TableCell sx={wide}>{t("envios.history.columns.progress")}</TableCell>
                   </TableRow>
@@ -137,12 +139,16 @@ export function HistoryPage() {
                           {send.title}
                         </Link>
                         {send.body && (
-                          <Typography variant="body2" color="text.secondary" noWrap>
+                          <Typography variant="body2" color="text.secondary" sx={{ display: "-webkit-box", WebkitLineClamp: 2, WebkitBoxOrient: "vertical", overflow: "hidden", overflowWrap: "anywhere" }}>
                             {send.body}
                           </Typography>
                         )}
+                        {/* Phones: the status under the title, its column hidden. */}
+                        <Box sx={{ display: { sm: "none" }, mt: 0.5 }}>
+                          <SendStatusChip status={send.status} />
+                        </Box>
                       </TableCell>
-                      <TableCell>
+                      <TableCell sx={fromSm}>
                         <SendStatusChip status={send.status} />
                       </TableCell>
                       <TableCell sx={{ ...wide, whiteSpace: "nowrap" }}>
