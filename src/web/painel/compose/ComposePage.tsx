@@ -26,6 +26,7 @@ import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { PageHeading } from "../components/PageHeading.js";
 import { formatDateTime, formatNumber, timeZoneName } from "../format.js";
 import { sendPath } from "../paths.js";
+import { AudienceSelect } from "../channels/AudienceSelect.js";
 import { usePainelServices } from "../services.js";
 import { COMPOSE_LIMITS, initialComposeValues, isAllowedLink, toNotificationRequest, validateCompose } from "./compose-form.js";
 import type { ComposeErrors, ComposeField, ComposeValues } from "./compose-form.js";
@@ -52,6 +53,8 @@ export function ComposePage() {
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [busy, setBusy] = useState<"send" | "test" | null>(null);
   const [confirming, setConfirming] = useState(false);
+  // Channel slugs; none ticked = everyone.
+  const [channels, setChannels] = useState<string[]>([]);
   const formRef = useRef<HTMLFormElement>(null);
   const focusField = (field: ComposeField) => formRef.current?.querySelector<HTMLElement>(`[name="${field}"]`)?.focus();
 
@@ -188,9 +191,7 @@ export function ComposePage() {
                   ))}
                 </TextField>
               </Stack>
-              <TextField select name="audience" label={t("painel.compose.fields.audience")} value="all" fullWidth helperText={t("painel.compose.hints.audience")}>
-                <MenuItem value="all">{t("painel.compose.audience.all")}</MenuItem>
-              </TextField>
+              <AudienceSelect value={channels} onChange={setChannels} />
 
               <FormControl>
                 <FormLabel id="when-label">{t("painel.compose.fields.when")}</FormLabel>
@@ -272,7 +273,7 @@ export function ComposePage() {
         onClose={() => setConfirming(false)}
         onConfirm={async () => {
           setConfirming(false);
-          await post({ type: "all" }, "send");
+          await post(channels.length > 0 ? { type: "channels", channels } : { type: "all" }, "send");
         }}
       />
     </>

@@ -99,7 +99,8 @@ export function toNotificationRequest(values: ComposeValues, options: { timeZone
     const value = values[field].trim();
     if (value !== "") request[field] = value;
   }
-  if (values.when === "later" && options.audience.type === "all") {
+  // A test send to one's own browser always goes now.
+  if (values.when === "later" && options.audience.type !== "endpoint") {
     const at = wallTimeToEpoch({ date: values.date, time: values.time }, options.timeZone);
     if (at !== null) request.sendAt = new Date(at).toISOString();
   }

@@ -21,6 +21,7 @@ import { PAINEL_PATHS } from "../paths.js";
 import { usePainelServices } from "../services.js";
 import { SendStatusChip, settledPercent } from "./SendStatusChip.js";
 import { useSendProgress } from "./useSendProgress.js";
+import { SendResults } from "../results/SendResults.js";
 
 const COUNTERS = ["queued", "accepted", "retrying", "failed", "removed"] as const;
 const CANCELLABLE = new Set(["scheduled", "queued", "sending"]);
@@ -65,6 +66,7 @@ export function SendPage() {
       <PageHeading title={send.title} subtitle={t("envios.send.subtitle", { id: send.id })} action={cancelButton} />
       <Stack spacing={3}>
         <ProgressCard send={send} live={progress.live} />
+        {send.status !== "scheduled" && <SendResults id={send.id} counts={send.counts} />}
         <DetailsCard send={send} />
       </Stack>
       <ConfirmDialog
