@@ -16,6 +16,8 @@ import type { TestServer } from "../support/server.js";
 import { adminCall, adminContext, createChannel, FAKE_PUSH_ENV, sendNotification, visitorWithBellOn, waitForNotification } from "./support/audience.js";
 import type { Visitor } from "./support/audience.js";
 import { requireBuiltWebApp } from "./support/built-web-app.js";
+import { bundleEntry } from "./support/bundle-entry.js";
+import { STUB_STORAGE } from "./support/push-stub.js";
 
 const P = ptBR.preferencias;
 
@@ -92,6 +94,38 @@ describe("choosing channels", () => {
     await visitor.page.getByRole("button", { name: P.save }).click();
     await visitor.page.getByTestId("channels-saved").waitFor();
     expect(await storedChannels("prefs")).toEqual(["obras", "saude"]);
+  });
+});
+
+describe("a rotated subscription", () => {
+  it("keeps its channels: the worker's renewal names the old one as `previous`", async () => {
+    const visitor = await visitorWithBellOn(browser, server, fake, "before-rotation", "/preferencias");
+    visitors.push(visitor);
+    const { page } = visitor;
+    await page.getByRole("checkbox", { name: "Saúde" }).check();
+    await page.getByRole("button", { name: P.save }).click();
+    await page.getByTestId("channels-saved").waitFor();
+
+    // The worker's renewal function, run in the page on the real registration (see subscription-change.test.ts).
+    await page.addScriptTag({ content: await bundleEntry("renew-entry.ts") });
+    await page.evaluate(
+      async ({ storage, next }) => {
+        interface Renew {
+          createApiClient(options: { baseUrl: string }): unknown;
+          renewSubscription(event: unknown, registration: ServiceWorkerRegistration, api: unknown): Promise<void>;
+        }
+        const { createApiClient, renewSubscription } = (window as unknown as { sinoRenew: Renew }).sinoRenew;
+        const registration = await navigator.serviceWorker.ready;
+        const oldSubscription = await registration.pushManager.getSubscription();
+        localStorage.setItem(storage.nextEndpoint, next);
+        await renewSubscription({ oldSubscription, newSubscription: null }, registration, createApiClient({ baseUrl: location.origin }));
+      },
+      { storage: STUB_STORAGE, next: fake.endpointFor("after-rotation") },
+    );
+
+    expect(await storedChannels("after-rotation")).toEqual(["saude"]);
+    const old = await server.database.db.selectFrom("subscriptions").select("id").where("endpoint", "=", fake.endpointFor("before-rotation")).execute();
+    expect(old).toEqual([]);
   });
 });
 
