@@ -94,8 +94,8 @@ export function ChannelsPage() {
             </TableHead>
             <TableBody>
               {resource.data.map((channel) => (
-                <TableRow key={channel.id} data-testid="channel-row" data-slug={channel.slug} sx={{ opacity: channel.archived ? 0.65 : 1 }}>
-                  <TableCell>
+                <TableRow key={channel.id} data-testid="channel-row" data-slug={channel.slug}>
+                  <TableCell sx={{ color: channel.archived ? "text.disabled" : undefined, "& .MuiTypography-root": channel.archived ? { color: "text.disabled" } : {} }}>
                     <Typography sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>{channel.name}</Typography>
                     <Typography variant="body2" color="text.secondary" sx={{ fontFamily: "monospace", overflowWrap: "anywhere" }}>
                       {channel.slug}

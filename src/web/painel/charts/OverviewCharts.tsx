@@ -87,7 +87,7 @@ function SubscribersChart({ stats }: { stats: StatsResponse }) {
     <LineChart
       height={HEIGHT}
       xAxis={[{ scaleType: "point", data: rows.map((r) => formatDay(r.date)) }]}
-      yAxis={[{ valueFormatter: numberFormatter, width: 48 }]}
+      yAxis={[{ valueFormatter: numberFormatter, width: 48, tickMinStep: 1 }]}
       series={[
         { label: t("resultados.charts.total"), data: rows.map((r) => r.total), showMark: false, valueFormatter: numberFormatter, area: true },
         { label: t("resultados.charts.added"), data: rows.map((r) => r.added), showMark: false, valueFormatter: numberFormatter },
@@ -105,7 +105,7 @@ function SendsChart({ stats }: { stats: StatsResponse }) {
     <BarChart
       height={HEIGHT}
       xAxis={[{ scaleType: "band", data: rows.map((r) => formatDay(r.date)) }]}
-      yAxis={[{ valueFormatter: numberFormatter, width: 48 }]}
+      yAxis={[{ valueFormatter: numberFormatter, width: 48, tickMinStep: 1 }]}
       series={[
         { label: t("resultados.charts.sends"), data: rows.map((r) => r.sends), valueFormatter: numberFormatter },
         { label: t("resultados.charts.accepted"), data: rows.map((r) => r.accepted), valueFormatter: numberFormatter },
@@ -138,7 +138,7 @@ function ByChannelChart({ stats }: { stats: StatsResponse }) {
       height={Math.max(HEIGHT, rows.length * 32)}
       layout="horizontal"
       yAxis={[{ scaleType: "band", data: rows.map((r) => r.name), width: 100 }]}
-      xAxis={[{ valueFormatter: numberFormatter }]}
+      xAxis={[{ valueFormatter: numberFormatter, tickMinStep: 1 }]}
       series={[{ label: t("resultados.charts.subscribers"), data: rows.map((r) => r.subscribers), valueFormatter: numberFormatter }]}
       hideLegend
     />

@@ -29,7 +29,7 @@ export function SendResults({ id, counts }: { id: string; counts: EventCountsLik
   ];
   return (
     <Card variant="outlined" data-testid="send-results">
-      <CardContent>
+      <CardContent sx={{ p: { xs: 2, sm: 3 } }}>
         <Stack direction={{ xs: "column", sm: "row" }} spacing={1} sx={{ justifyContent: "space-between", alignItems: { sm: "center" }, mb: 2 }}>
           <Typography variant="h6" component="h2">
             {t("resultados.send.title")}

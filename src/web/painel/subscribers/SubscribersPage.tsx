@@ -35,6 +35,8 @@ import { useResource } from "../hooks/useResource.js";
 import { usePainelServices } from "../services.js";
 
 const PAGE_SIZES = [25, 50, 100];
+/** "Todos" is the empty value: show it (and keep the label up) instead of an empty box. */
+const ALL_SHOWN = { select: { displayEmpty: true }, inputLabel: { shrink: true } } as const;
 
 interface Filters {
   channel: string;
@@ -86,7 +88,7 @@ export function SubscribersPage() {
       {stats && <Summary stats={stats} />}
       <Card variant="outlined">
         <Stack direction={{ xs: "column", sm: "row" }} spacing={2} sx={{ p: 2 }}>
-          <TextField select size="small" label={t("assinantes.filters.channel")} value={filters.channel} onChange={(e) => change({ channel: e.target.value })} sx={{ minWidth: 200 }}>
+          <TextField select size="small" label={t("assinantes.filters.channel")} value={filters.channel} onChange={(e) => change({ channel: e.target.value })} slotProps={ALL_SHOWN} sx={{ minWidth: 200 }}>
             <MenuItem value="">{t("assinantes.filters.any")}</MenuItem>
             {channels.map((c) => (
               <MenuItem key={c.slug} value={c.slug}>
@@ -94,7 +96,7 @@ export function SubscribersPage() {
               </MenuItem>
             ))}
           </TextField>
-          <TextField select size="small" label={t("assinantes.filters.browser")} value={filters.browser} onChange={(e) => change({ browser: e.target.value })} sx={{ minWidth: 200 }}>
+          <TextField select size="small" label={t("assinantes.filters.browser")} value={filters.browser} onChange={(e) => change({ browser: e.target.value })} slotProps={ALL_SHOWN} sx={{ minWidth: 200 }}>
             <MenuItem value="">{t("assinantes.filters.any")}</MenuItem>
             {(stats?.byBrowser ?? []).map((b) => (
               <MenuItem key={b.browser} value={b.browser}>
