@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { NOTICE_STREAM_EVENT } from "../../shared/api/notices.js";
 import type { Notice } from "../../shared/api/notices.js";
 import { PUBLIC_ROUTES } from "../messaging/api-client.js";
@@ -17,41 +17,45 @@ export interface NoticesView {
   retry: () => void;
 }
 
+interface ListState {
+  /** Which list this is (channel and attempt): an answer for another one is dropped. */
+  key: string;
+  status: NoticesView["status"];
+  notices: Notice[];
+  live: ReadonlySet<string>;
+  cursor: string | null;
+  loadingMore: boolean;
+  moreFailed: boolean;
+}
+
+const fresh = (key: string): ListState => ({ key, status: "loading", notices: [], live: new Set(), cursor: null, loadingMore: false, moreFailed: false });
+
 /**
  * The notices of one channel (or all): the first page, "Carregar mais" with the server's cursor,
  * and what the SSE stream publishes meanwhile. After the stream drops and reconnects (EventSource
  * does that by itself), the first page is read again so nothing published in between is missed.
  */
 export function useNotices(api: ApiClient, channel: string | null): NoticesView {
-  const [status, setStatus] = useState<NoticesView["status"]>("loading");
-  const [notices, setNotices] = useState<Notice[]>([]);
-  const [live, setLive] = useState<ReadonlySet<string>>(new Set());
-  const [cursor, setCursor] = useState<string | null>(null);
-  const [loadingMore, setLoadingMore] = useState(false);
-  const [moreFailed, setMoreFailed] = useState(false);
   const [attempt, setAttempt] = useState(0);
-  // The channel a late answer belongs to: an answer for a filter no longer shown is dropped.
-  const current = useRef(channel);
-  current.current = channel;
+  const key = `${channel ?? ""}#${attempt}`;
+  const [state, setState] = useState<ListState>(() => fresh(key));
+  // Another channel (or a retry): start over, during render rather than in an effect.
+  if (state.key !== key) setState(fresh(key));
+
+  /** Applies a change only while the list it was made for is still the one shown. */
+  const patch = useCallback((forKey: string, change: (s: ListState) => ListState) => setState((s) => (s.key === forKey ? change(s) : s)), []);
 
   useEffect(() => {
     let active = true;
-    setStatus("loading");
-    setNotices([]);
-    setLive(new Set());
-    setCursor(null);
-    setMoreFailed(false);
     const readFirstPage = async (initial: boolean) => {
       try {
         const page = await api.listNotices({ channel: channel ?? undefined });
         if (!active) return;
-        setNotices((list) => mergeNotices(list, page.notices));
-        if (initial) setCursor(page.nextCursor);
-        setStatus("ready");
+        patch(key, (s) => ({ ...s, status: "ready", notices: mergeNotices(s.notices, page.notices), cursor: initial ? page.nextCursor : s.cursor }));
       } catch (error) {
         if (!active) return;
         console.error("Could not load the notices", error);
-        if (initial) setStatus("error");
+        if (initial) patch(key, (s) => ({ ...s, status: "error" }));
       }
     };
     void readFirstPage(true);
@@ -67,8 +71,7 @@ export function useNotices(api: ApiClient, channel: string | null): NoticesView 
       } catch {
         return;
       }
-      setNotices((list) => mergeNotices(list, [notice]));
-      setLive((ids) => new Set([...ids, notice.id]));
+      patch(key, (s) => ({ ...s, notices: mergeNotices(s.notices, [notice]), live: new Set([...s.live, notice.id]) }));
     });
     stream.addEventListener("error", () => {
       dropped = true;
@@ -83,30 +86,32 @@ export function useNotices(api: ApiClient, channel: string | null): NoticesView 
       active = false;
       stream.close();
     };
-  }, [api, channel, attempt]);
+  }, [api, channel, key, patch]);
 
+  const { cursor, loadingMore } = state;
   const loadMore = useCallback(() => {
     if (!cursor || loadingMore) return;
-    const asked = channel;
-    setLoadingMore(true);
-    setMoreFailed(false);
-    api.listNotices({ channel: asked ?? undefined, before: cursor }).then(
-      (page) => {
-        if (current.current !== asked) return;
-        setNotices((list) => mergeNotices(list, page.notices));
-        setCursor(page.nextCursor);
-        setLoadingMore(false);
-      },
+    patch(key, (s) => ({ ...s, loadingMore: true, moreFailed: false }));
+    api.listNotices({ channel: channel ?? undefined, before: cursor }).then(
+      (page) => patch(key, (s) => ({ ...s, notices: mergeNotices(s.notices, page.notices), cursor: page.nextCursor, loadingMore: false })),
       (error: unknown) => {
-        if (current.current !== asked) return;
         console.error("Could not load more notices", error);
-        setMoreFailed(true);
-        setLoadingMore(false);
+        patch(key, (s) => ({ ...s, moreFailed: true, loadingMore: false }));
       },
     );
-  }, [api, channel, cursor, loadingMore]);
+  }, [api, channel, cursor, key, loadingMore, patch]);
 
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
 
-  return { status, notices, live, hasMore: cursor !== null, loadingMore, moreFailed, loadMore, retry };
+  const current = state.key === key ? state : fresh(key);
+  return {
+    status: current.status,
+    notices: current.notices,
+    live: current.live,
+    hasMore: current.cursor !== null,
+    loadingMore: current.loadingMore,
+    moreFailed: current.moreFailed,
+    loadMore,
+    retry,
+  };
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import Alert from "@mui/material/Alert";
 import Typography from "@mui/material/Typography";
@@ -7,15 +7,10 @@ import type { ChannelChoice } from "./useChannelChoice.js";
 /** Under the checkboxes: the limit, an empty choice, the save's outcome. */
 export function ChannelChoiceStatus({ choice }: { choice: ChannelChoice }) {
   const { t } = useTranslation();
-  // "Salvo" for the save just made, not for one made before this view opened.
-  const [seenSaves] = useState(choice.saves);
-  const [savedShown, setSavedShown] = useState(false);
-  useEffect(() => {
-    if (choice.saves > seenSaves) setSavedShown(true);
-  }, [choice.saves, seenSaves]);
-  useEffect(() => {
-    if (choice.dirty) setSavedShown(false);
-  }, [choice.dirty]);
+  // "Salvo" for a save made while this view is open, not for one made before it opened; a change
+  // after it (dirty) hides it again.
+  const [savesAtOpen] = useState(choice.saves);
+  const savedShown = choice.saves > savesAtOpen;
 
   return (
     <>

@@ -1,10 +1,9 @@
-import { useMemo } from "react";
+import { useState } from "react";
 import { createAudienceApi } from "../api/audience-api.js";
 import type { AudienceApi } from "../api/audience-api.js";
-import { usePainelServices } from "../services.js";
 
-/** The audience client, beside the Painel's main one (same origin and cookie, built once per Painel). */
+/** The audience client, beside the Painel's main one (same origin and cookie); one per page, built once. */
 export function useAudienceApi(): AudienceApi {
-  const services = usePainelServices();
-  return useMemo(() => createAudienceApi(), [services]);
+  const [api] = useState(createAudienceApi);
+  return api;
 }
