@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { decodeBase64Url, encodeBase64Url } from "./base64url.js";
-import { encryptPayload, MAX_PLAINTEXT_LENGTH, type EncryptionTrace } from "./encrypt.js";
+import { createPayloadEncryptor, encryptedLength, encryptPayload, MAX_PLAINTEXT_LENGTH, type EncryptionTrace } from "./encrypt.js";
 import { prepareSubscriberKeys } from "./subscriber-keys.js";
 
 interface Vector {
@@ -108,6 +108,36 @@ describe("encryptPayload interoperates with http_ece", () => {
     const other = makeSubscriber();
     const body = encryptPayload("secret", target.keys);
     expect(() => ece.decrypt(body, { version: "aes128gcm", privateKey: other.ecdh, authSecret: target.keys.auth })).toThrow();
+  });
+});
+
+describe("createPayloadEncryptor (one per encryption thread)", () => {
+  it("makes bodies http_ece decrypts, with a new sender key and salt for every message of a batch", () => {
+    const encrypt = createPayloadEncryptor();
+    const subscribers = Array.from({ length: 4 }, makeSubscriber);
+    const plaintext = randomBytes(1000);
+    const bodies = [...subscribers, ...subscribers].map(({ keys }) => encrypt(plaintext, keys));
+    bodies.forEach((body, i) => {
+      const { ecdh, keys } = subscribers[i % 4]!;
+      expect(body.length).toBe(encryptedLength(1000));
+      expect(ece.decrypt(body, { version: "aes128gcm", privateKey: ecdh, authSecret: keys.auth }).equals(plaintext)).toBe(true);
+    });
+    expect(new Set(bodies.map((body) => body.subarray(21, 86).toString("hex"))).size).toBe(bodies.length);
+    expect(new Set(bodies.map((body) => body.subarray(0, 16).toString("hex"))).size).toBe(bodies.length);
+  });
+
+  it("writes each body into the caller's buffer at its offset, and keeps working after refusing bad keys", () => {
+    const encrypt = createPayloadEncryptor();
+    const [a, b3] = [makeSubscriber(), makeSubscriber()];
+    const length = encryptedLength(5);
+    const out = new Uint8Array(3 * length);
+    encrypt(Buffer.from("olá!"), a.keys, out, 0);
+    const offCurve = { p256dh: encodeBase64Url(Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 1)])), auth: a.keys.auth };
+    expect(() => encrypt(Buffer.from("olá!"), offCurve, out, length)).toThrow(expect.objectContaining({ code: "p256dh_invalid" }));
+    encrypt(Buffer.from("olá!"), b3.keys, out, 2 * length);
+    const at = (i: number) => Buffer.from(out.buffer, i * length, length);
+    expect(ece.decrypt(at(0), { version: "aes128gcm", privateKey: a.ecdh, authSecret: a.keys.auth }).toString()).toBe("olá!");
+    expect(ece.decrypt(at(2), { version: "aes128gcm", privateKey: b3.ecdh, authSecret: b3.keys.auth }).toString()).toBe("olá!");
   });
 });
 

@@ -47,13 +47,52 @@ export function encryptPayload(
   checkPlaintextLength(data.byteLength);
   const ua = prepareSubscriberKeys(keys);
 
-  const body = Buffer.allocUnsafe(HEADER_LENGTH + data.byteLength + 1 + 16);
+  const body = Buffer.allocUnsafe(encryptedLength(data.byteLength));
   if (options.salt === undefined) randomFillSync(body, 0, 16);
   else body.set(checkSalt(options.salt), 0);
-  const salt = body.subarray(0, 16);
-
   const ecdh = senderEcdh(options.senderKeys);
-  const asPublic = ecdh.getPublicKey();
+  seal(data, ua, ecdh, ecdh.getPublicKey(), body, trace);
+  return body;
+}
+
+/** Encrypts one plaintext for one subscription; see `createPayloadEncryptor`. */
+export type PayloadEncryptor = (
+  plaintext: Uint8Array,
+  keys: SubscriberKeys | PreparedSubscriberKeys,
+  /** Where to write the body (`encryptedLength(plaintext.byteLength)` bytes from `offset`); a new buffer when absent. */
+  target?: Uint8Array,
+  offset?: number,
+) => Buffer;
+
+/**
+ * `encryptPayload` for a fan-out: the same RFC 8291 body, with a new ephemeral key pair and a new
+ * random salt for every call (RFC 8291 §3.1), but one ECDH object regenerated in place instead of
+ * one constructed per message, and the body written straight into the caller's buffer (the
+ * encryption worker's batch) instead of allocated and copied. One encryptor per thread.
+ */
+export function createPayloadEncryptor(): PayloadEncryptor {
+  const ecdh = createECDH("prime256v1");
+  return (plaintext, keys, target, offset = 0) => {
+    checkPlaintextLength(plaintext.byteLength);
+    const ua = prepareSubscriberKeys(keys);
+    const length = encryptedLength(plaintext.byteLength);
+    const body =
+      target === undefined ? Buffer.allocUnsafe(length) : Buffer.from(target.buffer, target.byteOffset + offset, length);
+    randomFillSync(body, 0, 16);
+    // generateKeys() replaces the object's key pair with a fresh random one and returns its public key.
+    seal(plaintext, ua, ecdh, ecdh.generateKeys(), body);
+    return body;
+  };
+}
+
+/** Length of the body for `plaintextLength` bytes: header, plaintext, delimiter, tag. */
+export function encryptedLength(plaintextLength: number): number {
+  return HEADER_LENGTH + plaintextLength + 1 + 16;
+}
+
+/** RFC 8291 §3.3–3.4 and RFC 8188 §2: everything after the salt (already in body[0..16]). */
+function seal(data: Uint8Array, ua: PreparedSubscriberKeys, ecdh: ECDH, asPublic: Buffer, body: Buffer, trace?: EncryptionTrace): void {
+  const salt = body.subarray(0, 16);
   let ecdhSecret: Buffer;
   try {
     ecdhSecret = ecdh.computeSecret(ua.uaPublic);
@@ -90,7 +129,6 @@ export function encryptPayload(
     trace.nonce = nonce;
     trace.asPublic = asPublic;
   }
-  return body;
 }
 
 /** Throws `payload_too_large` when `byteLength` bytes of plaintext cannot fit one record. */

@@ -1,5 +1,5 @@
 import { Piscina } from "piscina";
-import { encryptPayload } from "./encrypt.js";
+import { createPayloadEncryptor, encryptedLength } from "./encrypt.js";
 import { isPushError } from "./push-error.js";
 import type { SubscriberKeys } from "./subscriber-keys.js";
 
@@ -11,7 +11,7 @@ export interface EncryptBatchTask {
 /**
  * Every body of a batch in one ArrayBuffer (bodies of one plaintext all have the same length),
  * so the result crosses back to the main thread as one transfer, not one clone per message.
- * `errors[i]` is set (and body i left zeroed) when subscription i could not be encrypted for.
+ * `errors[i]` is set (and body i left unusable) when subscription i could not be encrypted for.
  */
 export interface EncryptBatchResult {
   readonly buffer: ArrayBuffer;
@@ -19,14 +19,17 @@ export interface EncryptBatchResult {
   readonly errors: ReadonlyArray<string | null>;
 }
 
+// One per worker thread: its ECDH object is regenerated for every message.
+const encrypt = createPayloadEncryptor();
+
 export default function encryptBatch(task: EncryptBatchTask): EncryptBatchResult {
-  const plaintext = Buffer.from(task.plaintext.buffer, task.plaintext.byteOffset, task.plaintext.byteLength);
-  const bodyLength = 86 + plaintext.length + 17;
+  const plaintext = task.plaintext;
+  const bodyLength = encryptedLength(plaintext.byteLength);
   const out = new Uint8Array(new ArrayBuffer(bodyLength * task.keys.length));
   const errors: Array<string | null> = new Array<string | null>(task.keys.length).fill(null);
   for (let i = 0; i < task.keys.length; i++) {
     try {
-      out.set(encryptPayload(plaintext, task.keys[i]!), i * bodyLength);
+      encrypt(plaintext, task.keys[i]!, out, i * bodyLength);
     } catch (error) {
       if (!isPushError(error)) throw error;
       errors[i] = error.code;
