@@ -10,6 +10,7 @@ import cli from "./pt-BR/cli.json" with { type: "json" };
 import painel from "./pt-BR/painel.json" with { type: "json" };
 import api from "./pt-BR/api.json" with { type: "json" };
 import envios from "./pt-BR/envios.json" with { type: "json" };
+import hygiene from "./pt-BR/hygiene.json" with { type: "json" };
 import avisos from "./pt-BR/avisos.json" with { type: "json" };
 import preferencias from "./pt-BR/preferencias.json" with { type: "json" };
 import canais from "./pt-BR/canais.json" with { type: "json" };
@@ -18,7 +19,7 @@ import resultados from "./pt-BR/resultados.json" with { type: "json" };
 
 export const LOCALE = "pt-BR";
 
-export const ptBR = { api, app, assinantes, avisos, bell, canais, cli, envios, errors, painel, preferencias, resultados, sw } as const;
+export const ptBR = { api, app, assinantes, avisos, bell, canais, cli, envios, errors, hygiene, painel, preferencias, resultados, sw } as const;
 
 export type Namespace = keyof typeof ptBR;
 
