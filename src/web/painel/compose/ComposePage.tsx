@@ -108,7 +108,7 @@ export function ComposePage() {
       const created = await api.createNotification(toNotificationRequest(values, { timeZone, audience }));
       if (kind === "send") {
         // Follow it: Envio shows the live progress (or the schedule, with its cancel button).
-        navigate(sendPath(created.notification.id));
+        void navigate(sendPath(created.notification.id));
         return;
       }
       setOutcome({ severity: "success", text: t("painel.compose.result.testSent") });
