@@ -8,7 +8,7 @@ import type {
   RegisterSubscriptionResponse,
   RemoveSubscriptionRequest,
 } from "../../shared/api/subscriptions.js";
-import type { ApiErrorBody } from "../../shared/errors.js";
+import { createJsonRequest, type RequestFailure } from "../http/json-request.js";
 
 /** A failed API call: `status` 0 means the request never got an HTTP answer. */
 export class ApiRequestError extends Error {
@@ -70,32 +70,15 @@ export interface ApiClient {
 
 /** The Sino API as the page and the service worker call it (same origin by default). */
 export function createApiClient(options: { baseUrl?: string; fetch?: typeof fetch } = {}): ApiClient {
-  const baseUrl = options.baseUrl ?? "";
-  const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
-
-  async function request(method: string, path: string, body?: unknown): Promise<Response> {
-    let response: Response;
-    try {
-      response = await doFetch(baseUrl + path, {
-        method,
-        headers: body === undefined ? { accept: "application/json" } : { "content-type": "application/json", accept: "application/json" },
-        body: body === undefined ? null : JSON.stringify(body),
-        credentials: "same-origin",
-      });
-    } catch (error) {
-      throw new ApiRequestError(0, "network_error", error instanceof Error ? error.message : String(error));
-    }
-    if (!response.ok) throw await toApiError(response);
-    return response;
-  }
+  const { request, json } = createJsonRequest({ ...options, toError: toApiRequestError });
 
   return {
     async getConfig() {
-      return (await (await request("GET", API_ROUTES.config)).json()) as PublicConfig;
+      return json<PublicConfig>("GET", API_ROUTES.config);
     },
     async registerSubscription(subscription, previous) {
       const body = previous ? { ...subscription, previous } : subscription;
-      return (await (await request("POST", API_ROUTES.subscriptions, body)).json()) as RegisteredSubscription;
+      return json<RegisteredSubscription>("POST", API_ROUTES.subscriptions, body);
     },
     async removeSubscription(body) {
       try {
@@ -107,7 +90,7 @@ export function createApiClient(options: { baseUrl?: string; fetch?: typeof fetc
     },
     async updateChannels(proof, channels) {
       const body = { endpoint: proof.endpoint, auth: proof.auth, channels };
-      return ((await (await request("PUT", PUBLIC_ROUTES.subscriptionChannels, body)).json()) as { channels: string[] }).channels;
+      return (await json<{ channels: string[] }>("PUT", PUBLIC_ROUTES.subscriptionChannels, body)).channels;
     },
     async listNotices({ channel, before, limit }) {
       const query = new URLSearchParams();
@@ -116,7 +99,7 @@ export function createApiClient(options: { baseUrl?: string; fetch?: typeof fetc
       if (limit !== undefined) query.set("limit", String(limit));
       const text = query.toString();
       const suffix = text === "" ? "" : `?${text}`;
-      return (await (await request("GET", PUBLIC_ROUTES.notices + suffix)).json()) as NoticesResponse;
+      return json<NoticesResponse>("GET", PUBLIC_ROUTES.notices + suffix);
     },
     async reportEvent(event) {
       await request("POST", PUBLIC_ROUTES.events, event);
@@ -124,14 +107,11 @@ export function createApiClient(options: { baseUrl?: string; fetch?: typeof fetc
   };
 }
 
-async function toApiError(response: Response): Promise<ApiRequestError> {
-  try {
-    const body = (await response.json()) as Partial<ApiErrorBody>;
-    if (body.error && typeof body.error.code === "string") {
-      return new ApiRequestError(response.status, body.error.code, body.error.message ?? response.statusText);
-    }
-  } catch {
-    // Not JSON (a proxy's error page, say): fall through to the bare status.
+function toApiRequestError(failure: RequestFailure): ApiRequestError {
+  if (failure.kind === "network") {
+    const { cause } = failure;
+    return new ApiRequestError(0, "network_error", cause instanceof Error ? cause.message : String(cause));
   }
-  return new ApiRequestError(response.status, "http_error", `HTTP ${response.status}`);
+  if (failure.error) return new ApiRequestError(failure.status, failure.error.code, failure.error.message ?? failure.statusText);
+  return new ApiRequestError(failure.status, "http_error", `HTTP ${failure.status}`);
 }

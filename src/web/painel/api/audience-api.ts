@@ -2,8 +2,8 @@ import { API_ROUTES, channelPath, subscriberPath } from "../../../shared/api/rou
 import type { Channel, CreateChannelRequest, UpdateChannelRequest } from "../../../shared/api/channels.js";
 import type { StatsResponse } from "../../../shared/api/stats.js";
 import type { SubscribersResponse } from "../../../shared/api/subscribers.js";
-import { PainelApiError } from "./painel-api-error.js";
-import { toPainelApiError } from "./painel-api.js";
+import { createJsonRequest } from "../../http/json-request.js";
+import { painelApiErrorFrom } from "./painel-api.js";
 
 export interface SubscribersFilter {
   channel?: string | undefined;
@@ -25,25 +25,7 @@ export interface AudienceApi {
 
 /** Same origin, session cookie, errors as `PainelApiError` (like the Painel's main client). */
 export function createAudienceApi(options: { baseUrl?: string; fetch?: typeof fetch } = {}): AudienceApi {
-  const baseUrl = options.baseUrl ?? "";
-  const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
-
-  async function request(method: string, path: string, body?: unknown): Promise<Response> {
-    let response: Response;
-    try {
-      response = await doFetch(baseUrl + path, {
-        method,
-        headers: body === undefined ? { accept: "application/json" } : { "content-type": "application/json", accept: "application/json" },
-        body: body === undefined ? null : JSON.stringify(body),
-        credentials: "same-origin",
-      });
-    } catch {
-      throw new PainelApiError(0, "network_error", "");
-    }
-    if (!response.ok) throw await toPainelApiError(response);
-    return response;
-  }
-  const json = async <T>(method: string, path: string, body?: unknown): Promise<T> => (await (await request(method, path, body)).json()) as T;
+  const { request, json } = createJsonRequest({ ...options, toError: painelApiErrorFrom });
 
   return {
     async listChannels() {

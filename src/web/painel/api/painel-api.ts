@@ -1,6 +1,6 @@
 import { API_ROUTES, tokenPath, userPath } from "../../../shared/api/routes.js";
 import type { NotificationResponse } from "../../../shared/api/notifications.js";
-import type { ApiErrorBody } from "../../../shared/errors.js";
+import { createJsonRequest, readApiError, type RequestFailure } from "../../http/json-request.js";
 import type { NotificationRequest } from "../compose/compose-request.js";
 import { PainelApiError } from "./painel-api-error.js";
 import type {
@@ -48,28 +48,7 @@ export interface PainelApi {
  * (the browser sends Origin on every POST/PATCH/DELETE, which the server's CSRF check needs).
  */
 export function createPainelApi(options: { baseUrl?: string; fetch?: typeof fetch } = {}): PainelApi {
-  const baseUrl = options.baseUrl ?? "";
-  const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
-
-  async function request(method: string, path: string, body?: unknown): Promise<Response> {
-    let response: Response;
-    try {
-      response = await doFetch(baseUrl + path, {
-        method,
-        headers: body === undefined ? { accept: "application/json" } : { "content-type": "application/json", accept: "application/json" },
-        body: body === undefined ? null : JSON.stringify(body),
-        credentials: "same-origin",
-      });
-    } catch {
-      throw new PainelApiError(0, "network_error", "");
-    }
-    if (!response.ok) throw await toPainelApiError(response);
-    return response;
-  }
-
-  async function json<T>(method: string, path: string, body?: unknown): Promise<T> {
-    return (await (await request(method, path, body)).json()) as T;
-  }
+  const { request, json } = createJsonRequest({ ...options, toError: painelApiErrorFrom });
 
   return {
     getSetup: () => json("GET", PAINEL_ROUTES.setup),
@@ -113,14 +92,13 @@ export function createPainelApi(options: { baseUrl?: string; fetch?: typeof fetc
   };
 }
 
+/** The Painel clients' `toError`: the page shows its own pt-BR text when `message` is empty. */
+export function painelApiErrorFrom(failure: RequestFailure): PainelApiError {
+  if (failure.kind === "network") return new PainelApiError(0, "network_error", "");
+  if (failure.error) return new PainelApiError(failure.status, failure.error.code, failure.error.message ?? "", failure.error.field);
+  return new PainelApiError(failure.status, "http_error", "");
+}
+
 export async function toPainelApiError(response: Response): Promise<PainelApiError> {
-  try {
-    const body = (await response.json()) as Partial<ApiErrorBody>;
-    if (body.error && typeof body.error.code === "string") {
-      return new PainelApiError(response.status, body.error.code, body.error.message ?? "", body.error.field);
-    }
-  } catch {
-    // Not JSON (a proxy's error page): the status is all we have.
-  }
-  return new PainelApiError(response.status, "http_error", "");
+  return painelApiErrorFrom({ kind: "http", status: response.status, statusText: response.statusText, error: await readApiError(response) });
 }

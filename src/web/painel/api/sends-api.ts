@@ -1,7 +1,7 @@
 import type { Notification, NotificationStatus, NotificationsPage, Overview } from "../../../shared/api/notifications.js";
 import { API_ROUTES, notificationCancelPath, notificationEventsPath, notificationPath } from "../../../shared/api/routes.js";
-import { PainelApiError } from "./painel-api-error.js";
-import { toPainelApiError } from "./painel-api.js";
+import { createJsonRequest } from "../../http/json-request.js";
+import { painelApiErrorFrom } from "./painel-api.js";
 
 export interface SendsFilter {
   query?: string | undefined;
@@ -24,18 +24,7 @@ export interface SendsApi {
 /** Same origin, session cookie, errors as `PainelApiError` (like the Painel's main client). */
 export function createSendsApi(options: { baseUrl?: string; fetch?: typeof fetch } = {}): SendsApi {
   const baseUrl = options.baseUrl ?? "";
-  const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
-
-  async function json<T>(method: string, path: string): Promise<T> {
-    let response: Response;
-    try {
-      response = await doFetch(baseUrl + path, { method, headers: { accept: "application/json" }, credentials: "same-origin" });
-    } catch {
-      throw new PainelApiError(0, "network_error", "");
-    }
-    if (!response.ok) throw await toPainelApiError(response);
-    return (await response.json()) as T;
-  }
+  const { json } = createJsonRequest({ ...options, toError: painelApiErrorFrom });
 
   return {
     async getNotification(id) {
