@@ -10,7 +10,7 @@ import { createPushTransport } from "../../src/push/transport.js";
 import { createVapidSigner } from "../../src/push/vapid.js";
 import { generateVapidKeys } from "../../src/push/vapid-keys.js";
 import { ptBR } from "../../src/shared/i18n/catalog.js";
-import { epochToWallTime } from "../../src/web/painel/compose/zoned-time.js";
+import { epochToWallTime } from "../../src/shared/time/zoned-time.js";
 import { launchChromium } from "../support/browser.js";
 import { seedSubscriptions, waitForSend } from "../support/delivery.js";
 import { startFakePushService, type FakePushService } from "../support/fake-push/fake-push-service.js";

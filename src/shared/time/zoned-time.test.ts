@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { epochToWallTime, wallTimeToEpoch } from "./zoned-time.js";
+import { epochToWallTime, wallClockToEpoch, wallTimeToEpoch } from "./zoned-time.js";
 
 describe("wall time in a named zone", () => {
   it("reads 14:00 in São Paulo as 17:00 UTC (no DST since 2019)", () => {
@@ -22,5 +22,12 @@ describe("wall time in a named zone", () => {
     const wall = epochToWallTime(at, "America/Sao_Paulo");
     expect(wall).toEqual({ date: "2025-12-30", time: "23:45" });
     expect(wallTimeToEpoch(wall, "America/Sao_Paulo")).toBe(at);
+  });
+
+  it("keeps the seconds of a wall clock and rejects out-of-range fields (the CLI's --agendar)", () => {
+    const at = wallClockToEpoch({ year: 2026, month: 11, day: 21, hour: 18, minute: 0, second: 30 }, "America/Sao_Paulo");
+    expect(new Date(at!).toISOString()).toBe("2026-11-21T21:00:30.000Z");
+    expect(wallClockToEpoch({ year: 2026, month: 11, day: 21, hour: 18, minute: 0, second: 60 }, "America/Sao_Paulo")).toBeNull();
+    expect(wallClockToEpoch({ year: 2026, month: 13, day: 1, hour: 0, minute: 0 }, "America/Sao_Paulo")).toBeNull();
   });
 });

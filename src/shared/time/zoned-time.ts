@@ -1,7 +1,7 @@
 /**
  * Wall-clock time in a named time zone ↔ instants, with nothing but Intl (no tz database in the
  * bundle). Operators enter "dia 12, 14:00" meaning 14:00 in the configured zone (issue 4), not in
- * whatever zone their laptop is set to.
+ * whatever zone their laptop is set to; `sino send --agendar` reads wall times the same way.
  */
 
 export interface WallTime {
@@ -42,22 +42,38 @@ function offsetAt(epochMs: number, timeZone: string): number {
   return asUtc - (epochMs - (epochMs % 1000));
 }
 
+/** A wall-clock reading, month from 1, as people write it. */
+export interface WallClock {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second?: number | undefined;
+}
+
 /**
- * The instant at which the zone's clock shows `wall`, or null when the text is not a real date
- * and time. A time skipped by a DST change resolves to the instant just after the gap.
+ * The instant at which the zone's clock shows `wall`, or null when it is not a real date and
+ * time. A time skipped by a DST change resolves to the instant just after the gap.
  */
-export function wallTimeToEpoch(wall: WallTime, timeZone: string): number | null {
-  const d = DATE.exec(wall.date);
-  const t = TIME.exec(wall.time);
-  if (!d || !t) return null;
-  const [year, month, day, hour, minute] = [d[1], d[2], d[3], t[1], t[2]].map(Number) as [number, number, number, number, number];
-  if (hour > 23 || minute > 59) return null;
-  const guess = Date.UTC(year, month - 1, day, hour, minute);
+export function wallClockToEpoch(wall: WallClock, timeZone: string): number | null {
+  const { year, month, day, hour, minute, second = 0 } = wall;
+  if (hour > 23 || minute > 59 || second > 59) return null;
+  const guess = Date.UTC(year, month - 1, day, hour, minute, second);
   const check = new Date(guess);
   if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return null;
   // Two passes: the offset at the first estimate may differ from the one at the answer near a DST change.
   const first = guess - offsetAt(guess, timeZone);
   return guess - offsetAt(first, timeZone);
+}
+
+/** `wallClockToEpoch` for the date and time inputs' text; null when the text is malformed. */
+export function wallTimeToEpoch(wall: WallTime, timeZone: string): number | null {
+  const d = DATE.exec(wall.date);
+  const t = TIME.exec(wall.time);
+  if (!d || !t) return null;
+  const [year, month, day, hour, minute] = [d[1], d[2], d[3], t[1], t[2]].map(Number) as [number, number, number, number, number];
+  return wallClockToEpoch({ year, month, day, hour, minute }, timeZone);
 }
 
 /** The zone's wall clock at an instant, in the inputs' formats. */

@@ -1,6 +1,6 @@
 import type { Audience, NotificationRequest, Urgency } from "./compose-request.js";
 import { DEFAULT_TTL } from "./compose-request.js";
-import { epochToWallTime, wallTimeToEpoch } from "./zoned-time.js";
+import { epochToWallTime, wallTimeToEpoch } from "../../../shared/time/zoned-time.js";
 
 /** Limits of what a notification shows well on every platform (macOS cuts titles past ~80). */
 export const COMPOSE_LIMITS = { title: 80, body: 300, url: 2_048 } as const;
