@@ -13,6 +13,7 @@ import type { ChannelsRepository } from "../../../store/channels-repository.js";
 import type { NoticeCursor, NoticeRecord, NoticesRepository } from "../../../store/notices-repository.js";
 import type { Translator } from "../../i18n.js";
 import { apiErrorSchema } from "../../openapi.js";
+import { openEventStream } from "../../sse.js";
 
 export interface NoticeRoutesDeps {
   readonly notices: NoticesRepository;
@@ -96,28 +97,17 @@ export function registerNoticeRoutes(app: FastifyInstance, deps: NoticeRoutesDep
       // Only what is published from now on: the page already has the rest.
       const newest = await deps.notices.list({ limit: 1 });
       let lastId = newest[0]?.id ?? 0;
-      reply.hijack();
-      const raw = reply.raw;
-      raw.writeHead(200, {
-        "content-type": "text/event-stream; charset=utf-8",
-        "cache-control": "no-cache, no-store",
-        connection: "keep-alive",
-        "x-accel-buffering": "no",
-      });
-      raw.write("retry: 2000\n\n");
-      let closed = false;
+      const stream = openEventStream(reply);
       let polling = false;
       const poll = async () => {
-        if (closed || polling || channelId === "none") return;
+        if (stream.closed || polling || channelId === "none") return;
         polling = true;
         try {
           // Polling the database, not an in-process event: sends made by any process (the API
           // of another instance, the scheduler in a worker) show up alike.
           const fresh = await deps.notices.list({ limit: 50, afterId: lastId, ...(channelId === undefined ? {} : { channelId }) });
           const unfiltered = channelId === undefined ? fresh : await deps.notices.list({ limit: 50, afterId: lastId });
-          for (const notice of [...fresh].reverse()) {
-            if (!closed) raw.write(`event: ${NOTICE_STREAM_EVENT}\nid: ${notice.id}\ndata: ${JSON.stringify(presentNotice(notice))}\n\n`);
-          }
+          for (const notice of [...fresh].reverse()) stream.send(NOTICE_STREAM_EVENT, notice.id, JSON.stringify(presentNotice(notice)));
           lastId = Math.max(lastId, ...unfiltered.map((n) => n.id), ...fresh.map((n) => n.id));
         } catch (error) {
           request.log.warn({ err: error }, "notice stream poll failed");
@@ -126,12 +116,7 @@ export function registerNoticeRoutes(app: FastifyInstance, deps: NoticeRoutesDep
         }
       };
       const timer = setInterval(() => void poll(), deps.streamPollMs ?? 2000);
-      const heartbeat = setInterval(() => !closed && raw.write(": ping\n\n"), 15_000);
-      raw.on("close", () => {
-        closed = true;
-        clearInterval(timer);
-        clearInterval(heartbeat);
-      });
+      stream.onClose(() => clearInterval(timer));
     },
   );
 }

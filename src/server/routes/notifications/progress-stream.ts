@@ -3,6 +3,7 @@ import type { DeliveryEngine } from "../../../delivery/engine.js";
 import { FINAL_STATUSES, NOTIFICATION_PROGRESS_EVENT } from "../../../shared/api/notifications.js";
 import type { Notification } from "../../../store/notifications-repository.js";
 import { presentNotification } from "../../presenters/notification.js";
+import { openEventStream } from "../../sse.js";
 
 export interface ProgressStreamOptions {
   /** How often the row is read, so progress made by OTHER processes' workers shows too. */
@@ -26,28 +27,19 @@ export function streamProgress(
   send: Notification,
   options: ProgressStreamOptions,
 ): void {
-  reply.hijack();
-  const raw = reply.raw;
-  raw.writeHead(200, {
-    "content-type": "text/event-stream; charset=utf-8",
-    "cache-control": "no-cache, no-store",
-    connection: "keep-alive",
-    // nginx would otherwise buffer the stream and the bar would jump at the end.
-    "x-accel-buffering": "no",
-  });
+  const stream = openEventStream(reply, { heartbeatMs: options.heartbeatMs });
 
   let last = "";
   let latest = send;
-  let closed = false;
   let flushTimer: NodeJS.Timeout | undefined;
   const isFinal = (s: Notification) => FINAL_STATUSES.includes(s.status);
 
   const write = (s: Notification) => {
-    if (closed) return;
+    if (stream.closed) return;
     const data = JSON.stringify(presentNotification(s));
     if (data !== last) {
       last = data;
-      raw.write(`event: ${NOTIFICATION_PROGRESS_EVENT}\nid: ${s.counts.accepted + s.counts.failed + s.counts.removed}\ndata: ${data}\n\n`);
+      stream.send(NOTIFICATION_PROGRESS_EVENT, s.counts.accepted + s.counts.failed + s.counts.removed, data);
     }
     if (isFinal(s)) close();
   };
@@ -58,7 +50,7 @@ export function streamProgress(
    */
   const settled = (n: Notification) => n.counts.accepted + n.counts.failed + n.counts.removed;
   const offer = (s: Notification) => {
-    if (closed) return;
+    if (stream.closed) return;
     if (!isFinal(s) && settled(s) < settled(latest)) return;
     latest = s;
     if (isFinal(s)) {
@@ -78,19 +70,13 @@ export function streamProgress(
       (error: unknown) => request.log.warn({ err: error, send: send.id }, "progress poll failed"),
     );
   }, options.pollMs);
-  const heartbeat = setInterval(() => !closed && raw.write(": ping\n\n"), options.heartbeatMs ?? 15_000);
-
   function close(): void {
-    if (closed) return;
-    closed = true;
+    stream.end();
+  }
+  stream.onClose(() => {
     clearTimeout(flushTimer);
     clearInterval(poll);
-    clearInterval(heartbeat);
     unsubscribe();
-    raw.end();
-  }
-  raw.on("close", close);
-  // The client asks for reconnection after 2 s should the connection drop (it resumes with the state then).
-  raw.write("retry: 2000\n\n");
+  });
   write(send);
 }
