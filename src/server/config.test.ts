@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_PUSH_HOSTS } from "../push/endpoint-policy.js";
 import { generateVapidKeys } from "../push/vapid-keys.js";
@@ -49,6 +50,12 @@ describe("loadConfig", () => {
     loadConfig(env);
     expect([...read].filter((k) => /^[A-Z_]+$/.test(k)).sort()).toEqual(CONFIG_OPTIONS.map((o) => o.env).sort());
     for (const o of CONFIG_OPTIONS) expect(o.doc.length).toBeGreaterThan(10);
+  });
+
+  it("documents every option in the README's configuration table", () => {
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const rows = new Set([...readme.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]));
+    expect(CONFIG_OPTIONS.map((o) => o.env).filter((env) => !rows.has(env))).toEqual([]);
   });
 
   it("returns a frozen object", () => {
