@@ -20,8 +20,7 @@ import UnarchiveOutlined from "@mui/icons-material/UnarchiveOutlined";
 import type { Channel } from "../../../shared/api/channels.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { EmptyState } from "../components/EmptyState.js";
-import { ListSkeleton } from "../components/ListSkeleton.js";
-import { LoadError } from "../components/LoadError.js";
+import { ResourceView } from "../components/ResourceView.js";
 import { PageHeading } from "../components/PageHeading.js";
 import { useNotice } from "../components/useNotice.js";
 import { VisuallyHidden } from "../components/VisuallyHidden.js";
@@ -62,84 +61,88 @@ export function ChannelsPage() {
         </Typography>
       )}
       <Card variant="outlined">
-        {resource.status === "loading" && <ListSkeleton />}
-        {resource.status === "error" && <LoadError error={resource.error} onRetry={reload} />}
-        {resource.status === "ready" && resource.data.length === 0 && (
-          <EmptyState
-            icon={<ForumOutlined />}
-            title={t("canais.emptyTitle")}
-            text={admin ? t("canais.emptyText") : t("canais.emptyTextPublisher")}
-            action={
-              admin ? (
-                <Button variant="outlined" onClick={() => setDialog({ editing: null })}>
-                  {t("canais.new")}
-                </Button>
-              ) : undefined
-            }
-          />
-        )}
-        {resource.status === "ready" && resource.data.length > 0 && (
-          <Table aria-label={t("canais.title")} data-testid="channels-table">
-            <TableHead>
-              <TableRow>
-                <TableCell>{t("canais.columns.channel")}</TableCell>
-                <TableCell align="right">{t("canais.columns.subscribers")}</TableCell>
-                <TableCell sx={{ display: { xs: "none", sm: "table-cell" } }}>{t("canais.columns.state")}</TableCell>
-                {admin && (
-                  <TableCell align="right">
-                    <VisuallyHidden>{t("painel.common.actions")}</VisuallyHidden>
-                  </TableCell>
-                )}
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {resource.data.map((channel) => (
-                <TableRow key={channel.id} data-testid="channel-row" data-slug={channel.slug}>
-                  <TableCell sx={{ color: channel.archived ? "text.disabled" : undefined, "& .MuiTypography-root": channel.archived ? { color: "text.disabled" } : {} }}>
-                    <Typography sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>{channel.name}</Typography>
-                    <Typography variant="body2" color="text.secondary" sx={{ fontFamily: "monospace", overflowWrap: "anywhere" }}>
-                      {channel.slug}
-                    </Typography>
-                    {channel.description && (
-                      <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: "anywhere" }}>
-                        {channel.description}
-                      </Typography>
-                    )}
-                    {/* On phones the state column is hidden: its chips move here. */}
-                    <Stack direction="row" spacing={0.5} sx={{ mt: 0.5, display: { xs: "flex", sm: "none" } }}>
-                      <ChannelChips channel={channel} />
-                    </Stack>
-                  </TableCell>
-                  <TableCell align="right" data-testid="channel-subscribers">
-                    {formatNumber(channel.subscribers)}
-                  </TableCell>
-                  <TableCell sx={{ display: { xs: "none", sm: "table-cell" } }}>
-                    <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: "wrap" }}>
-                      <ChannelChips channel={channel} />
-                    </Stack>
-                  </TableCell>
+        <ResourceView
+          resource={resource}
+          onRetry={reload}
+          isEmpty={(data) => data.length === 0}
+          empty={
+            <EmptyState
+              icon={<ForumOutlined />}
+              title={t("canais.emptyTitle")}
+              text={admin ? t("canais.emptyText") : t("canais.emptyTextPublisher")}
+              action={
+                admin ? (
+                  <Button variant="outlined" onClick={() => setDialog({ editing: null })}>
+                    {t("canais.new")}
+                  </Button>
+                ) : undefined
+              }
+            />
+          }
+        >
+          {(data) => (
+            <Table aria-label={t("canais.title")} data-testid="channels-table">
+              <TableHead>
+                <TableRow>
+                  <TableCell>{t("canais.columns.channel")}</TableCell>
+                  <TableCell align="right">{t("canais.columns.subscribers")}</TableCell>
+                  <TableCell sx={{ display: { xs: "none", sm: "table-cell" } }}>{t("canais.columns.state")}</TableCell>
                   {admin && (
-                    <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
-                      <Tooltip title={t("canais.edit")}>
-                        <IconButton aria-label={t("canais.editNamed", { name: channel.name })} onClick={() => setDialog({ editing: channel })}>
-                          <EditOutlined />
-                        </IconButton>
-                      </Tooltip>
-                      <Tooltip title={channel.archived ? t("canais.unarchive") : t("canais.archive")}>
-                        <IconButton
-                          aria-label={channel.archived ? t("canais.unarchiveNamed", { name: channel.name }) : t("canais.archiveNamed", { name: channel.name })}
-                          onClick={() => setArchiving(channel)}
-                        >
-                          {channel.archived ? <UnarchiveOutlined /> : <ArchiveOutlined />}
-                        </IconButton>
-                      </Tooltip>
+                    <TableCell align="right">
+                      <VisuallyHidden>{t("painel.common.actions")}</VisuallyHidden>
                     </TableCell>
                   )}
                 </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        )}
+              </TableHead>
+              <TableBody>
+                {data.map((channel) => (
+                  <TableRow key={channel.id} data-testid="channel-row" data-slug={channel.slug}>
+                    <TableCell sx={{ color: channel.archived ? "text.disabled" : undefined, "& .MuiTypography-root": channel.archived ? { color: "text.disabled" } : {} }}>
+                      <Typography sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>{channel.name}</Typography>
+                      <Typography variant="body2" color="text.secondary" sx={{ fontFamily: "monospace", overflowWrap: "anywhere" }}>
+                        {channel.slug}
+                      </Typography>
+                      {channel.description && (
+                        <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: "anywhere" }}>
+                          {channel.description}
+                        </Typography>
+                      )}
+                      {/* On phones the state column is hidden: its chips move here. */}
+                      <Stack direction="row" spacing={0.5} sx={{ mt: 0.5, display: { xs: "flex", sm: "none" } }}>
+                        <ChannelChips channel={channel} />
+                      </Stack>
+                    </TableCell>
+                    <TableCell align="right" data-testid="channel-subscribers">
+                      {formatNumber(channel.subscribers)}
+                    </TableCell>
+                    <TableCell sx={{ display: { xs: "none", sm: "table-cell" } }}>
+                      <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: "wrap" }}>
+                        <ChannelChips channel={channel} />
+                      </Stack>
+                    </TableCell>
+                    {admin && (
+                      <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
+                        <Tooltip title={t("canais.edit")}>
+                          <IconButton aria-label={t("canais.editNamed", { name: channel.name })} onClick={() => setDialog({ editing: channel })}>
+                            <EditOutlined />
+                          </IconButton>
+                        </Tooltip>
+                        <Tooltip title={channel.archived ? t("canais.unarchive") : t("canais.archive")}>
+                          <IconButton
+                            aria-label={channel.archived ? t("canais.unarchiveNamed", { name: channel.name }) : t("canais.archiveNamed", { name: channel.name })}
+                            onClick={() => setArchiving(channel)}
+                          >
+                            {channel.archived ? <UnarchiveOutlined /> : <ArchiveOutlined />}
+                          </IconButton>
+                        </Tooltip>
+                      </TableCell>
+                    )}
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+        </ResourceView>
       </Card>
 
       <ChannelDialog

@@ -22,8 +22,7 @@ import HistoryOutlined from "@mui/icons-material/HistoryOutlined";
 import Search from "@mui/icons-material/Search";
 import { NOTIFICATION_STATUSES, type NotificationStatus } from "../../../shared/api/notifications.js";
 import { EmptyState } from "../components/EmptyState.js";
-import { ListSkeleton } from "../components/ListSkeleton.js";
-import { LoadError } from "../components/LoadError.js";
+import { ResourceView } from "../components/ResourceView.js";
 import { PageHeading } from "../components/PageHeading.js";
 import { formatDateTime, formatNumber } from "../format.js";
 import { useResource } from "../hooks/useResource.js";
@@ -110,83 +109,87 @@ export function HistoryPage() {
         </TextField>
       </Stack>
       <Card variant="outlined">
-        {resource.status === "loading" && <ListSkeleton />}
-        {resource.status === "error" && <LoadError error={resource.error} onRetry={reload} />}
-        {resource.status === "ready" && resource.data.total === 0 && (
-          <EmptyState
-            icon={<HistoryOutlined />}
-            title={filtered ? t("envios.history.noMatchTitle") : t("envios.history.emptyTitle")}
-            text={filtered ? t("envios.history.noMatchText") : t("envios.history.emptyText")}
-          />
-        )}
-        {resource.status === "ready" && resource.data.total > 0 && (
-          <>
-            <TableContainer>
-              <Table aria-label={t("envios.history.title")} data-testid="history-table">
-                <TableHead>
-                  <TableRow>
-                    <TableCell>{t("envios.history.columns.title")}</TableCell>
-                    <TableCell sx={fromSm}>{t("envios.history.columns.status")}</TableCell>
-                    <TableCell sx={wide}>{t("envios.history.columns.when")}</TableCell>
-                    <TableCell sx={wide}>{t("envios.history.columns.progress")}</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {resource.data.notifications.map((send) => (
-                    <TableRow key={send.id} hover data-testid="history-row">
-                      <TableCell sx={{ maxWidth: 360 }}>
-                        <Link component={RouterLink} to={sendPath(send.id)} sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>
-                          {send.title}
-                        </Link>
-                        {send.body && (
-                          <Typography variant="body2" color="text.secondary" sx={{ display: "-webkit-box", WebkitLineClamp: 2, WebkitBoxOrient: "vertical", overflow: "hidden", overflowWrap: "anywhere" }}>
-                            {send.body}
-                          </Typography>
-                        )}
-                        {/* Phones: the status under the title, its column hidden. */}
-                        <Box sx={{ display: { sm: "none" }, mt: 0.5 }}>
-                          <SendStatusChip status={send.status} />
-                        </Box>
-                      </TableCell>
-                      <TableCell sx={fromSm}>
-                        <SendStatusChip status={send.status} />
-                      </TableCell>
-                      <TableCell sx={{ ...wide, whiteSpace: "nowrap" }}>
-                        {send.status === "scheduled" && send.sendAt ? t("envios.history.scheduledFor", { when: formatDateTime(send.sendAt, timeZone) }) : formatDateTime(send.createdAt, timeZone)}
-                      </TableCell>
-                      <TableCell sx={{ ...wide, minWidth: 180 }}>
-                        {send.status === "scheduled" ? (
-                          <Typography variant="body2" color="text.secondary">
-                            {t("envios.history.notYet")}
-                          </Typography>
-                        ) : (
-                          <Box>
-                            <LinearProgress variant="determinate" value={settledPercent(send.counts)} sx={{ height: 6, borderRadius: 3 }} aria-hidden />
-                            <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
-                              {t("envios.history.accepted", { accepted: formatNumber(send.counts.accepted), queued: formatNumber(send.counts.queued) })}
-                            </Typography>
-                          </Box>
-                        )}
-                      </TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </TableContainer>
-            <TablePagination
-              component="div"
-              count={resource.data.total}
-              page={page - 1}
-              rowsPerPage={pageSize}
-              rowsPerPageOptions={PAGE_SIZES}
-              onPageChange={(_event, next) => setFilter({ pagina: next === 0 ? undefined : String(next + 1) })}
-              onRowsPerPageChange={(event) => setFilter({ porPagina: event.target.value, pagina: undefined })}
-              labelRowsPerPage={t("envios.history.rowsPerPage")}
-              labelDisplayedRows={({ from, to, count }) => t("envios.history.displayedRows", { from: formatNumber(from), to: formatNumber(to), count: formatNumber(count) })}
-              getItemAriaLabel={(type) => t(`envios.history.pageLabels.${type}`)}
+        <ResourceView
+          resource={resource}
+          onRetry={reload}
+          isEmpty={(data) => data.total === 0}
+          empty={
+            <EmptyState
+              icon={<HistoryOutlined />}
+              title={filtered ? t("envios.history.noMatchTitle") : t("envios.history.emptyTitle")}
+              text={filtered ? t("envios.history.noMatchText") : t("envios.history.emptyText")}
             />
-          </>
-        )}
+          }
+        >
+          {(data) => (
+            <>
+              <TableContainer>
+                <Table aria-label={t("envios.history.title")} data-testid="history-table">
+                  <TableHead>
+                    <TableRow>
+                      <TableCell>{t("envios.history.columns.title")}</TableCell>
+                      <TableCell sx={fromSm}>{t("envios.history.columns.status")}</TableCell>
+                      <TableCell sx={wide}>{t("envios.history.columns.when")}</TableCell>
+                      <TableCell sx={wide}>{t("envios.history.columns.progress")}</TableCell>
+                    </TableRow>
+                  </TableHead>
+                  <TableBody>
+                    {data.notifications.map((send) => (
+                      <TableRow key={send.id} hover data-testid="history-row">
+                        <TableCell sx={{ maxWidth: 360 }}>
+                          <Link component={RouterLink} to={sendPath(send.id)} sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>
+                            {send.title}
+                          </Link>
+                          {send.body && (
+                            <Typography variant="body2" color="text.secondary" sx={{ display: "-webkit-box", WebkitLineClamp: 2, WebkitBoxOrient: "vertical", overflow: "hidden", overflowWrap: "anywhere" }}>
+                              {send.body}
+                            </Typography>
+                          )}
+                          {/* Phones: the status under the title, its column hidden. */}
+                          <Box sx={{ display: { sm: "none" }, mt: 0.5 }}>
+                            <SendStatusChip status={send.status} />
+                          </Box>
+                        </TableCell>
+                        <TableCell sx={fromSm}>
+                          <SendStatusChip status={send.status} />
+                        </TableCell>
+                        <TableCell sx={{ ...wide, whiteSpace: "nowrap" }}>
+                          {send.status === "scheduled" && send.sendAt ? t("envios.history.scheduledFor", { when: formatDateTime(send.sendAt, timeZone) }) : formatDateTime(send.createdAt, timeZone)}
+                        </TableCell>
+                        <TableCell sx={{ ...wide, minWidth: 180 }}>
+                          {send.status === "scheduled" ? (
+                            <Typography variant="body2" color="text.secondary">
+                              {t("envios.history.notYet")}
+                            </Typography>
+                          ) : (
+                            <Box>
+                              <LinearProgress variant="determinate" value={settledPercent(send.counts)} sx={{ height: 6, borderRadius: 3 }} aria-hidden />
+                              <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
+                                {t("envios.history.accepted", { accepted: formatNumber(send.counts.accepted), queued: formatNumber(send.counts.queued) })}
+                              </Typography>
+                            </Box>
+                          )}
+                        </TableCell>
+                      </TableRow>
+                    ))}
+                  </TableBody>
+                </Table>
+              </TableContainer>
+              <TablePagination
+                component="div"
+                count={data.total}
+                page={page - 1}
+                rowsPerPage={pageSize}
+                rowsPerPageOptions={PAGE_SIZES}
+                onPageChange={(_event, next) => setFilter({ pagina: next === 0 ? undefined : String(next + 1) })}
+                onRowsPerPageChange={(event) => setFilter({ porPagina: event.target.value, pagina: undefined })}
+                labelRowsPerPage={t("envios.history.rowsPerPage")}
+                labelDisplayedRows={({ from, to, count }) => t("envios.history.displayedRows", { from: formatNumber(from), to: formatNumber(to), count: formatNumber(count) })}
+                getItemAriaLabel={(type) => t(`envios.history.pageLabels.${type}`)}
+              />
+            </>
+          )}
+        </ResourceView>
       </Card>
     </>
   );

@@ -24,8 +24,7 @@ import type { StatsResponse } from "../../../shared/api/stats.js";
 import type { Subscriber, SubscribersResponse } from "../../../shared/api/subscribers.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { EmptyState } from "../components/EmptyState.js";
-import { ListSkeleton } from "../components/ListSkeleton.js";
-import { LoadError } from "../components/LoadError.js";
+import { ResourceView } from "../components/ResourceView.js";
 import { PageHeading } from "../components/PageHeading.js";
 import { useNotice } from "../components/useNotice.js";
 import { VisuallyHidden } from "../components/VisuallyHidden.js";
@@ -105,22 +104,26 @@ export function SubscribersPage() {
             ))}
           </TextField>
         </Stack>
-        {list.resource.status === "loading" && <ListSkeleton />}
-        {list.resource.status === "error" && <LoadError error={list.resource.error} onRetry={list.reload} />}
-        {list.resource.status === "ready" && list.resource.data.subscribers.length === 0 && (
-          <EmptyState icon={<GroupsOutlined />} title={t("assinantes.emptyTitle")} text={filtered ? t("assinantes.emptyFilteredText") : t("assinantes.emptyText")} />
-        )}
-        {list.resource.status === "ready" && list.resource.data.subscribers.length > 0 && (
-          <SubscribersTable
-            data={list.resource.data}
-            filters={filters}
-            timeZone={timeZone}
-            nameOf={nameOf}
-            onRemove={setRemoving}
-            onPage={(page) => setFilters((f) => ({ ...f, page }))}
-            onPageSize={(pageSize) => change({ pageSize })}
-          />
-        )}
+        <ResourceView
+          resource={list.resource}
+          onRetry={list.reload}
+          isEmpty={(data) => data.subscribers.length === 0}
+          empty={
+            <EmptyState icon={<GroupsOutlined />} title={t("assinantes.emptyTitle")} text={filtered ? t("assinantes.emptyFilteredText") : t("assinantes.emptyText")} />
+          }
+        >
+          {(data) => (
+            <SubscribersTable
+              data={data}
+              filters={filters}
+              timeZone={timeZone}
+              nameOf={nameOf}
+              onRemove={setRemoving}
+              onPage={(page) => setFilters((f) => ({ ...f, page }))}
+              onPageSize={(pageSize) => change({ pageSize })}
+            />
+          )}
+        </ResourceView>
       </Card>
       <ConfirmDialog
         open={removing !== null}

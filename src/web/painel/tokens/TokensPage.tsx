@@ -15,8 +15,7 @@ import KeyOutlined from "@mui/icons-material/KeyOutlined";
 import type { ApiToken } from "../api/types.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { EmptyState } from "../components/EmptyState.js";
-import { ListSkeleton } from "../components/ListSkeleton.js";
-import { LoadError } from "../components/LoadError.js";
+import { ResourceView } from "../components/ResourceView.js";
 import { PageHeading } from "../components/PageHeading.js";
 import { useNotice } from "../components/useNotice.js";
 import { VisuallyHidden } from "../components/VisuallyHidden.js";
@@ -47,71 +46,75 @@ export function TokensPage() {
     <>
       <PageHeading title={t("painel.tokens.title")} subtitle={t("painel.tokens.subtitle")} action={createButton} />
       <Card variant="outlined">
-        {resource.status === "loading" && <ListSkeleton />}
-        {resource.status === "error" && <LoadError error={resource.error} onRetry={reload} />}
-        {resource.status === "ready" && resource.data.length === 0 && (
-          <EmptyState icon={<KeyOutlined />} title={t("painel.tokens.emptyTitle")} text={t("painel.tokens.emptyText")} />
-        )}
-        {resource.status === "ready" && resource.data.length > 0 && (
-          <TableContainer>
-            <Table aria-label={t("painel.tokens.title")} data-testid="tokens-table">
-              <TableHead>
-                <TableRow>
-                  <TableCell>{t("painel.tokens.columns.name")}</TableCell>
-                  <TableCell sx={fromSm}>{t("painel.tokens.columns.scope")}</TableCell>
-                  <TableCell sx={wide}>{t("painel.tokens.columns.created")}</TableCell>
-                  <TableCell sx={wide}>{t("painel.tokens.columns.lastUsed")}</TableCell>
-                  <TableCell>{t("painel.tokens.columns.status")}</TableCell>
-                  <TableCell align="right">
-                    <VisuallyHidden>{t("painel.common.actions")}</VisuallyHidden>
-                  </TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {resource.data.map((token) => {
-                  const revoked = token.revokedAt !== null;
-                  return (
-                    <TableRow key={token.id} data-testid="token-row" data-name={token.name} sx={revoked ? { "& td": { color: "text.disabled" } } : undefined}>
-                      <TableCell>
-                        <Typography sx={{ fontWeight: 500 }}>{token.name}</Typography>
-                        <Typography variant="body2" color="text.secondary" sx={{ fontFamily: "ui-monospace, SFMono-Regular, Menlo, monospace" }}>
-                          {t("painel.tokens.prefix", { prefix: token.prefix })}
-                        </Typography>
-                        <Typography variant="body2" color="text.secondary" sx={{ display: { sm: "none" } }}>
-                          {t(`painel.tokens.scopes.${token.scope}`)}
-                        </Typography>
-                      </TableCell>
-                      <TableCell sx={fromSm}>{t(`painel.tokens.scopes.${token.scope}`)}</TableCell>
-                      <TableCell sx={{ ...wide, whiteSpace: "nowrap" }}>
-                        {formatDateTime(token.createdAt, timeZone)}
-                        <Typography variant="body2" color="text.secondary">
-                          {t("painel.tokens.by", { name: token.createdBy.name })}
-                        </Typography>
-                      </TableCell>
-                      <TableCell sx={{ ...wide, whiteSpace: "nowrap" }}>{token.lastUsedAt ? formatDateTime(token.lastUsedAt, timeZone) : t("painel.tokens.neverUsed")}</TableCell>
-                      <TableCell>
-                        <Chip
-                          size="small"
-                          data-testid="token-status"
-                          color={revoked ? "default" : "success"}
-                          variant={revoked ? "outlined" : "filled"}
-                          label={revoked ? t("painel.tokens.status.revoked") : t("painel.tokens.status.active")}
-                        />
-                      </TableCell>
-                      <TableCell align="right">
-                        {!revoked && (
-                          <Button color="error" size="small" onClick={() => setRevoking(token)} aria-label={t("painel.tokens.revokeNamed", { name: token.name })}>
-                            {t("painel.tokens.revoke")}
-                          </Button>
-                        )}
-                      </TableCell>
-                    </TableRow>
-                  );
-                })}
-              </TableBody>
-            </Table>
-          </TableContainer>
-        )}
+        <ResourceView
+          resource={resource}
+          onRetry={reload}
+          isEmpty={(data) => data.length === 0}
+          empty={
+            <EmptyState icon={<KeyOutlined />} title={t("painel.tokens.emptyTitle")} text={t("painel.tokens.emptyText")} />
+          }
+        >
+          {(data) => (
+            <TableContainer>
+              <Table aria-label={t("painel.tokens.title")} data-testid="tokens-table">
+                <TableHead>
+                  <TableRow>
+                    <TableCell>{t("painel.tokens.columns.name")}</TableCell>
+                    <TableCell sx={fromSm}>{t("painel.tokens.columns.scope")}</TableCell>
+                    <TableCell sx={wide}>{t("painel.tokens.columns.created")}</TableCell>
+                    <TableCell sx={wide}>{t("painel.tokens.columns.lastUsed")}</TableCell>
+                    <TableCell>{t("painel.tokens.columns.status")}</TableCell>
+                    <TableCell align="right">
+                      <VisuallyHidden>{t("painel.common.actions")}</VisuallyHidden>
+                    </TableCell>
+                  </TableRow>
+                </TableHead>
+                <TableBody>
+                  {data.map((token) => {
+                    const revoked = token.revokedAt !== null;
+                    return (
+                      <TableRow key={token.id} data-testid="token-row" data-name={token.name} sx={revoked ? { "& td": { color: "text.disabled" } } : undefined}>
+                        <TableCell>
+                          <Typography sx={{ fontWeight: 500 }}>{token.name}</Typography>
+                          <Typography variant="body2" color="text.secondary" sx={{ fontFamily: "ui-monospace, SFMono-Regular, Menlo, monospace" }}>
+                            {t("painel.tokens.prefix", { prefix: token.prefix })}
+                          </Typography>
+                          <Typography variant="body2" color="text.secondary" sx={{ display: { sm: "none" } }}>
+                            {t(`painel.tokens.scopes.${token.scope}`)}
+                          </Typography>
+                        </TableCell>
+                        <TableCell sx={fromSm}>{t(`painel.tokens.scopes.${token.scope}`)}</TableCell>
+                        <TableCell sx={{ ...wide, whiteSpace: "nowrap" }}>
+                          {formatDateTime(token.createdAt, timeZone)}
+                          <Typography variant="body2" color="text.secondary">
+                            {t("painel.tokens.by", { name: token.createdBy.name })}
+                          </Typography>
+                        </TableCell>
+                        <TableCell sx={{ ...wide, whiteSpace: "nowrap" }}>{token.lastUsedAt ? formatDateTime(token.lastUsedAt, timeZone) : t("painel.tokens.neverUsed")}</TableCell>
+                        <TableCell>
+                          <Chip
+                            size="small"
+                            data-testid="token-status"
+                            color={revoked ? "default" : "success"}
+                            variant={revoked ? "outlined" : "filled"}
+                            label={revoked ? t("painel.tokens.status.revoked") : t("painel.tokens.status.active")}
+                          />
+                        </TableCell>
+                        <TableCell align="right">
+                          {!revoked && (
+                            <Button color="error" size="small" onClick={() => setRevoking(token)} aria-label={t("painel.tokens.revokeNamed", { name: token.name })}>
+                              {t("painel.tokens.revoke")}
+                            </Button>
+                          )}
+                        </TableCell>
+                      </TableRow>
+                    );
+                  })}
+                </TableBody>
+              </Table>
+            </TableContainer>
+          )}
+        </ResourceView>
       </Card>
 
       <CreateTokenDialog

@@ -20,8 +20,7 @@ import { errorText } from "../api/error-text.js";
 import type { Role, User } from "../api/types.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { EmptyState } from "../components/EmptyState.js";
-import { ListSkeleton } from "../components/ListSkeleton.js";
-import { LoadError } from "../components/LoadError.js";
+import { ResourceView } from "../components/ResourceView.js";
 import { PageHeading } from "../components/PageHeading.js";
 import { useNotice } from "../components/useNotice.js";
 import { VisuallyHidden } from "../components/VisuallyHidden.js";
@@ -61,67 +60,71 @@ export function UsersPage() {
     <>
       <PageHeading title={t("painel.users.title")} subtitle={t("painel.users.subtitle")} action={createButton} />
       <Card variant="outlined">
-        {resource.status === "loading" && <ListSkeleton />}
-        {resource.status === "error" && <LoadError error={resource.error} onRetry={reload} />}
-        {resource.status === "ready" && resource.data.length === 0 && (
-          <EmptyState icon={<PeopleAltOutlined />} title={t("painel.users.emptyTitle")} text={t("painel.users.emptyText")} />
-        )}
-        {resource.status === "ready" && resource.data.length > 0 && (
-          <Table aria-label={t("painel.users.title")} data-testid="users-table">
-            <TableHead>
-              <TableRow>
-                <TableCell>{t("painel.users.columns.user")}</TableCell>
-                <TableCell>{t("painel.users.columns.role")}</TableCell>
-                <TableCell sx={{ display: { xs: "none", sm: "table-cell" } }}>{t("painel.users.columns.created")}</TableCell>
-                <TableCell align="right">
-                  <VisuallyHidden>{t("painel.common.actions")}</VisuallyHidden>
-                </TableCell>
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {resource.data.map((user) => {
-                const self = user.id === me.id;
-                return (
-                  <TableRow key={user.id} data-testid="user-row" data-email={user.email}>
-                    <TableCell sx={{ width: "50%" }}>
-                      <Typography sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>
-                        {user.name} {self && <Chip label={t("painel.users.you")} size="small" sx={{ ml: 0.5 }} />}
-                      </Typography>
-                      <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: "anywhere" }}>
-                        {user.email}
-                      </Typography>
-                    </TableCell>
-                    <TableCell>
-                      <TextField
-                        select
-                        size="small"
-                        value={user.role}
-                        disabled={self}
-                        onChange={(event) => void changeRole(user, event.target.value as Role)}
-                        slotProps={{ htmlInput: { "aria-label": t("painel.users.roleOf", { name: user.name }) } }}
-                        title={self ? t("painel.users.ownRole") : undefined}
-                        sx={{ minWidth: { xs: 120, sm: 150 } }}
-                      >
-                        <MenuItem value="publisher">{t("painel.roles.publisher")}</MenuItem>
-                        <MenuItem value="admin">{t("painel.roles.admin")}</MenuItem>
-                      </TextField>
-                    </TableCell>
-                    <TableCell sx={{ display: { xs: "none", sm: "table-cell" }, whiteSpace: "nowrap" }}>{formatDateTime(user.createdAt, timeZone)}</TableCell>
-                    <TableCell align="right">
-                      <Tooltip title={self ? t("painel.users.cannotRemoveSelf") : t("painel.users.remove")}>
-                        <span>
-                          <IconButton aria-label={t("painel.users.removeNamed", { name: user.name })} onClick={() => setRemoving(user)} disabled={self}>
-                            <DeleteOutline />
-                          </IconButton>
-                        </span>
-                      </Tooltip>
-                    </TableCell>
-                  </TableRow>
-                );
-              })}
-            </TableBody>
-          </Table>
-        )}
+        <ResourceView
+          resource={resource}
+          onRetry={reload}
+          isEmpty={(data) => data.length === 0}
+          empty={
+            <EmptyState icon={<PeopleAltOutlined />} title={t("painel.users.emptyTitle")} text={t("painel.users.emptyText")} />
+          }
+        >
+          {(data) => (
+            <Table aria-label={t("painel.users.title")} data-testid="users-table">
+              <TableHead>
+                <TableRow>
+                  <TableCell>{t("painel.users.columns.user")}</TableCell>
+                  <TableCell>{t("painel.users.columns.role")}</TableCell>
+                  <TableCell sx={{ display: { xs: "none", sm: "table-cell" } }}>{t("painel.users.columns.created")}</TableCell>
+                  <TableCell align="right">
+                    <VisuallyHidden>{t("painel.common.actions")}</VisuallyHidden>
+                  </TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {data.map((user) => {
+                  const self = user.id === me.id;
+                  return (
+                    <TableRow key={user.id} data-testid="user-row" data-email={user.email}>
+                      <TableCell sx={{ width: "50%" }}>
+                        <Typography sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>
+                          {user.name} {self && <Chip label={t("painel.users.you")} size="small" sx={{ ml: 0.5 }} />}
+                        </Typography>
+                        <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: "anywhere" }}>
+                          {user.email}
+                        </Typography>
+                      </TableCell>
+                      <TableCell>
+                        <TextField
+                          select
+                          size="small"
+                          value={user.role}
+                          disabled={self}
+                          onChange={(event) => void changeRole(user, event.target.value as Role)}
+                          slotProps={{ htmlInput: { "aria-label": t("painel.users.roleOf", { name: user.name }) } }}
+                          title={self ? t("painel.users.ownRole") : undefined}
+                          sx={{ minWidth: { xs: 120, sm: 150 } }}
+                        >
+                          <MenuItem value="publisher">{t("painel.roles.publisher")}</MenuItem>
+                          <MenuItem value="admin">{t("painel.roles.admin")}</MenuItem>
+                        </TextField>
+                      </TableCell>
+                      <TableCell sx={{ display: { xs: "none", sm: "table-cell" }, whiteSpace: "nowrap" }}>{formatDateTime(user.createdAt, timeZone)}</TableCell>
+                      <TableCell align="right">
+                        <Tooltip title={self ? t("painel.users.cannotRemoveSelf") : t("painel.users.remove")}>
+                          <span>
+                            <IconButton aria-label={t("painel.users.removeNamed", { name: user.name })} onClick={() => setRemoving(user)} disabled={self}>
+                              <DeleteOutline />
+                            </IconButton>
+                          </span>
+                        </Tooltip>
+                      </TableCell>
+                    </TableRow>
+                  );
+                })}
+              </TableBody>
+            </Table>
+          )}
+        </ResourceView>
       </Card>
 
       <CreateUserDialog
