@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DIALECTS, createTestDatabase, createTestDatabaseLocation, openTestDatabase, type TestDatabase } from "../../test/support/db.js";
-import { seedSubscriptions, waitForSend } from "../../test/support/delivery.js";
+import { aNewNotification, insertPlaceholderSubscriptions, seedSubscriptions, waitForSend } from "../../test/support/delivery.js";
 import { startFakePushService, type FakePushService } from "../../test/support/fake-push/fake-push-service.js";
 import { loadTestTls } from "../../test/support/fake-push/test-tls.js";
 import { setUpAdmin } from "../../test/support/operators.js";
@@ -8,37 +8,11 @@ import { startTestServer, type TestServer } from "../../test/support/server.js";
 import { createNotificationsRepository, type NewNotification } from "../store/notifications-repository.js";
 import { createScheduler } from "./scheduler.js";
 
+const aSend = (overrides: Partial<NewNotification> = {}) => aNewNotification({ title: "Agendada", ttlSeconds: 600, ...overrides });
+
 const SILENT = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
-function aSend(overrides: Partial<NewNotification> = {}): NewNotification {
-  return {
-    title: "Agendada",
-    body: null,
-    icon: null,
-    image: null,
-    badge: null,
-    tag: undefined,
-    url: null,
-    urgency: null,
-    ttlSeconds: 600,
-    topic: null,
-    audience: { kind: "everyone" },
-    ...overrides,
-  };
-}
 
-async function addSubscriptions(database: TestDatabase, from: number, count: number): Promise<void> {
-  const rows = Array.from({ length: count }, (_, i) => ({
-    endpoint: `https://push.example.com/${from + i}`,
-    p256dh: "k",
-    auth: "a",
-    user_agent: null,
-    created_at: 0,
-    updated_at: 0,
-    last_seen_at: 0,
-  }));
-  await database.db.insertInto("subscriptions").values(rows).execute();
-}
 
 const create = (database: TestDatabase, input: NewNotification, now: number) =>
   createNotificationsRepository(database).createWithJobs(input, { now, jobSize: 10, payloadFor: () => "{}" });
@@ -54,14 +28,14 @@ for (const dialect of DIALECTS) {
     });
 
     it("stores a future send as scheduled with no jobs, and takes its targets when it goes out", async () => {
-      await addSubscriptions(database, 0, 5);
+      await insertPlaceholderSubscriptions(database, 5, 0);
       const send = await create(database, aSend({ sendAt: 10_000 }), 1_000);
       expect(send).toMatchObject({ status: "scheduled", sendAt: 10_000, expiresAt: 10_000 + 600_000, counts: { queued: 0 } });
       expect(await database.db.selectFrom("delivery_jobs").selectAll().execute()).toEqual([]);
 
       const repo = createNotificationsRepository(database);
       expect(await repo.startDue(9_999, { jobSize: 10, limit: 10 })).toEqual([]);
-      await addSubscriptions(database, 5, 20); // subscribed while it waited: targets too
+      await insertPlaceholderSubscriptions(database, 20, 5); // subscribed while it waited: targets too
       const [started, ...rest] = await repo.startDue(12_000, { jobSize: 10, limit: 10 });
       expect(rest).toEqual([]);
       expect(started).toMatchObject({ id: send.id, status: "queued", sendAt: 10_000, expiresAt: 12_000 + 600_000, counts: { queued: 25 } });
@@ -84,7 +58,7 @@ for (const dialect of DIALECTS) {
     // connections in ONE process would block each other's lock wait (between processes,
     // BEGIN IMMEDIATE serialises the claims; the conditional UPDATE is the same).
     it.runIf(dialect === "postgres")("starts each due send exactly once when several processes look at the same moment", async () => {
-      await addSubscriptions(database, 0, 3);
+      await insertPlaceholderSubscriptions(database, 3, 0);
       const sends = await Promise.all(Array.from({ length: 8 }, (_, i) => create(database, aSend({ sendAt: 2_000 + i }), 1_000)));
       const handles = Array.from({ length: 3 }, () => openTestDatabase(database.location));
       try {
@@ -99,7 +73,7 @@ for (const dialect of DIALECTS) {
     });
 
     it("has the scheduler start due sends and tell about each", async () => {
-      await addSubscriptions(database, 0, 2);
+      await insertPlaceholderSubscriptions(database, 2, 0);
       let now = 1_000;
       const send = await create(database, aSend({ sendAt: 5_000 }), now);
       const told: number[] = [];

@@ -1,40 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DIALECTS, createTestDatabase, openTestDatabase, type TestDatabase } from "../../test/support/db.js";
-import type { Database } from "./database.js";
+import { aNewNotification as aSend, insertPlaceholderSubscriptions as seed } from "../../test/support/delivery.js";
 import { createDeliveryQueueRepository, type RangeBatchResult } from "./delivery-queue-repository.js";
-import { createNotificationsRepository, type NewNotification } from "./notifications-repository.js";
+import { createNotificationsRepository } from "./notifications-repository.js";
 
 const NOTHING: RangeBatchResult = { accepted: 0, failed: 0, gone: [], flagged: [], retries: [] };
 
-function aSend(overrides: Partial<NewNotification> = {}): NewNotification {
-  return {
-    title: "t",
-    body: null,
-    icon: null,
-    image: null,
-    badge: null,
-    tag: undefined,
-    url: null,
-    urgency: null,
-    ttlSeconds: 3600,
-    topic: null,
-    audience: { kind: "everyone" },
-    ...overrides,
-  };
-}
 
-async function seed(database: Database, count: number): Promise<void> {
-  const rows = Array.from({ length: count }, (_, i) => ({
-    endpoint: `https://push.example.com/${i}`,
-    p256dh: "k",
-    auth: "a",
-    user_agent: null,
-    created_at: 0,
-    updated_at: 0,
-    last_seen_at: 0,
-  }));
-  await database.db.insertInto("subscriptions").values(rows).execute();
-}
 
 for (const dialect of DIALECTS) {
   describe(`delivery queue on ${dialect}`, () => {

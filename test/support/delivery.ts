@@ -1,5 +1,5 @@
 import type { Database } from "../../src/store/database.js";
-import type { Notification } from "../../src/store/notifications-repository.js";
+import type { NewNotification, Notification } from "../../src/store/notifications-repository.js";
 import { subscriberKeysFor } from "./fake-push/keys.js";
 
 /** What the fake push service needs to know a seeded subscription by. */
@@ -57,4 +57,39 @@ export function createSteppingClock(): { now: () => number; advance(ms: number):
       offset += ms;
     },
   };
+}
+
+/** A send to everyone as the repositories store it; tests override what they look at. */
+export function aNewNotification(overrides: Partial<NewNotification> = {}): NewNotification {
+  return {
+    title: "t",
+    body: null,
+    icon: null,
+    image: null,
+    badge: null,
+    tag: undefined,
+    url: null,
+    urgency: null,
+    ttlSeconds: 3600,
+    topic: null,
+    audience: { kind: "everyone" },
+    ...overrides,
+  };
+}
+
+/**
+ * Inserts `count` subscriptions that are only rows (endpoints `https://push.example.com/<n>` from
+ * `from`, dummy keys): for queue and scheduler tests that never reach a push service.
+ */
+export async function insertPlaceholderSubscriptions(database: Database, count: number, from = 0): Promise<void> {
+  const rows = Array.from({ length: count }, (_, i) => ({
+    endpoint: `https://push.example.com/${from + i}`,
+    p256dh: "k",
+    auth: "a",
+    user_agent: null,
+    created_at: 0,
+    updated_at: 0,
+    last_seen_at: 0,
+  }));
+  await database.db.insertInto("subscriptions").values(rows).execute();
 }
