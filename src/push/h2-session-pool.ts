@@ -39,6 +39,90 @@ const REFUSED: TransportResult = { error: "reset", message: "stream refused" };
 const REFUSED_FAILURE: TransportResult = { error: "reset", message: "stream refused three times" };
 
 /**
+ * One request/response on an HTTP/2 stream: collects the answer (body capped), and settles exactly
+ * once with the response or a failure. A class with methods rather than closures: one object per
+ * push, at thousands of pushes per second.
+ */
+class StreamExchange {
+  settled = false;
+  private stream: ClientHttp2Stream | undefined;
+  private headers: IncomingHttpHeaders | undefined;
+  private chunks: Buffer[] = [];
+  private size = 0;
+  private truncated = false;
+
+  constructor(
+    private readonly entry: { readonly session: ClientHttp2Session },
+    private readonly maxBodyBytes: number,
+    /** performance.now() after which the pool's sweep times this exchange out. */
+    readonly deadline: number,
+    private readonly settle: (result: TransportResult) => void,
+  ) {}
+
+  start(request: PushRequest): void {
+    let stream: ClientHttp2Stream;
+    try {
+      stream = this.entry.session.request({ ":method": request.method, ":path": request.path, ...request.headers });
+    } catch (error) {
+      this.finish({ error: transportErrorKind(error), message: String(error) });
+      return;
+    }
+    this.stream = stream;
+    stream.on("response", (headers) => {
+      this.headers = headers;
+    });
+    stream.on("data", (chunk: Buffer) => this.data(chunk));
+    // A refused stream also emits "error"; "close" (with its code) decides what it was.
+    stream.on("error", (error: Error) => {
+      if (stream.rstCode !== NGHTTP2_REFUSED_STREAM) this.finish({ error: transportErrorKind(error), message: error.message });
+    });
+    // "close" follows the end of the response body (or a reset): the answer is complete.
+    stream.on("close", () => this.closed());
+    stream.end(request.body);
+  }
+
+  expire(timeoutMs: number): void {
+    this.finish({ error: "timeout", message: `no complete answer within ${timeoutMs} ms` });
+    this.stream?.close(NGHTTP2_CANCEL);
+  }
+
+  private data(chunk: Buffer): void {
+    if (this.truncated) return;
+    if (this.size + chunk.length > this.maxBodyBytes) {
+      this.chunks.push(chunk.subarray(0, this.maxBodyBytes - this.size));
+      this.size = this.maxBodyBytes;
+      this.truncated = true;
+      this.respond();
+      // An endless body is not read further: cancel the stream (RST_STREAM).
+      this.stream!.close(NGHTTP2_CANCEL);
+      return;
+    }
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+  }
+
+  private closed(): void {
+    const rstCode = this.stream!.rstCode;
+    if (this.headers !== undefined) this.respond();
+    else if (rstCode === NGHTTP2_REFUSED_STREAM) this.finish(REFUSED);
+    else this.finish({ error: "reset", message: `stream closed (code ${rstCode}) before a response` });
+  }
+
+  private respond(): void {
+    const headers = this.headers!;
+    const body = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.size);
+    const response: PushResponse = { status: Number(headers[":status"]), headers, body, truncated: this.truncated };
+    this.finish(response);
+  }
+
+  private finish(result: TransportResult): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.settle(result);
+  }
+}
+
+/**
  * HTTP/2 to one push-service origin with node:http2 directly. Streams are multiplexed up to the
  * server's SETTINGS_MAX_CONCURRENT_STREAMS per session, with more sessions only when those are
  * full. A GOAWAY (RFC 9113 §6.8) only stops new streams on that session: the ones the server
@@ -148,68 +232,43 @@ export function createH2SessionPool(options: H2SessionPoolOptions): H2SessionPoo
     }
   }
 
+  // Request deadlines: one sweep timer per pool instead of a timer per stream. The timeout is the
+  // same for every request, so deadlines are queued in order and the sweep only looks at the head.
+  const deadlines: StreamExchange[] = [];
+  let deadlineHead = 0;
+  let sweeper: NodeJS.Timeout | undefined;
+  const sweepEveryMs = Math.max(10, Math.min(1_000, Math.floor(options.requestTimeoutMs / 4)));
+
+  function sweep(): void {
+    const now = performance.now();
+    while (deadlineHead < deadlines.length) {
+      const exchange = deadlines[deadlineHead]!;
+      if (!exchange.settled && exchange.deadline > now) break;
+      deadlines[deadlineHead++] = undefined as unknown as StreamExchange;
+      if (!exchange.settled) exchange.expire(options.requestTimeoutMs);
+    }
+    if (deadlineHead === deadlines.length) {
+      deadlines.length = 0;
+      deadlineHead = 0;
+      clearInterval(sweeper);
+      sweeper = undefined;
+    } else if (deadlineHead > 1024 && deadlineHead * 2 > deadlines.length) {
+      deadlines.splice(0, deadlineHead);
+      deadlineHead = 0;
+    }
+  }
+
   /** Sends on a slot `acquire` reserved; frees it when the exchange ends. */
   function send(entry: Entry, request: PushRequest): Promise<TransportResult> {
     return new Promise<TransportResult>((resolve) => {
-      let stream: ClientHttp2Stream | undefined;
-      let settled = false;
-      const finish = (result: TransportResult) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
+      const exchange = new StreamExchange(entry, options.maxResponseBodyBytes, performance.now() + options.requestTimeoutMs, (result) => {
         entry.active--;
         wakeOne();
         resolve(result);
-      };
-      const timer = setTimeout(() => {
-        finish({ error: "timeout", message: `no complete answer within ${options.requestTimeoutMs} ms` });
-        stream?.close(NGHTTP2_CANCEL);
-      }, options.requestTimeoutMs);
-      try {
-        stream = entry.session.request({ ":method": request.method, ":path": request.path, ...request.headers });
-      } catch (error) {
-        finish({ error: transportErrorKind(error), message: String(error) });
-        return;
-      }
-      let headers: IncomingHttpHeaders | undefined;
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let truncated = false;
-      const done = () => {
-        if (headers === undefined) return;
-        const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
-        const response: PushResponse = { status: Number(headers[":status"]), headers, body, truncated };
-        finish(response);
-      };
-      const live = stream;
-      live.on("response", (h) => {
-        headers = h;
       });
-      live.on("data", (chunk: Buffer) => {
-        if (truncated) return;
-        if (size + chunk.length > options.maxResponseBodyBytes) {
-          chunks.push(chunk.subarray(0, options.maxResponseBodyBytes - size));
-          size = options.maxResponseBodyBytes;
-          truncated = true;
-          done();
-          // An endless body is not read further: cancel the stream (RST_STREAM).
-          live.close(NGHTTP2_CANCEL);
-          return;
-        }
-        chunks.push(chunk);
-        size += chunk.length;
-      });
-      live.on("end", done);
-      // A refused stream also emits "error"; "close" (with its code) decides what it was.
-      live.on("error", (error: Error) => {
-        if (live.rstCode !== NGHTTP2_REFUSED_STREAM) finish({ error: transportErrorKind(error), message: error.message });
-      });
-      live.on("close", () => {
-        if (headers !== undefined) done();
-        else if (live.rstCode === NGHTTP2_REFUSED_STREAM) finish(REFUSED);
-        else finish({ error: "reset", message: `stream closed (code ${live.rstCode}) before a response` });
-      });
-      live.end(request.body);
+      deadlines.push(exchange);
+      sweeper ??= setInterval(sweep, sweepEveryMs).unref();
+      exchange.start(request);
     });
   }
 

@@ -71,16 +71,10 @@ function assembleRequest(
   options: ResolvedPushOptions,
   vapid: VapidSigner,
 ): PushRequest {
-  let url: URL;
-  try {
-    url = new URL(endpoint);
-  } catch {
-    throw new PushError("endpoint_invalid", "push endpoint is not a URL");
-  }
-  if (url.protocol !== "https:") throw new PushError("endpoint_invalid", "push endpoint must be https");
+  const { origin, path } = splitEndpoint(endpoint);
   const headers: Record<string, string> = {
     ttl: String(options.ttl),
-    authorization: vapid.authorizationFor(url.origin),
+    authorization: vapid.authorizationFor(origin),
     "content-length": String(body?.length ?? 0),
   };
   if (body !== null) {
@@ -89,5 +83,42 @@ function assembleRequest(
   }
   if (options.urgency !== undefined) headers["urgency"] = options.urgency;
   if (options.topic !== undefined) headers["topic"] = options.topic;
-  return { origin: url.origin, path: url.pathname + url.search, method: "POST", headers, body: body ?? EMPTY };
+  return { origin, path, method: "POST", headers, body: body ?? EMPTY };
+}
+
+// A fan-out sends to thousands of endpoints of a handful of push services. The WHATWG parser
+// runs once per distinct `https://authority` text (cached), and a path made only of characters a
+// URL keeps as they are is taken as written, so the common case costs one regex test, not a parse.
+const origins = new Map<string, string>();
+const MAX_ORIGINS = 1024;
+const PLAIN_PATH = /^\/[A-Za-z0-9\-._~!$&()*+,;=:@/%?]*$/;
+// Dot segments ("/./", "/../", also percent-encoded) are resolved by the parser; an empty query
+// ("?" at the end) is dropped by it.
+const PARSED_DIFFERENTLY = /\/\.\.?(?:[/?]|$)|%2e|\?$/i;
+
+/** `https://host[:port]` and path + query of an endpoint, exactly as `new URL` would give them. */
+export function splitEndpoint(endpoint: string): { origin: string; path: string } {
+  if (endpoint.startsWith("https://")) {
+    const slash = endpoint.indexOf("/", 8);
+    if (slash > 8) {
+      const authority = endpoint.slice(0, slash);
+      const path = endpoint.slice(slash);
+      const origin = origins.get(authority);
+      if (origin !== undefined && PLAIN_PATH.test(path) && !PARSED_DIFFERENTLY.test(path)) return { origin, path };
+    }
+  }
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    throw new PushError("endpoint_invalid", "push endpoint is not a URL");
+  }
+  if (url.protocol !== "https:") throw new PushError("endpoint_invalid", "push endpoint must be https");
+  const slash = endpoint.indexOf("/", 8);
+  // Only an authority written without credentials maps to the origin by itself.
+  if (slash > 8 && endpoint.startsWith("https://") && url.username === "" && url.password === "") {
+    if (origins.size >= MAX_ORIGINS) origins.clear();
+    origins.set(endpoint.slice(0, slash), url.origin);
+  }
+  return { origin: url.origin, path: url.pathname + url.search };
 }
