@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- [--subs 20000] [--db sqlite|postgres] [--webpush-inflight 200]
- *   [--decrypt-sample 100] [--ceiling-ms 3000] [--no-webpush] [--no-ceiling]`
+ *   [--decrypt-sample 100] [--ceiling-ms 3000] [--no-webpush] [--no-ceiling] [--no-floor]`
  *
  * The benchmark of issue 3. Seeds N subscriptions with real P-256 keys (derived with
  * `subscriberKeysFor`, so the fake can decrypt a sample) pointing at the fake push service in its
@@ -12,6 +12,11 @@
  * Then, in the same run: the same N through the `web-push` library (`sendNotification`, 200 in
  * flight, https.Agent trusting the fake's CA) and the encryption-only ceiling of every core
  * (`measureEncryptionCeiling`). Prints the ratios and ends with one JSON line of every figure.
+ *
+ * Last, the HTTP/2 floor (http2-floor.ts): CPU per request of a bare node:http2 client and server
+ * (in their own processes) and of one encryption on one thread. Sino, its encryption threads and
+ * the fake share the same cores, so each push costs at least E + C + S of CPU where the ceiling
+ * costs E: Sino / ceiling ≤ E/(E+C+S) on this machine, printed as `bound:` beside the ratio.
  *
  * Warm-up, the same for both senders: a few hundred pushes before timing, so neither pays for
  * JIT, TLS handshakes or (Sino) starting its encryption threads inside the measured window — a
@@ -26,6 +31,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import webpush from "web-push";
 import { createDeliveryEngine } from "../src/delivery/engine.js";
+import { encryptedLength } from "../src/push/encrypt.js";
 import { createPushTransport, isTransportFailure, type PushTransport } from "../src/push/transport.js";
 import { createVapidSigner } from "../src/push/vapid.js";
 import { generateVapidKeys } from "../src/push/vapid-keys.js";
@@ -36,6 +42,7 @@ import { subscriberKeysFor } from "../test/support/fake-push/keys.js";
 import { spawnFakePushService } from "../test/support/fake-push/remote.js";
 import { loadTestTls } from "../test/support/fake-push/test-tls.js";
 import { measureEncryptionCeiling } from "./encryption-ceiling.js";
+import { ceilingRatioBound, describeFloor, measureEncryptUsPerMessage, measureHttp2Floor } from "./http2-floor.js";
 
 const { values } = parseArgs({
   options: {
@@ -46,6 +53,7 @@ const { values } = parseArgs({
     "ceiling-ms": { type: "string", default: "3000" },
     "no-webpush": { type: "boolean", default: false },
     "no-ceiling": { type: "boolean", default: false },
+    "no-floor": { type: "boolean", default: false },
     "keep-db": { type: "boolean", default: false },
     // Engine knobs, for tuning runs only; unset = the engine's defaults, as `sino start` runs it.
     lanes: { type: "string" },
@@ -411,6 +419,24 @@ if (!values["no-ceiling"]) {
   log(`ceiling:  ${ceiling.msgsPerSecond} msgs/s encryption only, ${ceiling.threads} threads`);
 }
 
+// ── 4. the HTTP/2 floor: Node's HTTP/2 at both ends, and one encryption, in CPU per push ─────
+let floor:
+  | { clientUsPerRequest: number; serverUsPerRequest: number; requestsPerSecond: number; encryptUsPerMessage: number; ceilingRatioBound: number }
+  | undefined;
+if (!values["no-floor"]) {
+  const payloadBytes = Buffer.byteLength(JSON.stringify({ ...NOTIFICATION, tag: "sino-1" }));
+  const http2 = await measureHttp2Floor({ bodyBytes: encryptedLength(payloadBytes) });
+  const encryptUs = measureEncryptUsPerMessage({ durationMs: Number(values["ceiling-ms"]), payloadBytes });
+  for (const line of describeFloor(http2, encryptUs)) log(line);
+  floor = {
+    clientUsPerRequest: http2.clientUsPerRequest,
+    serverUsPerRequest: http2.serverUsPerRequest,
+    requestsPerSecond: http2.requestsPerSecond,
+    encryptUsPerMessage: encryptUs,
+    ceilingRatioBound: ceilingRatioBound(encryptUs, http2.clientUsPerRequest, http2.serverUsPerRequest),
+  };
+}
+
 const round2 = (x: number): number => Math.round(x * 100) / 100;
 const vsWebpush = webpushRate === undefined ? undefined : round2(sinoRate / webpushRate);
 const vsCeiling = ceiling === undefined ? undefined : round2(sinoRate / ceiling.msgsPerSecond);
@@ -442,6 +468,7 @@ console.log(
     },
     webpush: webpushRate === undefined ? null : { msgsPerSecond: webpushRate, accepted: webpushAccepted, seconds: round2(webpushSeconds!), inFlight: WEBPUSH_IN_FLIGHT },
     ceiling: ceiling === undefined ? null : { msgsPerSecond: ceiling.msgsPerSecond, threads: ceiling.threads },
+    floor: floor ?? null,
     ratios: { sinoOverWebpush: vsWebpush ?? null, sinoOverCeiling: vsCeiling ?? null },
   }),
 );
