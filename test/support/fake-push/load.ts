@@ -68,6 +68,7 @@ console.log(
     // What one core of the service takes, whatever else the machine is running.
     serverCpuSeconds: Number(stats.cpuSeconds.toFixed(2)),
     reqPerServerCpuSecond: Math.round(stats.requests / stats.cpuSeconds),
+    serverCpuUsPerRequest: Number(((stats.cpuSeconds * 1e6) / stats.requests).toFixed(1)),
     failed,
     accepted: stats.accepted,
     decrypted: stats.decrypted,
