@@ -37,6 +37,24 @@ describe("createVapidVerifier", () => {
     const padded = Buffer.from(keys.publicKey, "base64url").toString("base64").replace(/\+/g, "-").replace(/\//g, "_");
     expect(verifier.check(`vapid t=${jwt}, k=${keys.publicKey}`, padded).ok).toBe(true);
   });
+
+  it("answers each header for itself when requests alternate between tokens", () => {
+    const verifier = createVapidVerifier({ origin });
+    const exp = Math.floor(Date.now() / 1000) + 60;
+    const good = `vapid t=${signVapidJwt(keys, { aud: origin, exp, sub: "mailto:a@sino.example" })}, k=${keys.publicKey}`;
+    const otherAud = `vapid t=${signVapidJwt(keys, { aud: "https://push.example", exp, sub: "mailto:a@sino.example" })}, k=${keys.publicKey}`;
+    expect(verifier.check(good).ok).toBe(true);
+    expect(verifier.check(otherAud)).toMatchObject({ reason: "wrong_aud" });
+    expect(verifier.check(good).ok).toBe(true);
+    expect(verifier.check(good, generateVapidTestKeys().publicKey)).toMatchObject({ reason: "key_mismatch" });
+    expect(verifier.check(otherAud)).toMatchObject({ reason: "wrong_aud" });
+  });
+
+  it("tells an unreadable header (401) from a readable one whose token is not a JWT (403)", () => {
+    const verifier = createVapidVerifier({ origin });
+    expect(verifier.check(`WebPush t=a.b.c, k=${keys.publicKey}`)).toEqual({ ok: false, reason: "malformed", status: 401 });
+    expect(verifier.check(`vapid t=not-a-jwt, k=${keys.publicKey}`)).toEqual({ ok: false, reason: "malformed", status: 403 });
+  });
 });
 
 describe("parseVapidAuthorization", () => {

@@ -20,7 +20,7 @@ export type VapidCheck =
 export interface VapidVerifierOptions {
   /** The push service's origin: the only accepted `aud` (RFC 8292 §2). */
   readonly origin: string;
-  /** Verified tokens kept, by token text, so signature checks are not a per-request cost. */
+  /** Verified `Authorization` headers kept, by their text, so parsing and signature checks are not a per-request cost. */
   readonly cacheSize?: number;
   readonly now?: () => number;
 }
@@ -29,6 +29,20 @@ interface VerifiedToken {
   readonly aud: unknown;
   readonly exp: unknown;
   readonly sub: unknown;
+}
+
+/**
+ * What one `Authorization` header text is known to mean once its signature verified: everything
+ * that depends on that text alone. Only `exp` against the clock and `k` against the subscription's
+ * key are left to check per request.
+ */
+interface VerifiedHeader {
+  readonly k: string;
+  readonly audOk: boolean;
+  readonly exp: number | undefined;
+  readonly subOk: boolean;
+  /** The answer when every check passes (the same object each time: it is read-only). */
+  readonly ok: VapidCheck & { readonly ok: true };
 }
 
 const MAX_EXP_AHEAD_S = 24 * 3600;
@@ -42,7 +56,10 @@ const MAX_EXP_AHEAD_S = 24 * 3600;
 export function createVapidVerifier(options: VapidVerifierOptions) {
   const cacheSize = options.cacheSize ?? 10_000;
   const now = options.now ?? Date.now;
-  const verified = new Map<string, VerifiedToken>();
+  /** Verified headers by their exact text, so parsing and signature checks are not a per-request cost. */
+  const verified = new Map<string, VerifiedHeader>();
+  let lastHeader: string | undefined;
+  let lastKnown: VerifiedHeader | undefined;
   const keys = new Map<string, KeyObject | null>();
 
   function keyObject(k: string): KeyObject | null {
@@ -89,28 +106,48 @@ export function createVapidVerifier(options: VapidVerifierOptions) {
     return { aud: claims.aud, exp: claims.exp, sub: claims.sub };
   }
 
+  /** What a parsed header means once verified; why not when its token does not verify. */
+  function verifyHeader(parsed: { t: string; k: string }): VerifiedHeader | VapidFailure {
+    const claims = verifyToken(parsed.t, parsed.k);
+    if (typeof claims === "string") return claims;
+    const sub = typeof claims.sub === "string" ? claims.sub : undefined;
+    return {
+      k: parsed.k,
+      audOk: claims.aud === options.origin,
+      exp: typeof claims.exp === "number" ? claims.exp : undefined,
+      subOk: sub !== undefined && isContactUri(sub),
+      // Only ever returned when subOk, so `sub` is then the string it was.
+      ok: { ok: true, publicKey: parsed.k, sub: sub ?? "" },
+    };
+  }
+
   /** `expectedKey`: the applicationServerKey the subscription was made with, when known. */
   function check(authorization: string | undefined, expectedKey?: string): VapidCheck {
     if (authorization === undefined || authorization === "") return fail("missing", 401);
-    const parsed = parseVapidAuthorization(authorization);
-    if (parsed === null) return fail("malformed", 401);
-    const cacheKey = `${parsed.k} ${parsed.t}`;
-    let claims = verified.get(cacheKey);
-    if (claims === undefined) {
-      const result = verifyToken(parsed.t, parsed.k);
+    // A sender reuses one token per audience: comparing with the last header skips hashing the
+    // ~400-character text for the map.
+    let known = authorization === lastHeader ? lastKnown : verified.get(authorization);
+    if (known === undefined) {
+      const parsed = parseVapidAuthorization(authorization);
+      if (parsed === null) return fail("malformed", 401);
+      const result = verifyHeader(parsed);
       if (typeof result === "string") return fail(result, 403);
       if (verified.size >= cacheSize) verified.clear();
-      verified.set(cacheKey, result);
-      claims = result;
+      verified.set(authorization, result);
+      known = result;
     }
-    // Claims are re-checked on every request: a cached token can expire.
-    if (claims.aud !== options.origin) return fail("wrong_aud", 403);
+    lastHeader = authorization;
+    lastKnown = known;
+    // Same order as an uncached check; the clock is read on every request, since a cached token
+    // can expire.
+    if (!known.audOk) return fail("wrong_aud", 403);
     const nowS = now() / 1000;
-    if (typeof claims.exp !== "number" || claims.exp <= nowS) return fail("expired", 403);
-    if (claims.exp > Math.ceil(nowS) + MAX_EXP_AHEAD_S) return fail("exp_too_far", 403);
-    if (typeof claims.sub !== "string" || !isContactUri(claims.sub)) return fail("bad_sub", 403);
-    if (expectedKey !== undefined && !sameKey(expectedKey, parsed.k)) return fail("key_mismatch", 403);
-    return { ok: true, publicKey: parsed.k, sub: claims.sub };
+    if (known.exp === undefined || known.exp <= nowS) return fail("expired", 403);
+    if (known.exp > Math.ceil(nowS) + MAX_EXP_AHEAD_S) return fail("exp_too_far", 403);
+    if (!known.subOk) return fail("bad_sub", 403);
+    // Equal text is equal bytes; otherwise compare the bytes (padded or not).
+    if (expectedKey !== undefined && expectedKey !== known.k && !sameKey(expectedKey, known.k)) return fail("key_mismatch", 403);
+    return known.ok;
   }
 
   return { check };
