@@ -2,7 +2,7 @@ import { createECDH } from "node:crypto";
 import webpush from "web-push";
 import { describe, expect, it } from "vitest";
 import { decryptPushBody } from "./decrypt.js";
-import { subscriberKeysFor, subscriptionJson } from "./keys.js";
+import { subscriberKeysFor, subscriberSecretsFor, subscriptionJson } from "./keys.js";
 
 describe("subscriberKeysFor", () => {
   it("derives the same keys for the same seed and id, and different ones otherwise", () => {
@@ -10,6 +10,13 @@ describe("subscriberKeysFor", () => {
     expect(subscriberKeysFor("seed", "42")).toEqual(a);
     expect(subscriberKeysFor("seed", "43").privateKey.equals(a.privateKey)).toBe(false);
     expect(subscriberKeysFor("other", "42").auth.equals(a.auth)).toBe(false);
+  });
+
+  it("has the same private key and auth in its secret half (what the fake decrypts with)", () => {
+    for (const id of ["0", "42", "abc"]) {
+      const { privateKey, auth } = subscriberKeysFor("seed", id);
+      expect(subscriberSecretsFor("seed", id)).toEqual({ privateKey, auth });
+    }
   });
 
   it("gives a valid P-256 pair: a 32-byte scalar whose public point is p256dh, and a 16-byte auth", () => {

@@ -27,15 +27,24 @@ export const DEFAULT_KEY_SEED = "sino-fake-push";
 const P256_ORDER = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
 
 export function subscriberKeysFor(seed: string | Buffer, id: string): SubscriberKeys {
+  const { privateKey, auth } = subscriberSecretsFor(seed, id);
+  const ecdh = createECDH("prime256v1");
+  ecdh.setPrivateKey(privateKey);
+  return { privateKey, p256dh: ecdh.getPublicKey(), auth };
+}
+
+/**
+ * The secret half of `subscriberKeysFor` (private scalar and auth), which is all decryption needs:
+ * it skips the EC point multiplication that computes `p256dh`.
+ */
+export function subscriberSecretsFor(seed: string | Buffer, id: string): Pick<SubscriberKeys, "privateKey" | "auth"> {
   const digest = createHmac("sha256", seed).update(`p${id}`).digest();
   // A 256-bit digest reduced mod (n - 1), plus one: never zero, never >= n. The bias is ~2^-32,
   // irrelevant for test keys.
   const scalar = (BigInt(`0x${digest.toString("hex")}`) % (P256_ORDER - 1n)) + 1n;
   const privateKey = Buffer.from(scalar.toString(16).padStart(64, "0"), "hex");
-  const ecdh = createECDH("prime256v1");
-  ecdh.setPrivateKey(privateKey);
   const auth = createHmac("sha256", seed).update(`a${id}`).digest().subarray(0, 16);
-  return { privateKey, p256dh: ecdh.getPublicKey(), auth: Buffer.from(auth) };
+  return { privateKey, auth: Buffer.from(auth) };
 }
 
 /** A subscription as the browser would serialise it, for `endpoint` and `keys`. */
