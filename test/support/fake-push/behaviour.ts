@@ -35,6 +35,8 @@ export interface ChosenBehaviour {
 }
 
 const ACCEPT: FakeAction = { kind: "accept" };
+/** The answer when no rule applies: shared, since it is read-only. */
+const PLAIN_ACCEPT: ChosenBehaviour = { delayMs: 0, action: ACCEPT };
 
 interface LiveRule {
   readonly rule: BehaviourRule;
@@ -66,9 +68,9 @@ export function createBehaviourBook(random: () => number = Math.random) {
 
   /** The behaviour for one request to `id`; consumes one use of a counted rule. */
   function choose(id: string): ChosenBehaviour {
-    if (rules.length === 0) return { delayMs: 0, action: ACCEPT };
+    if (rules.length === 0) return PLAIN_ACCEPT;
     const live = pick(id);
-    if (live === undefined) return { delayMs: 0, action: ACCEPT };
+    if (live === undefined) return PLAIN_ACCEPT;
     live.remaining -= 1;
     if (live.remaining <= 0) rules = rules.filter((r) => r !== live);
     const { latencyMs = 0, jitterMs = 0, action = ACCEPT } = live.rule;

@@ -135,6 +135,19 @@ describe("accepting pushes", () => {
     expect(reply.status).toBe(201);
   });
 
+  it("sends 100 Continue over HTTP/2 to a client that waits for it before its body", async () => {
+    const request = webPushRequest("continue", "depois do 100");
+    const status = await new Promise<number>((resolve, reject) => {
+      const lower = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k.toLowerCase(), String(v)]));
+      const stream = client.session.request({ ":method": "POST", ":path": request.path, ...lower, expect: "100-continue" }, { endStream: false });
+      stream.on("continue", () => stream.end(request.body));
+      stream.on("response", (h) => resolve(Number(h[":status"])));
+      stream.on("error", reject);
+    });
+    expect(status).toBe(201);
+    expect(fake.stats().log[0]?.plaintext).toBe("depois do 100");
+  });
+
   it("waitForAccepted resolves once the count is reached", async () => {
     const waiting = fake.waitForAccepted(3);
     await Promise.all([push("w1"), push("w2"), push("w3")]);

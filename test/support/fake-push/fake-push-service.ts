@@ -1,12 +1,13 @@
 import { once } from "node:events";
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { createSecureServer, type Http2ServerRequest, type Http2ServerResponse, type Http2Session } from "node:http2";
-import type { AddressInfo, Socket } from "node:net";
+import { createServer as createHttp1Server } from "node:http";
+import { createServer as createHttp2Server, type Http2Session } from "node:http2";
+import type { AddressInfo } from "node:net";
+import { createServer as createTlsServer, type TLSSocket } from "node:tls";
 import { handleAdminRequest } from "./admin-routes.js";
 import { createBehaviourBook, type BehaviourRule, type FakeAction } from "./behaviour.js";
 import { decryptPushBody, type ReceiverKeys } from "./decrypt.js";
-import { toExchange, type Exchange } from "./exchange.js";
-import { DEFAULT_KEY_SEED, subscriberKeysFor } from "./keys.js";
+import { H1Exchange, H2Exchange, type Exchange } from "./exchange.js";
+import { DEFAULT_KEY_SEED, subscriberSecretsFor } from "./keys.js";
 import { createStatsRecorder, type FakePushStats, type RecordedRequest } from "./stats.js";
 import { loadTestTls } from "./test-tls.js";
 import { createVapidVerifier, type VapidFailure } from "./vapid-verifier.js";
@@ -70,6 +71,9 @@ const MAX_BODY_BYTES = 4096;
 const URGENCIES = new Set(["very-low", "low", "normal", "high"]);
 // RFC 8030 §5.4: a Topic is at most 32 characters from the URL-safe base64 alphabet.
 const TOPIC_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
+const TTL_PATTERN = /^\d+$/;
+
+type Writable<T> = { -readonly [K in keyof T]: T[K] };
 
 export async function startFakePushService(options: FakePushServiceOptions = {}) {
   const tls = loadTestTls();
@@ -82,30 +86,45 @@ export async function startFakePushService(options: FakePushServiceOptions = {})
   const stats = createStatsRecorder(options.logSize ?? 1000);
   const registered = new Map<string, RegisteredKeys>();
   const servedByConnection = new WeakMap<object, number>();
-  const sockets = new Set<Socket>();
+  const sockets = new Set<TLSSocket>();
   const sessions = new Set<Http2Session>();
   const acceptedWaiters = new Set<{ count: number; resolve: () => void }>();
+  const finished = (): void => stats.finished();
   let sampleCounter = 0;
   let messageCounter = 0;
 
-  const server = createSecureServer({ cert: tls.cert, key: tls.key, allowHTTP1: true });
-  server.on("secureConnection", (socket: Socket) => {
+  // One TLS port, two protocols: ALPN decides which server gets the connection, through the
+  // servers' documented `connection` event. HTTP/2 is served on the raw stream API (no compat
+  // req/res wrappers: that is most of the fake's own CPU per push), HTTP/1.1 by node:http.
+  const h2Server = createHttp2Server();
+  const h1Server = createHttp1Server((req, res) => serve(new H1Exchange(req, res)));
+  const server = createTlsServer({ cert: tls.cert, key: tls.key, ALPNProtocols: ["h2", "http/1.1"] });
+  server.on("secureConnection", (socket: TLSSocket) => {
     stats.connection();
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
+    // No ALPN at all (e.g. node:https without `ALPNProtocols`) means HTTP/1.1, as with allowHTTP1.
+    if (socket.alpnProtocol === "h2") h2Server.emit("connection", socket);
+    else h1Server.emit("connection", socket);
   });
-  server.on("session", (session: Http2Session) => {
+  h2Server.on("session", (session: Http2Session) => {
     sessions.add(session);
     session.once("close", () => sessions.delete(session));
   });
-  server.on("request", (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => {
-    const exchange = toExchange(req, res);
+  h2Server.on("stream", (stream, headers) => {
+    // As node:http does for HTTP/1.1 (and the http2 compat API did): a client that waits for
+    // 100 Continue gets it, then sends its body.
+    if (headers.expect === "100-continue") stream.additionalHeaders({ ":status": 100 });
+    serve(new H2Exchange(stream, headers));
+  });
+
+  function serve(exchange: Exchange): void {
     if (exchange.url.startsWith("/_fake/")) {
       void handleAdminRequest(exchange, control);
       return;
     }
     void handlePush(exchange).catch(() => exchange.resetRequest());
-  });
+  }
 
   server.listen(options.port ?? 0, options.host ?? "127.0.0.1");
   await once(server, "listening");
@@ -125,6 +144,8 @@ export async function startFakePushService(options: FakePushServiceOptions = {})
       if (!url.startsWith(prefix)) continue;
       const rest = url.slice(prefix.length);
       if (rest === "" || rest.includes("/") || rest.includes("?")) return undefined;
+      // Without a '%' there is nothing to decode (and nothing decodeURIComponent could refuse).
+      if (!rest.includes("%")) return { route, id: rest };
       try {
         return { route, id: decodeURIComponent(rest) };
       } catch {
@@ -146,7 +167,7 @@ export async function startFakePushService(options: FakePushServiceOptions = {})
     }
     const { route, id } = found;
     stats.started(exchange.protocol);
-    exchange.onClose(() => stats.finished());
+    exchange.onClose(finished);
     const served = (servedByConnection.get(exchange.connection) ?? 0) + 1;
     servedByConnection.set(exchange.connection, served);
     if (closeConnectionAfter !== undefined && served >= closeConnectionAfter) exchange.closeConnectionAfterResponse();
@@ -155,7 +176,8 @@ export async function startFakePushService(options: FakePushServiceOptions = {})
     const { body, length } = await exchange.readBody(MAX_BODY_BYTES);
     if (chosen.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, chosen.delayMs));
 
-    const base = {
+    // The log entry, filled in as the checks go: one object per request, recorded once.
+    const entry: Writable<RecordedRequest> = {
       id,
       path: exchange.url,
       protocol: exchange.protocol,
@@ -164,64 +186,69 @@ export async function startFakePushService(options: FakePushServiceOptions = {})
       topic: exchange.header("topic"),
       contentEncoding: exchange.header("content-encoding"),
       bodyLength: length,
-    };
-    const record = (status: RecordedRequest["status"], extra: Partial<RecordedRequest> = {}): void => {
-      stats.record({ ...base, status, ...extra });
-      if (status === 201 || status === 202) notifyAccepted();
+      status: 0,
     };
 
-    if (breaks(chosen.action, exchange, record)) return;
+    if (breaks(chosen.action, exchange, entry)) return;
 
-    const refuse = (status: number, error: string, vapidFailure?: VapidFailure): void => {
-      record(status, vapidFailure === undefined ? {} : { vapidFailure });
-      exchange.respond(status, { "content-type": "application/json" }, JSON.stringify({ code: status, error }));
-    };
-
-    if (length > MAX_BODY_BYTES) return refuse(413, `body of ${length} bytes exceeds ${MAX_BODY_BYTES}`);
+    if (length > MAX_BODY_BYTES) return refuse(exchange, entry, 413, `body of ${length} bytes exceeds ${MAX_BODY_BYTES}`);
     const vapid = verifier.check(exchange.header("authorization"), route.vapidKeyFor?.(id));
-    if (!vapid.ok) return refuse(vapid.status, `vapid: ${vapid.reason}`, vapid.reason);
+    if (!vapid.ok) return refuse(exchange, entry, vapid.status, `vapid: ${vapid.reason}`, vapid.reason);
     // RFC 8030 §5.2: TTL is required; FCM and autopush both answer 400 without it.
-    const ttl = base.ttl === undefined || !/^\d+$/.test(base.ttl) ? undefined : Number(base.ttl);
-    if (ttl === undefined) return refuse(400, "missing or invalid TTL header");
-    if (length > 0 && base.contentEncoding !== "aes128gcm") return refuse(400, "Content-Encoding must be aes128gcm");
-    if (base.urgency !== undefined && !URGENCIES.has(base.urgency)) return refuse(400, "invalid Urgency");
-    if (base.topic !== undefined && !TOPIC_PATTERN.test(base.topic)) return refuse(400, "invalid Topic");
+    const ttl = entry.ttl === undefined || !TTL_PATTERN.test(entry.ttl) ? undefined : Number(entry.ttl);
+    if (ttl === undefined) return refuse(exchange, entry, 400, "missing or invalid TTL header");
+    if (length > 0 && entry.contentEncoding !== "aes128gcm") return refuse(exchange, entry, 400, "Content-Encoding must be aes128gcm");
+    if (entry.urgency !== undefined && !URGENCIES.has(entry.urgency)) return refuse(exchange, entry, 400, "invalid Urgency");
+    if (entry.topic !== undefined && !TOPIC_PATTERN.test(entry.topic)) return refuse(exchange, entry, 400, "invalid Topic");
 
     if (chosen.action.kind === "status") {
+      const { status, retryAfter } = chosen.action;
       const headers: Record<string, string> = { "content-type": "application/json" };
-      if (chosen.action.retryAfter !== undefined) headers["retry-after"] = String(chosen.action.retryAfter);
-      record(chosen.action.status);
-      exchange.respond(chosen.action.status, headers, JSON.stringify({ code: chosen.action.status }));
+      if (retryAfter !== undefined) headers["retry-after"] = String(retryAfter);
+      record(entry, status);
+      exchange.respond(status, headers, JSON.stringify({ code: status }));
       return;
     }
 
-    let decryption: Partial<RecordedRequest> = {};
     if (route.decrypts === true && length > 0 && decryptSample > 0 && sampleCounter++ % decryptSample === 0) {
-      decryption = tryDecrypt(id, body);
+      tryDecrypt(id, body, entry);
     }
-    const delivered = await route.deliver({ id, body, ttl, urgency: base.urgency, topic: base.topic, vapidKey: vapid.publicKey });
+    const answer = route.deliver({ id, body, ttl, urgency: entry.urgency, topic: entry.topic, vapidKey: vapid.publicKey });
+    const delivered = typeof answer === "number" ? answer : await answer;
     const status = delivered === 201 && chosen.action.kind === "accept" ? chosen.action.status ?? 201 : delivered;
-    record(status, decryption);
+    record(entry, status);
     messageCounter += 1;
     exchange.respond(status, status === 201 || status === 202 ? { location: `${origin}/m/${messageCounter}`, ttl: String(ttl) } : {});
   }
 
+  function record(entry: Writable<RecordedRequest>, status: RecordedRequest["status"]): void {
+    entry.status = status;
+    stats.record(entry);
+    if (status === 201 || status === 202) notifyAccepted();
+  }
+
+  function refuse(exchange: Exchange, entry: Writable<RecordedRequest>, status: number, error: string, vapidFailure?: VapidFailure): void {
+    if (vapidFailure !== undefined) entry.vapidFailure = vapidFailure;
+    record(entry, status);
+    exchange.respond(status, { "content-type": "application/json" }, JSON.stringify({ code: status, error }));
+  }
+
   /** Applies the actions that break the exchange instead of answering; true when it did. */
-  function breaks(action: FakeAction, exchange: Exchange, record: (status: RecordedRequest["status"]) => void): boolean {
+  function breaks(action: FakeAction, exchange: Exchange, entry: Writable<RecordedRequest>): boolean {
     switch (action.kind) {
       case "hang":
-        record("hang");
+        record(entry, "hang");
         return true;
       case "reset":
-        record("reset");
+        record(entry, "reset");
         exchange.resetRequest();
         return true;
       case "reset-connection":
-        record("reset-connection");
+        record(entry, "reset-connection");
         exchange.resetConnection();
         return true;
       case "endless-body":
-        record(action.status ?? 200);
+        record(entry, action.status ?? 200);
         exchange.endlessBody(action.status ?? 200);
         return true;
       default:
@@ -229,12 +256,12 @@ export async function startFakePushService(options: FakePushServiceOptions = {})
     }
   }
 
-  function tryDecrypt(id: string, body: Buffer): Partial<RecordedRequest> {
+  function tryDecrypt(id: string, body: Buffer, entry: Writable<RecordedRequest>): void {
     try {
-      const keys = registered.get(id) ?? subscriberKeysFor(keySeed, id);
-      return { plaintext: decryptPushBody(body, keys).toString("utf8") };
+      const keys = registered.get(id) ?? subscriberSecretsFor(keySeed, id);
+      entry.plaintext = decryptPushBody(body, keys).toString("utf8");
     } catch (error) {
-      return { decryptError: error instanceof Error ? error.message : String(error) };
+      entry.decryptError = error instanceof Error ? error.message : String(error);
     }
   }
 
