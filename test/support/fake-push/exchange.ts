@@ -76,8 +76,9 @@ export class H2Exchange implements Exchange {
     this.url = headers[":path"] ?? "/";
     this.connection = stream.session ?? stream;
     stream.on("error", ignoreError);
-    // One listener for everything that waits on the end of the stream (each listener costs).
-    stream.once("close", () => this.onStreamClose());
+    // One listener for everything that waits on the end of the stream (each listener costs; `on`,
+    // not `once`: a stream closes once, and removing a listener costs too).
+    stream.on("close", () => this.onStreamClose());
   }
 
   private onStreamClose(): void {
@@ -102,7 +103,7 @@ export class H2Exchange implements Exchange {
       // Closed before `end`: the client reset the stream or the session died.
       this.bodyAborted = reject;
       stream.on("data", (chunk: Buffer) => reader.add(chunk));
-      stream.once("end", () => {
+      stream.on("end", () => {
         this.bodyAborted = undefined;
         resolve(reader.result());
       });
