@@ -134,7 +134,10 @@ describe("the bell (SQLite)", () => {
     expect(await button.getAttribute("aria-pressed")).toBe("false");
     expect(isGrey(await bellIconColour(page))).toBe(true);
     await button.hover();
-    expect(await page.getByRole("tooltip").textContent()).toBe(TEXT.enable);
+    // By name: another control's tooltip may still be fading out when this one opens.
+    const tooltip = page.getByRole("tooltip", { name: TEXT.enable, exact: true });
+    await tooltip.waitFor({ state: "visible" });
+    expect(await tooltip.textContent()).toBe(TEXT.enable);
     expect(await page.getByRole("button", { name: TEXT.enable, exact: true }).count()).toBe(1);
     expect(countStartingWith(consoleMessages, TEXT.notInitialised)).toBe(0);
   });
@@ -149,7 +152,10 @@ describe("the bell (SQLite)", () => {
     const button = await settledBell(page, "on");
     expect(isGrey(await bellIconColour(page))).toBe(false);
     await button.hover();
-    expect(await page.getByRole("tooltip").textContent()).toBe(TEXT.disable);
+    // By name: another control's tooltip may still be fading out when this one opens.
+    const tooltip = page.getByRole("tooltip", { name: TEXT.disable, exact: true });
+    await tooltip.waitFor({ state: "visible" });
+    expect(await tooltip.textContent()).toBe(TEXT.disable);
     expect(await page.getByTestId("push-status").textContent()).toBe(ptBR.app.home.status.on);
   });
 
