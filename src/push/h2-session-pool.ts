@@ -50,19 +50,22 @@ class StreamExchange {
   private chunks: Buffer[] = [];
   private size = 0;
   private truncated = false;
+  private settle: ((result: TransportResult) => void) | undefined;
 
   constructor(
-    private readonly entry: { readonly session: ClientHttp2Session },
+    private readonly session: ClientHttp2Session,
     private readonly maxBodyBytes: number,
     /** performance.now() after which the pool's sweep times this exchange out. */
     readonly deadline: number,
-    private readonly settle: (result: TransportResult) => void,
-  ) {}
+    settle: (result: TransportResult) => void,
+  ) {
+    this.settle = settle;
+  }
 
   start(request: PushRequest): void {
     let stream: ClientHttp2Stream;
     try {
-      stream = this.entry.session.request({ ":method": request.method, ":path": request.path, ...request.headers });
+      stream = this.session.request({ ":method": request.method, ":path": request.path, ...request.headers });
     } catch (error) {
       this.finish({ error: transportErrorKind(error), message: String(error) });
       return;
@@ -77,32 +80,34 @@ class StreamExchange {
       if (stream.rstCode !== NGHTTP2_REFUSED_STREAM) this.finish({ error: transportErrorKind(error), message: error.message });
     });
     // "close" follows the end of the response body (or a reset): the answer is complete.
-    stream.on("close", () => this.closed());
+    stream.on("close", () => this.closed(stream.rstCode));
     stream.end(request.body);
   }
 
   expire(timeoutMs: number): void {
+    const stream = this.stream;
     this.finish({ error: "timeout", message: `no complete answer within ${timeoutMs} ms` });
-    this.stream?.close(NGHTTP2_CANCEL);
+    stream?.close(NGHTTP2_CANCEL);
   }
 
   private data(chunk: Buffer): void {
-    if (this.truncated) return;
+    if (this.settled) return;
     if (this.size + chunk.length > this.maxBodyBytes) {
+      const stream = this.stream!;
       this.chunks.push(chunk.subarray(0, this.maxBodyBytes - this.size));
       this.size = this.maxBodyBytes;
       this.truncated = true;
       this.respond();
       // An endless body is not read further: cancel the stream (RST_STREAM).
-      this.stream!.close(NGHTTP2_CANCEL);
+      stream.close(NGHTTP2_CANCEL);
       return;
     }
     this.chunks.push(chunk);
     this.size += chunk.length;
   }
 
-  private closed(): void {
-    const rstCode = this.stream!.rstCode;
+  private closed(rstCode: number): void {
+    if (this.settled) return;
     if (this.headers !== undefined) this.respond();
     else if (rstCode === NGHTTP2_REFUSED_STREAM) this.finish(REFUSED);
     else this.finish({ error: "reset", message: `stream closed (code ${rstCode}) before a response` });
@@ -116,9 +121,16 @@ class StreamExchange {
   }
 
   private finish(result: TransportResult): void {
-    if (this.settled) return;
+    const settle = this.settle;
+    if (settle === undefined) return;
     this.settled = true;
-    this.settle(result);
+    // The pool's deadline queue may hold this object until the requests before it finish: keep
+    // nothing heavy (stream, body, headers, the caller's promise) once it has settled.
+    this.settle = undefined;
+    this.stream = undefined;
+    this.headers = undefined;
+    this.chunks = [];
+    settle(result);
   }
 }
 
@@ -261,7 +273,7 @@ export function createH2SessionPool(options: H2SessionPoolOptions): H2SessionPoo
   /** Sends on a slot `acquire` reserved; frees it when the exchange ends. */
   function send(entry: Entry, request: PushRequest): Promise<TransportResult> {
     return new Promise<TransportResult>((resolve) => {
-      const exchange = new StreamExchange(entry, options.maxResponseBodyBytes, performance.now() + options.requestTimeoutMs, (result) => {
+      const exchange = new StreamExchange(entry.session, options.maxResponseBodyBytes, performance.now() + options.requestTimeoutMs, (result) => {
         entry.active--;
         wakeOne();
         resolve(result);
