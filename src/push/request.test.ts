@@ -31,6 +31,10 @@ const ENDPOINTS = [
   "https://bücher.example/p",
   "https://user:pass@example.com/p",
   "https://example.com",
+  "https://example.com#f/x",
+  "https://example.com?q/x",
+  "https://example.com\\p/x",
+  "https://[::1]:8443/p",
 ];
 
 describe("splitEndpoint", () => {

@@ -91,6 +91,7 @@ function assembleRequest(
 // URL keeps as they are is taken as written, so the common case costs one regex test, not a parse.
 const origins = new Map<string, string>();
 const MAX_ORIGINS = 1024;
+const PLAIN_AUTHORITY = /^https:\/\/[A-Za-z0-9.-]+(?::[0-9]+)?$/;
 const PLAIN_PATH = /^\/[A-Za-z0-9\-._~!$&()*+,;=:@/%?]*$/;
 // Dot segments ("/./", "/../", also percent-encoded) are resolved by the parser; an empty query
 // ("?" at the end) is dropped by it.
@@ -115,8 +116,9 @@ export function splitEndpoint(endpoint: string): { origin: string; path: string 
   }
   if (url.protocol !== "https:") throw new PushError("endpoint_invalid", "push endpoint must be https");
   const slash = endpoint.indexOf("/", 8);
-  // Only an authority written without credentials maps to the origin by itself.
-  if (slash > 8 && endpoint.startsWith("https://") && url.username === "" && url.password === "") {
+  // Only an authority written as plain host[:port] (no credentials, no '?', '#' or '\\' before the
+  // first '/') maps to the origin by itself.
+  if (slash > 8 && PLAIN_AUTHORITY.test(endpoint.slice(0, slash))) {
     if (origins.size >= MAX_ORIGINS) origins.clear();
     origins.set(endpoint.slice(0, slash), url.origin);
   }
