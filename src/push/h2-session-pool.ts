@@ -1,5 +1,6 @@
 import http2, { type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders } from "node:http2";
 import type { TLSSocket } from "node:tls";
+import { createFifoQueue } from "./fifo-queue.js";
 import type { PushRequest } from "./request.js";
 import { transportErrorKind } from "./transport-error.js";
 import type { PushResponse, TransportResult } from "./transport.js";
@@ -44,7 +45,6 @@ const REFUSED_FAILURE: TransportResult = { error: "reset", message: "stream refu
  * push, at thousands of pushes per second.
  */
 class StreamExchange {
-  settled = false;
   private stream: ClientHttp2Stream | undefined;
   private headers: IncomingHttpHeaders | undefined;
   private chunks: Buffer[] = [];
@@ -60,6 +60,10 @@ class StreamExchange {
     settle: (result: TransportResult) => void,
   ) {
     this.settle = settle;
+  }
+
+  get settled(): boolean {
+    return this.settle === undefined;
   }
 
   start(request: PushRequest): void {
@@ -123,7 +127,6 @@ class StreamExchange {
   private finish(result: TransportResult): void {
     const settle = this.settle;
     if (settle === undefined) return;
-    this.settled = true;
     // The pool's deadline queue may hold this object until the requests before it finish: keep
     // nothing heavy (stream, body, headers, the caller's promise) once it has settled.
     this.settle = undefined;
@@ -246,27 +249,19 @@ export function createH2SessionPool(options: H2SessionPoolOptions): H2SessionPoo
 
   // Request deadlines: one sweep timer per pool instead of a timer per stream. The timeout is the
   // same for every request, so deadlines are queued in order and the sweep only looks at the head.
-  const deadlines: StreamExchange[] = [];
-  let deadlineHead = 0;
+  const deadlines = createFifoQueue<StreamExchange>();
   let sweeper: NodeJS.Timeout | undefined;
   const sweepEveryMs = Math.max(10, Math.min(1_000, Math.floor(options.requestTimeoutMs / 4)));
 
   function sweep(): void {
     const now = performance.now();
-    while (deadlineHead < deadlines.length) {
-      const exchange = deadlines[deadlineHead]!;
-      if (!exchange.settled && exchange.deadline > now) break;
-      deadlines[deadlineHead++] = undefined as unknown as StreamExchange;
-      if (!exchange.settled) exchange.expire(options.requestTimeoutMs);
+    for (let head = deadlines.peek(); head !== undefined && (head.settled || head.deadline <= now); head = deadlines.peek()) {
+      deadlines.shift();
+      if (!head.settled) head.expire(options.requestTimeoutMs);
     }
-    if (deadlineHead === deadlines.length) {
-      deadlines.length = 0;
-      deadlineHead = 0;
+    if (deadlines.size === 0) {
       clearInterval(sweeper);
       sweeper = undefined;
-    } else if (deadlineHead > 1024 && deadlineHead * 2 > deadlines.length) {
-      deadlines.splice(0, deadlineHead);
-      deadlineHead = 0;
     }
   }
 

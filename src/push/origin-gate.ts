@@ -1,3 +1,5 @@
+import { createFifoQueue } from "./fifo-queue.js";
+
 /**
  * A counting semaphore with a FIFO queue: at most `limit` requests in flight to one push-service
  * origin, the rest wait here (in order) rather than pile up inside the HTTP client.
@@ -11,9 +13,7 @@ export interface OriginGate {
 
 export function createOriginGate(limit: number): OriginGate {
   let inFlight = 0;
-  // A head index instead of Array#shift: a fan-out can queue tens of thousands here.
-  let waiters: Array<() => void> = [];
-  let head = 0;
+  const waiters = createFifoQueue<() => void>();
   return {
     /** Resolves when a slot is held; `undefined` (no promise, no tick) when one was free at once. */
     acquire() {
@@ -24,23 +24,15 @@ export function createOriginGate(limit: number): OriginGate {
       return new Promise<void>((resolve) => waiters.push(resolve));
     },
     release() {
-      if (head < waiters.length) {
-        const next = waiters[head]!;
-        head++;
-        if (head > 1024 && head * 2 > waiters.length) {
-          waiters = waiters.slice(head);
-          head = 0;
-        }
-        next(); // the slot passes straight to the next waiter
-      } else {
-        inFlight--;
-      }
+      const next = waiters.shift();
+      if (next !== undefined) next(); // the slot passes straight to the next waiter
+      else inFlight--;
     },
     get inFlight() {
       return inFlight;
     },
     get waiting() {
-      return waiters.length - head;
+      return waiters.size;
     },
   };
 }
