@@ -81,6 +81,8 @@ const NOTIFICATION = {
   icon: "https://sino.example.com/icons/sino-192.png",
   url: "https://sino.example.com/ofertas/inverno?utm_source=push",
 };
+/** The plaintext the service worker gets (the engine adds the tag), for the ceiling and the floor. */
+const PAYLOAD_BYTES = Buffer.byteLength(JSON.stringify({ ...NOTIFICATION, tag: "sino-1" }));
 
 // ── the fake push service, in its own process ────────────────────────────────────────────────
 const fake = await spawnFakePushService({ seed: KEY_SEED, decryptSample: Number(values["decrypt-sample"]), logSize: 16 });
@@ -415,7 +417,7 @@ await fake.close();
 // ── 3. the encryption-only ceiling of every core ────────────────────────────────────────────
 let ceiling: Awaited<ReturnType<typeof measureEncryptionCeiling>> | undefined;
 if (!values["no-ceiling"]) {
-  ceiling = await measureEncryptionCeiling({ durationMs: Number(values["ceiling-ms"]), payloadBytes: Buffer.byteLength(JSON.stringify({ ...NOTIFICATION, tag: "sino-1" })) });
+  ceiling = await measureEncryptionCeiling({ durationMs: Number(values["ceiling-ms"]), payloadBytes: PAYLOAD_BYTES });
   log(`ceiling:  ${ceiling.msgsPerSecond} msgs/s encryption only, ${ceiling.threads} threads`);
 }
 
@@ -424,9 +426,8 @@ let floor:
   | { clientUsPerRequest: number; serverUsPerRequest: number; requestsPerSecond: number; encryptUsPerMessage: number; ceilingRatioBound: number }
   | undefined;
 if (!values["no-floor"]) {
-  const payloadBytes = Buffer.byteLength(JSON.stringify({ ...NOTIFICATION, tag: "sino-1" }));
-  const http2 = await measureHttp2Floor({ bodyBytes: encryptedLength(payloadBytes) });
-  const encryptUs = measureEncryptUsPerMessage({ durationMs: Number(values["ceiling-ms"]), payloadBytes });
+  const http2 = await measureHttp2Floor({ bodyBytes: encryptedLength(PAYLOAD_BYTES) });
+  const encryptUs = measureEncryptUsPerMessage({ durationMs: Number(values["ceiling-ms"]), payloadBytes: PAYLOAD_BYTES });
   for (const line of describeFloor(http2, encryptUs)) log(line);
   floor = {
     clientUsPerRequest: http2.clientUsPerRequest,

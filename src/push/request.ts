@@ -99,14 +99,14 @@ const PARSED_DIFFERENTLY = /\/\.\.?(?:[/?]|$)|%2e|\?$/i;
 
 /** `https://host[:port]` and path + query of an endpoint, exactly as `new URL` would give them. */
 export function splitEndpoint(endpoint: string): { origin: string; path: string } {
-  if (endpoint.startsWith("https://")) {
-    const slash = endpoint.indexOf("/", 8);
-    if (slash > 8) {
-      const authority = endpoint.slice(0, slash);
-      const path = endpoint.slice(slash);
-      const origin = origins.get(authority);
-      if (origin !== undefined && PLAIN_PATH.test(path) && !PARSED_DIFFERENTLY.test(path)) return { origin, path };
-    }
+  // Only an authority written as plain host[:port] (no credentials, no '?', '#' or '\\' before the
+  // first '/') maps to the origin by itself.
+  const slash = endpoint.startsWith("https://") ? endpoint.indexOf("/", 8) : -1;
+  const authority = slash > 8 ? endpoint.slice(0, slash) : undefined;
+  if (authority !== undefined) {
+    const origin = origins.get(authority);
+    const path = endpoint.slice(slash);
+    if (origin !== undefined && PLAIN_PATH.test(path) && !PARSED_DIFFERENTLY.test(path)) return { origin, path };
   }
   let url: URL;
   try {
@@ -115,12 +115,9 @@ export function splitEndpoint(endpoint: string): { origin: string; path: string 
     throw new PushError("endpoint_invalid", "push endpoint is not a URL");
   }
   if (url.protocol !== "https:") throw new PushError("endpoint_invalid", "push endpoint must be https");
-  const slash = endpoint.indexOf("/", 8);
-  // Only an authority written as plain host[:port] (no credentials, no '?', '#' or '\\' before the
-  // first '/') maps to the origin by itself.
-  if (slash > 8 && PLAIN_AUTHORITY.test(endpoint.slice(0, slash))) {
+  if (authority !== undefined && PLAIN_AUTHORITY.test(authority)) {
     if (origins.size >= MAX_ORIGINS) origins.clear();
-    origins.set(endpoint.slice(0, slash), url.origin);
+    origins.set(authority, url.origin);
   }
   return { origin: url.origin, path: url.pathname + url.search };
 }
