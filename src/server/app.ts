@@ -16,7 +16,7 @@ import { createAuthenticator } from "./auth/authenticator.js";
 import { createCsrfGuard } from "./auth/csrf.js";
 import { createLoginThrottle, type ThrottlePolicy } from "./auth/login-throttle.js";
 import { createPasswordHasher, type PasswordHasher } from "./auth/password.js";
-import { registerRateLimiting } from "./auth/publish-rate-limit.js";
+import { createSiteSubscribeRateLimit, registerRateLimiting } from "./auth/publish-rate-limit.js";
 import type { Config } from "./config.js";
 import { errorBody, toApiError } from "./errors.js";
 import type { Translator } from "./i18n.js";
@@ -42,6 +42,10 @@ import { registerSubscriptionRoutes } from "./routes/subscriptions/subscriptions
 import { registerTokenRoutes } from "./routes/tokens/tokens.js";
 import { registerUserRoutes } from "./routes/users/users.js";
 import { registerWebApp, sendIndexHtml } from "./web-app.js";
+import { createSitesRepository } from "../store/sites-repository.js";
+import { registerSiteRoutes } from "./routes/sites/sites.js";
+import { PUBLIC_API_PATHS, pathOf, registerPublicCors } from "./sites/public-cors.js";
+import { createSiteRegistry } from "./sites/site-registry.js";
 
 export interface AppDeps {
   readonly config: Config;
@@ -84,6 +88,7 @@ const API_METHODS = new Map<string, string>([
   [API_ROUTES.stats, "GET, HEAD"],
   [API_ROUTES.notifications, "GET, HEAD, POST"],
   [API_ROUTES.overview, "GET, HEAD"],
+  [API_ROUTES.sites, "GET, HEAD, POST"],
 ]);
 
 /** The Fastify application with every route, not yet listening: `startServer` does that. */
@@ -116,14 +121,31 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifyCookie);
   app.decorateRequest("principal", null);
   app.decorate("authenticator", authDeps.authenticator);
-  app.addHook("onRequest", createCsrfGuard(deps.config.publicUrl));
+  // Sites (issue 9): CORS for registered origins on the public API, before the CSRF guard, which
+  // lets those calls through (they never read the session cookie).
+  const publicOrigin = new URL(deps.config.publicUrl).origin;
+  const sitesRepository = createSitesRepository(deps.database);
+  const siteRegistry = createSiteRegistry({ sites: sitesRepository, publicOrigin, now });
+  await registerPublicCors(app, siteRegistry, publicOrigin);
+  app.addHook(
+    "onRequest",
+    createCsrfGuard(deps.config.publicUrl, {
+      exempt: (request) => request.requestSite?.kind === "site" && PUBLIC_API_PATHS.has(pathOf(request)),
+    }),
+  );
   await registerRateLimiting(app);
   await registerOpenApi(app, deps.translator);
 
   const channels = createChannelsRepository(deps.database.db);
   const subscribers = createSubscribersRepository(deps.database);
   const maxChannelsPerSubscription = deps.config.maxChannelsPerSubscription;
-  registerConfigRoutes(app, { vapidPublicKey: deps.vapidKeys.publicKey, translator: deps.translator, channels, maxChannelsPerSubscription });
+  registerConfigRoutes(app, {
+    vapidPublicKey: deps.vapidKeys.publicKey,
+    translator: deps.translator,
+    channels,
+    maxChannelsPerSubscription,
+    sites: siteRegistry,
+  });
   registerSubscriptionRoutes(app, {
     subscriptions: deps.repositories.subscriptions,
     subscriptionChannels: createSubscriptionChannelsRepository(deps.database),
@@ -131,6 +153,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     endpointPolicy: deps.config.endpointPolicy,
     translator: deps.translator,
     now,
+    sites: {
+      registry: siteRegistry,
+      repository: sitesRepository,
+      maxSubscriptionsPerSite: deps.config.sites.maxSubscriptionsPerSite,
+      rateLimit: createSiteSubscribeRateLimit(app, deps.config.sites.subscribeRateLimit),
+    },
   });
   registerSetupRoutes(app, authDeps);
   registerSessionRoutes(app, authDeps);
@@ -138,6 +166,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerTokenRoutes(app, authDeps);
   const issue5 = { authenticator: authDeps.authenticator, translator: deps.translator, now };
   registerChannelRoutes(app, { ...issue5, channels });
+  registerSiteRoutes(app, { ...issue5, sites: sitesRepository, registry: siteRegistry, publicUrl: deps.config.publicUrl });
   registerEventRoutes(app, {
     ...issue5,
     events: createNotificationEventsRepository(deps.database.db),

@@ -46,6 +46,15 @@ export interface Config {
   readonly hygiene: HygieneConfig;
   /** SINO_TIME_ZONE: IANA time zone the stats' days are counted in. */
   readonly timeZone: string;
+  /** SINO_SITE_SUBSCRIBE_RATE_LIMIT / SINO_SITE_MAX_SUBSCRIPTIONS: abuse limits of registered sites. */
+  readonly sites: SitesConfig;
+}
+
+export interface SitesConfig {
+  /** Registrations per minute one client address may make on registered sites. */
+  readonly subscribeRateLimit: number;
+  /** Most subscriptions one registered site may hold; 0: no cap. Sino's own site is never capped. */
+  readonly maxSubscriptionsPerSite: number;
 }
 
 export interface HygieneConfig {
@@ -146,6 +155,16 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
   },
   { env: "SINO_SUBSCRIPTION_WARNING_DAYS", default: "7", doc: "Days before that removal when the subscription gets one warning push." },
   { env: "SINO_TIME_ZONE", default: "America/Sao_Paulo", doc: "IANA time zone the Painel's daily statistics are counted in." },
+  {
+    env: "SINO_SITE_SUBSCRIBE_RATE_LIMIT",
+    default: "30",
+    doc: "Subscription registrations per minute one client address may make from registered sites (the embedded bell).",
+  },
+  {
+    env: "SINO_SITE_MAX_SUBSCRIPTIONS",
+    default: "1000000",
+    doc: "Most subscriptions one registered site may collect; 0 means no cap. Sino's own page is not capped.",
+  },
 ];
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -262,6 +281,12 @@ function createEnvSchema(t: Translator["t"]) {
       SINO_TIME_ZONE: optional("SINO_TIME_ZONE").pipe(
         z.string().default("America/Sao_Paulo").refine(isTimeZone, msg("timeZone", "SINO_TIME_ZONE")),
       ),
+      SINO_SITE_SUBSCRIBE_RATE_LIMIT: optional("SINO_SITE_SUBSCRIBE_RATE_LIMIT").pipe(
+        integer(1, 1_000_000, 30, msg("positiveInteger", "SINO_SITE_SUBSCRIBE_RATE_LIMIT")),
+      ),
+      SINO_SITE_MAX_SUBSCRIPTIONS: optional("SINO_SITE_MAX_SUBSCRIPTIONS").pipe(
+        integer(0, 1_000_000_000, 1_000_000, msg("positiveInteger", "SINO_SITE_MAX_SUBSCRIPTIONS")),
+      ),
     })
     .superRefine((v, ctx) => {
       // A lease shorter than a stuck sub-batch would let a second worker take a job whose pushes
@@ -319,6 +344,10 @@ function createEnvSchema(t: Translator["t"]) {
         maxChannelsPerSubscription: v.SINO_MAX_CHANNELS_PER_SUBSCRIPTION,
         hygiene: Object.freeze({ expiryDays: v.SINO_SUBSCRIPTION_EXPIRY_DAYS, warningDays: v.SINO_SUBSCRIPTION_WARNING_DAYS }),
         timeZone: v.SINO_TIME_ZONE,
+        sites: Object.freeze({
+          subscribeRateLimit: v.SINO_SITE_SUBSCRIBE_RATE_LIMIT,
+          maxSubscriptionsPerSite: v.SINO_SITE_MAX_SUBSCRIPTIONS,
+        }),
       };
     });
 }

@@ -11,6 +11,8 @@ export interface Subscription {
   createdAt: number;
   updatedAt: number;
   lastSeenAt: number;
+  /** The site it was made on (the built-in site: Sino's own page). */
+  siteId: number;
 }
 
 export interface RegisterSubscriptionInput {
@@ -18,6 +20,8 @@ export interface RegisterSubscriptionInput {
   p256dh: string;
   auth: string;
   userAgent: string | null;
+  /** The site a new subscription belongs to (default: the built-in site). An existing one keeps its own. */
+  siteId?: number;
 }
 
 /**
@@ -66,6 +70,7 @@ export function createSubscriptionsRepository(db: Kysely<Schema>): Subscriptions
           created_at: now,
           updated_at: now,
           last_seen_at: now,
+          ...(input.siteId === undefined ? {} : { site_id: input.siteId }),
         })
         .onConflict((oc) => oc.column("endpoint").doNothing())
         .returningAll()
@@ -102,13 +107,13 @@ export function createSubscriptionsRepository(db: Kysely<Schema>): Subscriptions
       .deleteFrom("subscriptions")
       .where("id", "=", existing.id)
       .where("auth", "=", existing.auth)
-      .returning("created_at")
+      .returning(["created_at", "site_id"])
       .executeTakeFirst();
     if (deleted === undefined) return "not_found";
     // Logged for the Painel's "removed per day" (see subscription_removals).
     await db
       .insertInto("subscription_removals")
-      .values({ removed_at: now, reason: "unsubscribed", subscription_created_at: Number(deleted.created_at) })
+      .values({ removed_at: now, reason: "unsubscribed", subscription_created_at: Number(deleted.created_at), site_id: Number(deleted.site_id) })
       .execute();
     return "removed";
   }
@@ -146,5 +151,6 @@ function toSubscription(row: Selectable<SubscriptionsTable>): Subscription {
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
     lastSeenAt: Number(row.last_seen_at),
+    siteId: Number(row.site_id),
   };
 }

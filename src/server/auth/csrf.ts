@@ -32,6 +32,15 @@ function refererOrigin(referer: string | undefined): string | undefined {
   }
 }
 
+export interface CsrfGuardOptions {
+  /**
+   * Requests the guard lets through whatever cookie they carry: a registered site's calls to the
+   * public subscriber API (issue 9). Those routes never read the session cookie, so a cookie a
+   * browser happens to attach (a site on the same registrable domain) grants nothing there.
+   */
+  readonly exempt?: (request: FastifyRequest) => boolean;
+}
+
 /**
  * `onRequest` hook for the whole server: a state-changing request that carries the session
  * cookie must come from our own origin (OWASP CSRF Cheat Sheet, "Verifying origin with standard
@@ -40,13 +49,14 @@ function refererOrigin(referer: string | undefined): string | undefined {
  * cookie are not checked here: the public subscription routes (the bell, possibly embedded on
  * another site) carry no authority.
  */
-export function createCsrfGuard(publicUrl: string) {
+export function createCsrfGuard(publicUrl: string, options: CsrfGuardOptions = {}) {
   const publicOrigin = new URL(publicUrl).origin;
   return async function csrfGuard(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     if (!UNSAFE_METHODS.has(request.method)) return;
     if (bearerOf(request) !== undefined) return;
     const cookie = request.cookies[SESSION_COOKIE];
     if (cookie === undefined) return;
+    if (options.exempt?.(request) === true) return;
     if (!isOwnOrigin(request, publicOrigin)) throw apiError("csrf_rejected");
   };
 }

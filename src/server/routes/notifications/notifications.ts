@@ -14,6 +14,8 @@ import { API_ROUTES } from "../../../shared/api/routes.js";
 import { createIdempotencyKeysRepository } from "../../../store/idempotency-keys-repository.js";
 import { createSendHistoryRepository } from "../../../store/send-history-repository.js";
 import { createPublishRateLimit } from "../../auth/publish-rate-limit.js";
+import { createSitesRepository } from "../../../store/sites-repository.js";
+import { siteFilterQuerySchema } from "../../../shared/api/sites.js";
 import { apiError } from "../../errors.js";
 import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
 import { presentNotification } from "../../presenters/notification.js";
@@ -39,11 +41,13 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
   const requireUser = deps.authenticator.requireUser;
   const rateLimit = createPublishRateLimit(app, deps.publishRateLimit);
   const history = createSendHistoryRepository(deps.database);
+  const sites = createSitesRepository(deps.database);
   const publishDeps: PublishDeps = {
     engine: deps.engine,
     keys: createIdempotencyKeysRepository(deps.database),
     subscriptions: deps.subscriptions,
     channels: createChannelsRepository(deps.database.db),
+    sites,
     publicUrl: deps.publicUrl,
     now: deps.now,
   };
@@ -144,9 +148,15 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
 
   routes.get(
     API_ROUTES.overview,
-    { onRequest: requireUser, schema: { ...doc("api:routes.overview"), response: { 200: overviewSchema, "4xx": apiErrorSchema } } },
-    async () => {
-      const [total, recent] = await Promise.all([deps.subscriptions.count(), history.list({ offset: 0, limit: RECENT_SENDS })]);
+    {
+      onRequest: requireUser,
+      schema: { ...doc("api:routes.overview"), querystring: siteFilterQuerySchema, response: { 200: overviewSchema, "4xx": apiErrorSchema } },
+    },
+    async (request) => {
+      // `?site=`: the subscribers of one site (an unknown id counts none).
+      const site = request.query.site;
+      const count = site === undefined ? deps.subscriptions.count() : sites.countSubscriptions(Number(site));
+      const [total, recent] = await Promise.all([count, history.list({ offset: 0, limit: RECENT_SENDS })]);
       return { subscribers: { total }, recentSends: recent.sends.map(presentNotification) };
     },
   );
