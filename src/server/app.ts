@@ -121,58 +121,56 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifyCookie);
   app.decorateRequest("principal", null);
   app.decorate("authenticator", authDeps.authenticator);
-  // Sites (issue 9): CORS for registered origins on the public API, before the CSRF guard, which
-  // lets those calls through (they never read the session cookie).
+  // Sites (issue 9). The public subscriber API never reads the session cookie, so the CSRF guard
+  // leaves it to its own origin check (registered sites and Sino's own; see public-cors.ts).
   const publicOrigin = new URL(deps.config.publicUrl).origin;
   const sitesRepository = createSitesRepository(deps.database);
   const siteRegistry = createSiteRegistry({ sites: sitesRepository, publicOrigin, now });
-  await registerPublicCors(app, siteRegistry, publicOrigin);
-  app.addHook(
-    "onRequest",
-    createCsrfGuard(deps.config.publicUrl, {
-      exempt: (request) => request.requestSite?.kind === "site" && PUBLIC_API_PATHS.has(pathOf(request)),
-    }),
-  );
+  app.addHook("onRequest", createCsrfGuard(deps.config.publicUrl, { exempt: (request) => PUBLIC_API_PATHS.has(pathOf(request)) }));
   await registerRateLimiting(app);
   await registerOpenApi(app, deps.translator);
 
   const channels = createChannelsRepository(deps.database.db);
   const subscribers = createSubscribersRepository(deps.database);
   const maxChannelsPerSubscription = deps.config.maxChannelsPerSubscription;
-  registerConfigRoutes(app, {
-    vapidPublicKey: deps.vapidKeys.publicKey,
-    translator: deps.translator,
-    channels,
-    maxChannelsPerSubscription,
-    sites: siteRegistry,
-  });
-  registerSubscriptionRoutes(app, {
-    subscriptions: deps.repositories.subscriptions,
-    subscriptionChannels: createSubscriptionChannelsRepository(deps.database),
-    maxChannelsPerSubscription,
-    endpointPolicy: deps.config.endpointPolicy,
-    translator: deps.translator,
-    now,
-    sites: {
-      registry: siteRegistry,
-      repository: sitesRepository,
-      maxSubscriptionsPerSite: deps.config.sites.maxSubscriptionsPerSite,
-      rateLimit: createSiteSubscribeRateLimit(app, deps.config.sites.subscribeRateLimit),
-    },
+  const issue5 = { authenticator: authDeps.authenticator, translator: deps.translator, now };
+  // The public subscriber API in its own context: CORS (and its Vary: Origin) only there.
+  await app.register(async (publicApi) => {
+    await registerPublicCors(publicApi, siteRegistry, publicOrigin);
+    registerConfigRoutes(publicApi, {
+      vapidPublicKey: deps.vapidKeys.publicKey,
+      translator: deps.translator,
+      channels,
+      maxChannelsPerSubscription,
+      sites: siteRegistry,
+    });
+    registerSubscriptionRoutes(publicApi, {
+      subscriptions: deps.repositories.subscriptions,
+      subscriptionChannels: createSubscriptionChannelsRepository(deps.database),
+      maxChannelsPerSubscription,
+      endpointPolicy: deps.config.endpointPolicy,
+      translator: deps.translator,
+      now,
+      sites: {
+        registry: siteRegistry,
+        repository: sitesRepository,
+        maxSubscriptionsPerSite: deps.config.sites.maxSubscriptionsPerSite,
+        rateLimit: createSiteSubscribeRateLimit(publicApi, deps.config.sites.subscribeRateLimit),
+      },
+    });
+    registerEventRoutes(publicApi, {
+      ...issue5,
+      events: createNotificationEventsRepository(deps.database.db),
+      notifications: createNotificationsRepository(deps.database),
+    });
+    registerNoticeRoutes(publicApi, { notices: createNoticesRepository(deps.database.db), channels, translator: deps.translator });
   });
   registerSetupRoutes(app, authDeps);
   registerSessionRoutes(app, authDeps);
   registerUserRoutes(app, authDeps);
   registerTokenRoutes(app, authDeps);
-  const issue5 = { authenticator: authDeps.authenticator, translator: deps.translator, now };
   registerChannelRoutes(app, { ...issue5, channels });
   registerSiteRoutes(app, { ...issue5, sites: sitesRepository, registry: siteRegistry, publicUrl: deps.config.publicUrl });
-  registerEventRoutes(app, {
-    ...issue5,
-    events: createNotificationEventsRepository(deps.database.db),
-    notifications: createNotificationsRepository(deps.database),
-  });
-  registerNoticeRoutes(app, { notices: createNoticesRepository(deps.database.db), channels, translator: deps.translator });
   registerSubscriberRoutes(app, { ...issue5, subscribers, channels });
   registerStatsRoutes(app, { ...issue5, stats: createStatsRepository(deps.database.db), channels, subscribers, timeZone: deps.config.timeZone });
   if (deps.delivery !== undefined) {

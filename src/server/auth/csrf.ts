@@ -34,9 +34,10 @@ function refererOrigin(referer: string | undefined): string | undefined {
 
 export interface CsrfGuardOptions {
   /**
-   * Requests the guard lets through whatever cookie they carry: a registered site's calls to the
-   * public subscriber API (issue 9). Those routes never read the session cookie, so a cookie a
-   * browser happens to attach (a site on the same registrable domain) grants nothing there.
+   * Requests the guard lets through whatever cookie they carry: the public subscriber API, which
+   * registered sites call from their own origin (issue 9). Those routes never read the session
+   * cookie, so a cookie a browser happens to attach grants nothing there, and their own origin
+   * check (src/server/sites/public-cors.ts) refuses any origin that is not Sino's or a site's.
    */
   readonly exempt?: (request: FastifyRequest) => boolean;
 }
