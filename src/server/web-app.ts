@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 
 /** Vite puts content-hashed files here: a new build gives new names, so they can be cached forever. */
 const HASHED_ASSETS = /[\\/]assets[\\/]/;
-/** The precompressed siblings the build writes (`app.js.br`, `app.js.gz`); headers go by the original. */
+/** The precompressed siblings the build writes beside a file (.br and .gz); headers go by the original. */
 const COMPRESSED_SUFFIX = /\.(?:br|gz)$/;
 
 /**

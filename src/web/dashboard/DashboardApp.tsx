@@ -2,6 +2,7 @@ import { useMemo } from "react";
 import { Route, Routes } from "react-router";
 import { createDashboardApi } from "./api/dashboard-api.js";
 import { ChannelsPage } from "./channels/ChannelsPage.js";
+import { SitesPage } from "./sites/SitesPage.js";
 import { ComposePage } from "./compose/ComposePage.js";
 import { DEFAULT_TIME_ZONE } from "./compose/compose-form.js";
 import { DashboardLayout } from "./layout/DashboardLayout.js";
@@ -47,6 +48,7 @@ export function DashboardApp({ services }: { services?: DashboardServices }) {
             <Route path="historico" element={<HistoryPage />} />
             <Route path="envios/:id" element={<SendPage />} />
             <Route path="canais" element={<ChannelsPage />} />
+            <Route path="sites" element={<SitesPage />} />
             <Route
               path="assinantes"
               element={
