@@ -41,7 +41,7 @@ function SiteForm({ create, onClose, onCreated }: Omit<SiteDialogProps, "open">)
     setFormError(null);
     const checked = normaliseSiteOrigin(origin);
     if (!checked.ok) {
-      setFieldError(t(`errors:${checked.code}`));
+      setFieldError(t(`errors.${checked.code}`));
       return;
     }
     setFieldError(null);
