@@ -7,6 +7,8 @@ export interface SendOptions {
   readonly title: string;
   readonly body?: string;
   readonly canal?: string;
+  /** A site id (Painel → Sites): only the subscribers made on that site. */
+  readonly site?: string;
   readonly link?: string;
   readonly agendar?: string;
   readonly server?: string;
@@ -40,12 +42,14 @@ export async function sendCommand(options: SendOptions, io: SendIo, { t }: Trans
   const timeZone = io.env.SINO_TIME_ZONE ?? DEFAULT_TIME_ZONE;
 
   // The audience is typed loosely: channel audiences are issue 5's, validated by the server.
-  const request: Omit<CreateNotificationRequest, "audience"> & { audience?: { type: string; channels?: string[] } } = { title: options.title };
+  const request: Omit<CreateNotificationRequest, "audience"> & { audience?: { type: string; channels?: string[]; sites?: string[] } } = { title: options.title };
   if (options.body !== undefined) request.body = options.body;
   if (options.link !== undefined) request.url = options.link;
   const canal = options.canal ?? QUICK_PUBLISH_EVERYONE;
   // `todos` is everyone; another name is a channel (issue 5's audience, checked by the server).
   request.audience = canal === QUICK_PUBLISH_EVERYONE ? { type: "all" } : { type: "channels", channels: [canal] };
+  // --site narrows either to one site's subscribers (issue 9; the server checks the id).
+  if (options.site !== undefined) request.audience.sites = [options.site];
   if (options.agendar !== undefined) {
     const at = parseScheduleTime(options.agendar, timeZone);
     if (at === null) return usage(t("cli:send.badSchedule", { value: options.agendar }));

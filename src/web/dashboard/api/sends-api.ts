@@ -16,7 +16,8 @@ export interface SendsApi {
   getNotification(id: string): Promise<Notification>;
   listNotifications(filter: SendsFilter): Promise<NotificationsPage>;
   cancelNotification(id: string): Promise<Notification>;
-  getOverview(): Promise<Overview>;
+  /** `site`: count one site's subscribers (issue 9). */
+  getOverview(site?: string): Promise<Overview>;
   /** The progress stream's URL (Server-Sent Events), for an EventSource. */
   eventsUrl(id: string): string;
 }
@@ -39,7 +40,7 @@ export function createSendsApi(options: { baseUrl?: string; fetch?: typeof fetch
     async cancelNotification(id) {
       return (await json<{ notification: Notification }>("POST", notificationCancelPath(id))).notification;
     },
-    getOverview: () => json("GET", API_ROUTES.overview),
+    getOverview: (site) => json("GET", site === undefined ? API_ROUTES.overview : `${API_ROUTES.overview}?site=${encodeURIComponent(site)}`),
     eventsUrl: (id) => baseUrl + notificationEventsPath(id),
   };
 }

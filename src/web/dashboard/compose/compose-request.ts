@@ -11,7 +11,8 @@ export type Urgency = (typeof URGENCIES)[number];
 export const TTL_CHOICES = [3_600, 6 * 3_600, 86_400, 3 * 86_400, 7 * 86_400, 28 * 86_400] as const;
 export const DEFAULT_TTL = 86_400;
 
-export type Audience = { type: "all" } | { type: "channels"; channels: string[] } | { type: "endpoint"; endpoint: string };
+/** `sites` (ids) narrows "all" or "channels" to the subscribers made on those sites (issue 9). */
+export type Audience = { type: "all"; sites?: string[] } | { type: "channels"; channels: string[]; sites?: string[] } | { type: "endpoint"; endpoint: string };
 
 export interface NotificationRequest {
   title: string;

@@ -21,11 +21,11 @@ import { useDashboardServices } from "../services.js";
 import { SendStatusChip } from "./SendStatusChip.js";
 
 /** Visão geral's first row: how many subscribers there are now, and the latest sends with their results. */
-export function OverviewSummary() {
+export function OverviewSummary({ site }: { site?: string | undefined }) {
   const { t } = useTranslation();
   const api = useSendsApi();
   const { timeZone } = useDashboardServices();
-  const { resource, reload } = useResource(useCallback(() => api.getOverview(), [api]));
+  const { resource, reload } = useResource(useCallback(() => api.getOverview(site), [api, site]));
 
   if (resource.status === "loading") return <Card variant="outlined" sx={{ mb: 3 }}><ListSkeleton rows={2} /></Card>;
   if (resource.status === "error") return <Card variant="outlined" sx={{ mb: 3 }}><LoadError error={resource.error} onRetry={reload} /></Card>;
