@@ -176,7 +176,7 @@ describe("the dashboard", () => {
     await page.getByRole("button", { name: P.compose.submit.later }).click();
     expect(await helperTextOf(page.locator('input[name="time"]'))).toBe(P.compose.errors.scheduleInPast);
 
-    // Sent now: the page moves to the send's Envio page (nobody subscribes here, so it is done at once).
+    // Sent now: the page moves to the notification's Envio page (nobody subscribes here, so it is done at once).
     await page.getByRole("radio", { name: P.compose.when.now }).check();
     await page.getByRole("button", { name: P.compose.submit.now }).click();
     await page.getByRole("dialog").getByRole("button", { name: P.compose.submit.now }).click();
@@ -212,7 +212,7 @@ describe("the dashboard", () => {
     const outcome = page.getByTestId("compose-outcome");
     await outcome.waitFor();
     expect(await outcome.textContent()).toBe(P.compose.result.testSent);
-    // The server made a send to this browser's subscription alone.
+    // The server made a notification to this browser's subscription alone.
     const sends = await app.database.db.selectFrom("notifications").select(["title", "audience", "queued"]).execute();
     expect(sends).toEqual([{ title: "Teste", audience: expect.stringContaining('"kind":"endpoint"'), queued: 1 }]);
   });

@@ -8,8 +8,8 @@ import { DashboardLayout } from "./layout/DashboardLayout.js";
 import { OverviewPage } from "./pages/OverviewPage.js";
 import { DashboardNotFoundPage } from "./pages/DashboardNotFoundPage.js";
 import { SetupPage } from "./pages/SetupPage.js";
-import { HistoryPage } from "./sends/HistoryPage.js";
-import { SendPage } from "./sends/SendPage.js";
+import { HistoryPage } from "./notifications/HistoryPage.js";
+import { NotificationPage } from "./notifications/NotificationPage.js";
 import { SignInPage } from "./pages/SignInPage.js";
 import { SubscribersPage } from "./subscribers/SubscribersPage.js";
 import { DashboardServicesContext } from "./services.js";
@@ -45,7 +45,7 @@ export function DashboardApp({ services }: { services?: DashboardServices }) {
             <Route index element={<OverviewPage />} />
             <Route path="nova" element={<ComposePage />} />
             <Route path="historico" element={<HistoryPage />} />
-            <Route path="envios/:id" element={<SendPage />} />
+            <Route path="envios/:id" element={<NotificationPage />} />
             <Route path="canais" element={<ChannelsPage />} />
             <Route
               path="assinantes"

@@ -44,7 +44,7 @@ export async function sendNotification(request: APIRequestContext, server: TestS
   return (await adminCall<{ notification: Notification }>(request, server, "POST", API_ROUTES.notifications, body)).notification;
 }
 
-/** Polls the send until `done` holds (the test's timeout bounds it). */
+/** Polls the notification until `done` holds (the test's timeout bounds it). */
 export async function waitForNotification(
   request: APIRequestContext,
   server: TestServer,

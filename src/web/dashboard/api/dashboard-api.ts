@@ -15,13 +15,13 @@ import type {
   User,
 } from "./types.js";
 
-/** The operators' API paths (src/shared/api/routes.ts), plus the sends API still to come. */
+/** The operators' API paths (src/shared/api/routes.ts), plus the notifications API still to come. */
 export const DASHBOARD_ROUTES = {
   setup: API_ROUTES.setup,
   session: API_ROUTES.session,
   users: API_ROUTES.users,
   tokens: API_ROUTES.tokens,
-  /** The sends API (src/shared/api/notifications.ts). */
+  /** The notifications API (src/shared/api/notifications.ts). */
   notifications: API_ROUTES.notifications,
 } as const;
 
@@ -39,7 +39,7 @@ export interface DashboardApi {
   listTokens(): Promise<ApiToken[]>;
   createToken(request: CreateTokenRequest): Promise<CreatedToken>;
   revokeToken(id: string): Promise<void>;
-  /** POST /notifications: the send as created (now, or scheduled). */
+  /** POST /notifications: the notification as created (now, or scheduled). */
   createNotification(request: NotificationRequest): Promise<NotificationResponse>;
 }
 

@@ -46,7 +46,7 @@ export function OverviewCharts() {
         <ChartCard title={t("results.charts.subscribersOverTime")} wide>
           {stats && <SubscribersChart stats={stats} />}
         </ChartCard>
-        <ChartCard title={t("results.charts.sendsOverTime")}>{stats && <SendsChart stats={stats} />}</ChartCard>
+        <ChartCard title={t("results.charts.sendsOverTime")}>{stats && <NotificationsChart stats={stats} />}</ChartCard>
         <ChartCard title={t("results.charts.clickRateOverTime")}>{stats && <ClickRateChart stats={stats} />}</ChartCard>
         <ChartCard title={t("results.charts.byChannel")}>{stats && <ByChannelChart stats={stats} />}</ChartCard>
         <ChartCard title={t("results.charts.byBrowser")}>{stats && <ByBrowserChart stats={stats} />}</ChartCard>
@@ -97,7 +97,7 @@ function SubscribersChart({ stats }: { stats: StatsResponse }) {
   );
 }
 
-function SendsChart({ stats }: { stats: StatsResponse }) {
+function NotificationsChart({ stats }: { stats: StatsResponse }) {
   const { t } = useTranslation();
   const rows = stats.sends;
   if (rows.length === 0) return <Empty />;

@@ -25,7 +25,7 @@ import { isDashboardApiError } from "../api/dashboard-api-error.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { PageHeading } from "../components/PageHeading.js";
 import { formatDateTime, formatNumber, timeZoneName } from "../format.js";
-import { sendPath } from "../paths.js";
+import { notificationPagePath } from "../paths.js";
 import { AudienceSelect } from "../channels/AudienceSelect.js";
 import { useDashboardServices } from "../services.js";
 import { COMPOSE_LIMITS, initialComposeValues, isAllowedLink, toNotificationRequest, validateCompose } from "./compose-form.js";
@@ -34,13 +34,13 @@ import { TTL_CHOICES, URGENCIES } from "./compose-request.js";
 import type { Audience, Urgency } from "./compose-request.js";
 import { NotificationPreview } from "./NotificationPreview.js";
 
-/** Server field names (the sends API) → the form's fields. */
+/** Server field names (the notifications API) → the form's fields. */
 const SERVER_FIELDS: Record<string, ComposeField> = { title: "title", body: "body", url: "url", icon: "icon", image: "image", sendAt: "time" };
 const FIELD_ORDER: ComposeField[] = ["title", "body", "url", "icon", "image", "date", "time"];
 
 type Outcome = { severity: "success" | "error"; text: string } | null;
 
-/** Nova notificação: the form, its live preview, a test send to this browser, and the send itself. */
+/** Nova notificação: the form, its live preview, a test send to this browser, and the notification itself. */
 export function ComposePage() {
   const { t } = useTranslation();
   const { api, timeZone, siteOrigin, now } = useDashboardServices();
@@ -108,7 +108,7 @@ export function ComposePage() {
       const created = await api.createNotification(toNotificationRequest(values, { timeZone, audience }));
       if (kind === "send") {
         // Follow it: Envio shows the live progress (or the schedule, with its cancel button).
-        void navigate(sendPath(created.notification.id));
+        void navigate(notificationPagePath(created.notification.id));
         return;
       }
       setOutcome({ severity: "success", text: t("dashboard.compose.result.testSent") });

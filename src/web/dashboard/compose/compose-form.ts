@@ -51,7 +51,7 @@ export function isAllowedLink(value: string, siteOrigin: string): boolean {
 }
 
 /**
- * The client-side mirror of the send rules: the same checks the server makes, so most mistakes
+ * The client-side mirror of the notification rules: the same checks the server makes, so most mistakes
  * are shown before a round trip. The server's own field errors are shown the same way.
  */
 export function validateCompose(values: ComposeValues, context: { now: number; siteOrigin: string; timeZone: string }): ComposeErrors {

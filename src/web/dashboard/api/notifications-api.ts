@@ -3,7 +3,7 @@ import { API_ROUTES, notificationCancelPath, notificationEventsPath, notificatio
 import { createJsonRequest } from "../../http/json-request.js";
 import { dashboardApiErrorFrom } from "./dashboard-api.js";
 
-export interface SendsFilter {
+export interface NotificationsFilter {
   query?: string | undefined;
   status?: NotificationStatus | undefined;
   /** From 1. */
@@ -11,10 +11,10 @@ export interface SendsFilter {
   pageSize?: number | undefined;
 }
 
-/** The sends side of the operators' API: Envio, Histórico, Visão geral. */
-export interface SendsApi {
+/** The notifications side of the operators' API: Envio, Histórico, Visão geral. */
+export interface NotificationsApi {
   getNotification(id: string): Promise<Notification>;
-  listNotifications(filter: SendsFilter): Promise<NotificationsPage>;
+  listNotifications(filter: NotificationsFilter): Promise<NotificationsPage>;
   cancelNotification(id: string): Promise<Notification>;
   getOverview(): Promise<Overview>;
   /** The progress stream's URL (Server-Sent Events), for an EventSource. */
@@ -22,7 +22,7 @@ export interface SendsApi {
 }
 
 /** Same origin, session cookie, errors as `DashboardApiError` (like the dashboard's main client). */
-export function createSendsApi(options: { baseUrl?: string; fetch?: typeof fetch } = {}): SendsApi {
+export function createNotificationsApi(options: { baseUrl?: string; fetch?: typeof fetch } = {}): NotificationsApi {
   const baseUrl = options.baseUrl ?? "";
   const { json } = createJsonRequest({ ...options, toError: dashboardApiErrorFrom });
 

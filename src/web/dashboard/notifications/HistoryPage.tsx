@@ -26,21 +26,21 @@ import { ResourceView } from "../components/ResourceView.js";
 import { PageHeading } from "../components/PageHeading.js";
 import { formatDateTime, formatNumber } from "../format.js";
 import { useResource } from "../hooks/useResource.js";
-import { useSendsApi } from "../hooks/useSendsApi.js";
-import { DASHBOARD_PATHS, sendPath } from "../paths.js";
+import { useNotificationsApi } from "../hooks/useNotificationsApi.js";
+import { DASHBOARD_PATHS, notificationPagePath } from "../paths.js";
 import { useDashboardServices } from "../services.js";
-import { SendStatusChip, settledPercent } from "./SendStatusChip.js";
+import { NotificationStatusChip, settledPercent } from "./NotificationStatusChip.js";
 
 const PAGE_SIZES = [10, 20, 50];
 const wide = { display: { xs: "none", md: "table-cell" } } as const;
 const fromSm = { display: { xs: "none", sm: "table-cell" } } as const;
 
-/** Histórico: every send, newest first, searchable in title and text, by status, a page at a time. */
+/** Histórico: every notification, newest first, searchable in title and text, by status, a page at a time. */
 export function HistoryPage() {
   const { t } = useTranslation();
-  const api = useSendsApi();
+  const api = useNotificationsApi();
   const { timeZone } = useDashboardServices();
-  // The filter lives in the address: a search can be shared and survives going back from a send.
+  // The filter lives in the address: a search can be shared and survives going back from a notification.
   const [params, setParams] = useSearchParams();
   const query = params.get("busca") ?? "";
   const status = (NOTIFICATION_STATUSES as readonly string[]).includes(params.get("status") ?? "") ? (params.get("status") as NotificationStatus) : undefined;
@@ -137,7 +137,7 @@ export function HistoryPage() {
                     {data.notifications.map((send) => (
                       <TableRow key={send.id} hover data-testid="history-row">
                         <TableCell sx={{ maxWidth: 360 }}>
-                          <Link component={RouterLink} to={sendPath(send.id)} sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>
+                          <Link component={RouterLink} to={notificationPagePath(send.id)} sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>
                             {send.title}
                           </Link>
                           {send.body && (
@@ -147,11 +147,11 @@ export function HistoryPage() {
                           )}
                           {/* Phones: the status under the title, its column hidden. */}
                           <Box sx={{ display: { sm: "none" }, mt: 0.5 }}>
-                            <SendStatusChip status={send.status} />
+                            <NotificationStatusChip status={send.status} />
                           </Box>
                         </TableCell>
                         <TableCell sx={fromSm}>
-                          <SendStatusChip status={send.status} />
+                          <NotificationStatusChip status={send.status} />
                         </TableCell>
                         <TableCell sx={{ ...wide, whiteSpace: "nowrap" }}>
                           {send.status === "scheduled" && send.sendAt ? t("notifications.history.scheduledFor", { when: formatDateTime(send.sendAt, timeZone) }) : formatDateTime(send.createdAt, timeZone)}

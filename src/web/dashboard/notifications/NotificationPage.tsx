@@ -16,22 +16,22 @@ import { ListSkeleton } from "../components/ListSkeleton.js";
 import { LoadError } from "../components/LoadError.js";
 import { PageHeading } from "../components/PageHeading.js";
 import { formatDateTime, formatNumber } from "../format.js";
-import { useSendsApi } from "../hooks/useSendsApi.js";
+import { useNotificationsApi } from "../hooks/useNotificationsApi.js";
 import { DASHBOARD_PATHS } from "../paths.js";
 import { useDashboardServices } from "../services.js";
-import { SendStatusChip, settledPercent } from "./SendStatusChip.js";
-import { useSendProgress } from "./useSendProgress.js";
-import { SendResults } from "../results/SendResults.js";
+import { NotificationStatusChip, settledPercent } from "./NotificationStatusChip.js";
+import { useNotificationProgress } from "./useNotificationProgress.js";
+import { NotificationResults } from "../results/NotificationResults.js";
 
 const COUNTERS = ["queued", "accepted", "retrying", "failed", "removed"] as const;
 const CANCELLABLE = new Set(["scheduled", "queued", "sending"]);
 
-/** Envio: one send, its live progress (server events, no reloads), its results, and cancel. */
-export function SendPage() {
+/** Envio: one notification, its live progress (server events, no reloads), its results, and cancel. */
+export function NotificationPage() {
   const { t } = useTranslation();
   const { id = "" } = useParams();
-  const api = useSendsApi();
-  const { progress, replace, retry } = useSendProgress(api, id);
+  const api = useNotificationsApi();
+  const { progress, replace, retry } = useNotificationProgress(api, id);
   const [confirming, setConfirming] = useState(false);
 
   if (progress.status === "loading") {
@@ -66,7 +66,7 @@ export function SendPage() {
       <PageHeading title={send.title} subtitle={t("notifications.send.subtitle", { id: send.id })} action={cancelButton} />
       <Stack spacing={3}>
         <ProgressCard send={send} live={progress.live} />
-        {send.status !== "scheduled" && <SendResults id={send.id} counts={send.counts} />}
+        {send.status !== "scheduled" && <NotificationResults id={send.id} counts={send.counts} />}
         <DetailsCard send={send} />
       </Stack>
       <ConfirmDialog
@@ -92,7 +92,7 @@ function ProgressCard({ send, live }: { send: Notification; live: boolean }) {
     <Card variant="outlined">
       <CardContent sx={{ p: { xs: 2, sm: 3 } }}>
         <Stack direction="row" spacing={1.5} sx={{ alignItems: "center", mb: 2, flexWrap: "wrap", rowGap: 1 }}>
-          <SendStatusChip status={send.status} size="medium" />
+          <NotificationStatusChip status={send.status} size="medium" />
           <Typography color="text.secondary" data-testid="send-when">
             {send.status === "scheduled" && send.sendAt
               ? t("notifications.send.scheduledFor", { when: formatDateTime(send.sendAt, timeZone) })

@@ -15,15 +15,15 @@ import { ListSkeleton } from "../components/ListSkeleton.js";
 import { LoadError } from "../components/LoadError.js";
 import { formatDateTime, formatNumber } from "../format.js";
 import { useResource } from "../hooks/useResource.js";
-import { useSendsApi } from "../hooks/useSendsApi.js";
-import { DASHBOARD_PATHS, sendPath } from "../paths.js";
+import { useNotificationsApi } from "../hooks/useNotificationsApi.js";
+import { DASHBOARD_PATHS, notificationPagePath } from "../paths.js";
 import { useDashboardServices } from "../services.js";
-import { SendStatusChip } from "./SendStatusChip.js";
+import { NotificationStatusChip } from "./NotificationStatusChip.js";
 
-/** Visão geral's first row: how many subscribers there are now, and the latest sends with their results. */
+/** Visão geral's first row: how many subscribers there are now, and the latest notifications with their results. */
 export function OverviewSummary() {
   const { t } = useTranslation();
-  const api = useSendsApi();
+  const api = useNotificationsApi();
   const { timeZone } = useDashboardServices();
   const { resource, reload } = useResource(useCallback(() => api.getOverview(), [api]));
 
@@ -61,7 +61,7 @@ export function OverviewSummary() {
             {recentSends.map((send) => (
               <ListItem key={send.id} divider sx={{ gap: 2, flexWrap: "wrap" }}>
                 <Box sx={{ flexGrow: 1, minWidth: 0 }}>
-                  <Link component={RouterLink} to={sendPath(send.id)} sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>
+                  <Link component={RouterLink} to={notificationPagePath(send.id)} sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>
                     {send.title}
                   </Link>
                   <Typography variant="body2" color="text.secondary">
@@ -70,7 +70,7 @@ export function OverviewSummary() {
                       : t("notifications.overview.result", { when: formatDateTime(send.createdAt, timeZone), accepted: formatNumber(send.counts.accepted), queued: formatNumber(send.counts.queued) })}
                   </Typography>
                 </Box>
-                <SendStatusChip status={send.status} />
+                <NotificationStatusChip status={send.status} />
               </ListItem>
             ))}
           </List>
