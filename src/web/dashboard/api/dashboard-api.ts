@@ -1,7 +1,6 @@
 import { API_ROUTES, tokenPath, userPath } from "../../../shared/api/routes.js";
-import type { NotificationResponse } from "../../../shared/api/notifications.js";
+import type { CreateNotificationRequest, NotificationResponse } from "../../../shared/api/notifications.js";
 import { createJsonRequest, readApiError, type RequestFailure } from "../../http/json-request.js";
-import type { NotificationRequest } from "../compose/compose-request.js";
 import { DashboardApiError } from "./dashboard-api-error.js";
 import type {
   ApiToken,
@@ -40,7 +39,7 @@ export interface DashboardApi {
   createToken(request: CreateTokenRequest): Promise<CreatedToken>;
   revokeToken(id: string): Promise<void>;
   /** POST /notifications: the notification as created (now, or scheduled). */
-  createNotification(request: NotificationRequest): Promise<NotificationResponse>;
+  createNotification(request: CreateNotificationRequest): Promise<NotificationResponse>;
 }
 
 /**
