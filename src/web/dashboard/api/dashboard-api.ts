@@ -1,6 +1,7 @@
 import { API_ROUTES, tokenPath, userPath } from "../../../shared/api/routes.js";
 import type { CreateNotificationRequest, NotificationResponse } from "../../../shared/api/notifications.js";
-import { createJsonRequest, readApiError, type RequestFailure } from "../../http/json-request.js";
+import { isErrorCode } from "../../../shared/errors.js";
+import { createJsonRequest, type RequestFailure } from "../../http/json-request.js";
 import { DashboardApiError } from "./dashboard-api-error.js";
 import type {
   ApiToken,
@@ -93,11 +94,10 @@ export function createDashboardApi(options: { baseUrl?: string; fetch?: typeof f
 
 /** The dashboard clients' `toError`: the page shows its own pt-BR text when `message` is empty. */
 export function dashboardApiErrorFrom(failure: RequestFailure): DashboardApiError {
-  if (failure.kind === "network") return new DashboardApiError(0, "network_error", "");
-  if (failure.error) return new DashboardApiError(failure.status, failure.error.code, failure.error.message ?? "", failure.error.field);
-  return new DashboardApiError(failure.status, "http_error", "");
-}
-
-export async function toDashboardApiError(response: Response): Promise<DashboardApiError> {
-  return dashboardApiErrorFrom({ kind: "http", status: response.status, statusText: response.statusText, error: await readApiError(response) });
+  if (failure.kind === "network") return new DashboardApiError(0, undefined, "");
+  if (failure.error) {
+    const { code, message, field } = failure.error;
+    return new DashboardApiError(failure.status, isErrorCode(code) ? code : undefined, message ?? "", field);
+  }
+  return new DashboardApiError(failure.status, undefined, "");
 }
