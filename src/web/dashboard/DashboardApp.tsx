@@ -1,9 +1,7 @@
-import { useMemo } from "react";
+import { useState } from "react";
 import { Route, Routes } from "react-router";
-import { createDashboardApi } from "./api/dashboard-api.js";
 import { ChannelsPage } from "./channels/ChannelsPage.js";
 import { ComposePage } from "./compose/ComposePage.js";
-import { DEFAULT_TIME_ZONE } from "./compose/compose-form.js";
 import { DashboardLayout } from "./layout/DashboardLayout.js";
 import { OverviewPage } from "./pages/OverviewPage.js";
 import { DashboardNotFoundPage } from "./pages/DashboardNotFoundPage.js";
@@ -12,7 +10,7 @@ import { HistoryPage } from "./notifications/HistoryPage.js";
 import { NotificationPage } from "./notifications/NotificationPage.js";
 import { SignInPage } from "./pages/SignInPage.js";
 import { SubscribersPage } from "./subscribers/SubscribersPage.js";
-import { DashboardServicesContext } from "./services.js";
+import { createDashboardServices, DashboardServicesContext } from "./services.js";
 import type { DashboardServices } from "./services.js";
 import { RequireAdmin } from "./session/RequireAdmin.js";
 import { RequireSession } from "./session/RequireSession.js";
@@ -25,10 +23,7 @@ import { UsersPage } from "./users/UsersPage.js";
  * state); tests and other hosts can pass their own.
  */
 export function DashboardApp({ services }: { services?: DashboardServices }) {
-  const built = useMemo<DashboardServices>(
-    () => services ?? { api: createDashboardApi(), timeZone: DEFAULT_TIME_ZONE, siteOrigin: window.location.origin, now: () => Date.now() },
-    [services],
-  );
+  const [built] = useState<DashboardServices>(() => services ?? createDashboardServices({ siteOrigin: window.location.origin }));
   return (
     <DashboardServicesContext.Provider value={built}>
       <SessionProvider>

@@ -1,4 +1,4 @@
-import type { Notification, NotificationStatus, NotificationsPage, Overview } from "../../../shared/api/notifications.js";
+import type { CreateNotificationRequest, Notification, NotificationResponse, NotificationStatus, NotificationsPage, Overview } from "../../../shared/api/notifications.js";
 import { API_ROUTES, notificationCancelPath, notificationEventsPath, notificationPath } from "../../../shared/api/routes.js";
 import { createJsonRequest } from "../../http/json-request.js";
 import { dashboardApiErrorFrom } from "./dashboard-api.js";
@@ -11,8 +11,10 @@ export interface NotificationsFilter {
   pageSize?: number | undefined;
 }
 
-/** The notifications side of the operators' API: Envio, Histórico, Visão geral. */
+/** The notifications side of the operators' API: compose, Envio, Histórico, Visão geral. */
 export interface NotificationsApi {
+  /** POST /notifications: the notification as created (now, or scheduled). */
+  createNotification(request: CreateNotificationRequest): Promise<NotificationResponse>;
   getNotification(id: string): Promise<Notification>;
   listNotifications(filter: NotificationsFilter): Promise<NotificationsPage>;
   cancelNotification(id: string): Promise<Notification>;
@@ -27,6 +29,7 @@ export function createNotificationsApi(options: { baseUrl?: string; fetch?: type
   const { json } = createJsonRequest({ ...options, toError: dashboardApiErrorFrom });
 
   return {
+    createNotification: (body) => json("POST", API_ROUTES.notifications, body),
     async getNotification(id) {
       return (await json<{ notification: Notification }>("GET", notificationPath(id))).notification;
     },

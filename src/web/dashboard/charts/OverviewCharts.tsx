@@ -16,9 +16,9 @@ import { STATS_DEFAULT_DAYS } from "../../../shared/api/stats.js";
 import type { StatsResponse } from "../../../shared/api/stats.js";
 import { LoadError } from "../components/LoadError.js";
 import { formatNumber } from "../format.js";
-import { useAudienceApi } from "../hooks/useAudienceApi.js";
 import { useResource } from "../hooks/useResource.js";
 import { formatDay, formatRate } from "./chart-format.js";
+import { useDashboardServices } from "../services.js";
 
 const HEIGHT = 260;
 const numberFormatter = (value: number | null) => (value === null ? "" : formatNumber(value));
@@ -26,7 +26,7 @@ const numberFormatter = (value: number | null) => (value === null ? "" : formatN
 /** Visão geral's charts: subscribers, sends and click rate per day; subscribers by channel and browser. */
 export function OverviewCharts() {
   const { t } = useTranslation();
-  const api = useAudienceApi();
+  const { audience: api } = useDashboardServices();
   const { resource, reload } = useResource(useCallback(() => api.getStats(STATS_DEFAULT_DAYS), [api]));
 
   if (resource.status === "error") {

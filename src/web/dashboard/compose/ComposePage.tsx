@@ -43,7 +43,7 @@ type Outcome = { severity: "success" | "error"; text: string } | null;
 /** Nova notificação: the form, its live preview, a test send to this browser, and the notification itself. */
 export function ComposePage() {
   const { t } = useTranslation();
-  const { api, timeZone, siteOrigin, now } = useDashboardServices();
+  const { notifications, timeZone, siteOrigin, now } = useDashboardServices();
   const navigate = useNavigate();
   const push = useAppSelector((state) => state.push);
   const [values, setValues] = useState<ComposeValues>(() => initialComposeValues(now(), timeZone));
@@ -105,7 +105,7 @@ export function ComposePage() {
     setOutcome(null);
     setServerErrors({});
     try {
-      const created = await api.createNotification(toNotificationRequest(values, { timeZone, audience }));
+      const created = await notifications.createNotification(toNotificationRequest(values, { timeZone, audience }));
       if (kind === "send") {
         // Follow it: Envio shows the live progress (or the schedule, with its cancel button).
         void navigate(notificationPagePath(created.notification.id));

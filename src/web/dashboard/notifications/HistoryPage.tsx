@@ -26,7 +26,6 @@ import { ResourceView } from "../components/ResourceView.js";
 import { PageHeading } from "../components/PageHeading.js";
 import { formatDateTime, formatNumber } from "../format.js";
 import { useResource } from "../hooks/useResource.js";
-import { useNotificationsApi } from "../hooks/useNotificationsApi.js";
 import { DASHBOARD_PATHS, notificationPagePath } from "../paths.js";
 import { useDashboardServices } from "../services.js";
 import { NotificationStatusChip, settledPercent } from "./NotificationStatusChip.js";
@@ -38,8 +37,7 @@ const fromSm = { display: { xs: "none", sm: "table-cell" } } as const;
 /** Histórico: every notification, newest first, searchable in title and text, by status, a page at a time. */
 export function HistoryPage() {
   const { t } = useTranslation();
-  const api = useNotificationsApi();
-  const { timeZone } = useDashboardServices();
+  const { notifications: api, timeZone } = useDashboardServices();
   // The filter lives in the address: a search can be shared and survives going back from a notification.
   const [params, setParams] = useSearchParams();
   const query = params.get("busca") ?? "";

@@ -16,7 +16,6 @@ import { ListSkeleton } from "../components/ListSkeleton.js";
 import { LoadError } from "../components/LoadError.js";
 import { PageHeading } from "../components/PageHeading.js";
 import { formatDateTime, formatNumber } from "../format.js";
-import { useNotificationsApi } from "../hooks/useNotificationsApi.js";
 import { DASHBOARD_PATHS } from "../paths.js";
 import { useDashboardServices } from "../services.js";
 import { NotificationStatusChip, settledPercent } from "./NotificationStatusChip.js";
@@ -30,7 +29,7 @@ const CANCELLABLE = new Set(["scheduled", "queued", "sending"]);
 export function NotificationPage() {
   const { t } = useTranslation();
   const { id = "" } = useParams();
-  const api = useNotificationsApi();
+  const { notifications: api } = useDashboardServices();
   const { progress, replace, retry } = useNotificationProgress(api, id);
   const [confirming, setConfirming] = useState(false);
 

@@ -15,7 +15,6 @@ import { ListSkeleton } from "../components/ListSkeleton.js";
 import { LoadError } from "../components/LoadError.js";
 import { formatDateTime, formatNumber } from "../format.js";
 import { useResource } from "../hooks/useResource.js";
-import { useNotificationsApi } from "../hooks/useNotificationsApi.js";
 import { DASHBOARD_PATHS, notificationPagePath } from "../paths.js";
 import { useDashboardServices } from "../services.js";
 import { NotificationStatusChip } from "./NotificationStatusChip.js";
@@ -23,8 +22,7 @@ import { NotificationStatusChip } from "./NotificationStatusChip.js";
 /** Visão geral's first row: how many subscribers there are now, and the latest notifications with their results. */
 export function OverviewSummary() {
   const { t } = useTranslation();
-  const api = useNotificationsApi();
-  const { timeZone } = useDashboardServices();
+  const { notifications: api, timeZone } = useDashboardServices();
   const { resource, reload } = useResource(useCallback(() => api.getOverview(), [api]));
 
   if (resource.status === "loading") return <Card variant="outlined" sx={{ mb: 3 }}><ListSkeleton rows={2} /></Card>;
