@@ -1,5 +1,5 @@
 /**
- * Channels from the visitor's side (issue 5): the choice made from the bell's menu and from
+ * Channels from the visitor's side: the choice made from the bell's menu and from
  * /preferencias is stored on the server against the subscription, and a notification to one channel
  * reaches only the browsers that chose it (counted by the fake push service).
  */

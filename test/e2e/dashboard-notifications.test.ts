@@ -1,5 +1,5 @@
 /**
- * Notifications in the dashboard, in a real Chromium against the real server (issue 4, "What it must show"):
+ * Notifications in the dashboard, in a real Chromium against the real server:
  * schedule and cancel; send now and watch the progress reach 100% against the fake push service,
  * fed by the server's event stream with no page reload.
  */

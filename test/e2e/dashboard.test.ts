@@ -1,5 +1,5 @@
 /**
- * The dashboard in a real Chromium against the real server (issue 4, "What it must show"): set-up of
+ * The dashboard in a real Chromium against the real server: set-up of
  * the first admin, sign-in and sign-out, compose with validation errors beside their fields, API
  * tokens (secret shown once, revoked), users and roles. Nothing is stubbed: the built app, the
  * HTTP API, the session cookie and the database are the real ones.
@@ -190,7 +190,7 @@ describe("the dashboard", () => {
     const app = await server();
     await createFirstAdmin(app.url);
     const { page, context } = await newPage();
-    // The browser's push service is stubbed (TESTING.md §2); the bell, worker and API are real.
+    // The browser's push service is stubbed (Chromium's never settles offline); the bell, worker and API are real.
     await context.grantPermissions(["notifications"], { origin: app.baseUrl });
     await installPushStub(context, { endpoint: testEndpoint(), keys: makeSubscriptionKeys(), mode: "ok" });
     await signInContext(context, app.baseUrl, ADMIN);

@@ -1,5 +1,5 @@
 /**
- * The whole of Sino's delivery with a real browser at the other end (issue 3): Firefox ESR's own
+ * The whole of Sino's delivery with a real browser at the other end: Firefox ESR's own
  * push client subscribes through the bell and a local Mozilla push server; the real server's
  * delivery engine stores a notification, encrypts it (RFC 8291, in its worker pool) and POSTs it over
  * HTTPS to the Mozilla server's push endpoint with VAPID (the notification made through the API with a

@@ -1,8 +1,8 @@
 /**
- * The service worker's reports (issue 5): a push Sino really sent (encrypted for this browser's
+ * The service worker's reports: a push Sino really sent (encrypted for this browser's
  * keys, decrypted by the fake push service) is delivered to the real worker through the DevTools
  * protocol; the worker shows it and reports `shown`; the click handler's report runs the same
- * function in the page (a headless browser cannot click a notification, TESTING.md §6). Both end
+ * function in the page (a headless browser has no notification to click). Both end
  * up in the notification's results.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

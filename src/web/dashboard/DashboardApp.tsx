@@ -19,7 +19,7 @@ import { TokensPage } from "./tokens/TokensPage.js";
 import { UsersPage } from "./users/UsersPage.js";
 
 /**
- * The operators' Painel, mounted at /painel/*. Its services are built here once (no module
+ * The operators' dashboard (the Painel), mounted at /painel/*. Its services are built here once (no module
  * state); tests and other hosts can pass their own.
  */
 export function DashboardApp({ services }: { services?: DashboardServices }) {

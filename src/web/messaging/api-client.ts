@@ -27,7 +27,7 @@ export class ApiRequestError extends Error {
   }
 }
 
-/** The public paths of issue 5 (channels, notices, events), as the contract names them. */
+/** The public paths for channels, notices and events, as the contract names them. */
 export const PUBLIC_ROUTES = {
   subscriptionChannels: `${API_PREFIX}/subscriptions/channels`,
   events: `${API_PREFIX}/events`,
@@ -36,8 +36,8 @@ export const PUBLIC_ROUTES = {
 } as const;
 
 /**
- * GET /config as issue 5 extends it: the active channels and the per-subscription limit. Older
- * servers send neither, hence optional.
+ * GET /config with the active channels and the per-subscription limit. Servers from before
+ * channels existed send neither, hence optional.
  */
 export type PublicConfigWithChannels = PublicConfig & { channels?: PublicChannel[]; maxChannelsPerSubscription?: number };
 

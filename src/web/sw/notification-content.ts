@@ -13,7 +13,7 @@ export interface PushPayload {
   badge?: string;
   tag?: string;
   url?: string;
-  /** The notification's id (issue 5): the worker reports shown/clicked/closed for it. */
+  /** The notification's id: the worker reports shown/clicked/closed for it. */
   id?: string;
   data?: unknown;
 }

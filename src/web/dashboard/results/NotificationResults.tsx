@@ -10,7 +10,7 @@ import { notificationResultsCsvPath } from "../../../shared/api/routes.js";
 import { formatNumber } from "../format.js";
 import { formatRate } from "../charts/chart-format.js";
 
-/** The event counts a notification's presenter carries since issue 5 (absent from an older server). */
+/** The event counts a notification's presenter carries (absent from a server older than event reports). */
 export interface EventCountsLike {
   shown?: number;
   clicked?: number;
