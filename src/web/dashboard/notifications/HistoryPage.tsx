@@ -132,38 +132,38 @@ export function HistoryPage() {
                     </TableRow>
                   </TableHead>
                   <TableBody>
-                    {data.notifications.map((send) => (
-                      <TableRow key={send.id} hover data-testid="history-row">
+                    {data.notifications.map((notification) => (
+                      <TableRow key={notification.id} hover data-testid="history-row">
                         <TableCell sx={{ maxWidth: 360 }}>
-                          <Link component={RouterLink} to={notificationPagePath(send.id)} sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>
-                            {send.title}
+                          <Link component={RouterLink} to={notificationPagePath(notification.id)} sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>
+                            {notification.title}
                           </Link>
-                          {send.body && (
+                          {notification.body && (
                             <Typography variant="body2" color="text.secondary" sx={{ display: "-webkit-box", WebkitLineClamp: 2, WebkitBoxOrient: "vertical", overflow: "hidden", overflowWrap: "anywhere" }}>
-                              {send.body}
+                              {notification.body}
                             </Typography>
                           )}
                           {/* Phones: the status under the title, its column hidden. */}
                           <Box sx={{ display: { sm: "none" }, mt: 0.5 }}>
-                            <NotificationStatusChip status={send.status} />
+                            <NotificationStatusChip status={notification.status} />
                           </Box>
                         </TableCell>
                         <TableCell sx={fromSm}>
-                          <NotificationStatusChip status={send.status} />
+                          <NotificationStatusChip status={notification.status} />
                         </TableCell>
                         <TableCell sx={{ ...wide, whiteSpace: "nowrap" }}>
-                          {send.status === "scheduled" && send.sendAt ? t("notifications.history.scheduledFor", { when: formatDateTime(send.sendAt, timeZone) }) : formatDateTime(send.createdAt, timeZone)}
+                          {notification.status === "scheduled" && notification.sendAt ? t("notifications.history.scheduledFor", { when: formatDateTime(notification.sendAt, timeZone) }) : formatDateTime(notification.createdAt, timeZone)}
                         </TableCell>
                         <TableCell sx={{ ...wide, minWidth: 180 }}>
-                          {send.status === "scheduled" ? (
+                          {notification.status === "scheduled" ? (
                             <Typography variant="body2" color="text.secondary">
                               {t("notifications.history.notYet")}
                             </Typography>
                           ) : (
                             <Box>
-                              <LinearProgress variant="determinate" value={settledPercent(send.counts)} sx={{ height: 6, borderRadius: 3 }} aria-hidden />
+                              <LinearProgress variant="determinate" value={settledPercent(notification.counts)} sx={{ height: 6, borderRadius: 3 }} aria-hidden />
                               <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
-                                {t("notifications.history.accepted", { accepted: formatNumber(send.counts.accepted), queued: formatNumber(send.counts.queued) })}
+                                {t("notifications.history.accepted", { accepted: formatNumber(notification.counts.accepted), queued: formatNumber(notification.counts.queued) })}
                               </Typography>
                             </Box>
                           )}

@@ -56,19 +56,19 @@ export function OverviewSummary() {
           />
         ) : (
           <List dense data-testid="recent-sends">
-            {recentSends.map((send) => (
-              <ListItem key={send.id} divider sx={{ gap: 2, flexWrap: "wrap" }}>
+            {recentSends.map((notification) => (
+              <ListItem key={notification.id} divider sx={{ gap: 2, flexWrap: "wrap" }}>
                 <Box sx={{ flexGrow: 1, minWidth: 0 }}>
-                  <Link component={RouterLink} to={notificationPagePath(send.id)} sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>
-                    {send.title}
+                  <Link component={RouterLink} to={notificationPagePath(notification.id)} sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>
+                    {notification.title}
                   </Link>
                   <Typography variant="body2" color="text.secondary">
-                    {send.status === "scheduled" && send.sendAt
-                      ? t("notifications.history.scheduledFor", { when: formatDateTime(send.sendAt, timeZone) })
-                      : t("notifications.overview.result", { when: formatDateTime(send.createdAt, timeZone), accepted: formatNumber(send.counts.accepted), queued: formatNumber(send.counts.queued) })}
+                    {notification.status === "scheduled" && notification.sendAt
+                      ? t("notifications.history.scheduledFor", { when: formatDateTime(notification.sendAt, timeZone) })
+                      : t("notifications.overview.result", { when: formatDateTime(notification.createdAt, timeZone), accepted: formatNumber(notification.counts.accepted), queued: formatNumber(notification.counts.queued) })}
                   </Typography>
                 </Box>
-                <NotificationStatusChip status={send.status} />
+                <NotificationStatusChip status={notification.status} />
               </ListItem>
             ))}
           </List>
