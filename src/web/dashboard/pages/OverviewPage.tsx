@@ -4,19 +4,19 @@ import { Link as RouterLink } from "react-router";
 import Button from "@mui/material/Button";
 import MenuItem from "@mui/material/MenuItem";
 import TextField from "@mui/material/TextField";
-import { createSitesApi } from "../api/sites-api.js";
 import { OverviewCharts } from "../charts/OverviewCharts.js";
 import { PageHeading } from "../components/PageHeading.js";
 import { useResource } from "../hooks/useResource.js";
 import { DASHBOARD_PATHS } from "../paths.js";
-import { OverviewSummary } from "../sends/RecentSends.js";
+import { OverviewSummary } from "../notifications/RecentNotifications.js";
+import { useDashboardServices } from "../services.js";
 import { useCurrentUser } from "../session/session-context.js";
 
-/** Visão geral: subscribers now and the latest sends with their results, for every site or one. */
+/** Visão geral: subscribers now and the latest notifications with their results, for every site or one. */
 export function OverviewPage() {
   const { t } = useTranslation();
   const user = useCurrentUser();
-  const [sitesApi] = useState(createSitesApi);
+  const { sites: sitesApi } = useDashboardServices();
   const sites = useResource(useCallback(() => sitesApi.listSites(), [sitesApi])).resource;
   const [site, setSite] = useState("");
   const choices = sites.status === "ready" ? sites.data.sites : [];

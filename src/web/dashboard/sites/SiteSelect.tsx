@@ -4,9 +4,9 @@ import Checkbox from "@mui/material/Checkbox";
 import ListItemText from "@mui/material/ListItemText";
 import MenuItem from "@mui/material/MenuItem";
 import TextField from "@mui/material/TextField";
-import { createSitesApi } from "../api/sites-api.js";
 import { formatNumber } from "../format.js";
 import { useResource } from "../hooks/useResource.js";
+import { useDashboardServices } from "../services.js";
 
 /**
  * Compose's narrowing by site (issue 9): nothing ticked means every site; otherwise only the
@@ -14,7 +14,7 @@ import { useResource } from "../hooks/useResource.js";
  */
 export function SiteSelect({ value, onChange }: { value: string[]; onChange: (ids: string[]) => void }) {
   const { t } = useTranslation();
-  const [api] = useState(createSitesApi);
+  const { sites: api } = useDashboardServices();
   const { resource } = useResource(useCallback(() => api.listSites(), [api]));
   const sites = resource.status === "ready" ? resource.data.sites : [];
   if (sites.length < 2) return null;

@@ -15,7 +15,6 @@ import AddOutlined from "@mui/icons-material/AddOutlined";
 import CodeOutlined from "@mui/icons-material/CodeOutlined";
 import DeleteOutlined from "@mui/icons-material/DeleteOutlined";
 import type { Site, SitesResponse } from "../../../shared/api/sites.js";
-import { createSitesApi } from "../api/sites-api.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { PageHeading } from "../components/PageHeading.js";
 import { ResourceView } from "../components/ResourceView.js";
@@ -23,6 +22,7 @@ import { useNotice } from "../components/useNotice.js";
 import { VisuallyHidden } from "../components/VisuallyHidden.js";
 import { formatNumber } from "../format.js";
 import { useResource } from "../hooks/useResource.js";
+import { useDashboardServices } from "../services.js";
 import { useCurrentUser } from "../session/session-context.js";
 import { SiteDialog } from "./SiteDialog.js";
 import { SnippetDialog } from "./SnippetDialog.js";
@@ -33,7 +33,7 @@ import { SnippetDialog } from "./SnippetDialog.js";
  */
 export function SitesPage() {
   const { t } = useTranslation();
-  const [api] = useState(createSitesApi);
+  const { sites: api } = useDashboardServices();
   const admin = useCurrentUser().role === "admin";
   const { resource, reload, update } = useResource(useCallback(() => api.listSites(), [api]));
   const [creating, setCreating] = useState(false);

@@ -21,7 +21,6 @@ import GroupsOutlined from "@mui/icons-material/GroupsOutlined";
 import { API_ROUTES } from "../../../shared/api/routes.js";
 import type { Channel } from "../../../shared/api/channels.js";
 import type { Site } from "../../../shared/api/sites.js";
-import { createSitesApi } from "../api/sites-api.js";
 import type { StatsResponse } from "../../../shared/api/stats.js";
 import type { Subscriber, SubscribersResponse } from "../../../shared/api/subscribers.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
@@ -31,7 +30,6 @@ import { PageHeading } from "../components/PageHeading.js";
 import { useNotice } from "../components/useNotice.js";
 import { VisuallyHidden } from "../components/VisuallyHidden.js";
 import { formatDateTime, formatNumber } from "../format.js";
-import { useAudienceApi } from "../hooks/useAudienceApi.js";
 import { useResource } from "../hooks/useResource.js";
 import { useDashboardServices } from "../services.js";
 
@@ -51,9 +49,7 @@ interface Filters {
 /** Assinantes (admin): how many, in which channels and browsers; remove one; export the counts. */
 export function SubscribersPage() {
   const { t } = useTranslation();
-  const api = useAudienceApi();
-  const [sitesApi] = useState(createSitesApi);
-  const { timeZone } = useDashboardServices();
+  const { audience: api, sites: sitesApi, timeZone } = useDashboardServices();
   const [filters, setFilters] = useState<Filters>({ channel: "", site: "", browser: "", page: 1, pageSize: 50 });
   const [removing, setRemoving] = useState<Subscriber | null>(null);
   const [noticeElement, setNotice] = useNotice();
