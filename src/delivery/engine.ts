@@ -4,6 +4,7 @@ import type { PushTransport } from "../push/transport.js";
 import type { VapidSigner } from "../push/vapid.js";
 import type { Database } from "../store/database.js";
 import { createDeliveryQueueRepository } from "../store/delivery-queue-repository.js";
+import { createIdempotencyKeysRepository } from "../store/idempotency-keys-repository.js";
 import { createNotificationsRepository, type Notification } from "../store/notifications-repository.js";
 import { resolveDeliveryOptions, type DeliveryOptions } from "./delivery-options.js";
 import { createProgressEvents, type ProgressListener } from "./progress-events.js";
@@ -76,6 +77,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
   });
   const sends = createSendService({
     notifications,
+    idempotencyKeys: createIdempotencyKeysRepository(deps.database),
     clock,
     jobSize: options.jobSize,
     onChange(send: Notification) {

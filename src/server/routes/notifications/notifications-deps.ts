@@ -6,8 +6,8 @@ import type { Translator } from "../../i18n.js";
 
 /** What the sends routes need; built once in `buildApp`. */
 export interface NotificationRoutesDeps {
-  /** createSend / getSend / cancelSend / onProgress / wake: the engine's public API only. */
-  readonly engine: Pick<DeliveryEngine, "createSend" | "getSend" | "cancelSend" | "onProgress" | "wake">;
+  /** createSend / getSend / cancelSend / onProgress: the engine's public API only. */
+  readonly engine: Pick<DeliveryEngine, "createSend" | "getSend" | "cancelSend" | "onProgress">;
   readonly database: Database;
   readonly subscriptions: SubscriptionsRepository;
   readonly authenticator: Authenticator;

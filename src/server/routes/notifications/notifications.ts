@@ -11,7 +11,6 @@ import {
   overviewSchema,
 } from "../../../shared/api/notifications.js";
 import { API_ROUTES } from "../../../shared/api/routes.js";
-import { createIdempotencyKeysRepository } from "../../../store/idempotency-keys-repository.js";
 import { createSendHistoryRepository } from "../../../store/send-history-repository.js";
 import { createPublishRateLimit } from "../../auth/publish-rate-limit.js";
 import { apiError } from "../../errors.js";
@@ -41,7 +40,6 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
   const history = createSendHistoryRepository(deps.database);
   const publishDeps: PublishDeps = {
     engine: deps.engine,
-    keys: createIdempotencyKeysRepository(deps.database),
     subscriptions: deps.subscriptions,
     channels: createChannelsRepository(deps.database.db),
     publicUrl: deps.publicUrl,
