@@ -43,6 +43,7 @@ import { spawnFakePushService } from "../test/support/fake-push/remote.js";
 import { loadTestTls } from "../test/support/fake-push/test-tls.js";
 import { measureEncryptionCeiling } from "./encryption-ceiling.js";
 import { ceilingRatioBound, describeFloor, measureEncryptUsPerMessage, measureHttp2Floor } from "./http2-floor.js";
+import { createRepositories } from "../src/store/repositories.js";
 
 const { values } = parseArgs({
   options: {
@@ -276,7 +277,7 @@ const timed = timedTransport(
 );
 // The engine as `sino start` builds it, with its default options (lanes, batch, threads = cores).
 const engine = createDeliveryEngine({
-  database,
+  repositories: createRepositories(database),
   transport: timed.transport,
   vapid: createVapidSigner({ keys: vapidKeys, subject: "mailto:bench@sino.example.com" }),
   options: {

@@ -24,6 +24,9 @@ export interface Database {
   destroy(): Promise<void>;
 }
 
+/** What a repository is built from: the query builder and the dialect its SQL may differ by. */
+export type DatabaseHandle = Pick<Database, "db" | "dialect">;
+
 export const DEFAULT_DATABASE_URL = "./data/sino.db";
 
 /** PostgreSQL type OIDs whose text form is parsed to a JS number (see `createPgTypes`). */

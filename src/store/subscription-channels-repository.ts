@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import { constantTimeEqual } from "./constant-time.js";
-import type { Database } from "./database.js";
+import type { DatabaseHandle } from "./database.js";
 import type { Schema } from "./schema.js";
 import { writeTransaction } from "./write-transaction.js";
 
@@ -32,7 +32,7 @@ export interface SubscriptionChannelsRepository {
   moveFromPrevious(previous: SubscriptionProof, subscriptionId: number): Promise<"moved" | "not_moved">;
 }
 
-export function createSubscriptionChannelsRepository(database: Pick<Database, "db" | "dialect">): SubscriptionChannelsRepository {
+export function createSubscriptionChannelsRepository(database: DatabaseHandle): SubscriptionChannelsRepository {
   const { db } = database;
 
   async function activeSlugs(q: Kysely<Schema>, subscriptionId: number): Promise<string[]> {

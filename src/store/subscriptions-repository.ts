@@ -1,6 +1,7 @@
-import type { Kysely, Selectable } from "kysely";
-import type { Schema, SubscriptionsTable } from "./schema.js";
+import type { Selectable } from "kysely";
+import type { SubscriptionsTable } from "./schema.js";
 import { constantTimeEqual } from "./constant-time.js";
+import type { DatabaseHandle } from "./database.js";
 
 export interface Subscription {
   id: number;
@@ -46,7 +47,8 @@ export interface SubscriptionsRepository {
 /** A concurrent remove can slip between our steps; retrying a few times always converges. */
 const MAX_REGISTER_ATTEMPTS = 5;
 
-export function createSubscriptionsRepository(db: Kysely<Schema>): SubscriptionsRepository {
+export function createSubscriptionsRepository(database: DatabaseHandle): SubscriptionsRepository {
+  const { db } = database;
   async function findByEndpoint(endpoint: string): Promise<Subscription | undefined> {
     const row = await db.selectFrom("subscriptions").selectAll().where("endpoint", "=", endpoint).executeTakeFirst();
     return row === undefined ? undefined : toSubscription(row);

@@ -1,18 +1,32 @@
 import { readFileSync } from "node:fs";
-import type { DeliveryEngine } from "../delivery/engine.js";
-import { createDeliveryEngine } from "../delivery/engine.js";
-import { resolveDeliveryOptions } from "../delivery/delivery-options.js";
-import { createHygieneTask, type HygieneTask } from "../delivery/hygiene-task.js";
-import { createScheduler, type Scheduler } from "../delivery/scheduler.js";
-import type { DeliveryLogger } from "../delivery/worker.js";
+import type { EndpointPolicy } from "../push/endpoint-policy.js";
 import { createPushSender } from "../push/sender.js";
 import { createPushTransport, type PushTransport } from "../push/transport.js";
 import { createVapidSigner } from "../push/vapid.js";
 import type { VapidKeys } from "../push/vapid-keys.js";
-import type { Database } from "../store/database.js";
-import { createHygieneRepository } from "../store/hygiene-repository.js";
-import { createNotificationsRepository } from "../store/notifications-repository.js";
-import type { Config } from "./config.js";
+import type { Repositories } from "../store/repositories.js";
+import { resolveDeliveryOptions } from "./delivery-options.js";
+import { createDeliveryEngine, type DeliveryEngine } from "./engine.js";
+import { createHygieneTask, type HygieneOptions, type HygieneTask } from "./hygiene-task.js";
+import { createScheduler, type Scheduler } from "./scheduler.js";
+import type { DeliveryLogger } from "./worker.js";
+
+/** The part of the configuration delivery reads (the server's `Config` has this shape). */
+export interface DeliveryRuntimeConfig {
+  readonly vapidSubject: string;
+  readonly endpointPolicy: EndpointPolicy;
+  readonly delivery: {
+    readonly lanes: number;
+    readonly batchSize: number;
+    readonly pollMs: number;
+    readonly leaseMs: number;
+    readonly encryptionThreads: number;
+    readonly maxInFlightPerOrigin: number;
+    readonly pushTimeoutMs: number;
+    readonly pushCaFile: string | undefined;
+  };
+  readonly hygiene: HygieneOptions;
+}
 
 export interface DeliveryRuntime {
   readonly engine: DeliveryEngine;
@@ -27,7 +41,7 @@ export interface DeliveryRuntime {
 }
 
 /** The delivery engine wired from the configuration: transport, VAPID signer, options. */
-export function createDeliveryRuntime(config: Config, database: Database, vapidKeys: VapidKeys, logger: DeliveryLogger): DeliveryRuntime {
+export function createDeliveryRuntime(config: DeliveryRuntimeConfig, repositories: Repositories, vapidKeys: VapidKeys, logger: DeliveryLogger): DeliveryRuntime {
   const d = config.delivery;
   const transport: PushTransport = createPushTransport({
     policy: config.endpointPolicy,
@@ -44,14 +58,14 @@ export function createDeliveryRuntime(config: Config, database: Database, vapidK
   };
   const vapid = createVapidSigner({ keys: vapidKeys, subject: config.vapidSubject });
   const engine = createDeliveryEngine({
-    database,
+    repositories,
     transport,
     vapid,
     logger,
     options: engineOptions,
   });
   const scheduler = createScheduler({
-    notifications: createNotificationsRepository(database),
+    notifications: repositories.notifications,
     clock: Date.now,
     jobSize: resolveDeliveryOptions(engineOptions).jobSize,
     pollMs: d.pollMs,
@@ -59,7 +73,7 @@ export function createDeliveryRuntime(config: Config, database: Database, vapidK
     onStarted: () => engine.wake(),
   });
   const hygiene = createHygieneTask({
-    repository: createHygieneRepository(database),
+    repository: repositories.hygiene,
     sender: createPushSender({ vapid, transport }),
     clock: Date.now,
     logger,
