@@ -106,7 +106,7 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
   {
     env: "SINO_PUSH_ALLOWED_HOSTS",
     default: DEFAULT_PUSH_HOSTS.join(","),
-    doc: "Comma-separated push-service hosts subscriptions may point to (*.domain allowed).",
+    doc: "Comma-separated push-service hosts subscriptions may point to (*.domain allowed; a port other than 443 only as host:port).",
   },
   { env: "SINO_PUSH_ALLOW_PRIVATE", default: "false", doc: "Tests only: accept push endpoints on private/loopback addresses." },
   { env: "SINO_LOG_LEVEL", default: "info", doc: `Log level: ${LOG_LEVELS.join(", ")}.` },

@@ -1,3 +1,4 @@
+import { normalizeEndpoint } from "../push/endpoint-policy.js";
 import { constantTimeEqual } from "./constant-time.js";
 import { toCount } from "./count.js";
 import type { NotificationEventsTable } from "./schema.js";
@@ -33,7 +34,7 @@ export const NO_EVENTS: EventCountsRecord = { shown: 0, clicked: 0, closed: 0 };
 export function createNotificationEventsRepository(database: DatabaseHandle): NotificationEventsRepository {
   const { db } = database;
   async function record(event: NewNotificationEvent, now: number): Promise<RecordEventResult> {
-    const subscription = await db.selectFrom("subscriptions").select(["id", "auth"]).where("endpoint", "=", event.endpoint).executeTakeFirst();
+    const subscription = await db.selectFrom("subscriptions").select(["id", "auth"]).where("endpoint", "=", normalizeEndpoint(event.endpoint)).executeTakeFirst();
     if (subscription === undefined) return "subscription_not_found";
     if (!constantTimeEqual(subscription.auth, event.auth)) return "auth_mismatch";
     const notification = await db.selectFrom("notifications").select("id").where("id", "=", event.notificationId).executeTakeFirst();

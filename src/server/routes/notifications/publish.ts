@@ -134,9 +134,10 @@ async function toSendInput(deps: PublishDeps, request: PublishRequest, now: numb
     audience = { kind: "channels", channels: chosen.map((c) => c!.id), slugs };
   }
   if (request.audience.type === "endpoint") {
-    if ((await deps.subscriptions.findByEndpoint(request.audience.endpoint)) === undefined) {
-      throw apiError("subscription_not_found", "audience.endpoint");
-    }
+    const subscription = await deps.subscriptions.findByEndpoint(request.audience.endpoint);
+    if (subscription === undefined) throw apiError("subscription_not_found", "audience.endpoint");
+    // The stored spelling: the send is matched against the row, whatever spelling was asked for.
+    audience = { kind: "endpoint", endpoint: subscription.endpoint };
   }
   return {
     title: request.title,
@@ -146,7 +147,7 @@ async function toSendInput(deps: PublishDeps, request: PublishRequest, now: numb
     ...(request.image === undefined || request.image === "" ? {} : { image: request.image }),
     urgency: request.urgency,
     ttlSeconds: request.ttl,
-    audience: request.audience.type === "endpoint" ? { kind: "endpoint", endpoint: request.audience.endpoint } : audience,
+    audience,
     ...(sendAt === undefined ? {} : { sendAt }),
   };
 }
