@@ -1,6 +1,7 @@
 import type { Translator } from "../server/i18n.js";
 import { QUICK_PUBLISH_EVERYONE, type CreateNotificationRequest, type Notification } from "../shared/api/notifications.js";
 import { API_ROUTES } from "../shared/api/routes.js";
+import { DEFAULT_TIME_ZONE } from "../shared/time/zoned-time.js";
 import { formatScheduleTime, parseScheduleTime } from "./schedule-time.js";
 
 export interface SendOptions {
@@ -21,7 +22,6 @@ export interface SendIo {
 }
 
 export const DEFAULT_SERVER = "http://localhost:8080";
-const DEFAULT_TIME_ZONE = "America/Sao_Paulo";
 
 /**
  * `sino send`: creates a send on a running Sino through its HTTP API with an API token, and

@@ -4,6 +4,9 @@
  * whatever zone their laptop is set to; `sino send --agendar` reads wall times the same way.
  */
 
+/** The zone Sino counts days and reads schedules in unless SINO_TIME_ZONE says otherwise. */
+export const DEFAULT_TIME_ZONE = "America/Sao_Paulo";
+
 export interface WallTime {
   /** `YYYY-MM-DD`, as an `<input type="date">` gives it. */
   date: string;
