@@ -39,12 +39,12 @@ export async function sendCommand(options: SendOptions, io: SendIo, { t }: Trans
   if (!/^https?:\/\/[^/]+/i.test(server)) return usage(t("cli:send.badServer", { server }));
   const timeZone = io.env.SINO_TIME_ZONE ?? DEFAULT_TIME_ZONE;
 
-  // The audience is typed loosely: channel audiences are issue 5's, validated by the server.
+  // The audience is typed loosely: a channel name is checked by the server, which knows the channels.
   const request: Omit<CreateNotificationRequest, "audience"> & { audience?: { type: string; channels?: string[] } } = { title: options.title };
   if (options.body !== undefined) request.body = options.body;
   if (options.link !== undefined) request.url = options.link;
   const canal = options.canal ?? QUICK_PUBLISH_EVERYONE;
-  // `todos` is everyone; another name is a channel (issue 5's audience, checked by the server).
+  // `todos` is everyone; another name is a channel's slug (checked by the server).
   request.audience = canal === QUICK_PUBLISH_EVERYONE ? { type: "all" } : { type: "channels", channels: [canal] };
   if (options.agendar !== undefined) {
     const at = parseScheduleTime(options.agendar, timeZone);

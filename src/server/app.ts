@@ -119,16 +119,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerSessionRoutes(app, authDeps);
   registerUserRoutes(app, authDeps);
   registerTokenRoutes(app, authDeps);
-  const issue5 = { authenticator: authDeps.authenticator, translator: deps.translator, now };
-  registerChannelRoutes(app, { ...issue5, channels });
+  // What the operator-facing routes share: who is signed in, the pt-BR texts, the clock.
+  const operatorDeps = { authenticator: authDeps.authenticator, translator: deps.translator, now };
+  registerChannelRoutes(app, { ...operatorDeps, channels });
   registerEventRoutes(app, {
-    ...issue5,
+    ...operatorDeps,
     events: deps.repositories.notificationEvents,
     notifications: deps.repositories.notifications,
   });
   registerNoticeRoutes(app, { notices: deps.repositories.notices, channels, translator: deps.translator });
-  registerSubscriberRoutes(app, { ...issue5, subscribers, channels });
-  registerStatsRoutes(app, { ...issue5, stats: deps.repositories.stats, channels, subscribers, timeZone: deps.config.timeZone });
+  registerSubscriberRoutes(app, { ...operatorDeps, subscribers, channels });
+  registerStatsRoutes(app, { ...operatorDeps, stats: deps.repositories.stats, channels, subscribers, timeZone: deps.config.timeZone });
   if (deps.delivery !== undefined) {
     await registerNotificationRoutes(app, {
       engine: deps.delivery,

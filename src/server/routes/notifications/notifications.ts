@@ -97,7 +97,8 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
     { onRequest: requireUser, schema: { ...doc("api:routes.notificationsGet"), params: idParams, response: { 200: notificationResponseSchema, "4xx": apiErrorSchema } } },
     async (request) => {
       const send = await findSend(request.params.id);
-      // The service workers' reports (issue 5), on the one send's answer only.
+      // The service workers' shown/clicked/closed reports: counted for the one send's answer only,
+      // not for every row of the list.
       const events = await deps.repositories.notificationEvents.countsFor(send.id);
       const presented = presentNotification(send);
       return {
