@@ -15,17 +15,28 @@ import type { DeliveryLogger } from "./worker.js";
 export interface DeliveryRuntimeConfig {
   readonly vapidSubject: string;
   readonly endpointPolicy: EndpointPolicy;
-  readonly delivery: {
-    readonly lanes: number;
-    readonly batchSize: number;
-    readonly pollMs: number;
-    readonly leaseMs: number;
-    readonly encryptionThreads: number;
-    readonly maxInFlightPerOrigin: number;
-    readonly pushTimeoutMs: number;
-    readonly pushCaFile: string | undefined;
-  };
+  readonly delivery: DeliveryRuntimeOptions;
   readonly hygiene: HygieneOptions;
+}
+
+/** How this process delivers (the SINO_WORKER_*, SINO_LEASE_SECONDS, SINO_PUSH_* and SINO_ENCRYPTION_THREADS options). */
+export interface DeliveryRuntimeOptions {
+  /** SINO_WORKER_LANES: concurrent lanes per process, each with one sub-batch in flight. */
+  readonly lanes: number;
+  /** SINO_WORKER_BATCH: subscriptions per sub-batch (sent at once, then one checkpoint). */
+  readonly batchSize: number;
+  /** SINO_WORKER_POLL_MS: how often an idle worker looks for work. */
+  readonly pollMs: number;
+  /** SINO_LEASE_SECONDS: how long a job stays with a worker that stopped checkpointing. */
+  readonly leaseMs: number;
+  /** SINO_ENCRYPTION_THREADS: encryption worker threads; 0 encrypts on the main thread. */
+  readonly encryptionThreads: number;
+  /** SINO_PUSH_MAX_IN_FLIGHT_PER_ORIGIN: requests in flight to one push service. */
+  readonly maxInFlightPerOrigin: number;
+  /** SINO_PUSH_TIMEOUT_MS: deadline of one push request. */
+  readonly pushTimeoutMs: number;
+  /** SINO_PUSH_CA_FILE: extra CA certificates (PEM) to trust for push services; tests only. */
+  readonly pushCaFile: string | undefined;
 }
 
 export interface DeliveryRuntime {

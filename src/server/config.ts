@@ -2,6 +2,8 @@ import { existsSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
 import { defaultDeliveryOptions } from "../delivery/delivery-options.js";
+import type { HygieneOptions } from "../delivery/hygiene-task.js";
+import type { DeliveryRuntimeOptions } from "../delivery/runtime.js";
 import { DEFAULT_PUSH_HOSTS, MAX_ENDPOINT_LENGTH, type EndpointPolicy } from "../push/endpoint-policy.js";
 import { DEFAULT_MAX_IN_FLIGHT_PER_ORIGIN, DEFAULT_PUSH_TIMEOUT_MS } from "../push/transport.js";
 import { parseVapidKeys, type VapidKeys } from "../push/vapid-keys.js";
@@ -51,32 +53,12 @@ export interface Config {
   readonly timeZone: string;
 }
 
-export interface HygieneConfig {
-  /** A subscription not seen (registered again) for this many days is removed; 0 turns hygiene off. */
-  readonly expiryDays: number;
-  /** This many days before removal it gets one warning push. */
-  readonly warningDays: number;
-}
+/** SINO_SUBSCRIPTION_EXPIRY_DAYS / SINO_SUBSCRIPTION_WARNING_DAYS, as the hygiene task reads them. */
+export type HygieneConfig = Pick<HygieneOptions, "expiryDays" | "warningDays">;
 
-export interface DeliveryConfig {
+export interface DeliveryConfig extends DeliveryRuntimeOptions {
   /** SINO_WORKER_EMBEDDED: `sino start` also runs worker lanes (SQLite needs it: one process). */
   readonly embedded: boolean;
-  /** SINO_WORKER_LANES: concurrent lanes per process, each with one sub-batch in flight. */
-  readonly lanes: number;
-  /** SINO_WORKER_BATCH: subscriptions per sub-batch (sent at once, then one checkpoint). */
-  readonly batchSize: number;
-  /** SINO_WORKER_POLL_MS: how often an idle worker looks for work. */
-  readonly pollMs: number;
-  /** SINO_LEASE_SECONDS: how long a job stays with a worker that stopped checkpointing. */
-  readonly leaseMs: number;
-  /** SINO_ENCRYPTION_THREADS: encryption worker threads; 0 encrypts on the main thread. */
-  readonly encryptionThreads: number;
-  /** SINO_PUSH_MAX_IN_FLIGHT_PER_ORIGIN: requests in flight to one push service. */
-  readonly maxInFlightPerOrigin: number;
-  /** SINO_PUSH_TIMEOUT_MS: deadline of one push request. */
-  readonly pushTimeoutMs: number;
-  /** SINO_PUSH_CA_FILE: extra CA certificates (PEM) to trust for push services; tests only. */
-  readonly pushCaFile: string | undefined;
 }
 
 /** How an option reads in the docs: its environment variable, its default as a user would write it, one line. */
