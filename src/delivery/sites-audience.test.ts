@@ -7,6 +7,7 @@ import { createPushTransport, type PushTransport } from "../push/transport.js";
 import { createVapidSigner } from "../push/vapid.js";
 import { generateVapidKeys } from "../push/vapid-keys.js";
 import { createChannelsRepository } from "../store/channels-repository.js";
+import { createRepositories } from "../store/repositories.js";
 import { createNotificationsRepository } from "../store/notifications-repository.js";
 import { BUILT_IN_SITE_ID, createSitesRepository } from "../store/sites-repository.js";
 import { createDeliveryEngine, type DeliveryEngine } from "./engine.js";
@@ -36,7 +37,7 @@ for (const dialect of DIALECTS) {
         requestTimeoutMs: 10_000,
       });
       // Small jobs and batches: the filter must hold across many ranges and sub-batches.
-      engine = createDeliveryEngine({ database, transport, vapid, options: { lanes: 2, batchSize: 7, jobSize: 10, pollMs: 20, encryptionThreads: 0 } });
+      engine = createDeliveryEngine({ repositories: createRepositories(database), transport, vapid, options: { lanes: 2, batchSize: 7, jobSize: 10, pollMs: 20, encryptionThreads: 0 } });
       engine.start();
     });
     afterEach(async () => {
@@ -56,7 +57,7 @@ for (const dialect of DIALECTS) {
       const ids = (from: number, to: number) => rows.slice(from, to).map((r) => Number(r.id));
       await database.db.updateTable("subscriptions").set({ site_id: a.id }).where("id", "in", ids(0, 15)).execute();
       await database.db.updateTable("subscriptions").set({ site_id: b.id }).where("id", "in", ids(15, 25)).execute();
-      const channel = await createChannelsRepository(database.db).create({ slug: "c", name: "C", description: null, isDefault: false }, Date.now());
+      const channel = await createChannelsRepository(database).create({ slug: "c", name: "C", description: null, isDefault: false }, Date.now());
       if (channel === "slug_taken") throw new Error("unexpected");
       await database.db
         .insertInto("subscription_channels")

@@ -5,13 +5,7 @@ import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod
 import type { DeliveryEngine } from "../delivery/engine.js";
 import type { VapidKeys } from "../push/vapid-keys.js";
 import { API_PREFIX, API_ROUTES } from "../shared/api/routes.js";
-import { createApiTokensRepository } from "../store/api-tokens-repository.js";
-import type { Database } from "../store/database.js";
-import { createLoginAttemptsRepository } from "../store/login-attempts-repository.js";
-import { createSessionsRepository } from "../store/sessions-repository.js";
-import { createUsersRepository } from "../store/users-repository.js";
-import type { SettingsRepository } from "../store/settings-repository.js";
-import type { SubscriptionsRepository } from "../store/subscriptions-repository.js";
+import type { Repositories } from "../store/repositories.js";
 import { createAuthenticator } from "./auth/authenticator.js";
 import { createCsrfGuard } from "./auth/csrf.js";
 import { createLoginThrottle, type ThrottlePolicy } from "./auth/login-throttle.js";
@@ -22,13 +16,6 @@ import { errorBody, toApiError } from "./errors.js";
 import type { Translator } from "./i18n.js";
 import { registerApiDocs, registerOpenApi } from "./openapi.js";
 import type { AuthRoutesDeps } from "./routes/auth-deps.js";
-import { createChannelsRepository } from "../store/channels-repository.js";
-import { createNoticesRepository } from "../store/notices-repository.js";
-import { createNotificationEventsRepository } from "../store/notification-events-repository.js";
-import { createNotificationsRepository } from "../store/notifications-repository.js";
-import { createStatsRepository } from "../store/stats-repository.js";
-import { createSubscribersRepository } from "../store/subscribers-repository.js";
-import { createSubscriptionChannelsRepository } from "../store/subscription-channels-repository.js";
 import { registerChannelRoutes } from "./routes/channels/channels.js";
 import { registerConfigRoutes } from "./routes/config/config.js";
 import { registerEventRoutes } from "./routes/events/events.js";
@@ -42,18 +29,14 @@ import { registerSubscriptionRoutes } from "./routes/subscriptions/subscriptions
 import { registerTokenRoutes } from "./routes/tokens/tokens.js";
 import { registerUserRoutes } from "./routes/users/users.js";
 import { registerWebApp, sendIndexHtml } from "./web-app.js";
-import { createSitesRepository } from "../store/sites-repository.js";
 import { registerSiteRoutes } from "./routes/sites/sites.js";
 import { PUBLIC_API_PATHS, pathOf, registerPublicCors } from "./sites/public-cors.js";
 import { createSiteRegistry } from "./sites/site-registry.js";
 
 export interface AppDeps {
   readonly config: Config;
-  readonly database: Database;
-  readonly repositories: {
-    readonly subscriptions: SubscriptionsRepository;
-    readonly settings: SettingsRepository;
-  };
+  /** Built once by whoever wires the process (`startServer`, a test), shared by every route. */
+  readonly repositories: Repositories;
   readonly vapidKeys: VapidKeys;
   readonly logger: FastifyBaseLogger;
   readonly translator: Translator;
@@ -124,16 +107,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Sites (issue 9). The public subscriber API never reads the session cookie, so the CSRF guard
   // leaves it to its own origin check (registered sites and Sino's own; see public-cors.ts).
   const publicOrigin = new URL(deps.config.publicUrl).origin;
-  const sitesRepository = createSitesRepository(deps.database);
-  const siteRegistry = createSiteRegistry({ sites: sitesRepository, publicOrigin, now });
+  const siteRegistry = createSiteRegistry({ sites: deps.repositories.sites, publicOrigin, now });
   app.addHook("onRequest", createCsrfGuard(deps.config.publicUrl, { exempt: (request) => PUBLIC_API_PATHS.has(pathOf(request)) }));
   await registerRateLimiting(app);
   await registerOpenApi(app, deps.translator);
 
-  const channels = createChannelsRepository(deps.database.db);
-  const subscribers = createSubscribersRepository(deps.database);
+  const { channels, subscribers } = deps.repositories;
   const maxChannelsPerSubscription = deps.config.maxChannelsPerSubscription;
-  const issue5 = { authenticator: authDeps.authenticator, translator: deps.translator, now };
+  // What the operator-facing routes share: who is signed in, the pt-BR texts, the clock.
+  const operatorDeps = { authenticator: authDeps.authenticator, translator: deps.translator, now };
   // The public subscriber API in its own context: CORS (and its Vary: Origin) only there.
   await app.register(async (publicApi) => {
     await registerPublicCors(publicApi, siteRegistry, publicOrigin);
@@ -146,38 +128,37 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
     registerSubscriptionRoutes(publicApi, {
       subscriptions: deps.repositories.subscriptions,
-      subscriptionChannels: createSubscriptionChannelsRepository(deps.database),
+      subscriptionChannels: deps.repositories.subscriptionChannels,
       maxChannelsPerSubscription,
       endpointPolicy: deps.config.endpointPolicy,
       translator: deps.translator,
       now,
       sites: {
         registry: siteRegistry,
-        repository: sitesRepository,
+        repository: deps.repositories.sites,
         maxSubscriptionsPerSite: deps.config.sites.maxSubscriptionsPerSite,
         rateLimit: createSiteSubscribeRateLimit(publicApi, deps.config.sites.subscribeRateLimit),
       },
     });
     registerEventRoutes(publicApi, {
-      ...issue5,
-      events: createNotificationEventsRepository(deps.database.db),
-      notifications: createNotificationsRepository(deps.database),
+      ...operatorDeps,
+      events: deps.repositories.notificationEvents,
+      notifications: deps.repositories.notifications,
     });
-    registerNoticeRoutes(publicApi, { notices: createNoticesRepository(deps.database.db), channels, translator: deps.translator });
+    registerNoticeRoutes(publicApi, { notices: deps.repositories.notices, channels, translator: deps.translator });
   });
   registerSetupRoutes(app, authDeps);
   registerSessionRoutes(app, authDeps);
   registerUserRoutes(app, authDeps);
   registerTokenRoutes(app, authDeps);
-  registerChannelRoutes(app, { ...issue5, channels });
-  registerSiteRoutes(app, { ...issue5, sites: sitesRepository, registry: siteRegistry, publicUrl: deps.config.publicUrl });
-  registerSubscriberRoutes(app, { ...issue5, subscribers, channels });
-  registerStatsRoutes(app, { ...issue5, stats: createStatsRepository(deps.database.db), channels, subscribers, timeZone: deps.config.timeZone });
+  registerChannelRoutes(app, { ...operatorDeps, channels });
+  registerSiteRoutes(app, { ...operatorDeps, sites: deps.repositories.sites, registry: siteRegistry, publicUrl: deps.config.publicUrl });
+  registerSubscriberRoutes(app, { ...operatorDeps, subscribers, channels });
+  registerStatsRoutes(app, { ...operatorDeps, stats: deps.repositories.stats, channels, subscribers, timeZone: deps.config.timeZone });
   if (deps.delivery !== undefined) {
     await registerNotificationRoutes(app, {
       engine: deps.delivery,
-      database: deps.database,
-      subscriptions: deps.repositories.subscriptions,
+      repositories: deps.repositories,
       authenticator: authDeps.authenticator,
       translator: deps.translator,
       publicUrl: deps.config.publicUrl,
@@ -207,10 +188,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 }
 
 function createAuthDeps(deps: AppDeps, now: () => number): AuthRoutesDeps {
-  const sessions = createSessionsRepository(deps.database.db);
-  const tokens = createApiTokensRepository(deps.database.db);
+  const { sessions, apiTokens: tokens } = deps.repositories;
   return {
-    users: createUsersRepository(deps.database),
+    users: deps.repositories.users,
     sessions,
     tokens,
     authenticator: createAuthenticator({
@@ -220,7 +200,7 @@ function createAuthDeps(deps: AppDeps, now: () => number): AuthRoutesDeps {
       secureCookies: new URL(deps.config.publicUrl).protocol === "https:",
     }),
     throttle: createLoginThrottle({
-      attempts: createLoginAttemptsRepository(deps.database.db),
+      attempts: deps.repositories.loginAttempts,
       now,
       ...(deps.auth?.throttlePolicy === undefined ? {} : { policy: deps.auth.throttlePolicy }),
     }),

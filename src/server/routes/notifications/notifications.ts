@@ -11,16 +11,12 @@ import {
   overviewSchema,
 } from "../../../shared/api/notifications.js";
 import { API_ROUTES } from "../../../shared/api/routes.js";
-import { createIdempotencyKeysRepository } from "../../../store/idempotency-keys-repository.js";
-import { createSendHistoryRepository } from "../../../store/send-history-repository.js";
 import { createPublishRateLimit } from "../../auth/publish-rate-limit.js";
-import { createSitesRepository } from "../../../store/sites-repository.js";
 import { siteFilterQuerySchema } from "../../../shared/api/sites.js";
 import { apiError } from "../../errors.js";
 import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
 import { presentNotification } from "../../presenters/notification.js";
-import { createChannelsRepository } from "../../../store/channels-repository.js";
-import { clickRate, createNotificationEventsRepository } from "../../../store/notification-events-repository.js";
+import { clickRate } from "../../../store/notification-events-repository.js";
 import { requireJson } from "../../require-json.js";
 import type { NotificationRoutesDeps } from "./notifications-deps.js";
 import { streamProgress } from "./progress-stream.js";
@@ -40,13 +36,12 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const requireUser = deps.authenticator.requireUser;
   const rateLimit = createPublishRateLimit(app, deps.publishRateLimit);
-  const history = createSendHistoryRepository(deps.database);
-  const sites = createSitesRepository(deps.database);
+  const history = deps.repositories.sendHistory;
+  const sites = deps.repositories.sites;
   const publishDeps: PublishDeps = {
     engine: deps.engine,
-    keys: createIdempotencyKeysRepository(deps.database),
-    subscriptions: deps.subscriptions,
-    channels: createChannelsRepository(deps.database.db),
+    subscriptions: deps.repositories.subscriptions,
+    channels: deps.repositories.channels,
     sites,
     publicUrl: deps.publicUrl,
     now: deps.now,
@@ -105,8 +100,9 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
     { onRequest: requireUser, schema: { ...doc("api:routes.notificationsGet"), params: idParams, response: { 200: notificationResponseSchema, "4xx": apiErrorSchema } } },
     async (request) => {
       const send = await findSend(request.params.id);
-      // The service workers' reports (issue 5), on the one send's answer only.
-      const events = await createNotificationEventsRepository(deps.database.db).countsFor(send.id);
+      // The service workers' shown/clicked/closed reports: counted for the one send's answer only,
+      // not for every row of the list.
+      const events = await deps.repositories.notificationEvents.countsFor(send.id);
       const presented = presentNotification(send);
       return {
         notification: { ...presented, counts: { ...presented.counts, ...events, clickRate: clickRate(events.clicked, send.counts.accepted) } },
@@ -155,7 +151,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
     async (request) => {
       // `?site=`: the subscribers of one site (an unknown id counts none).
       const site = request.query.site;
-      const count = site === undefined ? deps.subscriptions.count() : sites.countSubscriptions(Number(site));
+      const count = site === undefined ? deps.repositories.subscriptions.count() : sites.countSubscriptions(Number(site));
       const [total, recent] = await Promise.all([count, history.list({ offset: 0, limit: RECENT_SENDS })]);
       return { subscribers: { total }, recentSends: recent.sends.map(presentNotification) };
     },
