@@ -104,7 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifyCookie);
   app.decorateRequest("principal", null);
   app.decorate("authenticator", authDeps.authenticator);
-  // Sites (issue 9). The public subscriber API never reads the session cookie, so the CSRF guard
+  // Sites. The public subscriber API never reads the session cookie, so the CSRF guard
   // leaves it to its own origin check (registered sites and Sino's own; see public-cors.ts).
   const publicOrigin = new URL(deps.config.publicUrl).origin;
   const siteRegistry = createSiteRegistry({ sites: deps.repositories.sites, publicOrigin, now });

@@ -52,7 +52,7 @@ describe("the OpenAPI document and the docs page", () => {
     const token = doc.paths["/api/v1/tokens"].post.responses["201"].content["application/json"].schema;
     expect(token.required).toEqual(["token", "secret"]);
     expect(doc.paths["/api/v1/subscriptions"].post.requestBody.content["application/json"].schema.required).toEqual(["endpoint", "keys"]);
-    // Sites (issue 9): the routes, their tag, and the site key a registration may carry.
+    // Sites: the routes, their tag, and the site key a registration may carry.
     expect(doc.paths["/api/v1/subscriptions"].post.requestBody.content["application/json"].schema.properties.site).toMatchObject({ type: "string" });
     expect(doc.paths["/api/v1/sites"].post.tags).toEqual(["Sites"]);
     expect(doc.paths["/api/v1/sites"].post.requestBody.content["application/json"].schema.required).toEqual(["origin"]);

@@ -34,7 +34,7 @@ export function inSendAudience(notificationId: number) {
 }
 
 /**
- * Narrowed to sites (issue 9): every site when the send has no site rows, else the subscriptions
+ * Narrowed to sites: every site when the send has no site rows, else the subscriptions
  * made on one of them. Like the channels' test, the first EXISTS does not depend on the row.
  */
 function inSendSites(notificationId: number) {

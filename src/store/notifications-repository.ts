@@ -16,7 +16,7 @@ export type Audience =
   | { readonly kind: "channels"; readonly channels: readonly number[]; readonly slugs?: readonly string[]; readonly sites?: readonly number[] };
 
 /**
- * The sites an audience is narrowed to (issue 9; stored as notification_sites rows, applied on top
+ * The sites an audience is narrowed to (stored as notification_sites rows, applied on top
  * of "everyone" or the channels); undefined or empty: every site.
  */
 export function audienceSites(audience: Audience): readonly number[] {

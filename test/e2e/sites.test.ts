@@ -1,5 +1,5 @@
 /**
- * Issue 9 in Chromium against the real server: the Painel's Sites page (register an origin, the
+ * Sites in Chromium against the real server: the Painel's Sites page (register an origin, the
  * snippet filled in with Sino's address and the site's key, delete with a confirmation that names
  * the subscribers going with it), axe-clean; and Sino's own lighter public pages: the home page's
  * "Ativar notificações" button and /avisos as a real route.

@@ -35,7 +35,7 @@ function refererOrigin(referer: string | undefined): string | undefined {
 export interface CsrfGuardOptions {
   /**
    * Requests the guard lets through whatever cookie they carry: the public subscriber API, which
-   * registered sites call from their own origin (issue 9). Those routes never read the session
+   * registered sites call from their own origin. Those routes never read the session
    * cookie, so a cookie a browser happens to attach grants nothing there, and their own origin
    * check (src/server/sites/public-cors.ts) refuses any origin that is not Sino's or a site's.
    */

@@ -6,7 +6,7 @@ import type { SinoMigration } from "./migration.js";
 export const BUILT_IN_SITE_ID = 1;
 
 /**
- * Issue 9: sites (the origins allowed to collect subscribers), each subscription's site, the sites
+ * Sites (the origins allowed to collect subscribers), each subscription's site, the sites
  * a send was narrowed to, and the site of each logged removal (so the charts filter by site).
  * Sino's own origin is a built-in row with no stored origin: it is whatever SINO_PUBLIC_URL says
  * at run time, so changing that variable never strands the subscriptions made on it.

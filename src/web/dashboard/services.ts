@@ -20,7 +20,7 @@ export interface DashboardServices {
   notifications: NotificationsApi;
   /** Channels, subscribers and the charts. */
   audience: AudienceApi;
-  /** Sites (issue 9): the origins that may show the bell. */
+  /** Sites: the origins that may show the bell. */
   sites: SitesApi;
   /** The zone dates are shown and schedules entered in. */
   timeZone: string;

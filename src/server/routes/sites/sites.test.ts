@@ -1,5 +1,5 @@
 /**
- * Issue 9 over HTTP, on SQLite and PostgreSQL: sites (admin CRUD, validation, the built-in one),
+ * Sites over HTTP, on SQLite and PostgreSQL: sites (admin CRUD, validation, the built-in one),
  * CORS on the public API for registered origins only (preflight and actual requests), the site
  * key and its origin, the per-address rate limit and per-site cap, deleting a site with its
  * subscribers, the CSRF guard, and the site filters of the subscribers list, overview and stats.

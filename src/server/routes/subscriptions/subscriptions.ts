@@ -36,7 +36,7 @@ export interface SubscriptionRoutesDeps {
   readonly sites: SubscriptionSitesDeps;
 }
 
-/** Issue 9: which site a registration belongs to, and the limits registered sites live under. */
+/** Which site a registration belongs to, and the limits registered sites live under. */
 export interface SubscriptionSitesDeps {
   readonly registry: Pick<SiteRegistry, "byKey" | "builtIn">;
   readonly repository: Pick<SitesRepository, "countSubscriptions">;

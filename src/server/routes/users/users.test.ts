@@ -176,7 +176,7 @@ for (const dialect of DIALECTS) {
         // A script (no Origin) reaches validation (the keys are nonsense), not the CSRF check.
         const script = new ApiClient(server, { origin: null });
         expect((await script.post("/api/v1/subscriptions", body)).body.error.code).toBe("p256dh_invalid");
-        // A page on a site nobody registered (Painel → Sites) is refused before anything else (issue 9).
+        // A page on a site nobody registered (Painel → Sites) is refused before anything else.
         const bell = new ApiClient(server, { origin: "https://outro-site.example" });
         expect((await bell.post("/api/v1/subscriptions", body)).body.error.code).toBe("origin_not_allowed");
       });

@@ -7,7 +7,7 @@ import { dashboardApiErrorFrom } from "./dashboard-api.js";
 
 export interface SubscribersFilter {
   channel?: string | undefined;
-  /** A site id (issue 9). */
+  /** A site id. */
   site?: string | undefined;
   browser?: string | undefined;
   /** From 1. */
@@ -22,7 +22,7 @@ export interface AudienceApi {
   updateChannel(id: string, request: UpdateChannelRequest): Promise<Channel>;
   listSubscribers(query: SubscribersFilter): Promise<SubscribersResponse>;
   removeSubscriber(id: string): Promise<void>;
-  /** `site`: the charts of one site's subscribers (issue 9). */
+  /** `site`: the charts of one site's subscribers. */
   getStats(days?: number, site?: string): Promise<StatsResponse>;
 }
 

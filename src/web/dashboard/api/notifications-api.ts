@@ -18,7 +18,7 @@ export interface NotificationsApi {
   getNotification(id: string): Promise<Notification>;
   listNotifications(filter: NotificationsFilter): Promise<NotificationsPage>;
   cancelNotification(id: string): Promise<Notification>;
-  /** `site`: count one site's subscribers (issue 9). */
+  /** `site`: count one site's subscribers. */
   getOverview(site?: string): Promise<Overview>;
   /** The progress stream's URL (Server-Sent Events), for an EventSource. */
   eventsUrl(id: string): string;

@@ -3,7 +3,7 @@ import type { CreateSiteRequest, DeleteSiteResponse, Site, SitesResponse } from 
 import { createJsonRequest } from "../../http/json-request.js";
 import { dashboardApiErrorFrom } from "./dashboard-api.js";
 
-/** Sites (issue 9): the origins allowed to collect subscribers with the embedded bell. */
+/** Sites: the origins allowed to collect subscribers with the embedded bell. */
 export interface SitesApi {
   listSites(): Promise<SitesResponse>;
   createSite(request: CreateSiteRequest): Promise<Site>;

@@ -9,7 +9,7 @@ import { useResource } from "../hooks/useResource.js";
 import { useDashboardServices } from "../services.js";
 
 /**
- * Compose's narrowing by site (issue 9): nothing ticked means every site; otherwise only the
+ * Compose's narrowing by site: nothing ticked means every site; otherwise only the
  * subscribers made on a ticked site. Hidden while Sino's own site is the only one.
  */
 export function SiteSelect({ value, onChange }: { value: string[]; onChange: (ids: string[]) => void }) {
