@@ -41,6 +41,7 @@ import { registerSetupRoutes } from "./routes/setup/setup.js";
 import { registerSubscriptionRoutes } from "./routes/subscriptions/subscriptions.js";
 import { registerTokenRoutes } from "./routes/tokens/tokens.js";
 import { registerUserRoutes } from "./routes/users/users.js";
+import { registerSecurityHeaders } from "./security-headers.js";
 import { registerWebApp, sendIndexHtml } from "./web-app.js";
 
 export interface AppDeps {
@@ -112,6 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return reply.code(apiError.statusCode).send(errorBody(deps.translator, apiError.code, apiError.field));
   });
 
+  await registerSecurityHeaders(app, { publicUrl: deps.config.publicUrl });
   const authDeps = createAuthDeps(deps, now);
   await app.register(fastifyCookie);
   app.decorateRequest("principal", null);
