@@ -16,6 +16,7 @@ import { createAuthenticator } from "./auth/authenticator.js";
 import { createCsrfGuard } from "./auth/csrf.js";
 import { createLoginThrottle, type ThrottlePolicy } from "./auth/login-throttle.js";
 import { createPasswordHasher, type PasswordHasher } from "./auth/password.js";
+import { sessionCookieName } from "./auth/session-cookie.js";
 import { registerRateLimiting } from "./auth/publish-rate-limit.js";
 import type { Config } from "./config.js";
 import { errorBody, toApiError } from "./errors.js";
@@ -120,7 +121,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate("authenticator", authDeps.authenticator);
   app.addHook("onRequest", createCsrfGuard(deps.config.publicUrl));
   await registerRateLimiting(app);
-  await registerOpenApi(app, deps.translator);
+  await registerOpenApi(app, deps.translator, sessionCookieName(new URL(deps.config.publicUrl).protocol === "https:"));
 
   const channels = createChannelsRepository(deps.database.db);
   const subscribers = createSubscribersRepository(deps.database);

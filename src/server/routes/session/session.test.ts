@@ -48,7 +48,8 @@ for (const dialect of DIALECTS) {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ user: { id: expect.any(String), name: ADMIN.name, email: ADMIN.email, role: "admin", createdAt: expect.any(String) } });
       const [setCookie] = res.headers.getSetCookie();
-      const value = /^sino_session=([^;]+)/.exec(setCookie!)![1]!;
+      // https public URL: the __Host- prefix, which browsers hold to Secure, Path=/ and no Domain.
+      const value = /^__Host-sino_session=([^;]+)/.exec(setCookie!)![1]!;
       // 32 random bytes, base64url: 43 characters, 256 bits.
       expect(value).toMatch(/^[A-Za-z0-9_-]{43}$/);
       const attrs = cookieAttributes(setCookie!);
@@ -56,6 +57,7 @@ for (const dialect of DIALECTS) {
       expect(attrs.get("samesite")).toBe("Lax");
       expect(attrs.get("path")).toBe("/");
       expect(attrs.has("secure")).toBe(true);
+      expect(attrs.has("domain")).toBe(false);
       expect(Number(attrs.get("max-age"))).toBe(SESSION_TTL_MS / 1000);
       expect((await client.get(SESSION)).body.user.email).toBe(ADMIN.email);
     });
@@ -104,7 +106,7 @@ for (const dialect of DIALECTS) {
       const cookie = client.session!;
       const res = await client.delete(SESSION);
       expect(res.status).toBe(204);
-      expect(res.headers.getSetCookie()[0]).toMatch(/^sino_session=;.*Max-Age=0/);
+      expect(res.headers.getSetCookie()[0]).toMatch(/^__Host-sino_session=;.*Max-Age=0.*Secure/);
       const row = await server.database.db.selectFrom("sessions").select("id_hash").where("id_hash", "=", sha256Hex(cookie)).executeTakeFirst();
       expect(row).toBeUndefined();
       const replay = new ApiClient(server);
@@ -248,5 +250,47 @@ describe("the per-address throttle behind a reverse proxy", () => {
 
   it("ignores X-Forwarded-For from an untrusted peer, so a guesser cannot pick a new address per attempt", async () => {
     expect(await lockOneAddressThenTryAnother({})).toBe(429);
+  });
+});
+
+for (const dialect of DIALECTS) {
+  describe(`the session cookie over plain http on ${dialect}`, () => {
+    let server: OperatorServer;
+    beforeEach(async () => {
+      server = await startOperatorServer({ dialect, env: { SINO_PUBLIC_URL: "http://localhost:8080" } });
+      await setUpAdmin(server);
+    });
+    afterEach(async () => {
+      await server.close();
+    });
+
+    it("has no __Host- prefix and no Secure flag (a browser would drop either over http), and still works", async () => {
+      const client = new ApiClient(server);
+      const res = await client.post(SESSION, { email: ADMIN.email, password: ADMIN.password });
+      const [setCookie] = res.headers.getSetCookie();
+      expect(setCookie).toMatch(/^sino_session=[A-Za-z0-9_-]{43};/);
+      expect(cookieAttributes(setCookie!).has("secure")).toBe(false);
+      expect((await client.get(SESSION)).status).toBe(200);
+    });
+  });
+}
+
+describe("the __Host- session cookie is the only one accepted over https", () => {
+  let server: OperatorServer;
+  beforeEach(async () => {
+    server = await startOperatorServer({ dialect: "sqlite" });
+    await setUpAdmin(server);
+  });
+  afterEach(async () => {
+    await server.close();
+  });
+
+  it("ignores a valid session id sent under the unprefixed name (a cookie a sibling host could plant)", async () => {
+    const client = new ApiClient(server);
+    await client.post(SESSION, { email: ADMIN.email, password: ADMIN.password });
+    expect(client.cookieName).toBe("__Host-sino_session");
+    const planted = await fetch(server.url + SESSION, { headers: { cookie: `sino_session=${client.session}` } });
+    expect(planted.status).toBe(401);
+    expect((await client.get(SESSION)).status).toBe(200);
   });
 });
