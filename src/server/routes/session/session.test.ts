@@ -10,6 +10,8 @@ import {
   type OperatorServer,
 } from "../../../../test/support/operators.js";
 import { sha256Hex } from "../../auth/secrets.js";
+import { DEFAULT_THROTTLE_POLICY } from "../../auth/login-throttle.js";
+import { createPasswordHasher, type PasswordHasher } from "../../auth/password.js";
 import { SESSION_TTL_MS } from "../../auth/session-cookie.js";
 
 const SESSION = "/api/v1/session";
@@ -179,6 +181,33 @@ for (const dialect of DIALECTS) {
         expect((await new ApiClient(second).post(SESSION, { email: ADMIN.email, password: ADMIN.password })).status).toBe(429);
         expect((await new ApiClient(server).post(SESSION, { email: ADMIN.email, password: ADMIN.password })).status).toBe(429);
       } finally {
+        await second.close();
+      }
+    });
+
+    it("verifies at most the lock limit of 30 concurrent wrong guesses, even split over two processes", async () => {
+      let verified = 0;
+      const real = createPasswordHasher();
+      const counting: PasswordHasher = {
+        hash: (password) => real.hash(password),
+        verify: (hash, password) => ((verified += 1), real.verify(hash, password)),
+        verifyNothing: (password) => ((verified += 1), real.verifyNothing(password)),
+      };
+      const auth = { sleep: async () => undefined, hasher: counting };
+      const first = await startOperatorServer({ dialect, database: server.database, now: () => clock, auth });
+      const second = await startOperatorServer({ dialect, database: server.database, now: () => clock, auth });
+      try {
+        const guesses = Array.from({ length: 30 }, (_, i) =>
+          new ApiClient(i % 2 === 0 ? first : second).post(SESSION, { email: ADMIN.email, password: `chute-${i}-errado` }),
+        );
+        const statuses = (await Promise.all(guesses)).map((res) => res.status).sort();
+        expect(verified).toBe(DEFAULT_THROTTLE_POLICY.account.lockAfter);
+        expect(statuses).toEqual([...Array(10).fill(401), ...Array(20).fill(429)]);
+        // And the right password is refused too while the account is locked.
+        expect((await new ApiClient(first).post(SESSION, { email: ADMIN.email, password: ADMIN.password })).status).toBe(429);
+        expect(verified).toBe(10);
+      } finally {
+        await first.close();
         await second.close();
       }
     });
