@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
+import { isDatabaseUnavailable } from "../store/database-unavailable.js";
 import type { DeliveryQueueRepository, ClaimedJob, ClaimedRetry, Lease, SettledRetry } from "../store/delivery-queue-repository.js";
 import type { Notification, NotificationsRepository } from "../store/notifications-repository.js";
 import type { DeliveryOptions } from "./delivery-options.js";
@@ -100,8 +101,12 @@ export function createWorker(deps: WorkerDeps): Worker {
       try {
         worked = await runOnce(owner);
       } catch (error) {
-        // A database hiccup must not end the lane: what it held is retried after the lease.
-        logger.error({ err: error, lane: owner }, "delivery lane failed; retrying after a pause");
+        // A database hiccup must not end the lane. What it held stays leased to this lane, which
+        // takes it back on its next claim (other workers after the lease): the sub-batch in
+        // flight, sent but not checkpointed, is sent again, so at most one sub-batch per lane
+        // is duplicated.
+        if (isDatabaseUnavailable(error)) logger.warn({ lane: owner, cause: error instanceof Error ? error.message : String(error) }, "database unavailable; the delivery lane retries after a pause");
+        else logger.error({ err: error, lane: owner }, "delivery lane failed; retrying after a pause");
       }
       if (!worked && !stopping) await sleep(options.pollMs);
     }

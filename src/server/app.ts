@@ -109,7 +109,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.setErrorHandler((error, request, reply) => {
     const apiError = toApiError(error);
-    if (apiError.statusCode >= 500) request.log.error({ err: error }, "request failed");
+    if (apiError.code === "database_unavailable") {
+      // Expected while the database restarts: no stack trace; the client is told when to retry.
+      request.log.warn({ code: apiError.code, cause: error instanceof Error ? error.message : String(error) }, "database unavailable");
+      reply.header("retry-after", "5");
+    } else if (apiError.statusCode >= 500) request.log.error({ err: error }, "request failed");
     else request.log.info({ code: apiError.code }, "request refused");
     return reply.code(apiError.statusCode).send(errorBody(deps.translator, apiError.code, apiError.field));
   });

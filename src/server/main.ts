@@ -12,6 +12,7 @@ import type { Config } from "./config.js";
 import { createDeliveryRuntime, type DeliveryRuntime } from "./delivery.js";
 import { createTranslator } from "./i18n.js";
 import { createLogger } from "./logger.js";
+import { waitForDatabase } from "./wait-for-database.js";
 
 export interface RunningServer {
   /** Where the server listens, e.g. `http://127.0.0.1:8080` (`localhost` when bound to all interfaces). */
@@ -38,10 +39,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     url: config.databaseUrl,
     poolSize: config.databasePoolSize,
     schema: options.schema ?? config.databaseSchema,
+    onConnectionError: (error) => logger.warn({ cause: error.message }, "database connection lost; the next query reconnects"),
   });
   let app: FastifyInstance | undefined;
   let delivery: DeliveryRuntime | undefined;
   try {
+    await waitForDatabase(database, { logger });
     await migrateToLatest(database);
     const settings = createSettingsRepository(database.db);
     const subscriptions = createSubscriptionsRepository(database.db);

@@ -8,6 +8,7 @@ import { ensureVapidKeys } from "../store/vapid-keys-store.js";
 import type { Config } from "./config.js";
 import { createDeliveryRuntime } from "./delivery.js";
 import { createLogger } from "./logger.js";
+import { waitForDatabase } from "./wait-for-database.js";
 
 export interface RunningWorker {
   readonly engine: DeliveryEngine;
@@ -25,8 +26,14 @@ export interface RunningWorker {
  */
 export async function startWorker(config: Config, options: { logger?: FastifyBaseLogger } = {}): Promise<RunningWorker> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const database = createDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize, schema: config.databaseSchema });
+  const database = createDatabase({
+    url: config.databaseUrl,
+    poolSize: config.databasePoolSize,
+    schema: config.databaseSchema,
+    onConnectionError: (error) => logger.warn({ cause: error.message }, "database connection lost; the next query reconnects"),
+  });
   try {
+    await waitForDatabase(database, { logger });
     await migrateToLatest(database);
     const vapidKeys = await ensureVapidKeys(createSettingsRepository(database.db), generateVapidKeys, config.vapidKeys);
     const runtime = createDeliveryRuntime(config, database, vapidKeys, logger);

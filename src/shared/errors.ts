@@ -11,6 +11,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   rate_limited: 429,
   internal_error: 500,
+  database_unavailable: 503,
 
   endpoint_invalid: 400,
   endpoint_too_long: 400,
