@@ -13,6 +13,7 @@ import { createUsersRepository } from "../store/users-repository.js";
 import type { SettingsRepository } from "../store/settings-repository.js";
 import type { SubscriptionsRepository } from "../store/subscriptions-repository.js";
 import { createAuthenticator } from "./auth/authenticator.js";
+import { createCommonPasswords } from "./auth/common-passwords.js";
 import { createCsrfGuard } from "./auth/csrf.js";
 import { createLoginThrottle, type ThrottlePolicy } from "./auth/login-throttle.js";
 import { createPasswordHasher, type PasswordHasher } from "./auth/password.js";
@@ -205,6 +206,7 @@ function createAuthDeps(deps: AppDeps, now: () => number): AuthRoutesDeps {
       ...(deps.auth?.throttlePolicy === undefined ? {} : { policy: deps.auth.throttlePolicy }),
     }),
     hasher: deps.auth?.hasher ?? createPasswordHasher(),
+    commonPasswords: createCommonPasswords(),
     translator: deps.translator,
     publicUrl: deps.config.publicUrl,
     now,

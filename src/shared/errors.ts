@@ -42,6 +42,7 @@ export const ERROR_STATUS = {
   email_invalid: 400,
   password_too_short: 400,
   password_too_long: 400,
+  password_too_common: 400,
   name_required: 400,
   name_too_long: 400,
 
