@@ -151,7 +151,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     events: createNotificationEventsRepository(deps.database.db),
     notifications: createNotificationsRepository(deps.database),
   });
-  registerNoticeRoutes(app, { notices: createNoticesRepository(deps.database.db), channels, translator: deps.translator });
+  registerNoticeRoutes(app, {
+    notices: createNoticesRepository(deps.database.db),
+    channels,
+    translator: deps.translator,
+    streamLimits: deps.config.streams,
+  });
   registerSubscriberRoutes(app, { ...issue5, subscribers, channels });
   registerStatsRoutes(app, { ...issue5, stats: createStatsRepository(deps.database.db), channels, subscribers, timeZone: deps.config.timeZone });
   if (deps.delivery !== undefined) {

@@ -46,6 +46,15 @@ export interface Config {
   readonly hygiene: HygieneConfig;
   /** SINO_TIME_ZONE: IANA time zone the stats' days are counted in. */
   readonly timeZone: string;
+  /** SINO_STREAMS_MAX / SINO_STREAMS_MAX_PER_ADDRESS: open public live streams (Avisos) allowed. */
+  readonly streams: StreamsConfig;
+}
+
+export interface StreamsConfig {
+  /** Open public live streams per process, from everyone together. */
+  readonly maxTotal: number;
+  /** Open public live streams one client address may hold. */
+  readonly maxPerAddress: number;
 }
 
 export interface HygieneConfig {
@@ -146,6 +155,12 @@ export const CONFIG_OPTIONS: readonly ConfigOption[] = [
   },
   { env: "SINO_SUBSCRIPTION_WARNING_DAYS", default: "7", doc: "Days before that removal when the subscription gets one warning push." },
   { env: "SINO_TIME_ZONE", default: "America/Sao_Paulo", doc: "IANA time zone the Painel's daily statistics are counted in." },
+  { env: "SINO_STREAMS_MAX", default: "1000", doc: "Most open public live streams (Avisos) per process; past it new ones get 503 streams_unavailable." },
+  {
+    env: "SINO_STREAMS_MAX_PER_ADDRESS",
+    default: "10",
+    doc: "Most open public live streams one client address may hold; past it new ones get 429 too_many_streams.",
+  },
 ];
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -259,6 +274,10 @@ function createEnvSchema(t: Translator["t"]) {
       SINO_SUBSCRIPTION_WARNING_DAYS: optional("SINO_SUBSCRIPTION_WARNING_DAYS").pipe(
         integer(0, 3650, 7, msg("positiveInteger", "SINO_SUBSCRIPTION_WARNING_DAYS")),
       ),
+      SINO_STREAMS_MAX: optional("SINO_STREAMS_MAX").pipe(integer(1, 1_000_000, 1000, msg("positiveInteger", "SINO_STREAMS_MAX"))),
+      SINO_STREAMS_MAX_PER_ADDRESS: optional("SINO_STREAMS_MAX_PER_ADDRESS").pipe(
+        integer(1, 1_000_000, 10, msg("positiveInteger", "SINO_STREAMS_MAX_PER_ADDRESS")),
+      ),
       SINO_TIME_ZONE: optional("SINO_TIME_ZONE").pipe(
         z.string().default("America/Sao_Paulo").refine(isTimeZone, msg("timeZone", "SINO_TIME_ZONE")),
       ),
@@ -319,6 +338,7 @@ function createEnvSchema(t: Translator["t"]) {
         maxChannelsPerSubscription: v.SINO_MAX_CHANNELS_PER_SUBSCRIPTION,
         hygiene: Object.freeze({ expiryDays: v.SINO_SUBSCRIPTION_EXPIRY_DAYS, warningDays: v.SINO_SUBSCRIPTION_WARNING_DAYS }),
         timeZone: v.SINO_TIME_ZONE,
+        streams: Object.freeze({ maxTotal: v.SINO_STREAMS_MAX, maxPerAddress: v.SINO_STREAMS_MAX_PER_ADDRESS }),
       };
     });
 }

@@ -10,6 +10,8 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   rate_limited: 429,
+  too_many_streams: 429,
+  streams_unavailable: 503,
   internal_error: 500,
   database_unavailable: 503,
 
