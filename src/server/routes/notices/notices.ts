@@ -109,7 +109,8 @@ export function registerNoticeRoutes(app: FastifyInstance, deps: NoticeRoutesDep
     async (request, reply) => {
       const slot = limiter.acquire(request.ip);
       if (!slot.ok) throw apiError(slot.reason === "address" ? "too_many_streams" : "streams_unavailable");
-      let stream: EventStream | undefined;
+      // Filled in once the response is taken over (below); the feed calls back only after that.
+      const out: { stream?: EventStream } = {};
       let unsubscribe = () => {};
       try {
         const slug = request.query.channel;
@@ -121,14 +122,14 @@ export function registerNoticeRoutes(app: FastifyInstance, deps: NoticeRoutesDep
           // ordinary error answer; the feed calls back only from a later poll, by which time
           // the stream below is open.
           unsubscribe = await feed.subscribe((notices) => {
-            for (const notice of notices) if (wanted(notice)) stream?.send(NOTICE_STREAM_EVENT, notice.id, JSON.stringify(presentNotice(notice)));
+            for (const notice of notices) if (wanted(notice)) out.stream?.send(NOTICE_STREAM_EVENT, notice.id, JSON.stringify(presentNotice(notice)));
           });
         }
       } catch (error) {
         slot.release();
         throw error;
       }
-      stream = openEventStream(reply);
+      const stream = (out.stream = openEventStream(reply));
       stream.onClose(() => {
         unsubscribe();
         slot.release();
