@@ -112,6 +112,15 @@ export function createWorker(deps: WorkerDeps): Worker {
     }
   }
 
+  /**
+   * A 403 means the subscriptions were made with another VAPID key (the keys were changed or
+   * another server's were used): the operator must know, since nothing reaches those browsers
+   * until they register again. The subscriptions are flagged in the same checkpoint.
+   */
+  function warnFlagged(count: number, send: number, lane: string): void {
+    if (count > 0) logger.warn({ send, subscriptions: count, lane }, "push service refused the VAPID key (403): subscriptions flagged, not sent to until they register again");
+  }
+
   async function runOnce(owner: string): Promise<boolean> {
     const retries = await queue.claimRetries(lease(owner), options.batchSize);
     if (retries.length > 0) {
@@ -140,6 +149,7 @@ export function createWorker(deps: WorkerDeps): Worker {
       const outcomes = await deps.pusher.push(send, targets.map((target) => ({ target, attempt: 1 })), now);
       if (abandoned) return;
       const result = tallyRange(targets.map((t) => t.id), outcomes);
+      warnFlagged(result.flagged.length, job.notificationId, owner);
       const updated = await queue.checkpoint(lease(owner), { job, cursor, result });
       if (updated === undefined) {
         logger.warn({ job: job.id, send: job.notificationId, lane: owner }, "lease lost or send cancelled; dropping the job");
@@ -180,6 +190,7 @@ export function createWorker(deps: WorkerDeps): Worker {
         }
         const outcomes = await deps.pusher.push(send, list.map((r) => ({ target: r.target!, attempt: r.attempt })), now);
         outcomes.forEach((outcome, i) => settled.push({ retry: list[i]!, outcome: retryOutcomeOf(outcome) }));
+        warnFlagged(outcomes.filter((o) => o.kind === "fatal" && o.flag === "vapid_mismatch").length, notificationId, owner);
       }),
     );
     if (abandoned) return;

@@ -2,7 +2,7 @@ import { sql, type ExpressionBuilder, type Kysely } from "kysely";
 import type { Database } from "./database.js";
 import { toNotification, type Notification } from "./notifications-repository.js";
 import type { Schema } from "./schema.js";
-import { inSendAudience } from "./audience-filter.js";
+import { inSendAudience, notFlagged } from "./audience-filter.js";
 import { removeSubscriptionsLogged } from "./subscription-removals.js";
 import { writeTransaction } from "./write-transaction.js";
 
@@ -154,6 +154,7 @@ export function createDeliveryQueueRepository(database: Pick<Database, "db" | "d
       .where("id", ">", cursor)
       .where("id", "<=", job.toId)
       .where(inSendAudience(job.notificationId))
+      .where(notFlagged())
       .orderBy("id")
       .limit(limit)
       .execute();
@@ -221,6 +222,7 @@ export function createDeliveryQueueRepository(database: Pick<Database, "db" | "d
         .where("id", ">", job.cursor)
         .where("id", "<=", job.toId)
         .where(inSendAudience(job.notificationId))
+      .where(notFlagged())
         .executeTakeFirstOrThrow();
       await trx
         .updateTable("notifications")

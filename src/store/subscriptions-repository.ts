@@ -83,6 +83,8 @@ export function createSubscriptionsRepository(db: Kysely<Schema>): Subscriptions
           p256dh: input.p256dh,
           user_agent: input.userAgent,
           last_seen_at: now,
+          // The browser registered again (with the key Sino serves now): it may be sent to again.
+          vapid_mismatch_at: null,
           ...(keysChanged ? { updated_at: now } : {}),
         })
         .where("id", "=", existing.id)
