@@ -9,7 +9,7 @@ import { ptBR } from "../../src/shared/i18n/catalog.js";
 import { launchChromium } from "../support/browser.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { requireBuiltWebApp } from "./support/built-web-app.js";
-import { ADMIN, createFirstAdmin, field } from "./support/painel-page.js";
+import { ADMIN, createFirstAdmin, field } from "./support/dashboard-page.js";
 
 let browser: Browser;
 let server: TestServer;
@@ -53,10 +53,10 @@ describe("the Content-Security-Policy in Chromium", () => {
       // Sign in through the form: its POST must still carry the Origin the CSRF guard wants
       // under the Referrer-Policy we send.
       await page.goto(server.baseUrl + "/painel/entrar");
-      await field(page, ptBR.painel.account.email).fill(ADMIN.email);
-      await field(page, ptBR.painel.account.password).fill(ADMIN.password);
-      await page.getByRole("button", { name: ptBR.painel.signIn.submit, exact: true }).click();
-      await page.getByRole("heading", { name: ptBR.painel.overview.title, level: 1 }).waitFor();
+      await field(page, ptBR.dashboard.account.email).fill(ADMIN.email);
+      await field(page, ptBR.dashboard.account.password).fill(ADMIN.password);
+      await page.getByRole("button", { name: ptBR.dashboard.signIn.submit, exact: true }).click();
+      await page.getByRole("heading", { name: ptBR.dashboard.overview.title, level: 1 }).waitFor();
 
       for (const path of ["/painel", "/painel/nova", "/painel/historico", "/painel/canais", "/painel/assinantes", "/painel/usuarios", "/painel/tokens"]) {
         await page.goto(server.baseUrl + path);

@@ -217,8 +217,8 @@ for (const dialect of DIALECTS) {
       const list = await admin.get("/api/v1/subscribers?browser=Firefox");
       expect(list.body.total).toBe(1);
       const [row] = list.body.subscribers;
-      expect(Object.keys(row).sort()).toEqual(["browser", "channels", "createdAt", "id", "lastSeenAt", "os"]);
-      expect(row).toMatchObject({ browser: "Firefox", os: "Linux", channels: ["promocoes"] });
+      expect(Object.keys(row).sort()).toEqual(["browser", "channels", "createdAt", "id", "lastSeenAt", "os", "vapidMismatchAt"]);
+      expect(row).toMatchObject({ browser: "Firefox", os: "Linux", channels: ["promocoes"], vapidMismatchAt: null });
       expect((await admin.get("/api/v1/subscribers?channel=promocoes&pageSize=1")).body.subscribers).toHaveLength(1);
 
       const csv = await fetch(`${server.url}/api/v1/subscribers.csv`, { headers: { cookie: `${admin.cookieName}=${admin.session}` } });
