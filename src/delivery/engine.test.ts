@@ -10,6 +10,7 @@ import type { Notification } from "../store/notifications-repository.js";
 import { createSubscriptionsRepository } from "../store/subscriptions-repository.js";
 import type { DeliveryOptions } from "./delivery-options.js";
 import { createDeliveryEngine, type DeliveryEngine } from "./engine.js";
+import { createRepositories } from "../store/repositories.js";
 
 const vapid = createVapidSigner({ keys: generateVapidKeys(), subject: "mailto:ops@sino.example.com" });
 // Small batches and jobs so a few hundred subscriptions exercise many jobs, sub-batches and lanes.
@@ -56,7 +57,7 @@ for (const dialect of DIALECTS) {
 
     function engine(options: Partial<DeliveryOptions> = {}, through: PushTransport = transport): DeliveryEngine {
       const created = createDeliveryEngine({
-        database,
+        repositories: createRepositories(database),
         transport: through,
         vapid,
         clock: clock.now,

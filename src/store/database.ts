@@ -36,6 +36,12 @@ export async function pingDatabase(database: Pick<Database, "db">): Promise<void
   await sql`select 1`.execute(database.db);
 }
 
+/** What a repository is built from: the query builder and the dialect its SQL may differ by. */
+export type DatabaseHandle = Pick<Database, "db" | "dialect">;
+
+/** PostgreSQL connections per process (SINO_DATABASE_POOL_SIZE). */
+export const DEFAULT_POOL_SIZE = 10;
+
 export const DEFAULT_DATABASE_URL = "./data/sino.db";
 
 /** PostgreSQL type OIDs whose text form is parsed to a JS number (see `createPgTypes`). */
@@ -77,7 +83,7 @@ function createPostgres(url: string, options: DatabaseOptions): Database {
   if (!SCHEMA_NAME.test(schema)) throw new Error(`Invalid PostgreSQL schema name: ${schema}`);
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.poolSize ?? 10,
+    max: options.poolSize ?? DEFAULT_POOL_SIZE,
     // A database that does not answer at all (a host gone, a black-holing firewall) fails the
     // query after this long instead of leaving requests and lanes hanging on the OS's TCP timeout.
     connectionTimeoutMillis: 10_000,

@@ -1,5 +1,5 @@
 import { sql, type ExpressionBuilder, type Kysely } from "kysely";
-import type { Database } from "./database.js";
+import type { DatabaseHandle } from "./database.js";
 import { toNotification, type Notification } from "./notifications-repository.js";
 import type { Schema } from "./schema.js";
 import { inSendAudience, notFlagged } from "./audience-filter.js";
@@ -114,7 +114,7 @@ function leaseFreeOrMine(lease: Lease) {
     eb.or([eb("lease_until", "<=", lease.now), eb("lease_owner", "=", lease.owner)]);
 }
 
-export function createDeliveryQueueRepository(database: Pick<Database, "db" | "dialect">): DeliveryQueueRepository {
+export function createDeliveryQueueRepository(database: DatabaseHandle): DeliveryQueueRepository {
   const { db, dialect } = database;
   const postgres = dialect === "postgres";
 

@@ -1,5 +1,5 @@
-import { sql, type Kysely } from "kysely";
-import type { Schema } from "./schema.js";
+import { sql } from "kysely";
+import type { DatabaseHandle } from "./database.js";
 
 /** One counter after an attempt was counted. */
 export interface CountedAttempt {
@@ -37,7 +37,8 @@ export interface LoginAttemptsRepository {
   reset(key: string): Promise<void>;
 }
 
-export function createLoginAttemptsRepository(db: Kysely<Schema>): LoginAttemptsRepository {
+export function createLoginAttemptsRepository(database: DatabaseHandle): LoginAttemptsRepository {
+  const { db } = database;
   return {
     async countAttempt(key, { now, windowStart, lockAfter, lockUntil }) {
       // In an upsert's SET, column references are the row's values before the update (both

@@ -1,10 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { FastifyBaseLogger } from "fastify";
-import { isDatabaseUnavailable } from "../store/database-unavailable.js";
-import { pingDatabase, type Database } from "../store/database.js";
+
+import { isDatabaseUnavailable } from "./database-unavailable.js";
+import { pingDatabase, type Database } from "./database.js";
 
 export interface WaitForDatabaseOptions {
-  readonly logger: Pick<FastifyBaseLogger, "warn" | "info">;
+  /** Structured logging (pino-compatible). */
+  readonly logger: { warn(details: object, message: string): void; info(details: object, message: string): void };
   /** The first pause; each further one doubles, up to `maxDelayMs`. */
   readonly initialDelayMs?: number;
   readonly maxDelayMs?: number;
