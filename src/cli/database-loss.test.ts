@@ -20,7 +20,7 @@ import { createTcpProxy, type TcpProxy } from "../../test/support/tcp-proxy.js";
 import { createSendService, type SendService } from "../delivery/send-service.js";
 import { generateVapidKeys } from "../push/vapid-keys.js";
 import { ptBR } from "../shared/i18n/catalog.js";
-import { createNotificationsRepository } from "../store/notifications-repository.js";
+import { createRepositories } from "../store/repositories.js";
 
 const LANES = 2;
 const BATCH = 100;
@@ -142,7 +142,8 @@ describe("Sino processes losing PostgreSQL", { timeout: 180_000 }, () => {
     applicationName = `sino_fault_${randomBytes(4).toString("hex")}`;
     database = await createTestDatabase("postgres");
     proxy = await createTcpProxy({ host: new URL(testDatabaseUrl()).hostname, port: Number(new URL(testDatabaseUrl()).port || 5432) });
-    sends = createSendService({ notifications: createNotificationsRepository(database), clock: Date.now, jobSize: 500, onChange: () => undefined });
+    const { notifications, idempotencyKeys } = createRepositories(database);
+    sends = createSendService({ notifications, idempotencyKeys, clock: Date.now, jobSize: 500, onChange: () => undefined });
   });
   afterEach(async () => {
     for (const { child, exited } of processes.splice(0)) {

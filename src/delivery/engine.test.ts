@@ -235,7 +235,7 @@ for (const dialect of DIALECTS) {
       fake.setBehaviour({ id: "s1", action: { kind: "status", status: 403 } });
       const warnings: { details: object; message: string }[] = [];
       const logger = { info: () => undefined, error: () => undefined, warn: (details: object, message: string) => void warnings.push({ details, message }) };
-      const e = createDeliveryEngine({ database, transport, vapid, clock: clock.now, random: () => 0.5, options: TEST_OPTIONS, logger });
+      const e = createDeliveryEngine({ repositories: createRepositories(database), transport, vapid, clock: clock.now, random: () => 0.5, options: TEST_OPTIONS, logger });
       engines.push(e);
       e.start();
 
@@ -256,7 +256,7 @@ for (const dialect of DIALECTS) {
 
       // The browser registers again (the bell does on every visit): the flag is cleared.
       const row = await database.db.selectFrom("subscriptions").selectAll().where("endpoint", "=", fake.endpointFor("s1")).executeTakeFirstOrThrow();
-      const again = await createSubscriptionsRepository(database.db).register({ endpoint: row.endpoint, p256dh: row.p256dh, auth: row.auth, userAgent: null }, Date.now());
+      const again = await createSubscriptionsRepository(database).register({ endpoint: row.endpoint, p256dh: row.p256dh, auth: row.auth, userAgent: null }, Date.now());
       expect(again.outcome).toBe("existing");
       fake.reset();
       const third = await send("De novo para todos");

@@ -58,7 +58,7 @@ for (const dialect of DIALECTS) {
 
     beforeEach(async () => {
       database = await createTestDatabase(dialect);
-      const real = createNoticesRepository(database.db);
+      const real = createNoticesRepository(database);
       listCalls = 0;
       // The real repository on a real database, with its queries counted.
       // (Counted when they answer: a poll is over then, and the next tick is not skipped.)
@@ -79,7 +79,7 @@ for (const dialect of DIALECTS) {
       });
       registerNoticeRoutes(app, {
         notices: counted,
-        channels: createChannelsRepository(database.db),
+        channels: createChannelsRepository(database),
         translator,
         streamLimits: { maxTotal: 100, maxPerAddress: 100 },
         // The test says when an interval has passed.
