@@ -53,6 +53,8 @@ export interface Config {
   readonly timeZone: string;
   /** SINO_SITE_SUBSCRIBE_RATE_LIMIT / SINO_SITE_MAX_SUBSCRIPTIONS: abuse limits of registered sites. */
   readonly sites: SitesConfig;
+  /** SINO_STREAMS_MAX / SINO_STREAMS_MAX_PER_ADDRESS: open public live streams (Avisos) allowed. */
+  readonly streams: StreamsConfig;
 }
 
 export interface SitesConfig {
@@ -60,6 +62,13 @@ export interface SitesConfig {
   readonly subscribeRateLimit: number;
   /** Most subscriptions one registered site may hold; 0: no cap. Sino's own site is never capped. */
   readonly maxSubscriptionsPerSite: number;
+}
+
+export interface StreamsConfig {
+  /** Open public live streams per process, from everyone together. */
+  readonly maxTotal: number;
+  /** Open public live streams one client address may hold. */
+  readonly maxPerAddress: number;
 }
 
 /** SINO_SUBSCRIPTION_EXPIRY_DAYS / SINO_SUBSCRIPTION_WARNING_DAYS, as the hygiene task reads them. */
@@ -276,6 +285,16 @@ const OPTIONS = {
     doc: "Most subscriptions one registered site may collect; 0 means no cap. Sino's own page is not capped.",
     schema: (d, m) => integer(0, 1_000_000_000, d, m("positiveInteger")),
   }),
+  SINO_STREAMS_MAX: option({
+    default: 1000,
+    doc: "Most open public live streams (Avisos) per process; past it new ones get 503 streams_unavailable.",
+    schema: (d, m) => integer(1, 1_000_000, d, m("positiveInteger")),
+  }),
+  SINO_STREAMS_MAX_PER_ADDRESS: option({
+    default: 10,
+    doc: "Most open public live streams one client address may hold; past it new ones get 429 too_many_streams.",
+    schema: (d, m) => integer(1, 1_000_000, d, m("positiveInteger")),
+  }),
 };
 
 type Options = typeof OPTIONS;
@@ -389,6 +408,7 @@ function createEnvSchema(t: Translator["t"]) {
           subscribeRateLimit: v.SINO_SITE_SUBSCRIBE_RATE_LIMIT,
           maxSubscriptionsPerSite: v.SINO_SITE_MAX_SUBSCRIPTIONS,
         }),
+        streams: Object.freeze({ maxTotal: v.SINO_STREAMS_MAX, maxPerAddress: v.SINO_STREAMS_MAX_PER_ADDRESS }),
       };
     });
 }
