@@ -209,7 +209,7 @@ for (const dialect of DIALECTS) {
     });
 
     it("lets a registered site's public calls through the CSRF guard but still guards the operators' routes", async () => {
-      const cookie = `sino_session=${admin.session}`;
+      const cookie = `${admin.cookieName}=${admin.session}`;
       const sub = aBrowserSubscription();
       expect((await fromOrigin(SITE, "POST", "/api/v1/subscriptions", { ...sub, site: siteKey }, { cookie })).status).toBe(201);
       expect(await fromOrigin(SITE, "POST", "/api/v1/channels", { slug: "x", name: "X" }, { cookie })).toMatchObject({ status: 403, body: errorOf("csrf_rejected") });
