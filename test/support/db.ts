@@ -59,7 +59,7 @@ export async function createTestDatabase(dialect: Dialect): Promise<TestDatabase
   const { location, drop } = await createTestDatabaseLocation(dialect);
   const database = openTestDatabase(location);
   try {
-    await migrateToLatest(database);
+    await migrateRacingOtherRuns(database);
   } catch (error) {
     await database.destroy();
     await drop();
@@ -85,5 +85,24 @@ async function withAdminClient(url: string, work: (client: pg.Client) => Promise
     await work(client);
   } finally {
     await client.end();
+  }
+}
+
+/**
+ * Kysely's migrator looks for its table by introspecting every schema of the database
+ * (`has_schema_privilege(nspname, 'USAGE')` over pg_namespace). When another test file, or another
+ * test run on the same server, drops its own schema between that scan and the function call,
+ * PostgreSQL raises 3F000 'schema "sino_t_…" does not exist' for the schema that just went away.
+ * The migrations run in one transaction, so nothing was applied: trying again is safe.
+ */
+async function migrateRacingOtherRuns(database: Database): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await migrateToLatest(database);
+      return;
+    } catch (error) {
+      const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+      if (attempt >= 5 || cause?.code !== "3F000") throw error;
+    }
   }
 }

@@ -89,7 +89,9 @@ export async function stubWorkerSubscription(context: BrowserContext, server: Te
 
 /** A visitor whose bell is on, subscribed at `fake.endpointFor(id)`. */
 export async function visitorWithBellOn(browser: Browser, server: TestServer, fake: FakePushService, id: string, path = "/"): Promise<Visitor> {
-  const context = await browser.newContext();
+  // Tests drive the page with helper bundles injected as inline scripts, which Sino's CSP
+  // (script-src 'self') rightly refuses; security-headers.test.ts checks the CSP itself.
+  const context = await browser.newContext({ bypassCSP: true });
   await context.grantPermissions(["notifications"], { origin: server.baseUrl });
   const keys = makeSubscriptionKeys();
   const endpoint = fake.endpointFor(id);
