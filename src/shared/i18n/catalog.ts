@@ -14,12 +14,13 @@ import hygiene from "./pt-BR/hygiene.json" with { type: "json" };
 import avisos from "./pt-BR/avisos.json" with { type: "json" };
 import preferencias from "./pt-BR/preferencias.json" with { type: "json" };
 import canais from "./pt-BR/canais.json" with { type: "json" };
+import embed from "./pt-BR/embed.json" with { type: "json" };
 import assinantes from "./pt-BR/assinantes.json" with { type: "json" };
 import resultados from "./pt-BR/resultados.json" with { type: "json" };
 
 export const LOCALE = "pt-BR";
 
-export const ptBR = { api, app, assinantes, avisos, bell, canais, cli, envios, errors, hygiene, painel, preferencias, resultados, sw } as const;
+export const ptBR = { api, app, assinantes, avisos, bell, canais, cli, embed, envios, errors, hygiene, painel, preferencias, resultados, sw } as const;
 
 export type Namespace = keyof typeof ptBR;
 
