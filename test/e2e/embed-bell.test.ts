@@ -348,7 +348,10 @@ for (const dialect of DIALECTS) {
       expect((await subscriptionRows(sino)).map((row) => row.endpoint)).toEqual([endpoint]);
       expect(await page.evaluate(async () => (await window.Sino!.unsubscribe()).status)).toBe("off");
       expect(await subscriptionRows(sino)).toEqual([]);
-      const seen = await page.evaluate(() => window as unknown as { viaOn: string[]; viaEvent: string[] });
+      const seen = await page.evaluate(() => {
+        const { viaOn, viaEvent } = window as unknown as { viaOn: string[]; viaEvent: string[] };
+        return { viaOn, viaEvent };
+      });
       expect(seen.viaOn).toEqual(["off…", "on", "on…", "off"]);
       expect(seen.viaEvent).toEqual(["off", "on", "on", "off"]);
     });
@@ -374,17 +377,17 @@ describe("the embedded bell on a site Sino does not know", () => {
       await context.grantPermissions(["notifications"], { origin: site.origin });
       await installPushStub(context, { endpoint: testEndpoint(), keys: makeSubscriptionKeys() });
       const page = await context.newPage();
-      const refused: number[] = [];
-      page.on("response", (response) => {
-        if (response.url().startsWith(`${sino.baseUrl}/api/`)) refused.push(response.status());
-      });
       await page.goto(site.pageUrl());
       await (await settledEmbedBell(page, "off")).click();
       const notice = page.getByRole("dialog", { name: TEXT.enable });
       await notice.waitFor();
       expect(await notice.textContent()).toContain(ptBR.bell.failed.enable);
       await settledEmbedBell(page, "off");
-      expect(refused).toContain(403);
+      // What the server answered the page's origin: a refusal, with its pt-BR reason.
+      const answer = await fetch(`${sino.url}/api/v1/config`, { headers: { origin: site.origin } });
+      expect(answer.status).toBe(403);
+      expect(answer.headers.get("access-control-allow-origin")).toBeNull();
+      expect(((await answer.json()) as { error: { code: string } }).error.code).toBe("origin_not_allowed");
       expect(await sino.database.db.selectFrom("subscriptions").select("endpoint").execute()).toEqual([]);
       // The browser itself refuses to hand the answer to the page.
       const read = await page.evaluate(async (url) => {
