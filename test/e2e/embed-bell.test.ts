@@ -204,6 +204,18 @@ for (const dialect of DIALECTS) {
       expect(await subscriptionRows(sino)).toEqual([]);
     });
 
+    it("ignores a second click while the first is being handled", async () => {
+      const { page } = await open();
+      const button = await settledEmbedBell(page, "off");
+      await button.evaluate((el: HTMLElement) => {
+        el.click();
+        el.click();
+      });
+      await settledEmbedBell(page, "on");
+      expect(await page.evaluate((key) => localStorage.getItem(key), STUB_STORAGE.subscribeCalls)).toBe("1");
+      expect(await subscriptionRows(sino)).toHaveLength(1);
+    });
+
     it("floats in the configured corner when the page has no <sino-bell>, and works there", async () => {
       const { page } = await open({ url: site.pageUrl({ bell: false, data: { "data-position": "bottom-left" } }) });
       const host = page.locator('sino-bell[floating][position="bottom-left"]');
