@@ -9,6 +9,10 @@ import { LOCALE, ptBR } from "./src/shared/i18n/catalog.js";
 
 const webRoot = fileURLToPath(new URL("./src/web", import.meta.url));
 const serviceWorkerEntry = fileURLToPath(new URL("./src/web/sw/service-worker.ts", import.meta.url));
+const embedEntries = {
+  "embed/sino.js": fileURLToPath(new URL("./src/embed/sino-entry.ts", import.meta.url)),
+  "embed/sw.js": fileURLToPath(new URL("./src/embed/sw-entry.ts", import.meta.url)),
+} as const;
 
 /**
  * Bundles the service worker into ONE classic script (IIFE) served at /sw.js: Firefox ESR does not
@@ -16,6 +20,11 @@ const serviceWorkerEntry = fileURLToPath(new URL("./src/web/sw/service-worker.ts
  * Service-Worker-Allowed header. The app itself stays an ES module build.
  */
 async function bundleServiceWorker(mode: string, minify: boolean): Promise<string> {
+  return bundleClassicScript(serviceWorkerEntry, mode, minify);
+}
+
+/** One entry as ONE classic script (IIFE), nothing loaded at run time: a worker or a `<script async>`. */
+async function bundleClassicScript(entry: string, mode: string, minify: boolean): Promise<string> {
   const result = await build({
     configFile: false,
     logLevel: "warn",
@@ -25,7 +34,7 @@ async function bundleServiceWorker(mode: string, minify: boolean): Promise<strin
       write: false,
       minify,
       sourcemap: false,
-      lib: { entry: serviceWorkerEntry, formats: ["iife"], name: "sinoServiceWorker", fileName: () => "sw.js" },
+      lib: { entry, formats: ["iife"], name: "sinoScript", fileName: () => "script.js" },
       rollupOptions: { output: { inlineDynamicImports: true } },
     },
   });
@@ -35,7 +44,7 @@ async function bundleServiceWorker(mode: string, minify: boolean): Promise<strin
     const chunk = output.output.find((item) => item.type === "chunk" && item.isEntry);
     if (chunk && chunk.type === "chunk") return chunk.code;
   }
-  throw new Error("The service worker build produced no entry chunk");
+  throw new Error(`The build of ${entry} produced no entry chunk`);
 }
 
 function serviceWorkerPlugin(): Plugin {
@@ -56,6 +65,38 @@ function serviceWorkerPlugin(): Plugin {
     },
     async generateBundle() {
       this.emitFile({ type: "asset", fileName: "sw.js", source: await bundleServiceWorker(mode, true) });
+    },
+  };
+}
+
+/**
+ * The embed (issue 9): `embed/sino.js`, the script-tag bundle a site includes, and `embed/sw.js`,
+ * which a site's service worker imports (the server wraps it with Sino's URL and the site key).
+ * Both framework-free classic scripts. sino.js has a byte budget (test/e2e/embed-budget.test.ts);
+ * the server sends .br/.gz copies where the build writes them (preCompressed).
+ */
+function embedPlugin(): Plugin {
+  let mode = "production";
+  return {
+    name: "sino-embed",
+    configResolved(config) {
+      mode = config.mode;
+    },
+    configureServer(server) {
+      for (const [fileName, entry] of Object.entries(embedEntries)) {
+        server.middlewares.use(`/${fileName}`, (_req, res, next) => {
+          bundleClassicScript(entry, "development", false).then((code) => {
+            res.setHeader("content-type", "text/javascript; charset=utf-8");
+            res.setHeader("cache-control", "no-cache");
+            res.end(code);
+          }, next);
+        });
+      }
+    },
+    async generateBundle() {
+      for (const [fileName, entry] of Object.entries(embedEntries)) {
+        this.emitFile({ type: "asset", fileName, source: await bundleClassicScript(entry, mode, true) });
+      }
     },
   };
 }
@@ -132,7 +173,7 @@ function precompressPlugin(): Plugin {
 
 export default defineConfig({
   root: webRoot,
-  plugins: [react(), serviceWorkerPlugin(), webManifestPlugin(), precompressPlugin()],
+  plugins: [react(), serviceWorkerPlugin(), embedPlugin(), webManifestPlugin(), precompressPlugin()],
   build: {
     outDir: fileURLToPath(new URL("./dist/web", import.meta.url)),
     emptyOutDir: true,

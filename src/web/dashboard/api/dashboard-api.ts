@@ -1,6 +1,6 @@
 import { API_ROUTES, tokenPath, userPath } from "../../../shared/api/routes.js";
 import { isErrorCode } from "../../../shared/errors.js";
-import { createJsonRequest, type RequestFailure } from "../../http/json-request.js";
+import { createJsonRequest, type RequestFailure } from "../../../client/http/json-request.js";
 import { DashboardApiError } from "./dashboard-api-error.js";
 import type {
   ApiToken,

@@ -1,6 +1,6 @@
 import { API_ROUTES, sitePath } from "../../../shared/api/routes.js";
 import type { CreateSiteRequest, DeleteSiteResponse, Site, SitesResponse } from "../../../shared/api/sites.js";
-import { createJsonRequest } from "../../http/json-request.js";
+import { createJsonRequest } from "../../../client/http/json-request.js";
 import { dashboardApiErrorFrom } from "./dashboard-api.js";
 
 /** Sites: the origins allowed to collect subscribers with the embedded bell. */
