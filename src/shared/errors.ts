@@ -5,6 +5,8 @@
 export const ERROR_STATUS = {
   invalid_json: 400,
   validation_failed: 400,
+  /** A text field holds a control character (U+0000, C0 or C1); see shared/api/text.ts. */
+  text_control_characters: 400,
   unsupported_media_type: 415,
   payload_too_large: 413,
   not_found: 404,

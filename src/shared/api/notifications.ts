@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { multiLineText, text } from "./text.js";
 
 /**
  * Sends (*envios*) over the API: what POST /notifications takes, what every notification answer
@@ -47,8 +48,7 @@ export function isLinkShape(value: string): boolean {
   }
 }
 
-const link = z
-  .string({ error: "link_invalid" })
+const link = text({ error: "link_invalid" })
   .trim()
   .max(NOTIFICATION_LIMITS.link, { error: "link_invalid" })
   .refine(isLinkShape, { error: "link_invalid" });
@@ -56,20 +56,19 @@ const link = z
 export const audienceSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("all") }),
   /** One browser: "enviar para mim". The subscription must exist. */
-  z.object({ type: z.literal("endpoint"), endpoint: z.string({ error: "subscription_not_found" }).min(1, { error: "subscription_not_found" }).max(2_048) }),
+  z.object({ type: z.literal("endpoint"), endpoint: text({ error: "subscription_not_found" }).min(1, { error: "subscription_not_found" }).max(2_048) }),
   /** Subscribers of any of these active channels (slugs). */
-  z.object({ type: z.literal("channels"), channels: z.array(z.string()).min(1, { error: "channel_not_found" }).max(100) }),
+  z.object({ type: z.literal("channels"), channels: z.array(text()).min(1, { error: "channel_not_found" }).max(100) }),
 ]);
 export type NotificationAudience = z.infer<typeof audienceSchema>;
 
 /** POST /notifications. */
 export const createNotificationRequestSchema = z.object({
-  title: z
-    .string({ error: "title_required" })
+  title: text({ error: "title_required" })
     .trim()
     .min(1, { error: "title_required" })
     .max(NOTIFICATION_LIMITS.title, { error: "title_too_long" }),
-  body: z.string({ error: "body_too_long" }).trim().max(NOTIFICATION_LIMITS.body, { error: "body_too_long" }).optional(),
+  body: multiLineText({ error: "body_too_long" }).trim().max(NOTIFICATION_LIMITS.body, { error: "body_too_long" }).optional(),
   url: link.optional(),
   icon: link.optional(),
   image: link.optional(),
@@ -131,7 +130,7 @@ export type NotificationResponse = z.infer<typeof notificationResponseSchema>;
 
 /** GET /notifications: newest first, searchable in title and body. */
 export const listNotificationsQuerySchema = z.object({
-  query: z.string().trim().max(200).optional(),
+  query: text().trim().max(200).optional(),
   status: z.enum(NOTIFICATION_STATUSES, { error: "validation_failed" }).optional(),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(20),

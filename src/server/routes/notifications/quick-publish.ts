@@ -13,6 +13,7 @@ import {
   type NotificationUrgency,
 } from "../../../shared/api/notifications.js";
 import { API_ROUTES } from "../../../shared/api/routes.js";
+import { text } from "../../../shared/api/text.js";
 import { isErrorCode } from "../../../shared/errors.js";
 import { apiError } from "../../errors.js";
 import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
@@ -54,7 +55,7 @@ export async function registerQuickPublish(
           tags: [t("api:tags.notifications")],
           security: OPERATOR_SECURITY,
           consumes: ["text/plain"],
-          params: z.object({ channel: z.string().max(40) }),
+          params: z.object({ channel: text().max(40) }),
           body: z.string().optional(),
           response: { 201: notificationResponseSchema, 200: notificationResponseSchema, "4xx": apiErrorSchema },
         },
