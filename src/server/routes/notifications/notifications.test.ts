@@ -54,9 +54,10 @@ for (const dialect of DIALECTS) {
         anonymous.post(`${NOTIFICATIONS}/${id}/cancel`),
         anonymous.get(`${NOTIFICATIONS}/${id}/events`),
         anonymous.get("/api/v1/overview"),
-        anonymous.request("POST", "/p/todos", "oi", { "content-type": "text/plain" }),
       ];
       for (const res of await Promise.all(attempts)) expect(res).toMatchObject({ status: 401, body: errorOf("unauthenticated") });
+      // The quick publish is for scripts: it says which header is missing.
+      expect(await anonymous.request("POST", "/p/todos", "oi", { "content-type": "text/plain" })).toMatchObject({ status: 401, body: errorOf("token_missing") });
     });
 
     it("lets a publisher send to everyone and shows the send reaching completed with every target accepted", async () => {
@@ -234,6 +235,26 @@ for (const dialect of DIALECTS) {
       expect(unknown.body.error.code).toBe("channel_not_found");
       const badLink = await run(["-H", "Click: javascript:alert(1)", "-d", "x", `${server.url}/p/todos`]);
       expect(badLink.body).toEqual(errorOf("link_invalid", "Click"));
+    });
+
+    it("tells a curl user what is wrong: no token, a bad token, an empty message (nothing sent)", async () => {
+      const { secret } = await addToken(admin, "publish", "curl sem corpo");
+      const before = await sendCount();
+      const noToken = await curl(["-d", "Backup concluído", `${server.url}/p/todos`]);
+      expect(noToken).toEqual({ status: 401, body: errorOf("token_missing") });
+      expect(noToken.body.error.message).toContain("Authorization: Bearer");
+      for (const header of ["Authorization: Bearer sino_naoexiste", "Authorization: Bearer", "Authorization: Token abc", `Authorization: ${secret}`]) {
+        expect(await curl(["-H", header, "-d", "Backup concluído", `${server.url}/p/todos`]), header).toEqual({ status: 401, body: errorOf("token_invalid") });
+      }
+      const run = (args: string[]) => curl([...args, "-H", `Authorization: Bearer ${secret}`]);
+      for (const body of ["", "   ", "\n\n"]) {
+        const empty = await run(["--data-binary", body, `${server.url}/p/todos`]);
+        expect(empty, JSON.stringify(body)).toEqual({ status: 400, body: errorOf("message_required", "body") });
+      }
+      expect((await run(["-X", "POST", `${server.url}/p/todos`])).body).toEqual(errorOf("message_required", "body"));
+      expect(await sendCount()).toBe(before);
+      // A title alone is a message.
+      expect((await run(["-H", "Title: Só o título", "-X", "POST", `${server.url}/p/todos`])).status).toBe(201);
     });
   });
 }
