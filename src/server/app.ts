@@ -84,6 +84,7 @@ const API_METHODS = new Map<string, string>([
   [API_ROUTES.stats, "GET, HEAD"],
   [API_ROUTES.notifications, "GET, HEAD, POST"],
   [API_ROUTES.overview, "GET, HEAD"],
+  [API_ROUTES.audience, "GET, HEAD"],
 ]);
 
 /** The Fastify application with every route, not yet listening: `startServer` does that. */
@@ -123,7 +124,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const channels = createChannelsRepository(deps.database.db);
   const subscribers = createSubscribersRepository(deps.database);
   const maxChannelsPerSubscription = deps.config.maxChannelsPerSubscription;
-  registerConfigRoutes(app, { vapidPublicKey: deps.vapidKeys.publicKey, translator: deps.translator, channels, maxChannelsPerSubscription });
+  registerConfigRoutes(app, { vapidPublicKey: deps.vapidKeys.publicKey, translator: deps.translator, channels, maxChannelsPerSubscription, timeZone: deps.config.timeZone });
   registerSubscriptionRoutes(app, {
     subscriptions: deps.repositories.subscriptions,
     subscriptionChannels: createSubscriptionChannelsRepository(deps.database),

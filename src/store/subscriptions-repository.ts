@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Schema, SubscriptionsTable } from "./schema.js";
+import { inChannels } from "./audience-filter.js";
 import { constantTimeEqual } from "./constant-time.js";
 
 export interface Subscription {
@@ -39,6 +40,8 @@ export interface SubscriptionsRepository {
   removeWithProof(endpoint: string, auth: string, now?: number): Promise<RemoveResult>;
   findByEndpoint(endpoint: string): Promise<Subscription | undefined>;
   count(): Promise<number>;
+  /** Subscriptions in any of these channels (each counted once), as a channels send would target them. */
+  countInChannels(channelIds: readonly number[]): Promise<number>;
   /** Up to `limit` subscriptions with `id > afterId`, in id order: page through all with the last id. */
   listAfter(afterId: number, limit: number): Promise<Subscription[]>;
 }
@@ -122,6 +125,15 @@ export function createSubscriptionsRepository(db: Kysely<Schema>): Subscriptions
     return Number(row.n);
   }
 
+  async function countInChannels(channelIds: readonly number[]): Promise<number> {
+    const row = await db
+      .selectFrom("subscriptions")
+      .select((eb) => eb.fn.countAll<number | string | bigint>().as("n"))
+      .where(inChannels(channelIds))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   async function listAfter(afterId: number, limit: number): Promise<Subscription[]> {
     const rows = await db
       .selectFrom("subscriptions")
@@ -133,7 +145,7 @@ export function createSubscriptionsRepository(db: Kysely<Schema>): Subscriptions
     return rows.map(toSubscription);
   }
 
-  return { register, removeWithProof, findByEndpoint, count, listAfter };
+  return { register, removeWithProof, findByEndpoint, count, countInChannels, listAfter };
 }
 
 function toSubscription(row: Selectable<SubscriptionsTable>): Subscription {

@@ -9,5 +9,7 @@ export const publicConfigSchema = z.object({
   channels: z.array(publicChannelSchema),
   /** SINO_MAX_CHANNELS_PER_SUBSCRIPTION. */
   maxChannelsPerSubscription: z.number().int(),
+  /** SINO_TIME_ZONE (IANA): the Painel shows dates and takes schedules in this zone. */
+  timeZone: z.string(),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;

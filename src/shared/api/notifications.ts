@@ -145,6 +145,20 @@ export const notificationsPageSchema = z.object({
 });
 export type NotificationsPage = z.infer<typeof notificationsPageSchema>;
 
+/**
+ * GET /audience?channels=obras,eventos (signed in): how many subscriptions a send would reach now,
+ * and the channels by name, for the compose confirmation. No `channels`: everyone. An unknown or
+ * archived channel is 400 `channel_not_found`.
+ */
+export const audienceSizeQuerySchema = z.object({ channels: text().max(4_100).optional() });
+export type AudienceSizeQuery = z.input<typeof audienceSizeQuerySchema>;
+export const audienceSizeSchema = z.object({
+  recipients: z.number().int(),
+  /** The chosen channels in the order asked; empty for everyone. */
+  channels: z.array(z.object({ slug: z.string(), name: z.string() })),
+});
+export type AudienceSize = z.infer<typeof audienceSizeSchema>;
+
 /** GET /overview: Visão geral. */
 export const overviewSchema = z.object({
   subscribers: z.object({ total: z.number() }),

@@ -1,9 +1,17 @@
-import { useMemo } from "react";
+import { useCallback } from "react";
+import { useTranslation } from "react-i18next";
+import Alert from "@mui/material/Alert";
+import Button from "@mui/material/Button";
+import type { PublicConfig } from "../../shared/api/config.js";
+import { API_ROUTES } from "../../shared/api/routes.js";
+import { createJsonRequest } from "../http/json-request.js";
+import { errorText } from "./api/error-text.js";
+import { FullPageProgress } from "./components/FullPageProgress.js";
+import { useResource } from "./hooks/useResource.js";
 import { Route, Routes } from "react-router";
-import { createDashboardApi } from "./api/dashboard-api.js";
+import { createDashboardApi, dashboardApiErrorFrom } from "./api/dashboard-api.js";
 import { ChannelsPage } from "./channels/ChannelsPage.js";
 import { ComposePage } from "./compose/ComposePage.js";
-import { DEFAULT_TIME_ZONE } from "./compose/compose-form.js";
 import { DashboardLayout } from "./layout/DashboardLayout.js";
 import { OverviewPage } from "./pages/OverviewPage.js";
 import { DashboardNotFoundPage } from "./pages/DashboardNotFoundPage.js";
@@ -25,10 +33,34 @@ import { UsersPage } from "./users/UsersPage.js";
  * state); tests and other hosts can pass their own.
  */
 export function DashboardApp({ services }: { services?: DashboardServices }) {
-  const built = useMemo<DashboardServices>(
-    () => services ?? { api: createDashboardApi(), timeZone: DEFAULT_TIME_ZONE, siteOrigin: window.location.origin, now: () => Date.now() },
-    [services],
+  const { t } = useTranslation();
+  // The server's SINO_TIME_ZONE, from the public config: every date shown and every schedule
+  // entered is in that zone, never the browser's nor a built-in one.
+  const { resource, reload } = useResource(
+    useCallback(async () => {
+      if (services) return services;
+      const config = await createJsonRequest({ toError: dashboardApiErrorFrom }).json<PublicConfig>("GET", API_ROUTES.config);
+      return { api: createDashboardApi(), timeZone: config.timeZone, siteOrigin: window.location.origin, now: () => Date.now() } satisfies DashboardServices;
+    }, [services]),
   );
+  if (resource.status === "loading") return <FullPageProgress />;
+  if (resource.status === "error") {
+    return (
+      <Alert
+        severity="error"
+        role="alert"
+        sx={{ m: 2 }}
+        action={
+          <Button color="inherit" size="small" onClick={reload}>
+            {t("dashboard.common.retry")}
+          </Button>
+        }
+      >
+        {errorText(t, resource.error)}
+      </Alert>
+    );
+  }
+  const built = resource.data;
   return (
     <DashboardServicesContext.Provider value={built}>
       <SessionProvider>

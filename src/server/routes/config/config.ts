@@ -12,6 +12,8 @@ export interface ConfigRoutesDeps {
   readonly channels: Pick<ChannelsRepository, "listActive">;
   /** SINO_MAX_CHANNELS_PER_SUBSCRIPTION. */
   readonly maxChannelsPerSubscription: number;
+  /** SINO_TIME_ZONE. */
+  readonly timeZone: string;
 }
 
 export function registerConfigRoutes(app: FastifyInstance, deps: ConfigRoutesDeps): void {
@@ -25,6 +27,7 @@ export function registerConfigRoutes(app: FastifyInstance, deps: ConfigRoutesDep
         vapidPublicKey: deps.vapidPublicKey,
         channels: channels.map((c) => ({ slug: c.slug, name: c.name, description: c.description })),
         maxChannelsPerSubscription: deps.maxChannelsPerSubscription,
+        timeZone: deps.timeZone,
       };
       // no-cache: the key changes when an operator rotates it and channels when they edit them;
       // browsers revalidate on every visit.

@@ -9,6 +9,8 @@ import {
   notificationResponseSchema,
   notificationsPageSchema,
   overviewSchema,
+  audienceSizeQuerySchema,
+  audienceSizeSchema,
 } from "../../../shared/api/notifications.js";
 import { API_ROUTES } from "../../../shared/api/routes.js";
 import { createIdempotencyKeysRepository } from "../../../store/idempotency-keys-repository.js";
@@ -39,11 +41,12 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
   const requireUser = deps.authenticator.requireUser;
   const rateLimit = createPublishRateLimit(app, deps.publishRateLimit);
   const history = createSendHistoryRepository(deps.database);
+  const channels = createChannelsRepository(deps.database.db);
   const publishDeps: PublishDeps = {
     engine: deps.engine,
     keys: createIdempotencyKeysRepository(deps.database),
     subscriptions: deps.subscriptions,
-    channels: createChannelsRepository(deps.database.db),
+    channels,
     publicUrl: deps.publicUrl,
     now: deps.now,
   };
@@ -148,6 +151,21 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
     async () => {
       const [total, recent] = await Promise.all([deps.subscriptions.count(), history.list({ offset: 0, limit: RECENT_SENDS })]);
       return { subscribers: { total }, recentSends: recent.sends.map(presentNotification) };
+    },
+  );
+
+  routes.get(
+    API_ROUTES.audience,
+    { onRequest: requireUser, schema: { ...doc("api:routes.audience"), querystring: audienceSizeQuerySchema, response: { 200: audienceSizeSchema, "4xx": apiErrorSchema } } },
+    async (request) => {
+      const slugs = [...new Set((request.query.channels ?? "").split(",").map((slug) => slug.trim()).filter((slug) => slug !== ""))];
+      if (slugs.length === 0) return { recipients: await deps.subscriptions.count(), channels: [] };
+      const active = await channels.listActive();
+      const chosen = slugs.map((slug) => active.find((channel) => channel.slug === slug));
+      if (chosen.some((channel) => channel === undefined)) throw apiError("channel_not_found", "channels");
+      const found = chosen.filter((channel) => channel !== undefined);
+      const recipients = await deps.subscriptions.countInChannels(found.map((channel) => channel.id));
+      return { recipients, channels: found.map(({ slug, name }) => ({ slug, name })) };
     },
   );
 

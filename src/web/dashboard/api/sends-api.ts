@@ -1,4 +1,4 @@
-import type { Notification, NotificationStatus, NotificationsPage, Overview } from "../../../shared/api/notifications.js";
+import type { AudienceSize, Notification, NotificationStatus, NotificationsPage, Overview } from "../../../shared/api/notifications.js";
 import { API_ROUTES, notificationCancelPath, notificationEventsPath, notificationPath } from "../../../shared/api/routes.js";
 import { createJsonRequest } from "../../http/json-request.js";
 import { dashboardApiErrorFrom } from "./dashboard-api.js";
@@ -17,6 +17,8 @@ export interface SendsApi {
   listNotifications(filter: SendsFilter): Promise<NotificationsPage>;
   cancelNotification(id: string): Promise<Notification>;
   getOverview(): Promise<Overview>;
+  /** How many subscribers a send to these channels (none: everyone) would reach now, and their names. */
+  getAudienceSize(channels: readonly string[]): Promise<AudienceSize>;
   /** The progress stream's URL (Server-Sent Events), for an EventSource. */
   eventsUrl(id: string): string;
 }
@@ -40,6 +42,7 @@ export function createSendsApi(options: { baseUrl?: string; fetch?: typeof fetch
       return (await json<{ notification: Notification }>("POST", notificationCancelPath(id))).notification;
     },
     getOverview: () => json("GET", API_ROUTES.overview),
+    getAudienceSize: (channels) => json("GET", channels.length === 0 ? API_ROUTES.audience : `${API_ROUTES.audience}?${new URLSearchParams({ channels: channels.join(",") }).toString()}`),
     eventsUrl: (id) => baseUrl + notificationEventsPath(id),
   };
 }

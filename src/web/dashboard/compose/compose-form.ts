@@ -5,8 +5,6 @@ import { epochToWallTime, wallTimeToEpoch } from "../../../shared/time/zoned-tim
 /** Limits of what a notification shows well on every platform (macOS cuts titles past ~80). */
 export const COMPOSE_LIMITS = { title: 80, body: 300, url: 2_048 } as const;
 
-/** The zone schedules are entered in. Issue 4: configurable, default America/Sao_Paulo. */
-export const DEFAULT_TIME_ZONE = "America/Sao_Paulo";
 
 export type When = "now" | "later";
 
