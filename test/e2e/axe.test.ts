@@ -7,7 +7,7 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { API_ROUTES } from "../../src/shared/api/routes.js";
 import type { Notification } from "../../src/shared/api/notifications.js";
 import { ptBR } from "../../src/shared/i18n/catalog.js";
