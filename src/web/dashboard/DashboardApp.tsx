@@ -5,22 +5,22 @@ import Button from "@mui/material/Button";
 import type { PublicConfig } from "../../shared/api/config.js";
 import { API_ROUTES } from "../../shared/api/routes.js";
 import { createJsonRequest } from "../http/json-request.js";
+import { dashboardApiErrorFrom } from "./api/dashboard-api.js";
 import { errorText } from "./api/error-text.js";
 import { FullPageProgress } from "./components/FullPageProgress.js";
 import { useResource } from "./hooks/useResource.js";
 import { Route, Routes } from "react-router";
-import { createDashboardApi, dashboardApiErrorFrom } from "./api/dashboard-api.js";
 import { ChannelsPage } from "./channels/ChannelsPage.js";
 import { ComposePage } from "./compose/ComposePage.js";
 import { DashboardLayout } from "./layout/DashboardLayout.js";
 import { OverviewPage } from "./pages/OverviewPage.js";
 import { DashboardNotFoundPage } from "./pages/DashboardNotFoundPage.js";
 import { SetupPage } from "./pages/SetupPage.js";
-import { HistoryPage } from "./sends/HistoryPage.js";
-import { SendPage } from "./sends/SendPage.js";
+import { HistoryPage } from "./notifications/HistoryPage.js";
+import { NotificationPage } from "./notifications/NotificationPage.js";
 import { SignInPage } from "./pages/SignInPage.js";
 import { SubscribersPage } from "./subscribers/SubscribersPage.js";
-import { DashboardServicesContext } from "./services.js";
+import { createDashboardServices, DashboardServicesContext } from "./services.js";
 import type { DashboardServices } from "./services.js";
 import { RequireAdmin } from "./session/RequireAdmin.js";
 import { RequireSession } from "./session/RequireSession.js";
@@ -29,7 +29,7 @@ import { TokensPage } from "./tokens/TokensPage.js";
 import { UsersPage } from "./users/UsersPage.js";
 
 /**
- * The operators' Painel, mounted at /painel/*. Its services are built here once (no module
+ * The operators' dashboard (the Painel), mounted at /painel/*. Its services are built here once (no module
  * state); tests and other hosts can pass their own.
  */
 export function DashboardApp({ services }: { services?: DashboardServices }) {
@@ -40,7 +40,7 @@ export function DashboardApp({ services }: { services?: DashboardServices }) {
     useCallback(async () => {
       if (services) return services;
       const config = await createJsonRequest({ toError: dashboardApiErrorFrom }).json<PublicConfig>("GET", API_ROUTES.config);
-      return { api: createDashboardApi(), timeZone: config.timeZone, siteOrigin: window.location.origin, now: () => Date.now() } satisfies DashboardServices;
+      return createDashboardServices({ siteOrigin: window.location.origin, timeZone: config.timeZone });
     }, [services]),
   );
   if (resource.status === "loading") return <FullPageProgress />;
@@ -77,7 +77,7 @@ export function DashboardApp({ services }: { services?: DashboardServices }) {
             <Route index element={<OverviewPage />} />
             <Route path="nova" element={<ComposePage />} />
             <Route path="historico" element={<HistoryPage />} />
-            <Route path="envios/:id" element={<SendPage />} />
+            <Route path="envios/:id" element={<NotificationPage />} />
             <Route path="canais" element={<ChannelsPage />} />
             <Route
               path="assinantes"
