@@ -100,7 +100,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
       await authenticate(request, reply);
     },
     async requireScriptUser(request, reply) {
-      const cookie = request.cookies[SESSION_COOKIE];
+      const cookie = request.cookies[cookieName];
       if (bearerOf(request) === undefined && (cookie === undefined || cookie === "")) throw apiError("token_missing");
       await authenticate(request, reply);
     },
