@@ -101,7 +101,9 @@ describe("sino admin create usage", () => {
     const missing = io(location, "12345678\n");
     await runCli(["admin", "create", "--name", "A"], missing);
     expect(process.exitCode).toBe(2);
-    expect(missing.err.join("")).toBe("Uso: sino admin create --email <e-mail> --name <nome> [--password-stdin]\n");
+    expect(missing.err.join("")).toBe(
+      "Erro: falta a opção obrigatória --email <e-mail>.\nUso: sino admin create --email <e-mail> --name <nome> [--password-stdin]\nVeja a ajuda: sino admin create --help\n",
+    );
     process.exitCode = undefined;
     const bad = io(location, "12345678\n");
     await runCli(["admin", "create", "--email", "não-é-email", "--name", "A", "--password-stdin"], bad);

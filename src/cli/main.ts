@@ -1,7 +1,8 @@
 import { fileURLToPath } from "node:url";
 import { realpathSync } from "node:fs";
-import { Command, CommanderError } from "commander";
+import { Command, CommanderError, Option } from "commander";
 import { AdminCreateError, adminCreate, type PasswordInput } from "./admin-create.js";
+import { localizeCommander } from "./localize-commander.js";
 import { sendCommand, type SendOptions } from "./send.js";
 import { generateVapidKeys } from "../push/vapid-keys.js";
 import { loadConfig } from "../server/config.js";
@@ -30,10 +31,6 @@ const defaultIo: CliIo = {
 export function createCli(io: CliIo = defaultIo, translator: Translator = createTranslator()): Command {
   const { t } = translator;
   const program = new Command("sino").description(t("cli:description"));
-  localizeHelp(program, translator);
-  // Throw instead of calling process.exit (inherited by the subcommands defined below), so a
-  // test or an embedding keeps its process; runCli turns it into an exit code.
-  program.exitOverride();
 
   program
     .command("start")
@@ -92,21 +89,13 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
     });
 
   const admin = program.command("admin").description(t("cli:commands.admin"));
-  localizeHelp(admin, translator);
   admin
     .command("create")
     .description(t("cli:commands.adminCreate"))
-    .requiredOption("--email <email>", t("cli:admin.email"))
+    .usage(t("cli:admin.usageLine"))
+    .requiredOption("--email <e-mail>", t("cli:admin.email"))
     .requiredOption("--name <nome>", t("cli:admin.name"))
     .option("--password-stdin", t("cli:admin.passwordStdin"), false)
-    // A missing or unknown option is a usage error: exit code 2, as scripts expect (help stays
-    // 0), told in pt-BR instead of Commander's English.
-    .configureOutput({ outputError: () => undefined })
-    .exitOverride((error) => {
-      if (error.exitCode === 0) throw error;
-      io.stderr(`${t("cli:admin.usage")}\n`);
-      throw new CommanderError(2, error.code, error.message);
-    })
     .action(async (options: { email: string; name: string; passwordStdin: boolean }) => {
       const config = loadConfig(io.env, translator);
       try {
@@ -125,25 +114,23 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
     .usage(t("cli:send.usageLine"))
     .requiredOption("--title <título>", t("cli:send.title"))
     .option("--body <texto>", t("cli:send.body"))
-    .option("--canal <canal>", t("cli:send.canal"))
+    .option("--channel <canal>", t("cli:send.channel"))
     .option("--site <id>", t("cli:send.site"))
     .option("--link <url>", t("cli:send.link"))
-    .option("--agendar <data>", t("cli:send.agendar"))
+    .option("--schedule <data>", t("cli:send.schedule"))
     .option("--server <url>", t("cli:send.server"))
     .option("--token <token>", t("cli:send.token"))
-    // As for admin create: a missing or unknown option is a usage error (exit code 2), in pt-BR.
-    .configureOutput({ outputError: () => undefined })
-    .exitOverride((error) => {
-      if (error.exitCode === 0) throw error;
-      io.stderr(`${t("cli:send.usage")}\n`);
-      throw new CommanderError(2, error.code, error.message);
-    })
-    .action(async (options: SendOptions) => {
-      process.exitCode = await sendCommand(options, io, translator);
+    // Flags are English like the code; the Portuguese spellings of the first version still work.
+    .addOption(new Option("--canal <canal>").hideHelp())
+    .addOption(new Option("--agendar <data>").hideHelp())
+    .action(async ({ canal, agendar, ...options }: SendOptions & { canal?: string; agendar?: string }) => {
+      const channel = options.channel ?? canal;
+      const schedule = options.schedule ?? agendar;
+      const merged = { ...options, ...(channel === undefined ? {} : { channel }), ...(schedule === undefined ? {} : { schedule }) };
+      process.exitCode = await sendCommand(merged, io, translator);
     });
 
   const vapid = program.command("vapid").description(t("cli:commands.vapid"));
-  localizeHelp(vapid, translator);
   vapid
     .command("generate")
     .description(t("cli:commands.vapidGenerate"))
@@ -152,21 +139,10 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
       io.stdout(`SINO_VAPID_PUBLIC_KEY=${keys.publicKey}\nSINO_VAPID_PRIVATE_KEY=${keys.privateKey}\n`);
     });
 
+  // pt-BR help and errors on every command; errors throw (exit code 2) instead of calling
+  // process.exit, so a test or an embedding keeps its process: runCli turns them into the code.
+  localizeCommander(program, translator, io.stderr);
   return program;
-}
-
-/** Commander writes its help in English; the headings and the built-in help entries come from the catalog. */
-function localizeHelp(command: Command, { t }: Translator): void {
-  const titles: Record<string, string> = {
-    "Usage:": t("cli:help.usage"),
-    "Options:": t("cli:help.options"),
-    "Commands:": t("cli:help.commands"),
-    "Arguments:": t("cli:help.arguments"),
-    "Global Options:": t("cli:help.globalOptions"),
-  };
-  command.configureHelp({ styleTitle: (title) => titles[title] ?? title });
-  command.helpOption("-h, --help", t("cli:help.option"));
-  command.helpCommand("help [command]", t("cli:help.command"));
 }
 
 /** Runs the command line; failures print a pt-BR line (no stack trace) and set exit code 1. */

@@ -1,7 +1,7 @@
 import { wallClockToEpoch } from "../shared/time/zoned-time.js";
 
 /**
- * `--agendar` values: an ISO 8601 instant with an offset (`2026-11-21T18:00:00-03:00`, `…Z`), or
+ * `--schedule` values: an ISO 8601 instant with an offset (`2026-11-21T18:00:00-03:00`, `…Z`), or
  * a wall-clock date and time (`2026-11-21 18:00`, `2026-11-21T18:00`) meaning that time in the
  * configured zone (SINO_TIME_ZONE, default America/Sao_Paulo) — as the Painel reads it.
  */

@@ -7,11 +7,11 @@ import { formatScheduleTime, parseScheduleTime } from "./schedule-time.js";
 export interface SendOptions {
   readonly title: string;
   readonly body?: string;
-  readonly canal?: string;
+  readonly channel?: string;
   /** A site id (Painel → Sites): only the subscribers made on that site. */
   readonly site?: string;
   readonly link?: string;
-  readonly agendar?: string;
+  readonly schedule?: string;
   readonly server?: string;
   readonly token?: string;
 }
@@ -28,7 +28,7 @@ export const DEFAULT_SERVER = "http://localhost:8080";
 /**
  * `sino send`: creates a send on a running Sino through its HTTP API with an API token, and
  * prints its id and status in pt-BR. Returns the exit code: 0 created, 1 refused by the server
- * or unreachable, 2 usage (no token, a bad --agendar or --server).
+ * or unreachable, 2 usage (no token, a bad --schedule or --server).
  */
 export async function sendCommand(options: SendOptions, io: SendIo, { t }: Translator): Promise<0 | 1 | 2> {
   const usage = (message: string) => {
@@ -45,14 +45,14 @@ export async function sendCommand(options: SendOptions, io: SendIo, { t }: Trans
   const request: Omit<CreateNotificationRequest, "audience"> & { audience?: { type: string; channels?: string[]; sites?: string[] } } = { title: options.title };
   if (options.body !== undefined) request.body = options.body;
   if (options.link !== undefined) request.url = options.link;
-  const canal = options.canal ?? QUICK_PUBLISH_EVERYONE;
+  const channel = options.channel ?? QUICK_PUBLISH_EVERYONE;
   // `todos` is everyone; another name is a channel's slug (checked by the server).
-  request.audience = canal === QUICK_PUBLISH_EVERYONE ? { type: "all" } : { type: "channels", channels: [canal] };
+  request.audience = channel === QUICK_PUBLISH_EVERYONE ? { type: "all" } : { type: "channels", channels: [channel] };
   // --site narrows either to one site's subscribers (the server checks the id).
   if (options.site !== undefined) request.audience.sites = [options.site];
-  if (options.agendar !== undefined) {
-    const at = parseScheduleTime(options.agendar, timeZone);
-    if (at === null) return usage(t("cli:send.badSchedule", { value: options.agendar }));
+  if (options.schedule !== undefined) {
+    const at = parseScheduleTime(options.schedule, timeZone);
+    if (at === null) return usage(t("cli:send.badSchedule", { value: options.schedule }));
     request.sendAt = new Date(at).toISOString();
   }
 

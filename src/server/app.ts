@@ -76,6 +76,7 @@ const API_METHODS = new Map<string, string>([
   [API_ROUTES.notifications, "GET, HEAD, POST"],
   [API_ROUTES.overview, "GET, HEAD"],
   [API_ROUTES.sites, "GET, HEAD, POST"],
+  [API_ROUTES.audience, "GET, HEAD"],
 ]);
 
 /** The Fastify application with every route, not yet listening: `startServer` does that. */
@@ -134,6 +135,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       channels,
       maxChannelsPerSubscription,
       sites: siteRegistry,
+      timeZone: deps.config.timeZone,
     });
     registerSubscriptionRoutes(publicApi, {
       subscriptions: deps.repositories.subscriptions,

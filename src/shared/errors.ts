@@ -5,6 +5,8 @@
 export const ERROR_STATUS = {
   invalid_json: 400,
   validation_failed: 400,
+  /** A text field holds a control character (U+0000, C0 or C1); see shared/api/text.ts. */
+  text_control_characters: 400,
   unsupported_media_type: 415,
   payload_too_large: 413,
   not_found: 404,
@@ -31,6 +33,10 @@ export const ERROR_STATUS = {
 
   unauthenticated: 401,
   invalid_credentials: 401,
+  /** A script's request with no credentials at all (the quick publish): says how to send a token. */
+  token_missing: 401,
+  /** An Authorization header that is not a known token (malformed, not Bearer, or unknown). */
+  token_invalid: 401,
   token_revoked: 401,
   forbidden: 403,
   csrf_rejected: 403,
@@ -58,6 +64,8 @@ export const ERROR_STATUS = {
   subscriber_not_found: 404,
 
   title_required: 400,
+  /** Quick publish: neither a body nor a Title header. */
+  message_required: 400,
   title_too_long: 400,
   body_too_long: 400,
   link_invalid: 400,

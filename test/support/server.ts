@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import type { FastifyBaseLogger } from "fastify";
 import { loadConfig } from "../../src/server/config.js";
 import { startServer } from "../../src/server/main.js";
 import type { DeliveryEngine } from "../../src/delivery/engine.js";
@@ -15,6 +16,8 @@ export interface TestServerOptions {
    * one PostgreSQL schema). The caller then owns it and drops it.
    */
   readonly location?: TestDatabaseLocation;
+  /** Where the server logs (default: a pino logger at SINO_LOG_LEVEL). */
+  readonly logger?: FastifyBaseLogger;
 }
 
 export interface TestServer {
@@ -53,7 +56,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       SINO_WEB_DIR: resolve("dist/web"),
       ...options.env,
     });
-    const server = await startServer(config, { ...(location.schema === undefined ? {} : { schema: location.schema }) });
+    const server = await startServer(config, {
+      ...(location.schema === undefined ? {} : { schema: location.schema }),
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
+    });
     const port = new URL(server.url).port;
     return {
       url: `http://127.0.0.1:${port}`,

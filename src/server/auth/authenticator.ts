@@ -24,12 +24,17 @@ type SessionPrincipal = Extract<Principal, { kind: "session" }>;
 type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
 export interface Authenticator {
-  /** The request's principal, or an `unauthenticated` / `token_revoked` error. */
+  /** The request's principal, or an `unauthenticated` / `token_invalid` / `token_revoked` error. */
   authenticate(request: FastifyRequest, reply: FastifyReply): Promise<Principal>;
   /** The signed-in operator from the session cookie alone (GET /session), or `unauthenticated`. */
   authenticateSession(request: FastifyRequest, reply: FastifyReply): Promise<SessionPrincipal>;
   /** Route hook: any signed-in operator or any valid token. */
   readonly requireUser: Hook;
+  /**
+   * Route hook for routes made for scripts (the quick publish): like `requireUser`, but a request
+   * with no credentials at all is told to send a token (`token_missing`), not to sign in.
+   */
+  readonly requireScriptUser: Hook;
   /** Route hook: an admin (session) or an admin-scope token; others get 403 `forbidden`. */
   readonly requireAdmin: Hook;
   /** Signs `user` in with a NEW session id (never reusing one the browser brought: no fixation). */
@@ -49,9 +54,10 @@ export function bearerOf(request: FastifyRequest): string | undefined | null {
 export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
   const cookieName = sessionCookieName(deps.secureCookies);
   async function fromToken(secret: string | null): Promise<Principal> {
-    if (secret === null || !secret.startsWith(TOKEN_SECRET_PREFIX)) throw apiError("unauthenticated");
+    // Only scripts send an Authorization header, so the answer speaks to one: which header to fix.
+    if (secret === null || !secret.startsWith(TOKEN_SECRET_PREFIX)) throw apiError("token_invalid");
     const token = await deps.tokens.findBySecretHash(sha256Hex(secret));
-    if (token === undefined) throw apiError("unauthenticated");
+    if (token === undefined) throw apiError("token_invalid");
     if (token.revokedAt !== null) throw apiError("token_revoked");
     const now = deps.now();
     if (token.lastUsedAt === null || now - token.lastUsedAt >= TOKEN_TOUCH_INTERVAL_MS) {
@@ -91,6 +97,11 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     authenticate,
     authenticateSession: fromSession,
     async requireUser(request, reply) {
+      await authenticate(request, reply);
+    },
+    async requireScriptUser(request, reply) {
+      const cookie = request.cookies[cookieName];
+      if (bearerOf(request) === undefined && (cookie === undefined || cookie === "")) throw apiError("token_missing");
       await authenticate(request, reply);
     },
     async requireAdmin(request, reply) {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "./text.js";
 import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, emailSchema, newPasswordSchema, userNameSchema } from "./users.js";
 
 /**
@@ -35,7 +36,7 @@ export type SetupRequest = z.input<typeof setupRequestSchema>;
  * account, and the answer must not tell which part was wrong.
  */
 export const signInRequestSchema = z.object({
-  email: z.string().trim().toLowerCase().max(EMAIL_MAX_LENGTH),
-  password: z.string().min(1).max(PASSWORD_MAX_LENGTH, { error: "password_too_long" }),
+  email: text().trim().toLowerCase().max(EMAIL_MAX_LENGTH),
+  password: text().min(1).max(PASSWORD_MAX_LENGTH, { error: "password_too_long" }),
 });
 export type SignInRequest = z.input<typeof signInRequestSchema>;

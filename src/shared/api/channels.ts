@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "./text.js";
 
 /**
  * Channels (*canais*): topics an operator defines and a subscriber picks. The slug names a channel
@@ -12,19 +13,16 @@ export const RESERVED_CHANNEL_SLUG = "todos";
 /** Default of SINO_MAX_CHANNELS_PER_SUBSCRIPTION (ntfy limits topics per subscription the same way). */
 export const DEFAULT_MAX_CHANNELS_PER_SUBSCRIPTION = 20;
 
-export const channelSlugSchema = z
-  .string({ error: "channel_slug_invalid" })
+export const channelSlugSchema = text({ error: "channel_slug_invalid" })
   .regex(/^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/, { error: "channel_slug_invalid" })
   .refine((slug) => slug !== RESERVED_CHANNEL_SLUG, { error: "channel_slug_reserved" });
 
-export const channelNameSchema = z
-  .string({ error: "name_required" })
+export const channelNameSchema = text({ error: "name_required" })
   .trim()
   .min(1, { error: "name_required" })
   .max(CHANNEL_NAME_MAX_LENGTH, { error: "name_too_long" });
 
-export const channelDescriptionSchema = z
-  .string({ error: "channel_description_too_long" })
+export const channelDescriptionSchema = text({ error: "channel_description_too_long" })
   .trim()
   .max(CHANNEL_DESCRIPTION_MAX_LENGTH, { error: "channel_description_too_long" })
   .nullable();

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "./text.js";
 import { publicChannelSchema } from "./channels.js";
 
 /** GET /api/v1/config: what any visitor's browser may know. The VAPID private key never leaves the server. */
@@ -9,8 +10,10 @@ export const publicConfigSchema = z.object({
   channels: z.array(publicChannelSchema),
   /** SINO_MAX_CHANNELS_PER_SUBSCRIPTION. */
   maxChannelsPerSubscription: z.number().int(),
+  /** SINO_TIME_ZONE (IANA): the Painel shows dates and takes schedules in this zone. */
+  timeZone: z.string(),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 
 /** GET /api/v1/config?site=KEY: the embedded bell names its site; an unknown key → 404 `site_not_found`. */
-export const publicConfigQuerySchema = z.object({ site: z.string().max(64).optional() });
+export const publicConfigQuerySchema = z.object({ site: text().max(64).optional() });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "./text.js";
 
 /**
  * What the service worker reports about a notification it showed. Only the subscription (proved by
@@ -10,10 +11,10 @@ export type NotificationEventType = z.infer<typeof notificationEventTypeSchema>;
 
 /** POST /events (public) → 204; recorded once per (notification, subscription, type). */
 export const notificationEventRequestSchema = z.object({
-  notificationId: z.string(),
+  notificationId: text(),
   type: notificationEventTypeSchema,
-  endpoint: z.string(),
-  auth: z.string(),
+  endpoint: text(),
+  auth: text(),
 });
 export type NotificationEventRequest = z.infer<typeof notificationEventRequestSchema>;
 

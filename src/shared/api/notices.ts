@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "./text.js";
 
 /** Avisos: the public list of what was sent, newest first. */
 export const NOTICES_PAGE_SIZE = 20;
@@ -22,8 +23,8 @@ export type Notice = z.infer<typeof noticeSchema>;
 
 /** GET /notices?channel=&before=&limit= (public). `before` is the previous page's `nextCursor`. */
 export const noticesQuerySchema = z.object({
-  channel: z.string().optional(),
-  before: z.string().optional(),
+  channel: text().optional(),
+  before: text().optional(),
   limit: z.coerce.number().int().min(1).max(NOTICES_MAX_PAGE_SIZE).optional(),
 });
 export type NoticesQuery = z.input<typeof noticesQuerySchema>;
@@ -36,4 +37,4 @@ export type NoticesResponse = z.infer<typeof noticesResponseSchema>;
 
 /** GET /notices/stream?channel= (public): Server-Sent Events; each new notice is an event of this name, data = `Notice` JSON. */
 export const NOTICE_STREAM_EVENT = "notice";
-export const noticeStreamQuerySchema = z.object({ channel: z.string().optional() });
+export const noticeStreamQuerySchema = z.object({ channel: text().optional() });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { siteIdSchema } from "./sites.js";
+import { multiLineText, text } from "./text.js";
 
 /**
  * Notifications (*envios*) over the API: what POST /notifications takes, what every notification answer
@@ -48,8 +49,7 @@ export function isLinkShape(value: string): boolean {
   }
 }
 
-const link = z
-  .string({ error: "link_invalid" })
+const link = text({ error: "link_invalid" })
   .trim()
   .max(NOTIFICATION_LIMITS.link, { error: "link_invalid" })
   .refine(isLinkShape, { error: "link_invalid" });
@@ -63,20 +63,19 @@ const audienceSites = z.array(siteIdSchema).max(100).optional();
 export const audienceSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("all"), sites: audienceSites }),
   /** One browser: "enviar para mim". The subscription must exist. */
-  z.object({ type: z.literal("endpoint"), endpoint: z.string({ error: "subscription_not_found" }).min(1, { error: "subscription_not_found" }).max(2_048) }),
+  z.object({ type: z.literal("endpoint"), endpoint: text({ error: "subscription_not_found" }).min(1, { error: "subscription_not_found" }).max(2_048) }),
   /** Subscribers of any of these active channels (slugs). */
-  z.object({ type: z.literal("channels"), channels: z.array(z.string()).min(1, { error: "channel_not_found" }).max(100), sites: audienceSites }),
+  z.object({ type: z.literal("channels"), channels: z.array(text()).min(1, { error: "channel_not_found" }).max(100), sites: audienceSites }),
 ]);
 export type NotificationAudience = z.infer<typeof audienceSchema>;
 
 /** POST /notifications. */
 export const createNotificationRequestSchema = z.object({
-  title: z
-    .string({ error: "title_required" })
+  title: text({ error: "title_required" })
     .trim()
     .min(1, { error: "title_required" })
     .max(NOTIFICATION_LIMITS.title, { error: "title_too_long" }),
-  body: z.string({ error: "body_too_long" }).trim().max(NOTIFICATION_LIMITS.body, { error: "body_too_long" }).optional(),
+  body: multiLineText({ error: "body_too_long" }).trim().max(NOTIFICATION_LIMITS.body, { error: "body_too_long" }).optional(),
   url: link.optional(),
   icon: link.optional(),
   image: link.optional(),
@@ -138,7 +137,7 @@ export type NotificationResponse = z.infer<typeof notificationResponseSchema>;
 
 /** GET /notifications: newest first, searchable in title and body. */
 export const listNotificationsQuerySchema = z.object({
-  query: z.string().trim().max(200).optional(),
+  query: text().trim().max(200).optional(),
   status: z.enum(NOTIFICATION_STATUSES, { error: "validation_failed" }).optional(),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
@@ -152,6 +151,20 @@ export const notificationsPageSchema = z.object({
   pageSize: z.number(),
 });
 export type NotificationsPage = z.infer<typeof notificationsPageSchema>;
+
+/**
+ * GET /audience?channels=obras,eventos (signed in): how many subscriptions a send would reach now,
+ * and the channels by name, for the compose confirmation. No `channels`: everyone. An unknown or
+ * archived channel is 400 `channel_not_found`.
+ */
+export const audienceSizeQuerySchema = z.object({ channels: text().max(4_100).optional() });
+export type AudienceSizeQuery = z.input<typeof audienceSizeQuerySchema>;
+export const audienceSizeSchema = z.object({
+  recipients: z.number().int(),
+  /** The chosen channels in the order asked; empty for everyone. */
+  channels: z.array(z.object({ slug: z.string(), name: z.string() })),
+});
+export type AudienceSize = z.infer<typeof audienceSizeSchema>;
 
 /** GET /overview: Visão geral. */
 export const overviewSchema = z.object({

@@ -32,6 +32,8 @@ export const API_ROUTES = {
   stats: `${API_PREFIX}/stats`,
   /** POST: create a notification (now or scheduled; `Idempotency-Key`). GET: the history, paginated. */
   notifications: `${API_PREFIX}/notifications`,
+  /** GET: how many subscribers a send to everyone or to some channels would reach (`AudienceSize`). */
+  audience: `${API_PREFIX}/audience`,
   /** GET: Visão geral (subscribers now, recent notifications). */
   overview: `${API_PREFIX}/overview`,
   /** POST `/p/<canal>` with a text/plain body: the quick publish for scripts (`curl -d`). */

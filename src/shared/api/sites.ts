@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "./text.js";
 
 /**
  * Sites: the origins allowed to collect subscribers with the embeddable bell. Sino's own origin
@@ -68,7 +69,7 @@ export type SitesResponse = z.infer<typeof sitesResponseSchema>;
 
 /** POST /sites (admin) → 201 `{ site }`; 409 `site_origin_taken`. */
 export const createSiteRequestSchema = z.object({
-  origin: z.string({ error: "site_origin_invalid" }).max(SITE_ORIGIN_MAX_LENGTH, { error: "site_origin_invalid" }),
+  origin: text({ error: "site_origin_invalid" }).max(SITE_ORIGIN_MAX_LENGTH, { error: "site_origin_invalid" }),
 });
 export type CreateSiteRequest = z.input<typeof createSiteRequestSchema>;
 export const siteResponseSchema = z.object({ site: siteSchema });

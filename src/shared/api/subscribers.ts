@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "./text.js";
 
 /** Operators' view of subscriptions (admin). Never the endpoint or keys. */
 export const SUBSCRIBERS_PAGE_SIZE = 50;
@@ -25,10 +26,10 @@ export type Subscriber = z.infer<typeof subscriberSchema>;
 
 /** GET /subscribers?channel=&site=&browser=&page=&pageSize= (admin); `page` starts at 1. */
 export const subscribersQuerySchema = z.object({
-  channel: z.string().optional(),
+  channel: text().optional(),
   /** A site id (GET /sites): only the subscribers made on it. */
   site: z.string().regex(/^\d{1,15}$/, { error: "site_not_found" }).optional(),
-  browser: z.string().optional(),
+  browser: text().optional(),
   page: z.coerce.number().int().min(1).optional(),
   pageSize: z.coerce.number().int().min(1).max(SUBSCRIBERS_MAX_PAGE_SIZE).optional(),
 });

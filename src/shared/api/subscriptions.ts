@@ -1,30 +1,31 @@
 import { z } from "zod";
+import { text } from "./text.js";
 
 /**
  * A browser push subscription as `PushSubscription.toJSON()` gives it. The shape is checked here;
  * the meaning (endpoint policy, key encodings, point on the curve) is checked by the server.
  */
 export const pushSubscriptionSchema = z.object({
-  endpoint: z.string(),
+  endpoint: text(),
   expirationTime: z.number().nullable().optional(),
   keys: z.object({
-    p256dh: z.string(),
-    auth: z.string(),
+    p256dh: text(),
+    auth: text(),
   }),
 });
 export type PushSubscriptionJson = z.infer<typeof pushSubscriptionSchema>;
 
 /** Removing a subscription needs proof of possession: its auth secret, not just the endpoint. */
 export const removeSubscriptionSchema = z.object({
-  endpoint: z.string(),
-  auth: z.string(),
+  endpoint: text(),
+  auth: text(),
 });
 export type RemoveSubscriptionRequest = z.infer<typeof removeSubscriptionSchema>;
 
 /** Proof of possession of a subscription: its endpoint and its auth secret. */
 export const subscriptionProofSchema = z.object({
-  endpoint: z.string(),
-  auth: z.string(),
+  endpoint: text(),
+  auth: text(),
 });
 export type SubscriptionProof = z.infer<typeof subscriptionProofSchema>;
 
@@ -39,7 +40,7 @@ export const registerSubscriptionRequestSchema = pushSubscriptionSchema.extend({
    * Absent: the site whose origin sent the request, or Sino's own. A key whose site's origin is
    * not the request's Origin → 403 `site_origin_mismatch`.
    */
-  site: z.string().max(64).optional(),
+  site: text().max(64).optional(),
 });
 export type RegisterSubscriptionRequest = z.infer<typeof registerSubscriptionRequestSchema>;
 
@@ -61,7 +62,7 @@ export type RegisterSubscriptionResponse = z.infer<typeof registerSubscriptionRe
  * auth → 403 `subscription_auth_mismatch`. All or nothing.
  */
 export const subscriptionChannelsRequestSchema = subscriptionProofSchema.extend({
-  channels: z.array(z.string()),
+  channels: z.array(text()),
 });
 export type SubscriptionChannelsRequest = z.infer<typeof subscriptionChannelsRequestSchema>;
 export const subscriptionChannelsResponseSchema = z.object({ channels: z.array(z.string()) });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "./text.js";
 
 /** `publish` may only send notifications; `admin` acts as an admin, managing users and tokens. */
 export const TOKEN_SCOPES = ["publish", "admin"] as const;
@@ -29,8 +30,7 @@ export type TokensResponse = z.infer<typeof tokensResponseSchema>;
 
 /** POST /tokens (admin). */
 export const createTokenRequestSchema = z.object({
-  name: z
-    .string({ error: "name_required" })
+  name: text({ error: "name_required" })
     .trim()
     .min(1, { error: "name_required" })
     .max(TOKEN_NAME_MAX_LENGTH, { error: "name_too_long" }),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "./text.js";
 
 /**
  * Operators of the dashboard and what they may do. Field schemas carry a stable error code as their
@@ -17,21 +18,18 @@ export const NAME_MAX_LENGTH = 100;
 export const EMAIL_MAX_LENGTH = 254;
 
 /** Trimmed and lowercased before it is checked, so `" Ana@Exemplo.com"` and `"ana@exemplo.com"` are one account. */
-export const emailSchema = z
-  .string({ error: "email_invalid" })
+export const emailSchema = text({ error: "email_invalid" })
   .trim()
   .toLowerCase()
   .max(EMAIL_MAX_LENGTH, { error: "email_invalid" })
   .pipe(z.email({ error: "email_invalid" }));
 
 /** A new password (set-up, new user, change): length only. Never trimmed: spaces are characters. */
-export const newPasswordSchema = z
-  .string({ error: "password_too_short" })
+export const newPasswordSchema = text({ error: "password_too_short" })
   .min(PASSWORD_MIN_LENGTH, { error: "password_too_short" })
   .max(PASSWORD_MAX_LENGTH, { error: "password_too_long" });
 
-export const userNameSchema = z
-  .string({ error: "name_required" })
+export const userNameSchema = text({ error: "name_required" })
   .trim()
   .min(1, { error: "name_required" })
   .max(NAME_MAX_LENGTH, { error: "name_too_long" });

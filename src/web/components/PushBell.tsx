@@ -26,7 +26,8 @@ export function PushBell() {
   const label = on ? t("bell.disable") : t("bell.enable");
   return (
     <>
-      <Tooltip title={label}>
+      {/* In place rather than portalled to <body>: there it would sit outside every landmark (axe "region"). */}
+      <Tooltip title={label} slotProps={{ popper: { disablePortal: true } }}>
         {/* A disabled button fires no mouse events, so the tooltip needs a wrapper to anchor to. */}
         <Box component="span" sx={{ position: "relative", display: "inline-flex" }}>
           <IconButton

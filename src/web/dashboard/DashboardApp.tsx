@@ -1,4 +1,14 @@
-import { useState } from "react";
+import { useCallback } from "react";
+import { useTranslation } from "react-i18next";
+import Alert from "@mui/material/Alert";
+import Button from "@mui/material/Button";
+import type { PublicConfig } from "../../shared/api/config.js";
+import { API_ROUTES } from "../../shared/api/routes.js";
+import { createJsonRequest } from "../../client/http/json-request.js";
+import { dashboardApiErrorFrom } from "./api/dashboard-api.js";
+import { errorText } from "./api/error-text.js";
+import { FullPageProgress } from "./components/FullPageProgress.js";
+import { useResource } from "./hooks/useResource.js";
 import { Route, Routes } from "react-router";
 import { ChannelsPage } from "./channels/ChannelsPage.js";
 import { SitesPage } from "./sites/SitesPage.js";
@@ -24,7 +34,34 @@ import { UsersPage } from "./users/UsersPage.js";
  * state); tests and other hosts can pass their own.
  */
 export function DashboardApp({ services }: { services?: DashboardServices }) {
-  const [built] = useState<DashboardServices>(() => services ?? createDashboardServices({ siteOrigin: window.location.origin }));
+  const { t } = useTranslation();
+  // The server's SINO_TIME_ZONE, from the public config: every date shown and every schedule
+  // entered is in that zone, never the browser's nor a built-in one.
+  const { resource, reload } = useResource(
+    useCallback(async () => {
+      if (services) return services;
+      const config = await createJsonRequest({ toError: dashboardApiErrorFrom }).json<PublicConfig>("GET", API_ROUTES.config);
+      return createDashboardServices({ siteOrigin: window.location.origin, timeZone: config.timeZone });
+    }, [services]),
+  );
+  if (resource.status === "loading") return <FullPageProgress />;
+  if (resource.status === "error") {
+    return (
+      <Alert
+        severity="error"
+        role="alert"
+        sx={{ m: 2 }}
+        action={
+          <Button color="inherit" size="small" onClick={reload}>
+            {t("dashboard.common.retry")}
+          </Button>
+        }
+      >
+        {errorText(t, resource.error)}
+      </Alert>
+    );
+  }
+  const built = resource.data;
   return (
     <DashboardServicesContext.Provider value={built}>
       <SessionProvider>

@@ -7,7 +7,6 @@ import { createNotificationsApi } from "./api/notifications-api.js";
 import { createSitesApi } from "./api/sites-api.js";
 import type { SitesApi } from "./api/sites-api.js";
 import type { NotificationsApi } from "./api/notifications-api.js";
-import { DEFAULT_TIME_ZONE } from "./compose/compose-form.js";
 
 /**
  * What every dashboard page needs from outside React, built once by DashboardApp (the dashboard's
@@ -22,7 +21,7 @@ export interface DashboardServices {
   audience: AudienceApi;
   /** Sites: the origins that may show the bell. */
   sites: SitesApi;
-  /** The zone dates are shown and schedules entered in. */
+  /** SINO_TIME_ZONE (from the public config): the zone dates are shown and schedules entered in. */
   timeZone: string;
   /** The site's origin: links on it are allowed in notifications, and it names the site in the preview. */
   siteOrigin: string;
@@ -30,13 +29,13 @@ export interface DashboardServices {
 }
 
 /** The clients share the page's origin and session cookie; `siteOrigin` is that origin. */
-export function createDashboardServices(options: { siteOrigin: string; timeZone?: string }): DashboardServices {
+export function createDashboardServices(options: { siteOrigin: string; timeZone: string }): DashboardServices {
   return {
     api: createDashboardApi(),
     notifications: createNotificationsApi(),
     audience: createAudienceApi(),
     sites: createSitesApi(),
-    timeZone: options.timeZone ?? DEFAULT_TIME_ZONE,
+    timeZone: options.timeZone,
     siteOrigin: options.siteOrigin,
     now: () => Date.now(),
   };

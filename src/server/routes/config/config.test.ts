@@ -14,13 +14,14 @@ for (const dialect of DIALECTS) {
       await server.close();
     });
 
-    it("gives the VAPID public key as an unpadded base64url P-256 point, the active channels and the channel limit, nothing else", async () => {
+    it("gives the VAPID public key as an unpadded base64url P-256 point, the active channels, the channel limit and the time zone, nothing else", async () => {
       const response = await fetch(`${server.url}/api/v1/config`);
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toMatch(/^application\/json/);
       expect(response.headers.get("cache-control")).toBe("no-cache");
       const body = (await response.json()) as Record<string, string>;
-      expect(Object.keys(body)).toEqual(["vapidPublicKey", "channels", "maxChannelsPerSubscription"]);
+      expect(Object.keys(body)).toEqual(["vapidPublicKey", "channels", "maxChannelsPerSubscription", "timeZone"]);
+      expect(body.timeZone).toBe("America/Sao_Paulo");
       expect(body.channels).toEqual([]);
       expect(body.maxChannelsPerSubscription).toBe(20);
       const point = decodeBase64Url(body.vapidPublicKey!);

@@ -17,6 +17,8 @@ export interface ConfigRoutesDeps {
   readonly maxChannelsPerSubscription: number;
   /** Resolves `?site=KEY`. */
   readonly sites: Pick<SiteRegistry, "byKey">;
+  /** SINO_TIME_ZONE. */
+  readonly timeZone: string;
 }
 
 export function registerConfigRoutes(app: FastifyInstance, deps: ConfigRoutesDeps): void {
@@ -39,6 +41,7 @@ export function registerConfigRoutes(app: FastifyInstance, deps: ConfigRoutesDep
         vapidPublicKey: deps.vapidPublicKey,
         channels: channels.map((c) => ({ slug: c.slug, name: c.name, description: c.description })),
         maxChannelsPerSubscription: deps.maxChannelsPerSubscription,
+        timeZone: deps.timeZone,
       };
       // no-cache: the key changes when an operator rotates it and channels when they edit them;
       // browsers revalidate on every visit.

@@ -55,9 +55,10 @@ for (const dialect of DIALECTS) {
         anonymous.post(`${NOTIFICATIONS}/${id}/cancel`),
         anonymous.get(`${NOTIFICATIONS}/${id}/events`),
         anonymous.get("/api/v1/overview"),
-        anonymous.request("POST", "/p/todos", "oi", { "content-type": "text/plain" }),
       ];
       for (const res of await Promise.all(attempts)) expect(res).toMatchObject({ status: 401, body: errorOf("unauthenticated") });
+      // The quick publish is for scripts: it says which header is missing.
+      expect(await anonymous.request("POST", "/p/todos", "oi", { "content-type": "text/plain" })).toMatchObject({ status: 401, body: errorOf("token_missing") });
     });
 
     it("lets a publisher send to everyone and shows the send reaching completed with every target accepted", async () => {
@@ -252,6 +253,51 @@ for (const dialect of DIALECTS) {
       expect(unknown.body.error.code).toBe("channel_not_found");
       const badLink = await run(["-H", "Click: javascript:alert(1)", "-d", "x", `${server.url}/p/todos`]);
       expect(badLink.body).toEqual(errorOf("link_invalid", "Click"));
+    });
+
+    it("counts the audience a send would reach: everyone, or each subscriber of the chosen channels once", async () => {
+      const db = server.database.db;
+      const made = await Promise.all([
+        admin.post("/api/v1/channels", { slug: "obras", name: "Obras" }),
+        admin.post("/api/v1/channels", { slug: "eventos", name: "Eventos" }),
+        admin.post("/api/v1/channels", { slug: "antigo", name: "Antigo" }),
+      ]);
+      const [obras, eventos, antigo] = made.map((res) => Number(res.body.channel.id));
+      await admin.patch(`/api/v1/channels/${antigo}`, { archived: true });
+      const subs = (await db.selectFrom("subscriptions").select("id").orderBy("id").limit(4).execute()).map((row) => Number(row.id));
+      // Three in Obras, two in Eventos, one of them in both: four people.
+      const rows = [[subs[0], obras], [subs[1], obras], [subs[2], obras], [subs[2], eventos], [subs[3], eventos]];
+      await db.insertInto("subscription_channels").values(rows.map(([subscription, channel]) => ({ subscription_id: subscription!, channel_id: channel! }))).execute();
+
+      expect((await publisher.get("/api/v1/audience")).body).toEqual({ recipients: 20, channels: [] });
+      expect((await publisher.get("/api/v1/audience?channels=eventos,obras")).body).toEqual({
+        recipients: 4,
+        channels: [{ slug: "eventos", name: "Eventos" }, { slug: "obras", name: "Obras" }],
+      });
+      expect((await publisher.get("/api/v1/audience?channels=obras")).body.recipients).toBe(3);
+      expect(await publisher.get("/api/v1/audience?channels=obras,antigo")).toMatchObject({ status: 400, body: errorOf("channel_not_found", "channels") });
+      expect(await new ApiClient(client()).get("/api/v1/audience")).toMatchObject({ status: 401, body: errorOf("unauthenticated") });
+      await db.deleteFrom("subscription_channels").execute();
+    });
+
+    it("tells a curl user what is wrong: no token, a bad token, an empty message (nothing sent)", async () => {
+      const { secret } = await addToken(admin, "publish", "curl sem corpo");
+      const before = await sendCount();
+      const noToken = await curl(["-d", "Backup concluído", `${server.url}/p/todos`]);
+      expect(noToken).toEqual({ status: 401, body: errorOf("token_missing") });
+      expect(noToken.body.error.message).toContain("Authorization: Bearer");
+      for (const header of ["Authorization: Bearer sino_naoexiste", "Authorization: Bearer", "Authorization: Token abc", `Authorization: ${secret}`]) {
+        expect(await curl(["-H", header, "-d", "Backup concluído", `${server.url}/p/todos`]), header).toEqual({ status: 401, body: errorOf("token_invalid") });
+      }
+      const run = (args: string[]) => curl([...args, "-H", `Authorization: Bearer ${secret}`]);
+      for (const body of ["", "   ", "\n\n"]) {
+        const empty = await run(["--data-binary", body, `${server.url}/p/todos`]);
+        expect(empty, JSON.stringify(body)).toEqual({ status: 400, body: errorOf("message_required", "body") });
+      }
+      expect((await run(["-X", "POST", `${server.url}/p/todos`])).body).toEqual(errorOf("message_required", "body"));
+      expect(await sendCount()).toBe(before);
+      // A title alone is a message.
+      expect((await run(["-H", "Title: Só o título", "-X", "POST", `${server.url}/p/todos`])).status).toBe(201);
     });
   });
 }

@@ -9,6 +9,8 @@ import {
   notificationResponseSchema,
   notificationsPageSchema,
   overviewSchema,
+  audienceSizeQuerySchema,
+  audienceSizeSchema,
 } from "../../../shared/api/notifications.js";
 import { API_ROUTES } from "../../../shared/api/routes.js";
 import { createPublishRateLimit } from "../../auth/publish-rate-limit.js";
@@ -154,6 +156,21 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
       const count = site === undefined ? deps.repositories.subscriptions.count() : sites.countSubscriptions(Number(site));
       const [total, recent] = await Promise.all([count, history.list({ offset: 0, limit: RECENT_SENDS })]);
       return { subscribers: { total }, recentSends: recent.sends.map(presentNotification) };
+    },
+  );
+
+  routes.get(
+    API_ROUTES.audience,
+    { onRequest: requireUser, schema: { ...doc("api:routes.audience"), querystring: audienceSizeQuerySchema, response: { 200: audienceSizeSchema, "4xx": apiErrorSchema } } },
+    async (request) => {
+      const slugs = [...new Set((request.query.channels ?? "").split(",").map((slug) => slug.trim()).filter((slug) => slug !== ""))];
+      if (slugs.length === 0) return { recipients: await deps.repositories.subscriptions.count(), channels: [] };
+      const active = await deps.repositories.channels.listActive();
+      const chosen = slugs.map((slug) => active.find((channel) => channel.slug === slug));
+      if (chosen.some((channel) => channel === undefined)) throw apiError("channel_not_found", "channels");
+      const found = chosen.filter((channel) => channel !== undefined);
+      const recipients = await deps.repositories.subscriptions.countInChannels(found.map((channel) => channel.id));
+      return { recipients, channels: found.map(({ slug, name }) => ({ slug, name })) };
     },
   );
 

@@ -13,6 +13,7 @@ import {
   type NotificationUrgency,
 } from "../../../shared/api/notifications.js";
 import { API_ROUTES } from "../../../shared/api/routes.js";
+import { text } from "../../../shared/api/text.js";
 import { isErrorCode } from "../../../shared/errors.js";
 import { apiError } from "../../errors.js";
 import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
@@ -21,6 +22,9 @@ import type { NotificationRoutesDeps } from "./notifications-deps.js";
 import { checkIdempotencyKey, publish, type PublishDeps, type PublishRequest } from "./publish.js";
 
 type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+/** Where a title may come from (ntfy's names). */
+const TITLE_HEADERS = ["title", "x-title", "t"] as const;
 
 /** The message is the body, so a little more than the longest text plus slack for a trailing newline. */
 const BODY_LIMIT = 4096;
@@ -45,7 +49,7 @@ export async function registerQuickPublish(
     scope.withTypeProvider<ZodTypeProvider>().post(
       `${API_ROUTES.quickPublish}/:channel`,
       {
-        onRequest: deps.authenticator.requireUser,
+        onRequest: deps.authenticator.requireScriptUser,
         preHandler: deps.rateLimit,
         bodyLimit: BODY_LIMIT,
         schema: {
@@ -54,14 +58,19 @@ export async function registerQuickPublish(
           tags: [t("api:tags.notifications")],
           security: OPERATOR_SECURITY,
           consumes: ["text/plain"],
-          params: z.object({ channel: z.string().max(40) }),
-          body: z.string().optional(),
+          params: z.object({ channel: text().max(40) }),
+          // No body at all (`curl -X POST`) arrives as null.
+          body: z.string().nullish(),
           response: { 201: notificationResponseSchema, 200: notificationResponseSchema, "4xx": apiErrorSchema },
         },
       },
       async (request, reply) => {
         // `todos` is everyone; any other name must be an active channel (checked by publish()).
         const channel = request.params.channel;
+        // Said plainly rather than as a missing title: the body is the message.
+        if ((request.body ?? "").trim() === "" && firstHeader(request.headers, TITLE_HEADERS) === undefined) {
+          throw apiError("message_required", "body");
+        }
         const parsed = createNotificationRequestSchema.safeParse(toRequest(request.body ?? "", request.headers));
         if (!parsed.success) {
           // The shared schema's messages are error codes (`title_too_long`), as on POST /notifications.
@@ -98,7 +107,7 @@ function quickField(path: PropertyKey | undefined): string | undefined {
 
 function toRequest(text: string, headers: FastifyRequest["headers"]): Omit<PublishRequest, "urgency" | "ttl" | "audience"> & { urgency: string; ttl: number; audience: { type: "all" } } {
   const message = text.replace(/\r\n/g, "\n").trim();
-  const title = firstHeader(headers, ["title", "x-title", "t"]);
+  const title = firstHeader(headers, TITLE_HEADERS);
   const link = firstHeader(headers, ["click", "x-click", "x-link", "link"]);
   let urgency: string = "normal";
   const urgencyHeader = firstHeader(headers, ["urgency", "x-urgency"]);

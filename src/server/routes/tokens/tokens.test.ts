@@ -86,7 +86,7 @@ for (const dialect of DIALECTS) {
     it("refuses unknown, malformed and non-bearer credentials with 401", async () => {
       for (const header of ["Bearer sino_" + "x".repeat(43), "Bearer nao-e-um-token", "Basic YWRtaW46YWRtaW4=", "Bearer"]) {
         const res = await new ApiClient(server).get(TOKENS, { authorization: header });
-        expect(res).toMatchObject({ status: 401, body: errorOf("unauthenticated") });
+        expect(res).toMatchObject({ status: 401, body: errorOf("token_invalid") });
       }
     });
 

@@ -1,4 +1,4 @@
-import type { CreateNotificationRequest, Notification, NotificationResponse, NotificationStatus, NotificationsPage, Overview } from "../../../shared/api/notifications.js";
+import type { AudienceSize, CreateNotificationRequest, Notification, NotificationResponse, NotificationStatus, NotificationsPage, Overview } from "../../../shared/api/notifications.js";
 import { API_ROUTES, notificationCancelPath, notificationEventsPath, notificationPath } from "../../../shared/api/routes.js";
 import { createJsonRequest } from "../../../client/http/json-request.js";
 import { dashboardApiErrorFrom } from "./dashboard-api.js";
@@ -20,6 +20,8 @@ export interface NotificationsApi {
   cancelNotification(id: string): Promise<Notification>;
   /** `site`: count one site's subscribers. */
   getOverview(site?: string): Promise<Overview>;
+  /** How many subscribers a send to these channels (none: everyone) would reach now, and their names. */
+  getAudienceSize(channels: readonly string[]): Promise<AudienceSize>;
   /** The progress stream's URL (Server-Sent Events), for an EventSource. */
   eventsUrl(id: string): string;
 }
@@ -44,6 +46,7 @@ export function createNotificationsApi(options: { baseUrl?: string; fetch?: type
       return (await json<{ notification: Notification }>("POST", notificationCancelPath(id))).notification;
     },
     getOverview: (site) => json("GET", site === undefined ? API_ROUTES.overview : `${API_ROUTES.overview}?site=${encodeURIComponent(site)}`),
+    getAudienceSize: (channels) => json("GET", channels.length === 0 ? API_ROUTES.audience : `${API_ROUTES.audience}?${new URLSearchParams({ channels: channels.join(",") }).toString()}`),
     eventsUrl: (id) => baseUrl + notificationEventsPath(id),
   };
 }

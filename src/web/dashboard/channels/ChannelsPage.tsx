@@ -97,7 +97,7 @@ export function ChannelsPage() {
               <TableBody>
                 {data.map((channel) => (
                   <TableRow key={channel.id} data-testid="channel-row" data-slug={channel.slug}>
-                    <TableCell sx={{ color: channel.archived ? "text.disabled" : undefined, "& .MuiTypography-root": channel.archived ? { color: "text.disabled" } : {} }}>
+                    <TableCell sx={{ color: channel.archived ? "text.secondary" : undefined, "& .MuiTypography-root": channel.archived ? { color: "text.secondary" } : {} }}>
                       <Typography sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>{channel.name}</Typography>
                       <Typography variant="body2" color="text.secondary" sx={{ fontFamily: "monospace", overflowWrap: "anywhere" }}>
                         {channel.slug}

@@ -3,7 +3,20 @@ import Box from "@mui/material/Box";
 import Typography from "@mui/material/Typography";
 
 /** A list with nothing in it, or a page not there yet: say so plainly, offer the next step. */
-export function EmptyState({ icon, title, text, action }: { icon: ReactNode; title: string; text: string; action?: ReactNode }) {
+export function EmptyState({
+  icon,
+  title,
+  text,
+  action,
+  headingLevel = "h2",
+}: {
+  icon: ReactNode;
+  title: string;
+  text: string;
+  action?: ReactNode;
+  /** h1 when the empty state is the whole page (the Painel's 404), so the page still has its heading. */
+  headingLevel?: "h1" | "h2";
+}) {
   return (
     <Box
       data-testid="empty-state"
@@ -25,7 +38,7 @@ export function EmptyState({ icon, title, text, action }: { icon: ReactNode; tit
       >
         {icon}
       </Box>
-      <Typography variant="h6" component="h2">
+      <Typography variant="h6" component={headingLevel}>
         {title}
       </Typography>
       <Typography color="text.secondary" sx={{ maxWidth: 440 }}>

@@ -31,6 +31,7 @@ import { notificationPagePath } from "../paths.js";
 import { AudienceSelect } from "../channels/AudienceSelect.js";
 import { SiteSelect } from "../sites/SiteSelect.js";
 import { useDashboardServices } from "../services.js";
+import type { AudienceSize } from "../../../shared/api/notifications.js";
 import { COMPOSE_LIMITS, TTL_CHOICES, initialComposeValues, isAllowedLink, toNotificationRequest, validateCompose } from "./compose-form.js";
 import type { ComposeErrors, ComposeField, ComposeValues } from "./compose-form.js";
 import { NotificationPreview } from "./NotificationPreview.js";
@@ -53,7 +54,8 @@ export function ComposePage() {
   const [serverErrors, setServerErrors] = useState<Partial<Record<ComposeField, string>>>({});
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [busy, setBusy] = useState<"send" | "test" | null>(null);
-  const [confirming, setConfirming] = useState(false);
+  // What the confirmation names: the audience as the server counts it right now.
+  const [confirming, setConfirming] = useState<AudienceSize | null>(null);
   // Channel slugs; none ticked = everyone.
   const [channels, setChannels] = useState<string[]>([]);
   const [sites, setSites] = useState<string[]>([]);
@@ -127,9 +129,18 @@ export function ComposePage() {
     }
   };
 
-  const submit = (event: FormEvent) => {
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
-    if (checkForm()) setConfirming(true);
+    if (!checkForm()) return;
+    setBusy("send");
+    setOutcome(null);
+    try {
+      setConfirming(await notifications.getAudienceSize(channels));
+    } catch (error) {
+      setOutcome({ severity: "error", text: t("dashboard.compose.result.failed", { reason: errorText(t, error) }) });
+    } finally {
+      setBusy(null);
+    }
   };
 
   const sendToMe = () => {
@@ -154,7 +165,7 @@ export function ComposePage() {
       <Box sx={{ display: "grid", gap: 3, gridTemplateColumns: { xs: "1fr", lg: "minmax(0, 1fr) 380px" }, alignItems: "start" }}>
         <Card variant="outlined">
           <CardContent sx={{ p: { xs: 2, sm: 3 } }}>
-            <Stack component="form" ref={formRef} noValidate spacing={2.5} onSubmit={submit} aria-label={t("dashboard.compose.title")}>
+            <Stack component="form" ref={formRef} noValidate spacing={2.5} onSubmit={(event) => void submit(event)} aria-label={t("dashboard.compose.title")}>
               <TextField
                 {...text("title")}
                 label={t("dashboard.compose.fields.title")}
@@ -265,21 +276,42 @@ export function ComposePage() {
       </Box>
 
       <ConfirmDialog
-        open={confirming}
-        title={values.when === "later" ? t("dashboard.compose.confirm.laterTitle") : t("dashboard.compose.confirm.nowTitle")}
+        open={confirming !== null}
+        title={confirmTitle(t, values.when, confirming)}
         text={
           values.when === "later" && scheduledAt
-            ? t("dashboard.compose.confirm.laterText", { title: values.title.trim(), when: formatDateTime(scheduledAt, timeZone) })
-            : t("dashboard.compose.confirm.nowText", { title: values.title.trim() })
+            ? t("dashboard.compose.confirm.laterText", { title: values.title.trim(), audience: audienceText(t, confirming), when: formatDateTime(scheduledAt, timeZone) })
+            : t("dashboard.compose.confirm.nowText", { title: values.title.trim(), audience: audienceText(t, confirming) })
         }
         confirmLabel={values.when === "later" ? t("dashboard.compose.submit.later") : t("dashboard.compose.submit.now")}
-        onClose={() => setConfirming(false)}
+        onClose={() => setConfirming(null)}
         onConfirm={async () => {
-          setConfirming(false);
+          setConfirming(null);
           const narrowed = sites.length > 0 ? { sites } : {};
           await post(channels.length > 0 ? { type: "channels", channels, ...narrowed } : { type: "all", ...narrowed }, "send");
         }}
       />
     </>
   );
+}
+
+type Translate = ReturnType<typeof useTranslation>["t"];
+
+/** "Obras e Eventos": the chosen channels by name, as a pt-BR list. */
+function channelNames(size: AudienceSize): string {
+  return new Intl.ListFormat("pt-BR", { type: "conjunction" }).format(size.channels.map((channel) => channel.name));
+}
+
+function confirmTitle(t: Translate, when: ComposeValues["when"], size: AudienceSize | null): string {
+  if (when === "later") return t("dashboard.compose.confirm.laterTitle");
+  if (size === null || size.channels.length === 0) return t("dashboard.compose.confirm.nowTitle");
+  return t("dashboard.compose.confirm.nowTitleChannels", { count: size.channels.length, channels: channelNames(size) });
+}
+
+/** "todos os assinantes (1.250 assinantes)" or "os canais Obras e Eventos (3 assinantes)". */
+function audienceText(t: Translate, size: AudienceSize | null): string {
+  if (size === null) return "";
+  const recipients = t("dashboard.compose.confirm.recipients", { count: size.recipients, formatted: formatNumber(size.recipients) });
+  if (size.channels.length === 0) return t("dashboard.compose.confirm.everyone", { recipients });
+  return t("dashboard.compose.confirm.channels", { count: size.channels.length, channels: channelNames(size), recipients });
 }

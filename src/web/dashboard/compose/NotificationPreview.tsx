@@ -42,7 +42,7 @@ export function NotificationPreview({ title, body, icon, image, site }: PreviewC
           <Box sx={{ flexGrow: 1, minWidth: 0 }}>
             <Typography
               data-testid="preview-title"
-              sx={{ fontWeight: 600, fontSize: "0.95rem", lineHeight: 1.35, wordBreak: "break-word", color: title.trim() ? "text.primary" : "text.disabled" }}
+              sx={{ fontWeight: 600, fontSize: "0.95rem", lineHeight: 1.35, wordBreak: "break-word", color: title.trim() ? "text.primary" : "text.secondary" }}
             >
               {title.trim() || t("dashboard.compose.preview.placeholderTitle")}
             </Typography>

@@ -8,8 +8,6 @@ export const COMPOSE_LIMITS = { title: NOTIFICATION_LIMITS.title, body: NOTIFICA
 /** The TTLs the form offers, in seconds: an hour up to the longest a push service keeps a message. */
 export const TTL_CHOICES = [3_600, 6 * 3_600, 86_400, 3 * 86_400, 7 * 86_400, MAX_NOTIFICATION_TTL] as const;
 
-/** The zone schedules are entered in when none is configured: the server's SINO_TIME_ZONE default. */
-export const DEFAULT_TIME_ZONE = "America/Sao_Paulo";
 
 export type When = "now" | "later";
 

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useParams } from "react-router";
 import Alert from "@mui/material/Alert";
@@ -16,6 +16,7 @@ import { ListSkeleton } from "../components/ListSkeleton.js";
 import { LoadError } from "../components/LoadError.js";
 import { PageHeading } from "../components/PageHeading.js";
 import { formatDateTime, formatNumber } from "../format.js";
+import { useResource } from "../hooks/useResource.js";
 import { DASHBOARD_PATHS } from "../paths.js";
 import { useDashboardServices } from "../services.js";
 import { NotificationStatusChip, settledPercent } from "./NotificationStatusChip.js";
@@ -149,12 +150,26 @@ function ProgressCard({ notification, live }: { notification: Notification; live
   );
 }
 
+/** Who the send went to: everyone, the test browser, or the channels by name ("Obras e Eventos"). */
+function useAudienceText(audience: Notification["audience"]): string {
+  const { t } = useTranslation();
+  const { audience: audienceApi } = useDashboardServices();
+  const slugs = audience.type === "channels" ? audience.channels : [];
+  // Channel names, when the list loads; the slugs meanwhile (or if it cannot load).
+  const { resource } = useResource(useCallback(() => (slugs.length === 0 ? Promise.resolve([]) : audienceApi.listChannels()), [audienceApi, slugs.length]));
+  if (audience.type !== "channels") return t(`notifications.audience.${audience.type}`);
+  const nameOf = (slug: string) => (resource.status === "ready" ? resource.data.find((channel) => channel.slug === slug)?.name : undefined) ?? slug;
+  const names = new Intl.ListFormat("pt-BR", { type: "conjunction" }).format(audience.channels.map(nameOf));
+  return t("notifications.audience.channels", { count: audience.channels.length, channels: names });
+}
+
 function DetailsCard({ notification }: { notification: Notification }) {
   const { t } = useTranslation();
+  const audience = useAudienceText(notification.audience);
   const rows: [string, string][] = [
     [t("notifications.details.body"), notification.body ?? t("notifications.details.none")],
     [t("notifications.details.link"), notification.url ?? t("notifications.details.none")],
-    [t("notifications.details.audience"), t(`notifications.audience.${notification.audience.type}`)],
+    [t("notifications.details.audience"), audience],
     [t("notifications.details.urgency"), t(`dashboard.compose.urgency.${notification.urgency}`)],
   ];
   return (

@@ -9,6 +9,7 @@ export function DashboardNotFoundPage() {
   const { t } = useTranslation();
   return (
     <EmptyState
+      headingLevel="h1"
       icon={<SearchOffOutlined />}
       title={t("dashboard.notFound.title")}
       text={t("dashboard.notFound.text")}

@@ -73,7 +73,7 @@ export function TokensPage() {
                   {data.map((token) => {
                     const revoked = token.revokedAt !== null;
                     return (
-                      <TableRow key={token.id} data-testid="token-row" data-name={token.name} sx={revoked ? { "& td": { color: "text.disabled" } } : undefined}>
+                      <TableRow key={token.id} data-testid="token-row" data-name={token.name} sx={revoked ? { "& td": { color: "text.secondary" } } : undefined}>
                         <TableCell>
                           <Typography sx={{ fontWeight: 500 }}>{token.name}</Typography>
                           <Typography variant="body2" color="text.secondary" sx={{ fontFamily: "ui-monospace, SFMono-Regular, Menlo, monospace" }}>

@@ -1,0 +1,100 @@
+/**
+ * Everything the `sino` process prints is pt-BR from the catalog, help and Commander's own parsing
+ * errors included, each error with its reason, exit code 2 and the command's usage line; flags are
+ * English (`--channel`, `--schedule`) with the first version's Portuguese spellings kept as hidden
+ * aliases. Real processes, as a script or a person at a terminal runs them.
+ */
+import { execFile } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { addToken, setUpAdmin, type ApiClient } from "../../test/support/operators.js";
+import { startTestServer, type TestServer } from "../../test/support/server.js";
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function sino(args: readonly string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, ["--import", "tsx", "src/cli/main.ts", ...args], { env: { ...process.env, ...env }, encoding: "utf8" }, (_error, stdout, stderr) =>
+      resolve({ code: child.exitCode, stdout, stderr }),
+    );
+  });
+}
+
+/** Words Commander prints in English; none may reach the user. */
+const ENGLISH = /\b(error|usage|options|command|unknown|missing|required|argument|expected|Did you mean|display help)\b/i;
+
+describe("the sino command's own output", () => {
+  it("explains each parsing error in pt-BR with its reason, the usage line and exit code 2", async () => {
+    const cases: Array<[string[], string]> = [
+      [["foo"], "Erro: comando desconhecido: foo.\nUso: sino [opções] [comando]\nVeja a ajuda: sino --help\n"],
+      [["sendd"], "Erro: comando desconhecido: sendd. Você quis dizer send?\nUso: sino [opções] [comando]\nVeja a ajuda: sino --help\n"],
+      [["--bogus"], "Erro: opção desconhecida: --bogus.\nUso: sino [opções] [comando]\nVeja a ajuda: sino --help\n"],
+      [["send", "--body", "Sem título"], "Erro: falta a opção obrigatória --title <título>.\nUso: sino send --title <título> [opções]\nVeja a ajuda: sino send --help\n"],
+      [["send", "--title"], "Erro: a opção --title <título> precisa de um valor.\nUso: sino send --title <título> [opções]\nVeja a ajuda: sino send --help\n"],
+      [["send", "--title", "Oi", "--canl", "obras"], "Erro: opção desconhecida: --canl. Você quis dizer --channel?\nUso: sino send --title <título> [opções]\nVeja a ajuda: sino send --help\n"],
+      [["migrate", "agora"], "Erro: este comando não aceita argumentos (recebeu 1).\nUso: sino migrate [opções]\nVeja a ajuda: sino migrate --help\n"],
+      [["admin", "create", "--name", "Ana"], "Erro: falta a opção obrigatória --email <e-mail>.\nUso: sino admin create --email <e-mail> --name <nome> [--password-stdin]\nVeja a ajuda: sino admin create --help\n"],
+    ];
+    for (const [args, stderr] of cases) expect({ args, ...(await sino(args)) }).toEqual({ args, code: 2, stdout: "", stderr });
+  }, 180_000);
+
+  it("prints help in pt-BR, for the program and each command, without the hidden aliases", async () => {
+    const top = await sino(["--help"]);
+    const send = await sino(["send", "--help"]);
+    const admin = await sino(["admin"]);
+    const helpSend = await sino(["help", "send"]);
+    expect(top.code).toBe(0);
+    expect(top.stdout).toContain("Uso: sino [opções] [comando]\n");
+    expect(top.stdout).toContain("  send [opções]");
+    expect(top.stdout).toContain("  help [comando]  mostra a ajuda de um comando");
+    expect(send.code).toBe(0);
+    expect(send.stdout).toContain("Uso: sino send --title <título> [opções]");
+    for (const flag of ["--title <título>", "--channel <canal>", "--schedule <data>", "-h, --help         mostra a ajuda do comando"]) expect(send.stdout).toContain(flag);
+    expect(send.stdout).not.toMatch(/--canal|--agendar/);
+    expect(helpSend).toEqual(send);
+    // A command that needs a subcommand shows its help on stderr, as a usage error.
+    expect(admin.code).toBe(2);
+    expect(admin.stderr).toContain("Uso: sino admin [opções] [comando]");
+    for (const run of [top, send, admin]) expect(`${run.stdout}${run.stderr}`).not.toMatch(ENGLISH);
+  }, 120_000);
+});
+
+describe("sino send flags against a real server", () => {
+  let server: TestServer;
+  let admin: ApiClient;
+  let secret: string;
+  beforeAll(async () => {
+    server = await startTestServer({ env: { SINO_WORKER_EMBEDDED: "false" } });
+    admin = await setUpAdmin({ url: server.url, origin: server.url });
+    ({ secret } = await addToken(admin, "publish", "cli"));
+    expect((await admin.post("/api/v1/channels", { slug: "obras", name: "Obras" })).status).toBe(201);
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it("takes --channel and --schedule, and still the Portuguese --canal and --agendar", async () => {
+    const day = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const env = { SINO_TOKEN: secret };
+    const [english, portuguese] = await Promise.all([
+      sino(["send", "--server", server.url, "--title", "Em inglês", "--channel", "obras", "--schedule", `${day} 18:00`], env),
+      sino(["send", "--server", server.url, "--title", "Em português", "--canal", "obras", "--agendar", `${day} 19:00`], env),
+    ]);
+    for (const [run, hour] of [[english, 21], [portuguese, 22]] as const) {
+      expect(run.stderr).toBe("");
+      expect(run.code).toBe(0);
+      const id = /^Envio (\d+) agendado/.exec(run.stdout)?.[1];
+      const read = await admin.get(`/api/v1/notifications/${id}`);
+      expect(read.body.notification).toMatchObject({ status: "scheduled", audience: { type: "channels", channels: ["obras"] }, sendAt: `${day}T${hour}:00:00.000Z` });
+    }
+  }, 120_000);
+
+  it("shows the server's pt-BR refusal of a control character in the title (exit 1)", async () => {
+    const run = await sino(["send", "--server", server.url, "--title", "Sino\u001b[31m vermelho"], { SINO_TOKEN: secret });
+    expect(run).toMatchObject({ code: 1, stdout: "" });
+    expect(run.stderr).toMatch(/^O servidor recusou o envio: O texto contém caracteres de controle .* \(text_control_characters\)\n$/);
+  }, 60_000);
+});

@@ -1,0 +1,254 @@
+/**
+ * Control characters (U+0000, the other C0 controls, C1) in every text field of the API, on SQLite
+ * and PostgreSQL: each request is refused with 400 `text_control_characters` naming the field, no
+ * row changes, and nothing is logged at error level (before this, U+0000 reached PostgreSQL, which
+ * refused the statement: a 500 and a stack trace). The table is checked against the OpenAPI
+ * document, so a text field added later without a row here fails this test.
+ */
+import { Writable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DIALECTS } from "../../test/support/db.js";
+import { ApiClient, addToken, addUser, errorOf, setUpAdmin } from "../../test/support/operators.js";
+import { aBrowserSubscription } from "../../test/support/subscriptions.js";
+import { startTestServer, type TestServer } from "../../test/support/server.js";
+import type { Schema } from "../store/schema.js";
+import { createLogger } from "./logger.js";
+
+type Who = "anonymous" | "admin" | "token";
+
+interface Row {
+  /** `METHOD path field`, as the OpenAPI check names it. */
+  readonly field: string;
+  readonly who: Who;
+  readonly method: string;
+  readonly path: string;
+  readonly body?: unknown;
+  readonly headers?: Record<string, string>;
+  /** The `field` of the error answer; undefined when the error names none. */
+  readonly errorField: string | undefined;
+}
+
+const NUL = "\u0000";
+const C1 = "\u0085"; // NEXT LINE, a C1 control
+const ESC = "\u001B"; // a C0 control other than a line break
+
+for (const dialect of DIALECTS) {
+  describe(`control characters in request text on ${dialect}`, () => {
+    let server: TestServer;
+    let admin: ApiClient;
+    let anonymous: ApiClient;
+    let token: string;
+    let publisherId: string;
+    let channelId: string;
+    const sub = aBrowserSubscription();
+    const logs: Array<{ level: number; msg?: string }> = [];
+
+    beforeAll(async () => {
+      const sink = new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          for (const line of chunk.toString("utf8").split("\n")) if (line !== "") logs.push(JSON.parse(line) as { level: number });
+          done();
+        },
+      });
+      server = await startTestServer({ dialect, logger: createLogger("info", sink), env: { SINO_WORKER_POLL_MS: "50" } });
+      const origin = { url: server.url, origin: server.url };
+      admin = await setUpAdmin(origin);
+      anonymous = new ApiClient(origin);
+      token = (await addToken(admin, "publish")).secret;
+      publisherId = (await addUser(admin, "publisher")).user.id;
+      const channel = await admin.post("/api/v1/channels", { slug: "obras", name: "Obras" });
+      expect(channel.status).toBe(201);
+      channelId = channel.body.channel.id;
+      expect((await anonymous.post("/api/v1/subscriptions", sub)).status).toBe(201);
+    });
+    afterAll(async () => {
+      await server.close();
+    });
+
+    /** Every row of the tables a refused request could have touched, in a stable order. */
+    async function snapshot(): Promise<string> {
+      const tables: Array<keyof Schema> = [
+        "users",
+        "channels",
+        "subscriptions",
+        "subscription_channels",
+        "notifications",
+        "notification_channels",
+        "notification_events",
+        "delivery_jobs",
+        "idempotency_keys",
+        "login_attempts",
+        "sites",
+      ];
+      const db = server.database.db;
+      const out: Record<string, unknown> = {};
+      for (const table of tables) out[table] = await db.selectFrom(table).selectAll().execute();
+      // Sessions and tokens record when they were last used; their number and names are what matter.
+      out.sessions = (await db.selectFrom("sessions").select("user_id").execute()).length;
+      out.api_tokens = await db.selectFrom("api_tokens").select(["id", "name", "revoked_at"]).orderBy("id").execute();
+      return JSON.stringify(out, (_key, value: unknown) => (typeof value === "bigint" ? value.toString() : value));
+    }
+
+    function rows(bad: string): Row[] {
+      const note = { title: "Aviso", body: "Texto" };
+      const proof = { endpoint: sub.endpoint, auth: sub.keys.auth };
+      const q = encodeURIComponent(bad);
+      return [
+        { field: "POST /api/v1/setup name", who: "anonymous", method: "POST", path: "/api/v1/setup", body: { name: `A${bad}`, email: "b@exemplo.com.br", password: "senha-longa-1" }, errorField: "name" },
+        { field: "POST /api/v1/setup email", who: "anonymous", method: "POST", path: "/api/v1/setup", body: { name: "A", email: `b${bad}@exemplo.com.br`, password: "senha-longa-1" }, errorField: "email" },
+        { field: "POST /api/v1/setup password", who: "anonymous", method: "POST", path: "/api/v1/setup", body: { name: "A", email: "b@exemplo.com.br", password: `senha-longa${bad}` }, errorField: "password" },
+        { field: "POST /api/v1/session email", who: "anonymous", method: "POST", path: "/api/v1/session", body: { email: `ana${bad}@exemplo.com.br`, password: "qualquer-uma" }, errorField: "email" },
+        { field: "POST /api/v1/session password", who: "anonymous", method: "POST", path: "/api/v1/session", body: { email: "ana@exemplo.com.br", password: `x${bad}` }, errorField: "password" },
+        { field: "POST /api/v1/users name", who: "admin", method: "POST", path: "/api/v1/users", body: { name: `Bia${bad}`, email: "bia@exemplo.com.br", password: "senha-longa-1", role: "publisher" }, errorField: "name" },
+        { field: "POST /api/v1/users email", who: "admin", method: "POST", path: "/api/v1/users", body: { name: "Bia", email: `bia${bad}@exemplo.com.br`, password: "senha-longa-1", role: "publisher" }, errorField: "email" },
+        { field: "POST /api/v1/users password", who: "admin", method: "POST", path: "/api/v1/users", body: { name: "Bia", email: "bia@exemplo.com.br", password: `senha-longa${bad}`, role: "publisher" }, errorField: "password" },
+        { field: "PATCH /api/v1/users/{id} name", who: "admin", method: "PATCH", path: `/api/v1/users/${publisherId}`, body: { name: `Bia${bad}` }, errorField: "name" },
+        { field: "PATCH /api/v1/users/{id} password", who: "admin", method: "PATCH", path: `/api/v1/users/${publisherId}`, body: { password: `senha-longa${bad}` }, errorField: "password" },
+        { field: "POST /api/v1/tokens name", who: "admin", method: "POST", path: "/api/v1/tokens", body: { name: `deploy${bad}`, scope: "publish" }, errorField: "name" },
+        { field: "POST /api/v1/channels slug", who: "admin", method: "POST", path: "/api/v1/channels", body: { slug: `novo${bad}`, name: "Novo" }, errorField: "slug" },
+        { field: "POST /api/v1/channels name", who: "admin", method: "POST", path: "/api/v1/channels", body: { slug: "novo", name: `Novo${bad}` }, errorField: "name" },
+        { field: "POST /api/v1/channels description", who: "admin", method: "POST", path: "/api/v1/channels", body: { slug: "novo", name: "Novo", description: `Sobre${bad}` }, errorField: "description" },
+        { field: "PATCH /api/v1/channels/{id} name", who: "admin", method: "PATCH", path: `/api/v1/channels/${channelId}`, body: { name: `Obras${bad}` }, errorField: "name" },
+        { field: "PATCH /api/v1/channels/{id} description", who: "admin", method: "PATCH", path: `/api/v1/channels/${channelId}`, body: { description: `Sobre${bad}` }, errorField: "description" },
+        { field: "POST /api/v1/subscriptions endpoint", who: "anonymous", method: "POST", path: "/api/v1/subscriptions", body: { ...sub, endpoint: `${sub.endpoint}${bad}` }, errorField: "endpoint" },
+        { field: "POST /api/v1/subscriptions site", who: "anonymous", method: "POST", path: "/api/v1/subscriptions", body: { ...sub, site: `chave${bad}` }, errorField: "site" },
+        { field: "GET /api/v1/config site", who: "anonymous", method: "GET", path: `/api/v1/config?site=chave${q}`, errorField: "site" },
+        { field: "POST /api/v1/sites origin", who: "admin", method: "POST", path: "/api/v1/sites", body: { origin: `https://www.exemplo.com.br${bad}` }, errorField: "origin" },
+        { field: "POST /api/v1/subscriptions keys.p256dh", who: "anonymous", method: "POST", path: "/api/v1/subscriptions", body: { ...sub, keys: { ...sub.keys, p256dh: `${sub.keys.p256dh}${bad}` } }, errorField: "keys.p256dh" },
+        { field: "POST /api/v1/subscriptions keys.auth", who: "anonymous", method: "POST", path: "/api/v1/subscriptions", body: { ...sub, keys: { ...sub.keys, auth: `${sub.keys.auth}${bad}` } }, errorField: "keys.auth" },
+        { field: "POST /api/v1/subscriptions previous.endpoint", who: "anonymous", method: "POST", path: "/api/v1/subscriptions", body: { ...sub, previous: { ...proof, endpoint: `${sub.endpoint}${bad}` } }, errorField: "previous.endpoint" },
+        { field: "POST /api/v1/subscriptions previous.auth", who: "anonymous", method: "POST", path: "/api/v1/subscriptions", body: { ...sub, previous: { ...proof, auth: `${sub.keys.auth}${bad}` } }, errorField: "previous.auth" },
+        { field: "DELETE /api/v1/subscriptions endpoint", who: "anonymous", method: "DELETE", path: "/api/v1/subscriptions", body: { ...proof, endpoint: `${sub.endpoint}${bad}` }, errorField: "endpoint" },
+        { field: "DELETE /api/v1/subscriptions auth", who: "anonymous", method: "DELETE", path: "/api/v1/subscriptions", body: { ...proof, auth: `${sub.keys.auth}${bad}` }, errorField: "auth" },
+        { field: "PUT /api/v1/subscriptions/channels endpoint", who: "anonymous", method: "PUT", path: "/api/v1/subscriptions/channels", body: { ...proof, endpoint: `${sub.endpoint}${bad}`, channels: [] }, errorField: "endpoint" },
+        { field: "PUT /api/v1/subscriptions/channels auth", who: "anonymous", method: "PUT", path: "/api/v1/subscriptions/channels", body: { ...proof, auth: `${sub.keys.auth}${bad}`, channels: [] }, errorField: "auth" },
+        { field: "PUT /api/v1/subscriptions/channels channels", who: "anonymous", method: "PUT", path: "/api/v1/subscriptions/channels", body: { ...proof, channels: [`obras${bad}`] }, errorField: "channels.0" },
+        { field: "POST /api/v1/events notificationId", who: "anonymous", method: "POST", path: "/api/v1/events", body: { ...proof, type: "shown", notificationId: `1${bad}` }, errorField: "notificationId" },
+        { field: "POST /api/v1/events endpoint", who: "anonymous", method: "POST", path: "/api/v1/events", body: { ...proof, type: "shown", notificationId: "1", endpoint: `${sub.endpoint}${bad}` }, errorField: "endpoint" },
+        { field: "POST /api/v1/events auth", who: "anonymous", method: "POST", path: "/api/v1/events", body: { ...proof, type: "shown", notificationId: "1", auth: `x${bad}` }, errorField: "auth" },
+        { field: "GET /api/v1/notices channel", who: "anonymous", method: "GET", path: `/api/v1/notices?channel=obras${q}`, errorField: "channel" },
+        { field: "GET /api/v1/notices before", who: "anonymous", method: "GET", path: `/api/v1/notices?before=abc${q}`, errorField: "before" },
+        { field: "GET /api/v1/notices/stream channel", who: "anonymous", method: "GET", path: `/api/v1/notices/stream?channel=obras${q}`, errorField: "channel" },
+        { field: "GET /api/v1/subscribers channel", who: "admin", method: "GET", path: `/api/v1/subscribers?channel=obras${q}`, errorField: "channel" },
+        { field: "GET /api/v1/subscribers browser", who: "admin", method: "GET", path: `/api/v1/subscribers?browser=Chrome${q}`, errorField: "browser" },
+        { field: "GET /api/v1/audience channels", who: "admin", method: "GET", path: `/api/v1/audience?channels=obras${q}`, errorField: "channels" },
+        { field: "GET /api/v1/notifications query", who: "admin", method: "GET", path: `/api/v1/notifications?query=obra${q}`, errorField: "query" },
+        { field: "POST /api/v1/notifications title", who: "admin", method: "POST", path: "/api/v1/notifications", body: { ...note, title: `Aviso${bad}` }, errorField: "title" },
+        { field: "POST /api/v1/notifications body", who: "admin", method: "POST", path: "/api/v1/notifications", body: { ...note, body: `Texto${bad}` }, errorField: "body" },
+        { field: "POST /api/v1/notifications url", who: "admin", method: "POST", path: "/api/v1/notifications", body: { ...note, url: `/avisos${bad}` }, errorField: "url" },
+        { field: "POST /api/v1/notifications icon", who: "admin", method: "POST", path: "/api/v1/notifications", body: { ...note, icon: `/icone.png${bad}` }, errorField: "icon" },
+        { field: "POST /api/v1/notifications image", who: "admin", method: "POST", path: "/api/v1/notifications", body: { ...note, image: `/imagem.png${bad}` }, errorField: "image" },
+        { field: "POST /api/v1/notifications audience.endpoint", who: "admin", method: "POST", path: "/api/v1/notifications", body: { ...note, audience: { type: "endpoint", endpoint: `${sub.endpoint}${bad}` } }, errorField: "audience.endpoint" },
+        { field: "POST /api/v1/notifications audience.channels", who: "admin", method: "POST", path: "/api/v1/notifications", body: { ...note, audience: { type: "channels", channels: [`obras${bad}`] } }, errorField: "audience.channels.0" },
+        { field: "POST /p/{channel} channel", who: "token", method: "POST", path: `/p/obras${q}`, body: "Backup concluído", errorField: "channel" },
+        { field: "POST /p/{channel} body", who: "token", method: "POST", path: "/p/todos", body: `Backup${bad} concluído`, errorField: "Title" },
+        { field: "POST /p/{channel} long body", who: "token", method: "POST", path: "/p/todos", body: `${"Backup concluído. ".repeat(6)}\nDetalhes${bad}`, errorField: "body" },
+        // Header values cannot carry U+0000 (Node refuses the request), but RFC 2047 encoded words can.
+        { field: "POST /p/{channel} Title", who: "token", method: "POST", path: "/p/todos", body: "Backup concluído", headers: { title: `=?UTF-8?B?${Buffer.from(`Servidor${bad}`).toString("base64")}?=` }, errorField: "Title" },
+        { field: "POST /p/{channel} Click", who: "token", method: "POST", path: "/p/todos", body: "Backup concluído", headers: { click: `=?UTF-8?B?${Buffer.from(`/status${bad}`).toString("base64")}?=` }, errorField: "Click" },
+      ];
+    }
+
+    async function send(row: Row) {
+      const client = row.who === "admin" ? admin : row.who === "token" ? new ApiClient(anonymous.server, { bearer: token }) : anonymous;
+      const headers = { ...(typeof row.body === "string" ? { "content-type": "text/plain" } : {}), ...row.headers };
+      return client.request(row.method, row.path, row.body, headers);
+    }
+
+    for (const [label, bad] of [
+      ["U+0000", NUL],
+      ["a C1 control (U+0085)", C1],
+      ["a C0 control (ESC)", ESC],
+    ] as const) {
+      it(`refuses ${label} in every text field with 400 text_control_characters, storing and logging nothing`, async () => {
+        for (const row of rows(bad)) {
+          const before = await snapshot();
+          const logged = logs.length;
+          const res = await send(row);
+          expect({ field: row.field, status: res.status, body: res.body }).toEqual({
+            field: row.field,
+            status: 400,
+            body: errorOf("text_control_characters", row.errorField),
+          });
+          expect(await snapshot(), row.field).toBe(before);
+          expect(logs.slice(logged).filter((entry) => entry.level >= 50), row.field).toEqual([]);
+        }
+      });
+    }
+
+    it("refuses a tab or a line break in single-line fields but keeps them in a notification's body", async () => {
+      for (const bad of ["\t", "\n", "\r"]) {
+        const title = await admin.post("/api/v1/notifications", { title: `Linha 1${bad}Linha 2` });
+        expect(title).toMatchObject({ status: 400, body: errorOf("text_control_characters", "title") });
+        const name = await admin.post("/api/v1/channels", { slug: "novo", name: `Novo${bad}canal` });
+        expect(name).toMatchObject({ status: 400, body: errorOf("text_control_characters", "name") });
+      }
+      const sent = await admin.post("/api/v1/notifications", { title: "Duas linhas", body: "Linha 1\r\nLinha 2\tcom tabulação", audience: { type: "channels", channels: ["obras"] } });
+      expect(sent.status).toBe(201);
+      expect(sent.body.notification.body).toBe("Linha 1\r\nLinha 2\tcom tabulação");
+      const quick = await new ApiClient(anonymous.server, { bearer: token }).request("POST", "/p/obras", "Primeira linha\nSegunda linha", { "content-type": "text/plain" });
+      expect(quick.status).toBe(201);
+      expect(quick.body.notification.body).toBe("Primeira linha\nSegunda linha");
+    });
+
+    it("has a row for every text field the OpenAPI document lists", async () => {
+      const doc = (await anonymous.get("/api/v1/openapi.json")).body as OpenApiDocument;
+      const covered = new Set(rows(NUL).map((row) => row.field.replace(/ long body$/, " body")));
+      expect(textFieldsOf(doc)).toEqual([...covered].sort());
+    });
+  });
+}
+
+interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  pattern?: string;
+  format?: string;
+  enum?: unknown[];
+  const?: unknown;
+}
+interface OpenApiDocument {
+  paths: Record<string, Record<string, { parameters?: Array<{ in: string; name: string; schema?: JsonSchema }>; requestBody?: { content: Record<string, { schema: JsonSchema }> } }>>;
+}
+
+/**
+ * `METHOD path field` for every free-text string a request may carry: body properties (nested
+ * ones dotted, array items by the array's name), query and path parameters. Strings already held
+ * to a pattern of digits (ids), enums, constants and date-times cannot carry a control character.
+ */
+function textFieldsOf(doc: OpenApiDocument): string[] {
+  const fields = new Set<string>();
+  for (const [path, operations] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const prefix = `${method.toUpperCase()} ${path}`;
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.in !== "header" && parameter.schema !== undefined && isFreeText(parameter.schema)) fields.add(`${prefix} ${parameter.name}`);
+      }
+      for (const content of Object.values(operation.requestBody?.content ?? {})) collect(content.schema, "", (field) => fields.add(`${prefix} ${field}`.trimEnd()));
+    }
+  }
+  // The quick publish body is the message text; its headers are listed in the table by name.
+  fields.delete("POST /p/{channel}");
+  for (const header of ["Title", "Click", "body"]) fields.add(`POST /p/{channel} ${header}`);
+  return [...fields].sort();
+}
+
+function collect(schema: JsonSchema, at: string, add: (field: string) => void): void {
+  for (const member of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])]) collect(member, at, add);
+  if (schema.properties !== undefined) {
+    for (const [name, property] of Object.entries(schema.properties)) collect(property, at === "" ? name : `${at}.${name}`, add);
+  }
+  if (schema.items !== undefined) collect(schema.items, at, add);
+  if (isFreeText(schema)) add(at);
+}
+
+function isFreeText(schema: JsonSchema): boolean {
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  if (!types.includes("string")) return false;
+  if (schema.enum !== undefined || schema.const !== undefined || schema.format === "date-time") return false;
+  return schema.pattern === undefined || !/^\^\\d/.test(schema.pattern);
+}

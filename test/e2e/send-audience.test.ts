@@ -1,0 +1,102 @@
+/**
+ * The compose confirmation names who will receive the send, in Chromium against the real server:
+ * everyone or the chosen channels by name, with the recipient count the server takes right now
+ * (pt-BR plurals), and the Envio page names the channels instead of showing a raw catalog key.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { API_ROUTES } from "../../src/shared/api/routes.js";
+import { ptBR } from "../../src/shared/i18n/catalog.js";
+import { launchChromium } from "../support/browser.js";
+import { startTestServer, type TestServer } from "../support/server.js";
+import { aBrowserSubscription } from "../support/subscriptions.js";
+import { adminCall, adminContext, createChannel } from "./support/audience.js";
+import { requireBuiltWebApp } from "./support/built-web-app.js";
+import { field } from "./support/dashboard-page.js";
+
+const P = ptBR.dashboard;
+
+let browser: Browser;
+let server: TestServer;
+let admin: BrowserContext;
+
+/** Registers a subscription (as a browser would) and puts it in these channels. */
+async function subscriber(channels: string[]): Promise<void> {
+  const sub = aBrowserSubscription();
+  await adminCall(admin.request, server, "POST", API_ROUTES.subscriptions, sub);
+  await adminCall(admin.request, server, "PUT", API_ROUTES.subscriptionChannels, { endpoint: sub.endpoint, auth: sub.keys.auth, channels });
+}
+
+beforeAll(async () => {
+  requireBuiltWebApp();
+  browser = await launchChromium();
+  // No worker: the sends stay queued (their subscriptions point at a real push service's host).
+  server = await startTestServer({ env: { SINO_WORKER_EMBEDDED: "false" } });
+  admin = await adminContext(browser, server);
+  await createChannel(admin.request, server, "obras", "Obras");
+  await createChannel(admin.request, server, "eventos", "Eventos");
+  await createChannel(admin.request, server, "vagas", "Vagas");
+  // 3 only in Obras, 2 only in Eventos, 1 in both, 1 in Vagas, 1 in none: 8 in all.
+  for (const channels of [["obras"], ["obras"], ["obras"], ["eventos"], ["eventos"], ["obras", "eventos"], ["vagas"], []]) await subscriber(channels);
+});
+afterAll(async () => {
+  await admin?.close();
+  await server?.close();
+  await browser?.close();
+});
+
+async function composeAndConfirm(page: Page, title: string, channels: string[]): Promise<{ title: string; text: string }> {
+  await page.goto(`${server.baseUrl}/painel/nova`);
+  await field(page, P.compose.fields.title).fill(title);
+  if (channels.length > 0) {
+    await page.getByRole("combobox", { name: P.compose.fields.audience }).click();
+    for (const name of channels) await page.getByRole("option", { name: new RegExp(`^${name}`) }).click();
+    await page.keyboard.press("Escape");
+  }
+  await page.getByRole("button", { name: P.compose.submit.now }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.waitFor();
+  return { title: (await dialog.getByRole("heading").textContent()) ?? "", text: (await dialog.locator("p").first().textContent()) ?? "" };
+}
+
+describe("the send confirmation", () => {
+  it("names the channels and counts each subscriber once; everyone is counted too", async () => {
+    const page = await admin.newPage();
+    page.setDefaultTimeout(15_000);
+    try {
+      expect(await composeAndConfirm(page, "Obra na rua 3", ["Obras", "Eventos"])).toEqual({
+        title: "Enviar para os canais Obras e Eventos?",
+        text: "“Obra na rua 3” será enviada agora para quem assina os canais Obras e Eventos (6 assinantes).",
+      });
+      await page.getByRole("dialog").getByRole("button", { name: ptBR.dashboard.common.cancel }).click();
+
+      expect(await composeAndConfirm(page, "Vaga aberta", ["Vagas"])).toEqual({
+        title: "Enviar para o canal Vagas?",
+        text: "“Vaga aberta” será enviada agora para quem assina o canal Vagas (1 assinante).",
+      });
+      await page.getByRole("dialog").getByRole("button", { name: ptBR.dashboard.common.cancel }).click();
+
+      expect(await composeAndConfirm(page, "Para todos", [])).toEqual({
+        title: "Enviar para todos os assinantes?",
+        text: "“Para todos” será enviada agora para todos os assinantes (8 assinantes).",
+      });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("sends to the channels and the Envio page names them (no raw catalog key)", async () => {
+    const page = await admin.newPage();
+    page.setDefaultTimeout(15_000);
+    try {
+      await composeAndConfirm(page, "Obra e evento", ["Obras", "Eventos"]);
+      await page.getByRole("dialog").getByRole("button", { name: P.compose.submit.now }).click();
+      await page.getByRole("heading", { level: 1, name: "Obra e evento" }).waitFor();
+      const audience = page.locator("dt", { hasText: ptBR.notifications.details.audience }).locator("xpath=following-sibling::dd[1]");
+      expect(await audience.textContent()).toBe("Quem assina os canais Obras e Eventos");
+      expect(await page.locator("main").textContent()).not.toMatch(/notifications\.|envios\.|dashboard\./);
+    } finally {
+      await page.close();
+    }
+  });
+});
