@@ -27,7 +27,7 @@ function layerRule(index) {
 }
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "data/**", "coverage/**"] },
+  { ignores: ["dist/**", "node_modules/**", "data/**", "coverage/**", "packages/*/dist/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -39,7 +39,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["src/**/*.ts", "src/**/*.tsx", "test/**/*.ts", "bench/**/*.ts"],
+    files: ["src/**/*.ts", "src/**/*.tsx", "test/**/*.ts", "bench/**/*.ts", "packages/*/**/*.ts", "packages/*/**/*.tsx"],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       "@typescript-eslint/no-floating-promises": "error",
@@ -62,6 +62,25 @@ export default tseslint.config(
               group: [`**/${layer}/*`, `**/${layer}/**`],
               message: "src/web imports only from src/shared.",
             })),
+        },
+      ],
+    },
+  },
+  {
+    // The React package runs in the host's page and builds on the framework-free embed core: it
+    // may import src/embed and src/shared, nothing of the server side or of Sino's own web app.
+    files: ["packages/react/src/**/*.ts", "packages/react/src/**/*.tsx", "packages/react/test-app/**/*.ts", "packages/react/test-app/**/*.tsx"],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { "react-hooks": reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [...layers.filter((l) => l !== "shared"), "web"].map((layer) => ({
+            group: [`**/src/${layer}/*`, `**/src/${layer}/**`],
+            message: "packages/react imports only from src/embed and src/shared.",
+          })),
         },
       ],
     },
