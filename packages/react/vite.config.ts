@@ -13,8 +13,9 @@ export default defineConfig({
   plugins: [react()],
   build: {
     outDir: here("./dist"),
-    // Keep dist/types, which tsc writes (build:react runs vite first, then tsc).
-    emptyOutDir: true,
+    // dist/types is tsc's (build:react runs both); the one file written here has a fixed name, so
+    // nothing stale can be left behind.
+    emptyOutDir: false,
     sourcemap: true,
     minify: false,
     lib: { entry: here("./src/index.ts"), formats: ["es"], fileName: () => "index.js" },
