@@ -27,7 +27,7 @@ function layerRule(index) {
 }
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "data/**", "coverage/**", "packages/*/dist/**"] },
+  { ignores: ["dist/**", "node_modules/**", "data/**", "coverage/**", "packages/**/dist/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
