@@ -1,5 +1,6 @@
 // Lint: TypeScript strict rules plus the one-way import layering of STYLE.md:
-// shared ← push ← store ← delivery ← server ← cli; web imports only shared.
+// shared ← push ← store ← delivery ← server ← cli; in the browser, shared ← client ← web and
+// shared ← client ← embed (client is the framework-free browser core both build on).
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
@@ -9,7 +10,7 @@ const layers = ["shared", "push", "store", "delivery", "server", "cli"];
 
 /** For the layer at `index`, forbid imports of every layer above it and of the web app. */
 function layerRule(index) {
-  const above = [...layers.slice(index + 1), "web"];
+  const above = [...layers.slice(index + 1), "web", "client", "embed"];
   return {
     files: [`src/${layers[index]}/**/*.ts`],
     rules: {
@@ -53,15 +54,28 @@ export default tseslint.config(
     plugins: { "react-hooks": reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
+      "no-restricted-imports": ["error", { patterns: browserLayerPatterns("src/web", ["embed"]) }],
+    },
+  },
+  {
+    files: ["src/client/**/*.ts"],
+    languageOptions: { globals: { ...globals.browser, ...globals.serviceworker } },
+    rules: {
+      "no-restricted-imports": ["error", { patterns: browserLayerPatterns("src/client", ["web", "embed"]) }],
+    },
+  },
+  {
+    // No React, no MUI, no i18next in the script-tag path: it has a byte budget (issue 9).
+    files: ["src/embed/**/*.ts"],
+    languageOptions: { globals: { ...globals.browser, ...globals.serviceworker } },
+    rules: {
       "no-restricted-imports": [
         "error",
         {
-          patterns: layers
-            .filter((l) => l !== "shared")
-            .map((layer) => ({
-              group: [`**/${layer}/*`, `**/${layer}/**`],
-              message: "src/web imports only from src/shared.",
-            })),
+          patterns: [
+            ...browserLayerPatterns("src/embed", ["web"]),
+            { group: ["react", "react-*", "@mui/*", "@emotion/*", "i18next", "zod"], message: "src/embed stays framework-free and small." },
+          ],
         },
       ],
     },
@@ -86,3 +100,11 @@ export default tseslint.config(
     },
   },
 );
+
+/** The browser code imports src/shared and src/client, never the server layers nor `others`. */
+function browserLayerPatterns(name, others) {
+  return [...layers.filter((l) => l !== "shared"), ...others].map((layer) => ({
+    group: [`**/${layer}/*`, `**/${layer}/**`],
+    message: `${name} imports only from src/shared and src/client.`,
+  }));
+}

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useState } from "react";
 import { NOTICE_STREAM_EVENT } from "../../shared/api/notices.js";
 import type { Notice } from "../../shared/api/notices.js";
-import { PUBLIC_ROUTES } from "../messaging/api-client.js";
-import type { ApiClient } from "../messaging/api-client.js";
+import { PUBLIC_ROUTES } from "../../client/messaging/api-client.js";
+import type { ApiClient } from "../../client/messaging/api-client.js";
 import { mergeNotices } from "./notice-list.js";
 
 export interface NoticesView {

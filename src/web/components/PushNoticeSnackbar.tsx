@@ -4,7 +4,7 @@ import Alert from "@mui/material/Alert";
 import AlertTitle from "@mui/material/AlertTitle";
 import Snackbar from "@mui/material/Snackbar";
 import { useAppDispatch, useAppSelector } from "../hooks/useAppStore.js";
-import { unblockHelpKey } from "../messaging/unblock-help.js";
+import { unblockHelpKey } from "../../client/messaging/unblock-help.js";
 import { dismissNotice } from "../state/push-slice.js";
 import type { PushNotice } from "../state/push-slice.js";
 

@@ -1,4 +1,4 @@
-import { ApiRequestError } from "../messaging/api-client.js";
+import { ApiRequestError } from "../../client/messaging/api-client.js";
 import type { AppThunk } from "./store.js";
 import { channelsFailed, channelsLoaded, channelsLoading, saveFailed, saveStarted, saveSucceeded } from "./channels-slice.js";
 

@@ -1,7 +1,7 @@
 import { createSlice } from "@reduxjs/toolkit";
 import type { PayloadAction } from "@reduxjs/toolkit";
 import type { PushSubscriptionJson } from "../../shared/api/subscriptions.js";
-import type { UnavailableReason } from "../messaging/availability.js";
+import type { UnavailableReason } from "../../client/messaging/availability.js";
 
 /** "checking" until the environment and any existing subscription have been looked at. */
 export type BellAvailability = "checking" | "available" | UnavailableReason;

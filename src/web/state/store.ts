@@ -1,7 +1,7 @@
 import { configureStore } from "@reduxjs/toolkit";
 import type { ThunkAction, UnknownAction } from "@reduxjs/toolkit";
-import type { ApiClient } from "../messaging/api-client.js";
-import type { PushMessaging } from "../messaging/push-messaging.js";
+import type { ApiClient } from "../../client/messaging/api-client.js";
+import type { PushMessaging } from "../../client/messaging/push-messaging.js";
 import { channelsSlice } from "./channels-slice.js";
 import { pushSlice } from "./push-slice.js";
 

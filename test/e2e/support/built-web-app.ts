@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../../..", import.meta.url));
-const SOURCES = ["src/web", "src/shared", "vite.config.ts"];
+const SOURCES = ["src/web", "src/client", "src/embed", "src/shared", "vite.config.ts"];
 const BUILT = ["dist/web/index.html", "dist/web/sw.js"];
 
 function newestMtime(path: string): number {

@@ -2,7 +2,7 @@ import { API_ROUTES, channelPath, subscriberPath } from "../../../shared/api/rou
 import type { Channel, CreateChannelRequest, UpdateChannelRequest } from "../../../shared/api/channels.js";
 import type { StatsResponse } from "../../../shared/api/stats.js";
 import type { SubscribersResponse } from "../../../shared/api/subscribers.js";
-import { createJsonRequest } from "../../http/json-request.js";
+import { createJsonRequest } from "../../../client/http/json-request.js";
 import { painelApiErrorFrom } from "./painel-api.js";
 
 export interface SubscribersFilter {

@@ -1,6 +1,6 @@
 import { API_ROUTES, tokenPath, userPath } from "../../../shared/api/routes.js";
 import type { NotificationResponse } from "../../../shared/api/notifications.js";
-import { createJsonRequest, readApiError, type RequestFailure } from "../../http/json-request.js";
+import { createJsonRequest, readApiError, type RequestFailure } from "../../../client/http/json-request.js";
 import type { NotificationRequest } from "../compose/compose-request.js";
 import { PainelApiError } from "./painel-api-error.js";
 import type {

@@ -1,6 +1,6 @@
 import type { Notification, NotificationStatus, NotificationsPage, Overview } from "../../../shared/api/notifications.js";
 import { API_ROUTES, notificationCancelPath, notificationEventsPath, notificationPath } from "../../../shared/api/routes.js";
-import { createJsonRequest } from "../../http/json-request.js";
+import { createJsonRequest } from "../../../client/http/json-request.js";
 import { painelApiErrorFrom } from "./painel-api.js";
 
 export interface SendsFilter {

@@ -20,8 +20,10 @@ export interface PushMessagingDeps {
   serviceWorker: ServiceWorkerContainer | undefined;
   notification: NotificationPermissionApi | undefined;
   logger: Pick<Console, "log" | "warn" | "error">;
-  /** Where the built worker is served; scope is always `/` so every page is controlled. */
+  /** Where the worker is served (default `/sw.js`, Sino's own). */
   serviceWorkerUrl?: string;
+  /** The worker's scope (default `/`, so every page of the origin is controlled). */
+  serviceWorkerScope?: string;
   /**
    * Upper bound for browser calls that may never settle: Chromium's `subscribe()` waits forever
    * for its push service (GCM check-in) when it is unreachable, without raising an error.
@@ -57,6 +59,7 @@ export function createPushMessaging(deps: PushMessagingDeps): PushMessaging {
   const { api, logger } = deps;
   const timeoutMs = deps.timeoutMs ?? 20_000;
   const serviceWorkerUrl = deps.serviceWorkerUrl ?? "/sw.js";
+  const serviceWorkerScope = deps.serviceWorkerScope ?? "/";
   let started: Promise<StartResult> | undefined;
 
   function container(): ServiceWorkerContainer {
@@ -77,7 +80,7 @@ export function createPushMessaging(deps: PushMessagingDeps): PushMessaging {
     }
     let registration: ServiceWorkerRegistration;
     try {
-      registration = await container().register(serviceWorkerUrl, { scope: "/" });
+      registration = await container().register(serviceWorkerUrl, { scope: serviceWorkerScope });
     } catch (error) {
       logger.error("Service worker registration failed", error);
       return { availability: { available: false, reason: "unsupported" }, token: null, channels: null };

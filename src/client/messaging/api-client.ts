@@ -68,16 +68,29 @@ export interface ApiClient {
   reportEvent(event: NotificationEventRequest): Promise<void>;
 }
 
+export interface ApiClientOptions {
+  /** Sino's origin (or base URL without a trailing slash); "" = the page's own origin. */
+  baseUrl?: string;
+  /**
+   * The site's public key when the page is another site than Sino itself (issue 9): the config is
+   * read for that site and each registration records it. Absent on Sino's own origin.
+   */
+  site?: string | null | undefined;
+  fetch?: typeof fetch;
+}
+
 /** The Sino API as the page and the service worker call it (same origin by default). */
-export function createApiClient(options: { baseUrl?: string; fetch?: typeof fetch } = {}): ApiClient {
-  const { request, json } = createJsonRequest({ ...options, toError: toApiRequestError });
+export function createApiClient(options: ApiClientOptions = {}): ApiClient {
+  const { request, json } = createJsonRequest({ baseUrl: options.baseUrl, fetch: options.fetch, toError: toApiRequestError });
+  const site = options.site ?? null;
+  const configPath = site === null ? API_ROUTES.config : `${API_ROUTES.config}?site=${encodeURIComponent(site)}`;
 
   return {
     async getConfig() {
-      return json<PublicConfig>("GET", API_ROUTES.config);
+      return json<PublicConfig>("GET", configPath);
     },
     async registerSubscription(subscription, previous) {
-      const body = previous ? { ...subscription, previous } : subscription;
+      const body = { ...subscription, ...(previous ? { previous } : {}), ...(site === null ? {} : { site }) };
       return json<RegisteredSubscription>("POST", API_ROUTES.subscriptions, body);
     },
     async removeSubscription(body) {

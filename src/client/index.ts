@@ -1,0 +1,21 @@
+/**
+ * The framework-free Sino client: what the embed (`sino.js`, `<sino-bell>`) and the React package
+ * build on. Keep this surface stable; add, do not change.
+ */
+export { createSinoClient } from "./sino-client.js";
+export type {
+  SinoChangeListener,
+  SinoChannelChoice,
+  SinoClient,
+  SinoClientOptions,
+  SinoNotice,
+  SinoSnapshot,
+  SinoStatus,
+} from "./sino-client.js";
+export { ApiRequestError } from "./messaging/api-client.js";
+export type { UnavailableReason } from "./messaging/availability.js";
+export { CONSOLE_MESSAGES } from "./messaging/console-messages.js";
+export { unblockHelpKey } from "./messaging/unblock-help.js";
+export type { UnblockHelpKey } from "./messaging/unblock-help.js";
+export type { PublicChannel } from "../shared/api/channels.js";
+export type { PushSubscriptionJson } from "../shared/api/subscriptions.js";

@@ -1,0 +1,251 @@
+import type { PublicChannel } from "../shared/api/channels.js";
+import type { PushSubscriptionJson } from "../shared/api/subscriptions.js";
+import { ApiRequestError, createApiClient } from "./messaging/api-client.js";
+import type { ApiClient } from "./messaging/api-client.js";
+import type { UnavailableReason } from "./messaging/availability.js";
+import { createPushMessaging } from "./messaging/push-messaging.js";
+import type { NotificationPermissionApi, PushMessaging } from "./messaging/push-messaging.js";
+import { readMessagingEnvironment } from "./messaging/read-environment.js";
+
+/**
+ * The bell's state as any UI shows it (seed-spec §4, plus what issue 9 adds):
+ * - `checking`: not decided yet (the page just loaded);
+ * - `hidden`: messaging is unavailable here (insecure page, iOS browser tab, webview…): no bell;
+ * - `off`: grey, "Habilitar Notificações";
+ * - `denied`: off, and the browser blocks notifications for this site: a click explains how to
+ *   unblock (also after a reload, for as long as the permission stays denied);
+ * - `on`: a token is held, "Desabilitar Notificações".
+ */
+export type SinoStatus = "checking" | "hidden" | "off" | "denied" | "on";
+
+/** What to tell the visitor after an action that did not simply work (pt-BR texts live in the catalog). */
+export type SinoNotice = "blocked" | "enable-failed" | "disable-failed" | "disable-server-failed";
+
+/** One immutable picture of the client; a new object on every change (fits React's useSyncExternalStore). */
+export interface SinoSnapshot {
+  readonly status: SinoStatus;
+  /** Why the bell is hidden; null unless `status` is `hidden`. */
+  readonly hiddenReason: UnavailableReason | null;
+  /** An action is in progress: the bell ignores clicks until it ends. */
+  readonly busy: boolean;
+  /** The device token of seed-spec §3 (the push subscription as `toJSON()` gives it); non-null ⇔ on. */
+  readonly token: PushSubscriptionJson | null;
+  /** The channels (slugs) the server holds for the token; null when unknown. */
+  readonly channels: readonly string[] | null;
+  readonly notice: SinoNotice | null;
+}
+
+/** The channels a visitor may pick, the limit, and what this browser has now. */
+export interface SinoChannelChoice {
+  readonly available: readonly PublicChannel[];
+  /** Most channels one subscription may choose; null when the server does not say. */
+  readonly limit: number | null;
+  readonly chosen: readonly string[];
+}
+
+export type SinoChangeListener = (snapshot: SinoSnapshot) => void;
+
+export interface SinoClientOptions {
+  /** Sino's address, e.g. `https://sino.exemplo.com.br` (only its origin and path prefix are used). */
+  sinoUrl: string;
+  /** The site's public key (Painel → Sites); omit on Sino's own origin. */
+  site?: string | null;
+  /**
+   * The site's service worker, which imports Sino's (`importScripts('https://SINO/embed/sw.js')`).
+   * Default `/sino-sw.js`. A site that already has a worker names that one (a scope has one worker).
+   */
+  serviceWorkerUrl?: string;
+  /** Default `/`. */
+  serviceWorkerScope?: string;
+  /** Upper bound for browser calls that may never settle (default 20 s). */
+  timeoutMs?: number;
+  /** The page (default: the global `window`); tests and frames may pass another. */
+  window?: Window;
+  logger?: Pick<Console, "log" | "warn" | "error">;
+  fetch?: typeof fetch;
+}
+
+export interface SinoClient {
+  /** Shorthand for `getSnapshot().status`. */
+  readonly state: SinoStatus;
+  getSnapshot(): SinoSnapshot;
+  /** Decide availability, register the worker, pick up an existing subscription. Idempotent. */
+  start(): Promise<SinoSnapshot>;
+  /** Off → on (asks the browser's permission when not yet given). Ignored while busy or when on. */
+  subscribe(): Promise<SinoSnapshot>;
+  /** On → off, in the browser and on the server. Ignored while busy or when off. */
+  unsubscribe(): Promise<SinoSnapshot>;
+  /** What a click on the bell does: subscribe when off or denied, unsubscribe when on. */
+  toggle(): Promise<SinoSnapshot>;
+  /** The active channels and the limit (from the server's public config) and this browser's choice. */
+  loadChannels(): Promise<SinoChannelChoice>;
+  /** Replaces this subscription's channels on the server; resolves with what it stored. Throws `ApiRequestError`. */
+  setChannels(slugs: readonly string[]): Promise<readonly string[]>;
+  dismissNotice(): void;
+  /** Listen to changes; returns the function that stops listening. */
+  on(event: "change", listener: SinoChangeListener): () => void;
+  off(event: "change", listener: SinoChangeListener): void;
+}
+
+const INITIAL: SinoSnapshot = { status: "checking", hiddenReason: null, busy: false, token: null, channels: null, notice: null };
+
+/**
+ * The framework-free Sino client: the bell's logic without any UI. The `<sino-bell>` element
+ * (src/embed) and the React package render it; custom UIs use it through `window.Sino`.
+ */
+export function createSinoClient(options: SinoClientOptions): SinoClient {
+  const win = options.window ?? window;
+  const logger = options.logger ?? console;
+  const baseUrl = options.sinoUrl.replace(/\/+$/, "");
+  const api: ApiClient = createApiClient({
+    baseUrl,
+    site: options.site ?? null,
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+  });
+  const notification = "Notification" in win ? (win.Notification as unknown as NotificationPermissionApi) : undefined;
+  const messaging: PushMessaging = createPushMessaging({
+    api,
+    environment: readMessagingEnvironment(win),
+    serviceWorker: "serviceWorker" in win.navigator ? win.navigator.serviceWorker : undefined,
+    notification,
+    logger,
+    serviceWorkerUrl: options.serviceWorkerUrl ?? "/sino-sw.js",
+    serviceWorkerScope: options.serviceWorkerScope ?? "/",
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+  });
+
+  let snapshot = INITIAL;
+  const listeners = new Set<SinoChangeListener>();
+  let started: Promise<SinoSnapshot> | undefined;
+
+  function update(patch: Partial<SinoSnapshot>): SinoSnapshot {
+    snapshot = { ...snapshot, ...patch };
+    for (const listener of [...listeners]) {
+      try {
+        listener(snapshot);
+      } catch (error) {
+        // A broken listener (a site's custom UI) must not break the bell or the other listeners.
+        logger.error("A Sino change listener failed", error);
+      }
+    }
+    return snapshot;
+  }
+
+  const permission = (): NotificationPermission => notification?.permission ?? "denied";
+  const offStatus = (): SinoStatus => (permission() === "denied" ? "denied" : "off");
+
+  async function doStart(): Promise<SinoSnapshot> {
+    const result = await messaging.start();
+    if (!result.availability.available) {
+      return update({ status: "hidden", hiddenReason: result.availability.reason, token: null, channels: null });
+    }
+    watchPermission();
+    return update({ status: result.token ? "on" : offStatus(), token: result.token, channels: result.channels });
+  }
+
+  /** The visitor may unblock (or block) in the browser's settings while the page is open. */
+  function watchPermission(): void {
+    const permissions = win.navigator.permissions as Permissions | undefined;
+    if (!permissions) return;
+    permissions.query({ name: "notifications" }).then(
+      (status) => {
+        status.addEventListener("change", () => {
+          if (snapshot.status === "off" || snapshot.status === "denied") update({ status: offStatus() });
+        });
+      },
+      () => {
+        // Not queryable in this browser: the status is re-read after each click instead.
+      },
+    );
+  }
+
+  const start = (): Promise<SinoSnapshot> => (started ??= doStart());
+
+  /** Runs one bell action: busy while it lasts, its outcome and `busy: false` in one change. */
+  async function act(action: () => Promise<Partial<SinoSnapshot>>): Promise<SinoSnapshot> {
+    update({ busy: true, notice: null });
+    let outcome: Partial<SinoSnapshot> = {};
+    try {
+      outcome = await action();
+    } finally {
+      update({ ...outcome, busy: false });
+    }
+    return snapshot;
+  }
+
+  async function subscribe(): Promise<SinoSnapshot> {
+    await start();
+    if (snapshot.busy || snapshot.status === "hidden" || snapshot.status === "on") return snapshot;
+    return act(async () => {
+      const result = await messaging.enable();
+      switch (result.kind) {
+        case "on":
+          return { status: "on", token: result.token, channels: result.channels };
+        case "no-token":
+          // Denied or dismissed: tell how to allow it (Chrome blocks the prompt after a few dismissals).
+          return { status: offStatus(), notice: "blocked" };
+        case "server-error":
+          logger.error("Could not register the subscription with the server", result.error.code);
+          return { status: offStatus(), notice: "enable-failed" };
+        case "token-error":
+          // seed-spec §8: logged only, nothing shown to the visitor.
+          return { status: offStatus() };
+      }
+    });
+  }
+
+  async function unsubscribe(): Promise<SinoSnapshot> {
+    await start();
+    if (snapshot.busy || snapshot.status !== "on") return snapshot;
+    return act(async () => {
+      try {
+        const result = await messaging.disable(snapshot.token);
+        return { status: offStatus(), token: null, channels: null, notice: result.kind === "server-error" ? "disable-server-failed" : null };
+      } catch (error) {
+        // The browser kept its subscription: it is still on, and honest about it.
+        logger.error("Could not unsubscribe", error);
+        return { notice: "disable-failed" };
+      }
+    });
+  }
+
+  async function loadChannels(): Promise<SinoChannelChoice> {
+    const config = await api.getConfig();
+    return {
+      available: config.channels ?? [],
+      limit: config.maxChannelsPerSubscription ?? null,
+      chosen: snapshot.channels ?? [],
+    };
+  }
+
+  async function setChannels(slugs: readonly string[]): Promise<readonly string[]> {
+    const token = snapshot.token;
+    if (!token) throw new ApiRequestError(0, "not_subscribed", "Notifications are off: there is no subscription to choose channels for");
+    const stored = await api.updateChannels({ endpoint: token.endpoint, auth: token.keys.auth }, [...slugs]);
+    update({ channels: stored });
+    return stored;
+  }
+
+  return {
+    get state() {
+      return snapshot.status;
+    },
+    getSnapshot: () => snapshot,
+    start,
+    subscribe,
+    unsubscribe,
+    toggle: () => (snapshot.status === "on" ? unsubscribe() : subscribe()),
+    loadChannels,
+    setChannels,
+    dismissNotice() {
+      if (snapshot.notice !== null) update({ notice: null });
+    },
+    on(_event, listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    off(_event, listener) {
+      listeners.delete(listener);
+    },
+  };
+}
