@@ -81,8 +81,9 @@ export default tseslint.config(
     },
   },
   {
-    // The React package runs in the host's page and builds on the framework-free embed core: it
-    // may import src/embed and src/shared, nothing of the server side or of Sino's own web app.
+    // The React package runs in the host's page and builds on the framework-free client core: it
+    // may import src/client and src/shared, nothing of the server side, Sino's web app or the
+    // script-tag embed.
     files: ["packages/react/src/**/*.ts", "packages/react/src/**/*.tsx", "packages/react/test-app/**/*.ts", "packages/react/test-app/**/*.tsx"],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { "react-hooks": reactHooks },
@@ -91,9 +92,9 @@ export default tseslint.config(
       "no-restricted-imports": [
         "error",
         {
-          patterns: [...layers.filter((l) => l !== "shared"), "web"].map((layer) => ({
+          patterns: [...layers.filter((l) => l !== "shared"), "web", "embed"].map((layer) => ({
             group: [`**/src/${layer}/*`, `**/src/${layer}/**`],
-            message: "packages/react imports only from src/embed and src/shared.",
+            message: "packages/react imports only from src/client and src/shared.",
           })),
         },
       ],
