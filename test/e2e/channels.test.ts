@@ -19,7 +19,7 @@ import { requireBuiltWebApp } from "./support/built-web-app.js";
 import { bundleEntry } from "./support/bundle-entry.js";
 import { STUB_STORAGE } from "./support/push-stub.js";
 
-const P = ptBR.preferencias;
+const P = ptBR.preferences;
 
 let browser: Browser;
 let fake: FakePushService;

@@ -1,5 +1,5 @@
 /**
- * Sends in the Painel, in a real Chromium against the real server (issue 4, "What it must show"):
+ * Sends in the dashboard, in a real Chromium against the real server (issue 4, "What it must show"):
  * schedule and cancel; send now and watch the progress reach 100% against the fake push service,
  * fed by the server's event stream with no page reload.
  */
@@ -17,10 +17,10 @@ import { startFakePushService, type FakePushService } from "../support/fake-push
 import { loadTestTls } from "../support/fake-push/test-tls.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { requireBuiltWebApp } from "./support/built-web-app.js";
-import { ADMIN, createFirstAdmin, field, signInContext } from "./support/painel-page.js";
+import { ADMIN, createFirstAdmin, field, signInContext } from "./support/dashboard-page.js";
 
-const P = ptBR.painel;
-const S = ptBR.envios;
+const P = ptBR.dashboard;
+const S = ptBR.notifications;
 
 let browser: Browser;
 let fake: FakePushService;
@@ -52,7 +52,7 @@ async function signedInPage(app: TestServer): Promise<{ context: BrowserContext;
 const heading = (page: Page, name: string) => page.getByRole("heading", { level: 1, name, exact: true });
 const statusChip = (page: Page, status: keyof typeof S.status) => page.getByTestId("send-status").filter({ hasText: S.status[status] });
 
-describe("sends in the Painel", () => {
+describe("sends in the dashboard", () => {
   it("schedules a notification, shows it as scheduled, and cancels it after confirmation", async () => {
     const app = await startTestServer();
     cleanups.push(() => app.close());

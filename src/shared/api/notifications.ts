@@ -2,7 +2,7 @@ import { z } from "zod";
 
 /**
  * Sends (*envios*) over the API: what POST /notifications takes, what every notification answer
- * looks like, the history list and Visão geral. The Painel's compose form mirrors these rules.
+ * looks like, the history list and Visão geral. The dashboard's compose form mirrors these rules.
  */
 export const NOTIFICATION_LIMITS = {
   /** macOS cuts titles past ~80 characters; Android a little later. */

@@ -10,7 +10,7 @@ import type { FakePushService } from "../../support/fake-push/fake-push-service.
 import { loadTestTls } from "../../support/fake-push/test-tls.js";
 import type { TestServer } from "../../support/server.js";
 import { settledBell } from "./bell-page.js";
-import { ADMIN, createFirstAdmin, signInContext } from "./painel-page.js";
+import { ADMIN, createFirstAdmin, signInContext } from "./dashboard-page.js";
 import { installPushStub, makeSubscriptionKeys } from "./push-stub.js";
 
 /** What startTestServer needs so its engine reaches the fake push service quickly. */
