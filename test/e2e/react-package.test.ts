@@ -20,7 +20,7 @@ import { bell, bellIconColour, isGrey, settledBell } from "./support/bell-page.j
 import { countStartingWith, recordConsole } from "./support/console-log.js";
 import { installPushStub, makeSubscriptionKeys, STUB_STORAGE, testEndpoint } from "./support/push-stub.js";
 import type { SubscriptionKeys } from "./support/push-stub.js";
-import { buildReactTestApp, serveStaticSite } from "./support/react-test-app.js";
+import { buildReactTestApp } from "./support/react-test-app.js";
 import type { StaticSite } from "./support/react-test-app.js";
 
 const TEXT = {
