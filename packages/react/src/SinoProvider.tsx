@@ -1,24 +1,33 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { ReactNode } from "react";
 import { createSinoClient } from "../../../src/client/index.js";
 import type { SinoClient, SinoClientOptions } from "../../../src/client/index.js";
 import { SinoContext } from "./sino-context.js";
 import { setToken as sliceSetToken } from "./sino-slice.js";
+import type { SinoToken } from "./sino-slice.js";
 import { connectTokenToStore } from "./token-bridge.js";
-import type { SetTokenActionCreator } from "./token-bridge.js";
 
-interface CommonProps<A> {
+/** What `setToken` makes: `{ type: "sino/setToken", payload: token }` for the package's slice. */
+export interface SetTokenAction {
+  type: string;
+  payload: SinoToken | null;
+}
+
+interface CommonProps {
   children?: ReactNode;
   /**
    * The host app's store `dispatch` (`store.dispatch`, or `useDispatch()` from react-redux): the
    * token is handed to it as `setToken(token)` whenever it changes.
    */
-  dispatch?: ((action: A) => unknown) | undefined;
-  /** The action creator to dispatch; default the package slice's `setToken` (`sino/setToken`). */
-  setToken?: SetTokenActionCreator<A> | undefined;
+  dispatch?: ((action: SetTokenAction) => unknown) | undefined;
+  /**
+   * The action creator to dispatch; default the package slice's `setToken` (`sino/setToken`).
+   * A host with the slice under another name passes that slice's (`createSinoSlice("push")`).
+   */
+  setToken?: ((token: SinoToken | null) => SetTokenAction) | undefined;
 }
 
-export type SinoProviderProps<A> = CommonProps<A> &
+export type SinoProviderProps = CommonProps &
   (
     | (Pick<SinoClientOptions, "sinoUrl" | "site" | "serviceWorkerUrl" | "serviceWorkerScope" | "timeoutMs" | "logger"> & {
         client?: undefined;
@@ -35,7 +44,7 @@ export type SinoProviderProps<A> = CommonProps<A> &
  * provider a `key` to start over with others), starts it, and hands its token to the host's store.
  * On the server (no `window`) there is no client, and the bell renders nothing.
  */
-export function SinoProvider<A = ReturnType<typeof sliceSetToken>>(props: SinoProviderProps<A>) {
+export function SinoProvider(props: SinoProviderProps) {
   const [client] = useState<SinoClient | null>(() => {
     if (props.client) return props.client;
     if (typeof window === "undefined") return null;
@@ -52,13 +61,18 @@ export function SinoProvider<A = ReturnType<typeof sliceSetToken>>(props: SinoPr
     });
   });
 
-  const { dispatch } = props;
-  const setToken = (props.setToken ?? sliceSetToken) as SetTokenActionCreator<A>;
+  // The latest dispatch and action creator, read at each change: an inline function given on
+  // every render must not reconnect (and re-dispatch) each time the parent renders.
+  const handTo = useRef({ dispatch: props.dispatch, setToken: props.setToken });
+  useEffect(() => {
+    handTo.current = { dispatch: props.dispatch, setToken: props.setToken };
+  });
 
   useEffect(() => {
-    if (!client || !dispatch) return undefined;
-    return connectTokenToStore(client, dispatch, setToken);
-  }, [client, dispatch, setToken]);
+    if (!client) return undefined;
+    const setToken = (token: SinoToken | null) => (handTo.current.setToken ?? sliceSetToken)(token);
+    return connectTokenToStore(client, (action: SetTokenAction) => handTo.current.dispatch?.(action), setToken);
+  }, [client]);
 
   useEffect(() => {
     // Idempotent: StrictMode's second effect run reuses the first start.

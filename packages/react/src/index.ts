@@ -6,7 +6,7 @@
  *   </SinoProvider>
  */
 export { SinoProvider } from "./SinoProvider.js";
-export type { SinoProviderProps } from "./SinoProvider.js";
+export type { SetTokenAction, SinoProviderProps } from "./SinoProvider.js";
 export { SinoBell } from "./SinoBell.js";
 export type { SinoBellProps } from "./SinoBell.js";
 export { useSino } from "./useSino.js";
