@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import { build, defineConfig } from "vite";
 import type { Plugin } from "vite";
 import react from "@vitejs/plugin-react";
@@ -6,6 +7,10 @@ import { LOCALE, ptBR } from "./src/shared/i18n/catalog.js";
 
 const webRoot = fileURLToPath(new URL("./src/web", import.meta.url));
 const serviceWorkerEntry = fileURLToPath(new URL("./src/web/sw/service-worker.ts", import.meta.url));
+const embedEntries = {
+  "embed/sino.js": fileURLToPath(new URL("./src/embed/sino-entry.ts", import.meta.url)),
+  "embed/sw.js": fileURLToPath(new URL("./src/embed/sw-entry.ts", import.meta.url)),
+} as const;
 
 /**
  * Bundles the service worker into ONE classic script (IIFE) served at /sw.js: Firefox ESR does not
@@ -13,6 +18,11 @@ const serviceWorkerEntry = fileURLToPath(new URL("./src/web/sw/service-worker.ts
  * Service-Worker-Allowed header. The app itself stays an ES module build.
  */
 async function bundleServiceWorker(mode: string, minify: boolean): Promise<string> {
+  return bundleClassicScript(serviceWorkerEntry, mode, minify);
+}
+
+/** One entry as ONE classic script (IIFE), nothing loaded at run time: a worker or a `<script async>`. */
+async function bundleClassicScript(entry: string, mode: string, minify: boolean): Promise<string> {
   const result = await build({
     configFile: false,
     logLevel: "warn",
@@ -22,7 +32,7 @@ async function bundleServiceWorker(mode: string, minify: boolean): Promise<strin
       write: false,
       minify,
       sourcemap: false,
-      lib: { entry: serviceWorkerEntry, formats: ["iife"], name: "sinoServiceWorker", fileName: () => "sw.js" },
+      lib: { entry, formats: ["iife"], name: "sinoScript", fileName: () => "script.js" },
       rollupOptions: { output: { inlineDynamicImports: true } },
     },
   });
@@ -32,7 +42,7 @@ async function bundleServiceWorker(mode: string, minify: boolean): Promise<strin
     const chunk = output.output.find((item) => item.type === "chunk" && item.isEntry);
     if (chunk && chunk.type === "chunk") return chunk.code;
   }
-  throw new Error("The service worker build produced no entry chunk");
+  throw new Error(`The build of ${entry} produced no entry chunk`);
 }
 
 function serviceWorkerPlugin(): Plugin {
@@ -53,6 +63,45 @@ function serviceWorkerPlugin(): Plugin {
     },
     async generateBundle() {
       this.emitFile({ type: "asset", fileName: "sw.js", source: await bundleServiceWorker(mode, true) });
+    },
+  };
+}
+
+/**
+ * The embed (issue 9): `embed/sino.js`, the script-tag bundle a site includes, and `embed/sw.js`,
+ * which a site's service worker imports (the server wraps it with Sino's URL and the site key).
+ * Both framework-free classic scripts, with brotli and gzip copies beside them (the server sends
+ * those to browsers that accept them): sino.js has a byte budget (test/e2e/embed-budget.test.ts).
+ */
+function embedPlugin(): Plugin {
+  let mode = "production";
+  return {
+    name: "sino-embed",
+    configResolved(config) {
+      mode = config.mode;
+    },
+    configureServer(server) {
+      for (const [fileName, entry] of Object.entries(embedEntries)) {
+        server.middlewares.use(`/${fileName}`, (_req, res, next) => {
+          bundleClassicScript(entry, "development", false).then((code) => {
+            res.setHeader("content-type", "text/javascript; charset=utf-8");
+            res.setHeader("cache-control", "no-cache");
+            res.end(code);
+          }, next);
+        });
+      }
+    },
+    async generateBundle() {
+      for (const [fileName, entry] of Object.entries(embedEntries)) {
+        const code = await bundleClassicScript(entry, mode, true);
+        this.emitFile({ type: "asset", fileName, source: code });
+        this.emitFile({ type: "asset", fileName: `${fileName}.gz`, source: gzipSync(code, { level: 9 }) });
+        this.emitFile({
+          type: "asset",
+          fileName: `${fileName}.br`,
+          source: brotliCompressSync(code, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: code.length } }),
+        });
+      }
     },
   };
 }
@@ -98,7 +147,7 @@ function webManifestPlugin(): Plugin {
 
 export default defineConfig({
   root: webRoot,
-  plugins: [react(), serviceWorkerPlugin(), webManifestPlugin()],
+  plugins: [react(), serviceWorkerPlugin(), embedPlugin(), webManifestPlugin()],
   build: {
     outDir: fileURLToPath(new URL("./dist/web", import.meta.url)),
     emptyOutDir: true,

@@ -41,6 +41,7 @@ import { registerSetupRoutes } from "./routes/setup/setup.js";
 import { registerSubscriptionRoutes } from "./routes/subscriptions/subscriptions.js";
 import { registerTokenRoutes } from "./routes/tokens/tokens.js";
 import { registerUserRoutes } from "./routes/users/users.js";
+import { registerEmbedAssets } from "./embed-assets.js";
 import { registerWebApp, sendIndexHtml } from "./web-app.js";
 
 export interface AppDeps {
@@ -160,6 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   await registerApiDocs(app);
 
+  await registerEmbedAssets(app, { webDir: deps.config.webDir, publicUrl: deps.config.publicUrl, translator: deps.translator });
   const servesWebApp = await registerWebApp(app, deps.config.webDir);
 
   app.setNotFoundHandler((request, reply) => {

@@ -1,0 +1,54 @@
+import type { SinoChangeListener, SinoChannelChoice, SinoClient, SinoSnapshot, SinoStatus } from "../client/index.js";
+
+/** The event the document receives on every change (`detail` is the snapshot). */
+export const CHANGE_EVENT = "sino:change";
+/** Fired on the document once `window.Sino` exists (`detail` is the API). */
+export const READY_EVENT = "sino:ready";
+
+/**
+ * `window.Sino`: the JS API for sites that draw their own UI (or add a second button):
+ * `Sino.subscribe()`, `Sino.unsubscribe()`, `Sino.state`, `Sino.on('change', fn)`, and the same
+ * changes as `sino:change` events on `document`.
+ */
+export interface SinoApi {
+  readonly state: SinoStatus;
+  readonly snapshot: SinoSnapshot;
+  /** Resolves once the state is known (after the first check of the browser and the worker). */
+  readonly ready: Promise<SinoSnapshot>;
+  subscribe(): Promise<SinoSnapshot>;
+  unsubscribe(): Promise<SinoSnapshot>;
+  toggle(): Promise<SinoSnapshot>;
+  loadChannels(): Promise<SinoChannelChoice>;
+  setChannels(slugs: readonly string[]): Promise<readonly string[]>;
+  on(event: "change", listener: SinoChangeListener): () => void;
+  off(event: "change", listener: SinoChangeListener): void;
+}
+
+declare global {
+  interface Window {
+    Sino?: SinoApi;
+  }
+}
+
+export function createSinoApi(client: SinoClient, doc: Document): SinoApi {
+  client.on("change", (snapshot) => {
+    doc.dispatchEvent(new CustomEvent(CHANGE_EVENT, { detail: snapshot }));
+  });
+  const ready = client.start();
+  return {
+    get state() {
+      return client.state;
+    },
+    get snapshot() {
+      return client.getSnapshot();
+    },
+    ready,
+    subscribe: () => client.subscribe(),
+    unsubscribe: () => client.unsubscribe(),
+    toggle: () => client.toggle(),
+    loadChannels: () => client.loadChannels(),
+    setChannels: (slugs) => client.setChannels(slugs),
+    on: (event, listener) => client.on(event, listener),
+    off: (event, listener) => client.off(event, listener),
+  };
+}

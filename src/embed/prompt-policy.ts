@@ -1,0 +1,74 @@
+import type { SoftPromptConfig } from "./embed-config.js";
+
+/** What the soft prompt remembers on the site's origin (localStorage), across visits. */
+export interface PromptMemory {
+  visits: number;
+  /** Epoch ms of the last "Agora não"; null if never. */
+  dismissedAt: number | null;
+}
+
+export const PROMPT_STORAGE_KEY = "sino:soft-prompt";
+/** Marks the browser session as counted (sessionStorage): one visit per session, not per page. */
+export const VISIT_SESSION_KEY = "sino:visit-counted";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Storage that may throw (disabled cookies, Safari's private mode) or be absent. */
+export type MaybeStorage = Pick<Storage, "getItem" | "setItem"> | null;
+
+export function readPromptMemory(storage: MaybeStorage): PromptMemory {
+  try {
+    const raw = storage?.getItem(PROMPT_STORAGE_KEY);
+    const value = raw ? (JSON.parse(raw) as Partial<PromptMemory>) : {};
+    return {
+      visits: typeof value.visits === "number" && value.visits >= 0 ? value.visits : 0,
+      dismissedAt: typeof value.dismissedAt === "number" ? value.dismissedAt : null,
+    };
+  } catch {
+    return { visits: 0, dismissedAt: null };
+  }
+}
+
+function writePromptMemory(storage: MaybeStorage, memory: PromptMemory): void {
+  try {
+    storage?.setItem(PROMPT_STORAGE_KEY, JSON.stringify(memory));
+  } catch {
+    // Storage refused: the prompt simply forgets, which errs towards asking less (see shouldOffer).
+  }
+}
+
+/** Counts this visit once per browser session; returns the memory after counting. */
+export function recordVisit(local: MaybeStorage, session: MaybeStorage): PromptMemory {
+  const memory = readPromptMemory(local);
+  try {
+    if (session?.getItem(VISIT_SESSION_KEY) === "1") return memory;
+    session?.setItem(VISIT_SESSION_KEY, "1");
+  } catch {
+    return memory;
+  }
+  const counted = { ...memory, visits: memory.visits + 1 };
+  writePromptMemory(local, counted);
+  return counted;
+}
+
+/** "Agora não": remember when, so the prompt stays away for `backoffDays`. */
+export function recordDismissal(local: MaybeStorage, now: number): void {
+  writePromptMemory(local, { ...readPromptMemory(local), dismissedAt: now });
+}
+
+/**
+ * Whether the soft prompt may be offered now. Only to a visitor the browser has never asked
+ * (permission "default") whose bell is off: the native dialog then comes only after a "yes" here,
+ * and Chrome's quiet-UI heuristics never see a prompt nobody wanted.
+ */
+export function shouldOfferPrompt(
+  config: SoftPromptConfig,
+  memory: PromptMemory,
+  now: number,
+  page: { status: string; permission: NotificationPermission | "unsupported" },
+): boolean {
+  if (page.status !== "off" || page.permission !== "default") return false;
+  if (memory.visits < config.visits) return false;
+  if (memory.dismissedAt !== null && now - memory.dismissedAt < config.backoffDays * DAY_MS) return false;
+  return true;
+}
