@@ -8,6 +8,7 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { AxeBuilder } from "@axe-core/playwright";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -20,6 +21,7 @@ import { bell, bellIconColour, isGrey, settledBell } from "./support/bell-page.j
 import { countStartingWith, recordConsole } from "./support/console-log.js";
 import { installPushStub, makeSubscriptionKeys, STUB_STORAGE, testEndpoint } from "./support/push-stub.js";
 import type { SubscriptionKeys } from "./support/push-stub.js";
+import { requireBuiltWebApp } from "./support/built-web-app.js";
 import { buildReactTestApp } from "./support/react-test-app.js";
 import type { StaticSite } from "./support/react-test-app.js";
 
@@ -31,12 +33,16 @@ const TEXT = {
   tokenError: "An error occurred while retrieving token",
 };
 
+/** The built web app, where the embed (`embed/sw.js`) is. */
+const WEB_DIR = fileURLToPath(new URL("../../dist/web", import.meta.url));
+
 /** A name Chromium resolves to 127.0.0.1 but does not treat as a secure context. */
 const INSECURE_HOST = "loja.test";
 
 let browser: Browser;
 let testAppDir: string;
 beforeAll(async () => {
+  requireBuiltWebApp();
   testAppDir = await buildReactTestApp();
   browser = await launchChromium({ args: [`--host-resolver-rules=MAP ${INSECURE_HOST} 127.0.0.1`] });
 }, 120_000);
@@ -53,10 +59,12 @@ interface Setup {
 }
 
 async function setUp(dialect: "sqlite" | "postgres"): Promise<Setup> {
-  // SAME-ORIGIN (interim, until sites/CORS land): Sino serves the test app as its web app.
+  // SAME-ORIGIN (until sites/CORS land in main): Sino serves the test app as its web app, with the
+  // built embed beside it, and the site's one-line worker imports Sino's.
   const dir = mkdtempSync(join(tmpdir(), "sino-react-app-"));
   cpSync(testAppDir, dir, { recursive: true });
-  writeFileSync(join(dir, "sino-sw.js"), SW_SOURCE);
+  cpSync(join(WEB_DIR, "embed"), join(dir, "embed"), { recursive: true });
+  writeFileSync(join(dir, "sino-sw.js"), 'importScripts("/embed/sw.js");\n');
   const server = await startTestServer({ dialect, env: { SINO_WEB_DIR: dir } });
   return {
     server,
@@ -68,7 +76,6 @@ async function setUp(dialect: "sqlite" | "postgres"): Promise<Setup> {
     },
   };
 }
-const SW_SOURCE = "self.addEventListener('push', () => undefined);\n";
 
 interface Opened {
   context: BrowserContext;
