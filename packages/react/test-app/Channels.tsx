@@ -7,6 +7,8 @@ export function Channels() {
   const { state, channels, loadChannels, setChannels } = useSino();
   const [choice, setChoice] = useState<SinoChannelChoice | null>(null);
   const [saved, setSaved] = useState(false);
+  // The visitor's pick shows at once; the server's answer then replaces it.
+  const [picked, setPicked] = useState<readonly string[] | null>(null);
 
   useEffect(() => {
     if (state !== "on") return;
@@ -23,13 +25,20 @@ export function Channels() {
   }, [state, loadChannels]);
 
   if (state !== "on" || !choice) return null;
-  const chosen = new Set(channels ?? []);
+  const chosen = new Set(picked ?? channels ?? []);
   const toggle = (slug: string, checked: boolean) => {
     const next = checked ? [...chosen, slug] : [...chosen].filter((s) => s !== slug);
     setSaved(false);
+    setPicked(next);
     setChannels(next).then(
-      () => setSaved(true),
-      (error: unknown) => console.error("Could not save the channels", error),
+      (stored) => {
+        setPicked(stored);
+        setSaved(true);
+      },
+      (error: unknown) => {
+        setPicked(null);
+        console.error("Could not save the channels", error);
+      },
     );
   };
   return (

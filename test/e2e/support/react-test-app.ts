@@ -24,13 +24,14 @@ export interface StaticSite {
 
 /**
  * Serves `dir` on 127.0.0.1 and a free port, no-cache, index.html for `/`; `scripts` adds
- * JavaScript files made at run time (e.g. `/sino-sw.js`, which names this run's Sino address).
+ * JavaScript files made at run time (e.g. `/sino-sw.js`, which names this run's Sino address and
+ * site key, known only once the site's port is).
  */
-export async function serveStaticSite(dir: string, scripts: Record<string, string> = {}): Promise<StaticSite> {
+export async function serveStaticSite(dir: string, scripts: Record<string, () => string> = {}): Promise<StaticSite> {
   const app = Fastify({ logger: false });
   for (const [path, source] of Object.entries(scripts)) {
     app.get(path, (_request, reply) =>
-      reply.header("Cache-Control", "no-cache").type("text/javascript; charset=utf-8").send(source),
+      reply.header("Cache-Control", "no-cache").type("text/javascript; charset=utf-8").send(source()),
     );
   }
   await app.register(fastifyStatic, {
