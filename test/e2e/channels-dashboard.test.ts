@@ -1,5 +1,5 @@
 /**
- * The dashboard's audience pages (issue 5) in Chromium against the real server: Canais (admin
+ * The dashboard's audience pages in Chromium against the real server: Canais (admin
  * creates and archives with a confirmation; a publisher only reads), Assinantes (filter by channel,
  * remove one with a confirmation), Visão geral's charts and Envio's results.
  * SINO_TEST_SCREENSHOTS=<dir> also saves desktop and 390 px phone screenshots of each page.

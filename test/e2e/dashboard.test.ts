@@ -1,5 +1,5 @@
 /**
- * The dashboard in a real Chromium against the real server (issue 4, "What it must show"): set-up of
+ * The dashboard in a real Chromium against the real server: set-up of
  * the first admin, sign-in and sign-out, compose with validation errors beside their fields, API
  * tokens (secret shown once, revoked), users and roles. Nothing is stubbed: the built app, the
  * HTTP API, the session cookie and the database are the real ones.
@@ -176,7 +176,7 @@ describe("the dashboard", () => {
     await page.getByRole("button", { name: P.compose.submit.later }).click();
     expect(await helperTextOf(page.locator('input[name="time"]'))).toBe(P.compose.errors.scheduleInPast);
 
-    // Sent now: the page moves to the send's Envio page (nobody subscribes here, so it is done at once).
+    // Sent now: the page moves to the notification's Envio page (nobody subscribes here, so it is done at once).
     await page.getByRole("radio", { name: P.compose.when.now }).check();
     await page.getByRole("button", { name: P.compose.submit.now }).click();
     await page.getByRole("dialog").getByRole("button", { name: P.compose.submit.now }).click();
@@ -190,7 +190,7 @@ describe("the dashboard", () => {
     const app = await server();
     await createFirstAdmin(app.url);
     const { page, context } = await newPage();
-    // The browser's push service is stubbed (TESTING.md §2); the bell, worker and API are real.
+    // The browser's push service is stubbed (Chromium's never settles offline); the bell, worker and API are real.
     await context.grantPermissions(["notifications"], { origin: app.baseUrl });
     await installPushStub(context, { endpoint: testEndpoint(), keys: makeSubscriptionKeys(), mode: "ok" });
     await signInContext(context, app.baseUrl, ADMIN);
@@ -212,7 +212,7 @@ describe("the dashboard", () => {
     const outcome = page.getByTestId("compose-outcome");
     await outcome.waitFor();
     expect(await outcome.textContent()).toBe(P.compose.result.testSent);
-    // The server made a send to this browser's subscription alone.
+    // The server made a notification to this browser's subscription alone.
     const sends = await app.database.db.selectFrom("notifications").select(["title", "audience", "queued"]).execute();
     expect(sends).toEqual([{ title: "Teste", audience: expect.stringContaining('"kind":"endpoint"'), queued: 1 }]);
   });

@@ -1,6 +1,6 @@
 /**
- * Avisos, the public home page (issue 5): what was sent, newest first, with relative times in
- * pt-BR; a new send appears without a reload (SSE); text is text, never markup.
+ * Avisos, the public home page: what was sent, newest first, with relative times in
+ * pt-BR; a new notification appears without a reload (SSE); text is text, never markup.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext } from "playwright-core";

@@ -1,18 +1,16 @@
-import { useMemo } from "react";
+import { useState } from "react";
 import { Route, Routes } from "react-router";
-import { createDashboardApi } from "./api/dashboard-api.js";
 import { ChannelsPage } from "./channels/ChannelsPage.js";
 import { ComposePage } from "./compose/ComposePage.js";
-import { DEFAULT_TIME_ZONE } from "./compose/compose-form.js";
 import { DashboardLayout } from "./layout/DashboardLayout.js";
 import { OverviewPage } from "./pages/OverviewPage.js";
 import { DashboardNotFoundPage } from "./pages/DashboardNotFoundPage.js";
 import { SetupPage } from "./pages/SetupPage.js";
-import { HistoryPage } from "./sends/HistoryPage.js";
-import { SendPage } from "./sends/SendPage.js";
+import { HistoryPage } from "./notifications/HistoryPage.js";
+import { NotificationPage } from "./notifications/NotificationPage.js";
 import { SignInPage } from "./pages/SignInPage.js";
 import { SubscribersPage } from "./subscribers/SubscribersPage.js";
-import { DashboardServicesContext } from "./services.js";
+import { createDashboardServices, DashboardServicesContext } from "./services.js";
 import type { DashboardServices } from "./services.js";
 import { RequireAdmin } from "./session/RequireAdmin.js";
 import { RequireSession } from "./session/RequireSession.js";
@@ -21,14 +19,11 @@ import { TokensPage } from "./tokens/TokensPage.js";
 import { UsersPage } from "./users/UsersPage.js";
 
 /**
- * The operators' Painel, mounted at /painel/*. Its services are built here once (no module
+ * The operators' dashboard (the Painel), mounted at /painel/*. Its services are built here once (no module
  * state); tests and other hosts can pass their own.
  */
 export function DashboardApp({ services }: { services?: DashboardServices }) {
-  const built = useMemo<DashboardServices>(
-    () => services ?? { api: createDashboardApi(), timeZone: DEFAULT_TIME_ZONE, siteOrigin: window.location.origin, now: () => Date.now() },
-    [services],
-  );
+  const [built] = useState<DashboardServices>(() => services ?? createDashboardServices({ siteOrigin: window.location.origin }));
   return (
     <DashboardServicesContext.Provider value={built}>
       <SessionProvider>
@@ -45,7 +40,7 @@ export function DashboardApp({ services }: { services?: DashboardServices }) {
             <Route index element={<OverviewPage />} />
             <Route path="nova" element={<ComposePage />} />
             <Route path="historico" element={<HistoryPage />} />
-            <Route path="envios/:id" element={<SendPage />} />
+            <Route path="envios/:id" element={<NotificationPage />} />
             <Route path="canais" element={<ChannelsPage />} />
             <Route
               path="assinantes"

@@ -9,11 +9,11 @@ export const DASHBOARD_PATHS = {
   subscribers: "/painel/assinantes",
   users: "/painel/usuarios",
   tokens: "/painel/tokens",
-  /** `/painel/envios/:id`: one send's live progress (see `sendPath`). */
-  sends: "/painel/envios",
+  /** `/painel/envios/:id`: one notification's live progress (see `notificationPagePath`). */
+  notifications: "/painel/envios",
 } as const;
 
 /** Envio: `/painel/envios/<id>`. */
-export function sendPath(id: string): string {
-  return `${DASHBOARD_PATHS.sends}/${encodeURIComponent(id)}`;
+export function notificationPagePath(id: string): string {
+  return `${DASHBOARD_PATHS.notifications}/${encodeURIComponent(id)}`;
 }

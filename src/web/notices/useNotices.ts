@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import { NOTICE_STREAM_EVENT } from "../../shared/api/notices.js";
 import type { Notice } from "../../shared/api/notices.js";
-import { PUBLIC_ROUTES } from "../../client/messaging/api-client.js";
+import { API_ROUTES } from "../../shared/api/routes.js";
 import type { ApiClient } from "../../client/messaging/api-client.js";
 import { mergeNotices } from "./notice-list.js";
 
@@ -62,7 +62,7 @@ export function useNotices(api: ApiClient, channel: string | null): NoticesView 
 
     if (typeof EventSource === "undefined") return () => void (active = false);
     const query = channel ? `?channel=${encodeURIComponent(channel)}` : "";
-    const stream = new EventSource(PUBLIC_ROUTES.noticesStream + query);
+    const stream = new EventSource(API_ROUTES.noticesStream + query);
     let dropped = false;
     stream.addEventListener(NOTICE_STREAM_EVENT, (event: MessageEvent<string>) => {
       let notice: Notice;

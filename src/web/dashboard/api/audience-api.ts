@@ -13,7 +13,7 @@ export interface SubscribersFilter {
   pageSize?: number | undefined;
 }
 
-/** The audience side of the operators' API (issue 5): channels, subscribers, charts. */
+/** The audience side of the operators' API: channels, subscribers, charts. */
 export interface AudienceApi {
   listChannels(): Promise<Channel[]>;
   createChannel(request: CreateChannelRequest): Promise<Channel>;

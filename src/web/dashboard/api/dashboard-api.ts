@@ -1,7 +1,6 @@
 import { API_ROUTES, tokenPath, userPath } from "../../../shared/api/routes.js";
-import type { NotificationResponse } from "../../../shared/api/notifications.js";
-import { createJsonRequest, readApiError, type RequestFailure } from "../../../client/http/json-request.js";
-import type { NotificationRequest } from "../compose/compose-request.js";
+import { isErrorCode } from "../../../shared/errors.js";
+import { createJsonRequest, type RequestFailure } from "../../../client/http/json-request.js";
 import { DashboardApiError } from "./dashboard-api-error.js";
 import type {
   ApiToken,
@@ -14,16 +13,6 @@ import type {
   UpdateUserRequest,
   User,
 } from "./types.js";
-
-/** The operators' API paths (src/shared/api/routes.ts), plus the sends API still to come. */
-export const DASHBOARD_ROUTES = {
-  setup: API_ROUTES.setup,
-  session: API_ROUTES.session,
-  users: API_ROUTES.users,
-  tokens: API_ROUTES.tokens,
-  /** The sends API (src/shared/api/notifications.ts). */
-  notifications: API_ROUTES.notifications,
-} as const;
 
 export interface DashboardApi {
   getSetup(): Promise<SetupStatus>;
@@ -39,8 +28,6 @@ export interface DashboardApi {
   listTokens(): Promise<ApiToken[]>;
   createToken(request: CreateTokenRequest): Promise<CreatedToken>;
   revokeToken(id: string): Promise<void>;
-  /** POST /notifications: the send as created (now, or scheduled). */
-  createNotification(request: NotificationRequest): Promise<NotificationResponse>;
 }
 
 /**
@@ -51,29 +38,29 @@ export function createDashboardApi(options: { baseUrl?: string; fetch?: typeof f
   const { request, json } = createJsonRequest({ ...options, toError: dashboardApiErrorFrom });
 
   return {
-    getSetup: () => json("GET", DASHBOARD_ROUTES.setup),
+    getSetup: () => json("GET", API_ROUTES.setup),
     async setup(body) {
-      return (await json<{ user: User }>("POST", DASHBOARD_ROUTES.setup, body)).user;
+      return (await json<{ user: User }>("POST", API_ROUTES.setup, body)).user;
     },
     async getSession() {
       try {
-        return (await json<{ user: User }>("GET", DASHBOARD_ROUTES.session)).user;
+        return (await json<{ user: User }>("GET", API_ROUTES.session)).user;
       } catch (error) {
         if (error instanceof DashboardApiError && error.status === 401) return null;
         throw error;
       }
     },
     async signIn(body) {
-      return (await json<{ user: User }>("POST", DASHBOARD_ROUTES.session, body)).user;
+      return (await json<{ user: User }>("POST", API_ROUTES.session, body)).user;
     },
     async signOut() {
-      await request("DELETE", DASHBOARD_ROUTES.session);
+      await request("DELETE", API_ROUTES.session);
     },
     async listUsers() {
-      return (await json<{ users: User[] }>("GET", DASHBOARD_ROUTES.users)).users;
+      return (await json<{ users: User[] }>("GET", API_ROUTES.users)).users;
     },
     async createUser(body) {
-      return (await json<{ user: User }>("POST", DASHBOARD_ROUTES.users, body)).user;
+      return (await json<{ user: User }>("POST", API_ROUTES.users, body)).user;
     },
     async updateUser(id, body) {
       return (await json<{ user: User }>("PATCH", userPath(id), body)).user;
@@ -82,23 +69,21 @@ export function createDashboardApi(options: { baseUrl?: string; fetch?: typeof f
       await request("DELETE", userPath(id));
     },
     async listTokens() {
-      return (await json<{ tokens: ApiToken[] }>("GET", DASHBOARD_ROUTES.tokens)).tokens;
+      return (await json<{ tokens: ApiToken[] }>("GET", API_ROUTES.tokens)).tokens;
     },
-    createToken: (body) => json("POST", DASHBOARD_ROUTES.tokens, body),
+    createToken: (body) => json("POST", API_ROUTES.tokens, body),
     async revokeToken(id) {
       await request("DELETE", tokenPath(id));
     },
-    createNotification: (body) => json("POST", DASHBOARD_ROUTES.notifications, body),
   };
 }
 
 /** The dashboard clients' `toError`: the page shows its own pt-BR text when `message` is empty. */
 export function dashboardApiErrorFrom(failure: RequestFailure): DashboardApiError {
-  if (failure.kind === "network") return new DashboardApiError(0, "network_error", "");
-  if (failure.error) return new DashboardApiError(failure.status, failure.error.code, failure.error.message ?? "", failure.error.field);
-  return new DashboardApiError(failure.status, "http_error", "");
-}
-
-export async function toDashboardApiError(response: Response): Promise<DashboardApiError> {
-  return dashboardApiErrorFrom({ kind: "http", status: response.status, statusText: response.statusText, error: await readApiError(response) });
+  if (failure.kind === "network") return new DashboardApiError(0, undefined, "");
+  if (failure.error) {
+    const { code, message, field } = failure.error;
+    return new DashboardApiError(failure.status, isErrorCode(code) ? code : undefined, message ?? "", field);
+  }
+  return new DashboardApiError(failure.status, undefined, "");
 }

@@ -5,8 +5,8 @@ import ListItemText from "@mui/material/ListItemText";
 import MenuItem from "@mui/material/MenuItem";
 import TextField from "@mui/material/TextField";
 import { formatNumber } from "../format.js";
-import { useAudienceApi } from "../hooks/useAudienceApi.js";
 import { useResource } from "../hooks/useResource.js";
+import { useDashboardServices } from "../services.js";
 
 /**
  * Compose's audience: nobody ticked means everyone; otherwise the subscribers of any ticked
@@ -14,7 +14,7 @@ import { useResource } from "../hooks/useResource.js";
  */
 export function AudienceSelect({ value, onChange, error }: { value: string[]; onChange: (slugs: string[]) => void; error?: string | undefined }) {
   const { t } = useTranslation();
-  const api = useAudienceApi();
+  const { audience: api } = useDashboardServices();
   const { resource } = useResource(useCallback(() => api.listChannels(), [api]));
   const channels = resource.status === "ready" ? resource.data.filter((c) => !c.archived) : [];
   const nameOf = (slug: string) => channels.find((c) => c.slug === slug)?.name ?? slug;

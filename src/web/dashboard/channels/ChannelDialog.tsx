@@ -14,9 +14,9 @@ import TextField from "@mui/material/TextField";
 import type { Channel } from "../../../shared/api/channels.js";
 import { errorText } from "../api/error-text.js";
 import { isDashboardApiError } from "../api/dashboard-api-error.js";
-import { useAudienceApi } from "../hooks/useAudienceApi.js";
 import { CHANNEL_FIELD_LIMITS, suggestSlug, validateChannelForm } from "./channel-form.js";
 import type { ChannelFormErrors, ChannelFormValues } from "./channel-form.js";
+import { useDashboardServices } from "../services.js";
 
 /** Create a channel (`editing` null) or edit one (its slug stays as it is). */
 export function ChannelDialog({ open, editing, onClose, onSaved }: { open: boolean; editing: Channel | null; onClose: () => void; onSaved: (channel: Channel) => void }) {
@@ -30,7 +30,7 @@ export function ChannelDialog({ open, editing, onClose, onSaved }: { open: boole
 
 function ChannelForm({ editing, onClose, onSaved }: { editing: Channel | null; onClose: () => void; onSaved: (channel: Channel) => void }) {
   const { t } = useTranslation();
-  const api = useAudienceApi();
+  const { audience: api } = useDashboardServices();
   const creating = editing === null;
   const [values, setValues] = useState<ChannelFormValues>({
     slug: editing?.slug ?? "",

@@ -25,15 +25,15 @@ import { PageHeading } from "../components/PageHeading.js";
 import { useNotice } from "../components/useNotice.js";
 import { VisuallyHidden } from "../components/VisuallyHidden.js";
 import { formatNumber } from "../format.js";
-import { useAudienceApi } from "../hooks/useAudienceApi.js";
 import { useResource } from "../hooks/useResource.js";
 import { useCurrentUser } from "../session/session-context.js";
 import { ChannelDialog } from "./ChannelDialog.js";
+import { useDashboardServices } from "../services.js";
 
 /** Canais: admins create, rename and archive; publishers see the list and the counts. */
 export function ChannelsPage() {
   const { t } = useTranslation();
-  const api = useAudienceApi();
+  const { audience: api } = useDashboardServices();
   const admin = useCurrentUser().role === "admin";
   const { resource, reload, update } = useResource(useCallback(() => api.listChannels(), [api]));
   const [dialog, setDialog] = useState<{ editing: Channel | null } | null>(null);

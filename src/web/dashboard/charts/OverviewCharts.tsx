@@ -16,9 +16,9 @@ import { STATS_DEFAULT_DAYS } from "../../../shared/api/stats.js";
 import type { StatsResponse } from "../../../shared/api/stats.js";
 import { LoadError } from "../components/LoadError.js";
 import { formatNumber } from "../format.js";
-import { useAudienceApi } from "../hooks/useAudienceApi.js";
 import { useResource } from "../hooks/useResource.js";
 import { formatDay, formatRate } from "./chart-format.js";
+import { useDashboardServices } from "../services.js";
 
 const HEIGHT = 260;
 const numberFormatter = (value: number | null) => (value === null ? "" : formatNumber(value));
@@ -26,7 +26,7 @@ const numberFormatter = (value: number | null) => (value === null ? "" : formatN
 /** Visão geral's charts: subscribers, sends and click rate per day; subscribers by channel and browser. */
 export function OverviewCharts() {
   const { t } = useTranslation();
-  const api = useAudienceApi();
+  const { audience: api } = useDashboardServices();
   const { resource, reload } = useResource(useCallback(() => api.getStats(STATS_DEFAULT_DAYS), [api]));
 
   if (resource.status === "error") {
@@ -46,7 +46,7 @@ export function OverviewCharts() {
         <ChartCard title={t("results.charts.subscribersOverTime")} wide>
           {stats && <SubscribersChart stats={stats} />}
         </ChartCard>
-        <ChartCard title={t("results.charts.sendsOverTime")}>{stats && <SendsChart stats={stats} />}</ChartCard>
+        <ChartCard title={t("results.charts.sendsOverTime")}>{stats && <NotificationsChart stats={stats} />}</ChartCard>
         <ChartCard title={t("results.charts.clickRateOverTime")}>{stats && <ClickRateChart stats={stats} />}</ChartCard>
         <ChartCard title={t("results.charts.byChannel")}>{stats && <ByChannelChart stats={stats} />}</ChartCard>
         <ChartCard title={t("results.charts.byBrowser")}>{stats && <ByBrowserChart stats={stats} />}</ChartCard>
@@ -97,7 +97,7 @@ function SubscribersChart({ stats }: { stats: StatsResponse }) {
   );
 }
 
-function SendsChart({ stats }: { stats: StatsResponse }) {
+function NotificationsChart({ stats }: { stats: StatsResponse }) {
   const { t } = useTranslation();
   const rows = stats.sends;
   if (rows.length === 0) return <Empty />;

@@ -19,31 +19,31 @@ import Typography from "@mui/material/Typography";
 import SendOutlined from "@mui/icons-material/SendOutlined";
 import ScheduleSend from "@mui/icons-material/ScheduleSend";
 import PhonelinkRing from "@mui/icons-material/PhonelinkRing";
+import { NOTIFICATION_URGENCIES } from "../../../shared/api/notifications.js";
+import type { NotificationAudience, NotificationUrgency } from "../../../shared/api/notifications.js";
 import { useAppSelector } from "../../hooks/useAppStore.js";
 import { errorText } from "../api/error-text.js";
 import { isDashboardApiError } from "../api/dashboard-api-error.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { PageHeading } from "../components/PageHeading.js";
 import { formatDateTime, formatNumber, timeZoneName } from "../format.js";
-import { sendPath } from "../paths.js";
+import { notificationPagePath } from "../paths.js";
 import { AudienceSelect } from "../channels/AudienceSelect.js";
 import { useDashboardServices } from "../services.js";
-import { COMPOSE_LIMITS, initialComposeValues, isAllowedLink, toNotificationRequest, validateCompose } from "./compose-form.js";
+import { COMPOSE_LIMITS, TTL_CHOICES, initialComposeValues, isAllowedLink, toNotificationRequest, validateCompose } from "./compose-form.js";
 import type { ComposeErrors, ComposeField, ComposeValues } from "./compose-form.js";
-import { TTL_CHOICES, URGENCIES } from "./compose-request.js";
-import type { Audience, Urgency } from "./compose-request.js";
 import { NotificationPreview } from "./NotificationPreview.js";
 
-/** Server field names (the sends API) → the form's fields. */
+/** Server field names (the notifications API) → the form's fields. */
 const SERVER_FIELDS: Record<string, ComposeField> = { title: "title", body: "body", url: "url", icon: "icon", image: "image", sendAt: "time" };
 const FIELD_ORDER: ComposeField[] = ["title", "body", "url", "icon", "image", "date", "time"];
 
 type Outcome = { severity: "success" | "error"; text: string } | null;
 
-/** Nova notificação: the form, its live preview, a test send to this browser, and the send itself. */
+/** Nova notificação: the form, its live preview, a test send to this browser, and the notification itself. */
 export function ComposePage() {
   const { t } = useTranslation();
-  const { api, timeZone, siteOrigin, now } = useDashboardServices();
+  const { notifications, timeZone, siteOrigin, now } = useDashboardServices();
   const navigate = useNavigate();
   const push = useAppSelector((state) => state.push);
   const [values, setValues] = useState<ComposeValues>(() => initialComposeValues(now(), timeZone));
@@ -100,15 +100,15 @@ export function ComposePage() {
     return true;
   };
 
-  const post = async (audience: Audience, kind: "send" | "test") => {
+  const post = async (audience: NotificationAudience, kind: "send" | "test") => {
     setBusy(kind);
     setOutcome(null);
     setServerErrors({});
     try {
-      const created = await api.createNotification(toNotificationRequest(values, { timeZone, audience }));
+      const created = await notifications.createNotification(toNotificationRequest(values, { timeZone, audience }));
       if (kind === "send") {
         // Follow it: Envio shows the live progress (or the schedule, with its cancel button).
-        void navigate(sendPath(created.notification.id));
+        void navigate(notificationPagePath(created.notification.id));
         return;
       }
       setOutcome({ severity: "success", text: t("dashboard.compose.result.testSent") });
@@ -176,8 +176,8 @@ export function ComposePage() {
                 <TextField {...text("image")} label={t("dashboard.compose.fields.image")} placeholder={t("dashboard.compose.placeholders.image")} type="url" fullWidth helperText={errorOf("image") ?? t("dashboard.compose.hints.image")} />
               </Stack>
               <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
-                <TextField select name="urgency" label={t("dashboard.compose.fields.urgency")} value={values.urgency} onChange={(event) => set("urgency", event.target.value as Urgency)} fullWidth helperText={t(`dashboard.compose.urgencyHints.${values.urgency}`)}>
-                  {URGENCIES.map((urgency) => (
+                <TextField select name="urgency" label={t("dashboard.compose.fields.urgency")} value={values.urgency} onChange={(event) => set("urgency", event.target.value as NotificationUrgency)} fullWidth helperText={t(`dashboard.compose.urgencyHints.${values.urgency}`)}>
+                  {NOTIFICATION_URGENCIES.map((urgency) => (
                     <MenuItem key={urgency} value={urgency}>
                       {t(`dashboard.compose.urgency.${urgency}`)}
                     </MenuItem>

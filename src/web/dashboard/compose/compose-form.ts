@@ -1,11 +1,14 @@
-import type { Audience, NotificationRequest, Urgency } from "./compose-request.js";
-import { DEFAULT_TTL } from "./compose-request.js";
+import { DEFAULT_NOTIFICATION_TTL, MAX_NOTIFICATION_TTL, NOTIFICATION_LIMITS, isLinkShape } from "../../../shared/api/notifications.js";
+import type { CreateNotificationRequest, NotificationAudience, NotificationUrgency } from "../../../shared/api/notifications.js";
 import { epochToWallTime, wallTimeToEpoch } from "../../../shared/time/zoned-time.js";
 
-/** Limits of what a notification shows well on every platform (macOS cuts titles past ~80). */
-export const COMPOSE_LIMITS = { title: 80, body: 300, url: 2_048 } as const;
+/** The server's limits, by the form's field names (the form calls the link `url`). */
+export const COMPOSE_LIMITS = { title: NOTIFICATION_LIMITS.title, body: NOTIFICATION_LIMITS.body, url: NOTIFICATION_LIMITS.link } as const;
 
-/** The zone schedules are entered in. Issue 4: configurable, default America/Sao_Paulo. */
+/** The TTLs the form offers, in seconds: an hour up to the longest a push service keeps a message. */
+export const TTL_CHOICES = [3_600, 6 * 3_600, 86_400, 3 * 86_400, 7 * 86_400, MAX_NOTIFICATION_TTL] as const;
+
+/** The zone schedules are entered in when none is configured: the server's SINO_TIME_ZONE default. */
 export const DEFAULT_TIME_ZONE = "America/Sao_Paulo";
 
 export type When = "now" | "later";
@@ -16,7 +19,7 @@ export interface ComposeValues {
   url: string;
   icon: string;
   image: string;
-  urgency: Urgency;
+  urgency: NotificationUrgency;
   ttl: number;
   when: When;
   date: string;
@@ -32,26 +35,23 @@ export type ComposeErrors = Partial<Record<ComposeField, string>>;
 export function initialComposeValues(now: number, timeZone: string): ComposeValues {
   const inAnHour = Math.ceil((now + 3_600_000) / 3_600_000) * 3_600_000;
   const { date, time } = epochToWallTime(inAnHour, timeZone);
-  return { title: "", body: "", url: "", icon: "", image: "", urgency: "normal", ttl: DEFAULT_TTL, when: "now", date, time };
+  return { title: "", body: "", url: "", icon: "", image: "", urgency: "normal", ttl: DEFAULT_NOTIFICATION_TTL, when: "now", date, time };
 }
 
 /**
- * An https URL, an URL on this site's own origin, or a path on it ("/avisos"). Never
- * `javascript:`/`data:`, nor a protocol-relative `//host`, which would leave the site.
+ * A link the server takes (`isLinkShape`: a path on this site, never `javascript:`/`data:` nor
+ * `//host`) that is https, or http on this site's own origin, which only the server knows; the
+ * page knows it as `siteOrigin`.
  */
 export function isAllowedLink(value: string, siteOrigin: string): boolean {
-  if (value.startsWith("/")) return !value.startsWith("//") && !value.startsWith("/\\");
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
+  if (!isLinkShape(value)) return false;
+  if (value.startsWith("/")) return true;
+  const url = new URL(value);
   return url.protocol === "https:" || url.origin === siteOrigin;
 }
 
 /**
- * The client-side mirror of the send rules: the same checks the server makes, so most mistakes
+ * The client-side mirror of the notification rules: the same checks the server makes, so most mistakes
  * are shown before a round trip. The server's own field errors are shown the same way.
  */
 export function validateCompose(values: ComposeValues, context: { now: number; siteOrigin: string; timeZone: string }): ComposeErrors {
@@ -86,8 +86,8 @@ export function validateCompose(values: ComposeValues, context: { now: number; s
 }
 
 /** The request for a valid form (call validateCompose first). Empty optional fields are left out. */
-export function toNotificationRequest(values: ComposeValues, options: { timeZone: string; audience: Audience }): NotificationRequest {
-  const request: NotificationRequest = {
+export function toNotificationRequest(values: ComposeValues, options: { timeZone: string; audience: NotificationAudience }): CreateNotificationRequest {
+  const request: CreateNotificationRequest = {
     title: values.title.trim(),
     urgency: values.urgency,
     ttl: values.ttl,

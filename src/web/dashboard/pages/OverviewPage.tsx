@@ -4,10 +4,10 @@ import Button from "@mui/material/Button";
 import { OverviewCharts } from "../charts/OverviewCharts.js";
 import { PageHeading } from "../components/PageHeading.js";
 import { DASHBOARD_PATHS } from "../paths.js";
-import { OverviewSummary } from "../sends/RecentSends.js";
+import { OverviewSummary } from "../notifications/RecentNotifications.js";
 import { useCurrentUser } from "../session/session-context.js";
 
-/** Visão geral: subscribers now and the latest sends with their results. */
+/** Visão geral: subscribers now and the latest notifications with their results. */
 export function OverviewPage() {
   const { t } = useTranslation();
   const user = useCurrentUser();

@@ -29,7 +29,6 @@ import { PageHeading } from "../components/PageHeading.js";
 import { useNotice } from "../components/useNotice.js";
 import { VisuallyHidden } from "../components/VisuallyHidden.js";
 import { formatDateTime, formatNumber } from "../format.js";
-import { useAudienceApi } from "../hooks/useAudienceApi.js";
 import { useResource } from "../hooks/useResource.js";
 import { useDashboardServices } from "../services.js";
 
@@ -47,8 +46,7 @@ interface Filters {
 /** Assinantes (admin): how many, in which channels and browsers; remove one; export the counts. */
 export function SubscribersPage() {
   const { t } = useTranslation();
-  const api = useAudienceApi();
-  const { timeZone } = useDashboardServices();
+  const { audience: api, timeZone } = useDashboardServices();
   const [filters, setFilters] = useState<Filters>({ channel: "", browser: "", page: 1, pageSize: 50 });
   const [removing, setRemoving] = useState<Subscriber | null>(null);
   const [noticeElement, setNotice] = useNotice();

@@ -16,22 +16,21 @@ import { ListSkeleton } from "../components/ListSkeleton.js";
 import { LoadError } from "../components/LoadError.js";
 import { PageHeading } from "../components/PageHeading.js";
 import { formatDateTime, formatNumber } from "../format.js";
-import { useSendsApi } from "../hooks/useSendsApi.js";
 import { DASHBOARD_PATHS } from "../paths.js";
 import { useDashboardServices } from "../services.js";
-import { SendStatusChip, settledPercent } from "./SendStatusChip.js";
-import { useSendProgress } from "./useSendProgress.js";
-import { SendResults } from "../results/SendResults.js";
+import { NotificationStatusChip, settledPercent } from "./NotificationStatusChip.js";
+import { useNotificationProgress } from "./useNotificationProgress.js";
+import { NotificationResults } from "../results/NotificationResults.js";
 
 const COUNTERS = ["queued", "accepted", "retrying", "failed", "removed"] as const;
 const CANCELLABLE = new Set(["scheduled", "queued", "sending"]);
 
-/** Envio: one send, its live progress (server events, no reloads), its results, and cancel. */
-export function SendPage() {
+/** Envio: one notification, its live progress (server events, no reloads), its results, and cancel. */
+export function NotificationPage() {
   const { t } = useTranslation();
   const { id = "" } = useParams();
-  const api = useSendsApi();
-  const { progress, replace, retry } = useSendProgress(api, id);
+  const { notifications: api } = useDashboardServices();
+  const { progress, replace, retry } = useNotificationProgress(api, id);
   const [confirming, setConfirming] = useState(false);
 
   if (progress.status === "loading") {
@@ -54,51 +53,51 @@ export function SendPage() {
       </>
     );
   }
-  const send = progress.send;
-  const cancelButton = CANCELLABLE.has(send.status) ? (
+  const notification = progress.notification;
+  const cancelButton = CANCELLABLE.has(notification.status) ? (
     <Button variant="outlined" color="error" startIcon={<CancelScheduleSend />} onClick={() => setConfirming(true)}>
-      {send.status === "scheduled" ? t("notifications.send.cancelScheduled") : t("notifications.send.cancelRunning")}
+      {notification.status === "scheduled" ? t("notifications.send.cancelScheduled") : t("notifications.send.cancelRunning")}
     </Button>
   ) : undefined;
 
   return (
     <>
-      <PageHeading title={send.title} subtitle={t("notifications.send.subtitle", { id: send.id })} action={cancelButton} />
+      <PageHeading title={notification.title} subtitle={t("notifications.send.subtitle", { id: notification.id })} action={cancelButton} />
       <Stack spacing={3}>
-        <ProgressCard send={send} live={progress.live} />
-        {send.status !== "scheduled" && <SendResults id={send.id} counts={send.counts} />}
-        <DetailsCard send={send} />
+        <ProgressCard notification={notification} live={progress.live} />
+        {notification.status !== "scheduled" && <NotificationResults id={notification.id} counts={notification.counts} />}
+        <DetailsCard notification={notification} />
       </Stack>
       <ConfirmDialog
         open={confirming}
         title={t("notifications.send.confirmTitle")}
-        text={send.status === "scheduled" ? t("notifications.send.confirmScheduled", { title: send.title }) : t("notifications.send.confirmRunning", { title: send.title })}
+        text={notification.status === "scheduled" ? t("notifications.send.confirmScheduled", { title: notification.title }) : t("notifications.send.confirmRunning", { title: notification.title })}
         confirmLabel={t("notifications.send.confirm")}
         destructive
         onClose={() => setConfirming(false)}
         onConfirm={async () => {
-          replace(await api.cancelNotification(send.id));
+          replace(await api.cancelNotification(notification.id));
         }}
       />
     </>
   );
 }
 
-function ProgressCard({ send, live }: { send: Notification; live: boolean }) {
+function ProgressCard({ notification, live }: { notification: Notification; live: boolean }) {
   const { t } = useTranslation();
   const { timeZone } = useDashboardServices();
-  const percent = send.status === "completed" && send.counts.queued === 0 ? 100 : settledPercent(send.counts);
+  const percent = notification.status === "completed" && notification.counts.queued === 0 ? 100 : settledPercent(notification.counts);
   return (
     <Card variant="outlined">
       <CardContent sx={{ p: { xs: 2, sm: 3 } }}>
         <Stack direction="row" spacing={1.5} sx={{ alignItems: "center", mb: 2, flexWrap: "wrap", rowGap: 1 }}>
-          <SendStatusChip status={send.status} size="medium" />
+          <NotificationStatusChip status={notification.status} size="medium" />
           <Typography color="text.secondary" data-testid="send-when">
-            {send.status === "scheduled" && send.sendAt
-              ? t("notifications.send.scheduledFor", { when: formatDateTime(send.sendAt, timeZone) })
-              : send.finishedAt
-                ? t("notifications.send.finishedAt", { when: formatDateTime(send.finishedAt, timeZone) })
-                : t("notifications.send.createdAt", { when: formatDateTime(send.createdAt, timeZone) })}
+            {notification.status === "scheduled" && notification.sendAt
+              ? t("notifications.send.scheduledFor", { when: formatDateTime(notification.sendAt, timeZone) })
+              : notification.finishedAt
+                ? t("notifications.send.finishedAt", { when: formatDateTime(notification.finishedAt, timeZone) })
+                : t("notifications.send.createdAt", { when: formatDateTime(notification.createdAt, timeZone) })}
           </Typography>
           {live && (
             <Typography variant="body2" color="primary" sx={{ ml: "auto" }} aria-live="polite">
@@ -106,7 +105,7 @@ function ProgressCard({ send, live }: { send: Notification; live: boolean }) {
             </Typography>
           )}
         </Stack>
-        {send.status === "scheduled" ? (
+        {notification.status === "scheduled" ? (
           <Alert severity="info">{t("notifications.send.scheduledHint")}</Alert>
         ) : (
           <>
@@ -117,13 +116,13 @@ function ProgressCard({ send, live }: { send: Notification; live: boolean }) {
                 aria-label={t("notifications.send.progressLabel")}
                 data-testid="send-progress"
                 sx={{ flexGrow: 1, height: 10, borderRadius: 5 }}
-                color={send.status === "cancelled" || send.status === "failed" ? "inherit" : "primary"}
+                color={notification.status === "cancelled" || notification.status === "failed" ? "inherit" : "primary"}
               />
               <Typography sx={{ minWidth: 48, textAlign: "right", fontVariantNumeric: "tabular-nums" }} data-testid="send-percent">
                 {t("notifications.send.percent", { value: percent })}
               </Typography>
             </Stack>
-            {send.counts.queued === 0 && send.status === "completed" && (
+            {notification.counts.queued === 0 && notification.status === "completed" && (
               <Typography color="text.secondary" sx={{ mt: 1 }}>
                 {t("notifications.send.nobody")}
               </Typography>
@@ -140,7 +139,7 @@ function ProgressCard({ send, live }: { send: Notification; live: boolean }) {
                 {t(`notifications.counts.${counter}`)}
               </Typography>
               <Typography component="dd" variant="h5" sx={{ m: 0, fontWeight: 600, fontVariantNumeric: "tabular-nums" }} data-testid={`count-${counter}`}>
-                {formatNumber(send.counts[counter])}
+                {formatNumber(notification.counts[counter])}
               </Typography>
             </Box>
           ))}
@@ -150,13 +149,13 @@ function ProgressCard({ send, live }: { send: Notification; live: boolean }) {
   );
 }
 
-function DetailsCard({ send }: { send: Notification }) {
+function DetailsCard({ notification }: { notification: Notification }) {
   const { t } = useTranslation();
   const rows: [string, string][] = [
-    [t("notifications.details.body"), send.body ?? t("notifications.details.none")],
-    [t("notifications.details.link"), send.url ?? t("notifications.details.none")],
-    [t("notifications.details.audience"), t(`notifications.audience.${send.audience.type}`)],
-    [t("notifications.details.urgency"), t(`dashboard.compose.urgency.${send.urgency}`)],
+    [t("notifications.details.body"), notification.body ?? t("notifications.details.none")],
+    [t("notifications.details.link"), notification.url ?? t("notifications.details.none")],
+    [t("notifications.details.audience"), t(`notifications.audience.${notification.audience.type}`)],
+    [t("notifications.details.urgency"), t(`dashboard.compose.urgency.${notification.urgency}`)],
   ];
   return (
     <Card variant="outlined">

@@ -1,5 +1,5 @@
 /**
- * Sends in the dashboard, in a real Chromium against the real server (issue 4, "What it must show"):
+ * Notifications in the dashboard, in a real Chromium against the real server:
  * schedule and cancel; send now and watch the progress reach 100% against the fake push service,
  * fed by the server's event stream with no page reload.
  */
@@ -52,7 +52,7 @@ async function signedInPage(app: TestServer): Promise<{ context: BrowserContext;
 const heading = (page: Page, name: string) => page.getByRole("heading", { level: 1, name, exact: true });
 const statusChip = (page: Page, status: keyof typeof S.status) => page.getByTestId("send-status").filter({ hasText: S.status[status] });
 
-describe("sends in the dashboard", () => {
+describe("notifications in the dashboard", () => {
   it("schedules a notification, shows it as scheduled, and cancels it after confirmation", async () => {
     const app = await startTestServer();
     cleanups.push(() => app.close());
@@ -94,7 +94,7 @@ describe("sends in the dashboard", () => {
   });
 
   it("sends now and shows the progress reaching 100% live, fed by the server's events, with no reload", async () => {
-    // No worker in the server: the send waits until this test starts one "elsewhere" (another
+    // No worker in the server: the notification waits until this test starts one "elsewhere" (another
     // engine on the same database), so the page surely opens before any progress, and the
     // progress it then shows comes through the stream's reading of the row, as from another process.
     const app = await startTestServer({ env: { SINO_WORKER_EMBEDDED: "false", SINO_LOG_LEVEL: "warn" } });

@@ -15,16 +15,14 @@ import { ListSkeleton } from "../components/ListSkeleton.js";
 import { LoadError } from "../components/LoadError.js";
 import { formatDateTime, formatNumber } from "../format.js";
 import { useResource } from "../hooks/useResource.js";
-import { useSendsApi } from "../hooks/useSendsApi.js";
-import { DASHBOARD_PATHS, sendPath } from "../paths.js";
+import { DASHBOARD_PATHS, notificationPagePath } from "../paths.js";
 import { useDashboardServices } from "../services.js";
-import { SendStatusChip } from "./SendStatusChip.js";
+import { NotificationStatusChip } from "./NotificationStatusChip.js";
 
-/** Visão geral's first row: how many subscribers there are now, and the latest sends with their results. */
+/** Visão geral's first row: how many subscribers there are now, and the latest notifications with their results. */
 export function OverviewSummary() {
   const { t } = useTranslation();
-  const api = useSendsApi();
-  const { timeZone } = useDashboardServices();
+  const { notifications: api, timeZone } = useDashboardServices();
   const { resource, reload } = useResource(useCallback(() => api.getOverview(), [api]));
 
   if (resource.status === "loading") return <Card variant="outlined" sx={{ mb: 3 }}><ListSkeleton rows={2} /></Card>;
@@ -58,19 +56,19 @@ export function OverviewSummary() {
           />
         ) : (
           <List dense data-testid="recent-sends">
-            {recentSends.map((send) => (
-              <ListItem key={send.id} divider sx={{ gap: 2, flexWrap: "wrap" }}>
+            {recentSends.map((notification) => (
+              <ListItem key={notification.id} divider sx={{ gap: 2, flexWrap: "wrap" }}>
                 <Box sx={{ flexGrow: 1, minWidth: 0 }}>
-                  <Link component={RouterLink} to={sendPath(send.id)} sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>
-                    {send.title}
+                  <Link component={RouterLink} to={notificationPagePath(notification.id)} sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>
+                    {notification.title}
                   </Link>
                   <Typography variant="body2" color="text.secondary">
-                    {send.status === "scheduled" && send.sendAt
-                      ? t("notifications.history.scheduledFor", { when: formatDateTime(send.sendAt, timeZone) })
-                      : t("notifications.overview.result", { when: formatDateTime(send.createdAt, timeZone), accepted: formatNumber(send.counts.accepted), queued: formatNumber(send.counts.queued) })}
+                    {notification.status === "scheduled" && notification.sendAt
+                      ? t("notifications.history.scheduledFor", { when: formatDateTime(notification.sendAt, timeZone) })
+                      : t("notifications.overview.result", { when: formatDateTime(notification.createdAt, timeZone), accepted: formatNumber(notification.counts.accepted), queued: formatNumber(notification.counts.queued) })}
                   </Typography>
                 </Box>
-                <SendStatusChip status={send.status} />
+                <NotificationStatusChip status={notification.status} />
               </ListItem>
             ))}
           </List>

@@ -1,9 +1,9 @@
-import type { Notification, NotificationStatus, NotificationsPage, Overview } from "../../../shared/api/notifications.js";
+import type { CreateNotificationRequest, Notification, NotificationResponse, NotificationStatus, NotificationsPage, Overview } from "../../../shared/api/notifications.js";
 import { API_ROUTES, notificationCancelPath, notificationEventsPath, notificationPath } from "../../../shared/api/routes.js";
 import { createJsonRequest } from "../../../client/http/json-request.js";
 import { dashboardApiErrorFrom } from "./dashboard-api.js";
 
-export interface SendsFilter {
+export interface NotificationsFilter {
   query?: string | undefined;
   status?: NotificationStatus | undefined;
   /** From 1. */
@@ -11,10 +11,12 @@ export interface SendsFilter {
   pageSize?: number | undefined;
 }
 
-/** The sends side of the operators' API: Envio, Histórico, Visão geral. */
-export interface SendsApi {
+/** The notifications side of the operators' API: compose, Envio, Histórico, Visão geral. */
+export interface NotificationsApi {
+  /** POST /notifications: the notification as created (now, or scheduled). */
+  createNotification(request: CreateNotificationRequest): Promise<NotificationResponse>;
   getNotification(id: string): Promise<Notification>;
-  listNotifications(filter: SendsFilter): Promise<NotificationsPage>;
+  listNotifications(filter: NotificationsFilter): Promise<NotificationsPage>;
   cancelNotification(id: string): Promise<Notification>;
   getOverview(): Promise<Overview>;
   /** The progress stream's URL (Server-Sent Events), for an EventSource. */
@@ -22,11 +24,12 @@ export interface SendsApi {
 }
 
 /** Same origin, session cookie, errors as `DashboardApiError` (like the dashboard's main client). */
-export function createSendsApi(options: { baseUrl?: string; fetch?: typeof fetch } = {}): SendsApi {
+export function createNotificationsApi(options: { baseUrl?: string; fetch?: typeof fetch } = {}): NotificationsApi {
   const baseUrl = options.baseUrl ?? "";
   const { json } = createJsonRequest({ ...options, toError: dashboardApiErrorFrom });
 
   return {
+    createNotification: (body) => json("POST", API_ROUTES.notifications, body),
     async getNotification(id) {
       return (await json<{ notification: Notification }>("GET", notificationPath(id))).notification;
     },

@@ -10,7 +10,7 @@ import { notificationResultsCsvPath } from "../../../shared/api/routes.js";
 import { formatNumber } from "../format.js";
 import { formatRate } from "../charts/chart-format.js";
 
-/** The event counts a send's presenter carries since issue 5 (absent from an older server). */
+/** The event counts a notification's presenter carries (absent from a server older than event reports). */
 export interface EventCountsLike {
   shown?: number;
   clicked?: number;
@@ -19,7 +19,7 @@ export interface EventCountsLike {
 }
 
 /** Envio's results beyond delivery: shown, clicked, closed, click rate, and the CSV export. */
-export function SendResults({ id, counts }: { id: string; counts: EventCountsLike }) {
+export function NotificationResults({ id, counts }: { id: string; counts: EventCountsLike }) {
   const { t } = useTranslation();
   const figures: [string, string, string?][] = [
     ["shown", formatNumber(counts.shown ?? 0)],

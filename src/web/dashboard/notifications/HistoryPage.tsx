@@ -26,21 +26,19 @@ import { ResourceView } from "../components/ResourceView.js";
 import { PageHeading } from "../components/PageHeading.js";
 import { formatDateTime, formatNumber } from "../format.js";
 import { useResource } from "../hooks/useResource.js";
-import { useSendsApi } from "../hooks/useSendsApi.js";
-import { DASHBOARD_PATHS, sendPath } from "../paths.js";
+import { DASHBOARD_PATHS, notificationPagePath } from "../paths.js";
 import { useDashboardServices } from "../services.js";
-import { SendStatusChip, settledPercent } from "./SendStatusChip.js";
+import { NotificationStatusChip, settledPercent } from "./NotificationStatusChip.js";
 
 const PAGE_SIZES = [10, 20, 50];
 const wide = { display: { xs: "none", md: "table-cell" } } as const;
 const fromSm = { display: { xs: "none", sm: "table-cell" } } as const;
 
-/** Histórico: every send, newest first, searchable in title and text, by status, a page at a time. */
+/** Histórico: every notification, newest first, searchable in title and text, by status, a page at a time. */
 export function HistoryPage() {
   const { t } = useTranslation();
-  const api = useSendsApi();
-  const { timeZone } = useDashboardServices();
-  // The filter lives in the address: a search can be shared and survives going back from a send.
+  const { notifications: api, timeZone } = useDashboardServices();
+  // The filter lives in the address: a search can be shared and survives going back from a notification.
   const [params, setParams] = useSearchParams();
   const query = params.get("busca") ?? "";
   const status = (NOTIFICATION_STATUSES as readonly string[]).includes(params.get("status") ?? "") ? (params.get("status") as NotificationStatus) : undefined;
@@ -134,38 +132,38 @@ export function HistoryPage() {
                     </TableRow>
                   </TableHead>
                   <TableBody>
-                    {data.notifications.map((send) => (
-                      <TableRow key={send.id} hover data-testid="history-row">
+                    {data.notifications.map((notification) => (
+                      <TableRow key={notification.id} hover data-testid="history-row">
                         <TableCell sx={{ maxWidth: 360 }}>
-                          <Link component={RouterLink} to={sendPath(send.id)} sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>
-                            {send.title}
+                          <Link component={RouterLink} to={notificationPagePath(notification.id)} sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>
+                            {notification.title}
                           </Link>
-                          {send.body && (
+                          {notification.body && (
                             <Typography variant="body2" color="text.secondary" sx={{ display: "-webkit-box", WebkitLineClamp: 2, WebkitBoxOrient: "vertical", overflow: "hidden", overflowWrap: "anywhere" }}>
-                              {send.body}
+                              {notification.body}
                             </Typography>
                           )}
                           {/* Phones: the status under the title, its column hidden. */}
                           <Box sx={{ display: { sm: "none" }, mt: 0.5 }}>
-                            <SendStatusChip status={send.status} />
+                            <NotificationStatusChip status={notification.status} />
                           </Box>
                         </TableCell>
                         <TableCell sx={fromSm}>
-                          <SendStatusChip status={send.status} />
+                          <NotificationStatusChip status={notification.status} />
                         </TableCell>
                         <TableCell sx={{ ...wide, whiteSpace: "nowrap" }}>
-                          {send.status === "scheduled" && send.sendAt ? t("notifications.history.scheduledFor", { when: formatDateTime(send.sendAt, timeZone) }) : formatDateTime(send.createdAt, timeZone)}
+                          {notification.status === "scheduled" && notification.sendAt ? t("notifications.history.scheduledFor", { when: formatDateTime(notification.sendAt, timeZone) }) : formatDateTime(notification.createdAt, timeZone)}
                         </TableCell>
                         <TableCell sx={{ ...wide, minWidth: 180 }}>
-                          {send.status === "scheduled" ? (
+                          {notification.status === "scheduled" ? (
                             <Typography variant="body2" color="text.secondary">
                               {t("notifications.history.notYet")}
                             </Typography>
                           ) : (
                             <Box>
-                              <LinearProgress variant="determinate" value={settledPercent(send.counts)} sx={{ height: 6, borderRadius: 3 }} aria-hidden />
+                              <LinearProgress variant="determinate" value={settledPercent(notification.counts)} sx={{ height: 6, borderRadius: 3 }} aria-hidden />
                               <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
-                                {t("notifications.history.accepted", { accepted: formatNumber(send.counts.accepted), queued: formatNumber(send.counts.queued) })}
+                                {t("notifications.history.accepted", { accepted: formatNumber(notification.counts.accepted), queued: formatNumber(notification.counts.queued) })}
                               </Typography>
                             </Box>
                           )}
