@@ -1,5 +1,4 @@
 import { fileURLToPath } from "node:url";
-import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 import { build, defineConfig } from "vite";
 import type { Plugin } from "vite";
 import react from "@vitejs/plugin-react";
@@ -70,8 +69,8 @@ function serviceWorkerPlugin(): Plugin {
 /**
  * The embed (issue 9): `embed/sino.js`, the script-tag bundle a site includes, and `embed/sw.js`,
  * which a site's service worker imports (the server wraps it with Sino's URL and the site key).
- * Both framework-free classic scripts, with brotli and gzip copies beside them (the server sends
- * those to browsers that accept them): sino.js has a byte budget (test/e2e/embed-budget.test.ts).
+ * Both framework-free classic scripts. sino.js has a byte budget (test/e2e/embed-budget.test.ts);
+ * the server sends .br/.gz copies where the build writes them (preCompressed).
  */
 function embedPlugin(): Plugin {
   let mode = "production";
@@ -93,14 +92,7 @@ function embedPlugin(): Plugin {
     },
     async generateBundle() {
       for (const [fileName, entry] of Object.entries(embedEntries)) {
-        const code = await bundleClassicScript(entry, mode, true);
-        this.emitFile({ type: "asset", fileName, source: code });
-        this.emitFile({ type: "asset", fileName: `${fileName}.gz`, source: gzipSync(code, { level: 9 }) });
-        this.emitFile({
-          type: "asset",
-          fileName: `${fileName}.br`,
-          source: brotliCompressSync(code, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: code.length } }),
-        });
+        this.emitFile({ type: "asset", fileName, source: await bundleClassicScript(entry, mode, true) });
       }
     },
   };

@@ -49,6 +49,7 @@ export function defineSinoBell(win: Window, deps: BellDeps): void {
     readonly #channels: HTMLButtonElement;
     readonly #notice;
     readonly #prompt;
+    readonly #region: HTMLDivElement;
     #stop: (() => void) | null = null;
     #icon: "on" | "off" | null = null;
 
@@ -68,13 +69,17 @@ export function defineSinoBell(win: Window, deps: BellDeps): void {
       this.#notice = createNoticeDialog(doc, t, deps.helpKey);
       this.#prompt = createSoftPromptDialog(doc, t);
       const picker = createChannelPicker(doc, client, t);
-      this.#root.append(
+      this.#region = h(
+        doc,
+        "div",
+        { class: "root" },
         h(doc, "div", { class: "bar" }, this.#bell, this.#channels, this.#tip),
         h(doc, "span", { id: "sino-blocked", class: "sr-only" }, t("embed.blockedStatus")),
         this.#notice.dialog,
         this.#prompt.dialog,
         picker.dialog,
       );
+      this.#root.append(this.#region);
 
       this.#bell.addEventListener("click", () => {
         registry.lastUsed = this;
@@ -96,6 +101,14 @@ export function defineSinoBell(win: Window, deps: BellDeps): void {
 
     connectedCallback(): void {
       registry.bells.add(this);
+      // A floating bell sits outside the page's landmarks: it gets its own, named (axe "region").
+      if (this.hasAttribute("floating")) {
+        this.#region.setAttribute("role", "complementary");
+        this.#region.setAttribute("aria-label", t("embed.region"));
+      } else {
+        this.#region.removeAttribute("role");
+        this.#region.removeAttribute("aria-label");
+      }
       this.#stop = client.on("change", (snapshot) => this.#render(snapshot));
       this.#render(client.getSnapshot());
     }

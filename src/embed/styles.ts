@@ -1,7 +1,7 @@
 /**
  * The bell's styles, inside its shadow root: the site's CSS cannot reach in and ours cannot leak
  * out. Colours are chosen for contrast on white (the bell sits on a white disc when floating):
- * grey #5f6368 (6.3:1) off, amber #b45309 (5.0:1) on, #1d4e89 buttons with white text (8.9:1).
+ * grey #616161 (6.2:1) off, amber #b45309 (5.0:1) on, #1d4e89 buttons with white text (8.9:1).
  */
 export const BELL_CSS = `
 :host { display: inline-block; position: relative; vertical-align: middle; font: 400 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
@@ -14,7 +14,7 @@ export const BELL_CSS = `
 .bar { display: inline-flex; align-items: center; gap: 2px; position: relative; }
 :host([floating]) .bar { background: #fff; border-radius: 28px; padding: 4px; box-shadow: 0 2px 8px rgba(0,0,0,.25); }
 button { font: inherit; cursor: pointer; }
-.icon-button { position: relative; display: inline-flex; align-items: center; justify-content: center; width: 48px; height: 48px; padding: 0; border: 0; border-radius: 50%; background: transparent; color: #5f6368; }
+.icon-button { position: relative; display: inline-flex; align-items: center; justify-content: center; width: 48px; height: 48px; padding: 0; border: 0; border-radius: 50%; background: transparent; color: #616161; }
 .icon-button svg { width: 26px; height: 26px; }
 .icon-button:hover { background: rgba(0,0,0,.06); }
 .icon-button:focus-visible { outline: 3px solid #1d4e89; outline-offset: 2px; }

@@ -41,41 +41,44 @@ export async function registerEmbedAssets(app: FastifyInstance, deps: EmbedAsset
   const workerCode = readFileSync(workerPath, "utf8");
   const publicBase = deps.publicUrl.replace(/\/+$/, "");
 
-  app.withTypeProvider<ZodTypeProvider>().get(`${EMBED_PREFIX}sw.js`, { schema: { hide: true, querystring: workerQuerySchema } }, (request, reply) => {
-    const site = request.query.site ?? null;
-    if (site !== null && !SITE_KEY.test(site)) {
-      return crossOrigin(reply).code(400).send(errorBody(deps.translator, "validation_failed", "site"));
-    }
-    const config = JSON.stringify({ sinoUrl: publicBase, site });
-    // A function scope, not a global: importScripts runs in the site's worker, next to its own code.
-    const body = `(function (SINO_EMBED_CONFIG) {\n${workerCode}\n})(${config});\n`;
-    return crossOrigin(reply)
-      .header("Cache-Control", "no-cache")
-      .type("text/javascript; charset=utf-8")
-      .send(body);
-  });
+  await app.register(async (embed) => {
+    // On every answer of this context, after any app-wide security headers (a same-origin
+    // Cross-Origin-Resource-Policy would stop other sites from loading the scripts).
+    embed.addHook("onSend", async (_request, reply, payload) => {
+      crossOrigin(reply);
+      return payload;
+    });
 
-  await app.register(fastifyStatic, {
-    root: embedDir,
-    prefix: EMBED_PREFIX,
-    decorateReply: false,
-    preCompressed: true,
-    cacheControl: false,
-    index: false,
-    setHeaders(res) {
-      res.setHeader("Access-Control-Allow-Origin", "*");
-      res.setHeader("Cross-Origin-Resource-Policy", "cross-origin");
-      res.setHeader("Vary", "Accept-Encoding");
-      res.setHeader("X-Content-Type-Options", "nosniff");
-      // A stable URL (it is in every site's HTML), so not immutable: an hour, then revalidated by ETag.
-      res.setHeader("Cache-Control", "public, max-age=3600");
-    },
+    embed.withTypeProvider<ZodTypeProvider>().get(`${EMBED_PREFIX}sw.js`, { schema: { hide: true, querystring: workerQuerySchema } }, (request, reply) => {
+      const site = request.query.site ?? null;
+      if (site !== null && !SITE_KEY.test(site)) {
+        return reply.code(400).send(errorBody(deps.translator, "validation_failed", "site"));
+      }
+      const config = JSON.stringify({ sinoUrl: publicBase, site });
+      // A function scope, not a global: importScripts runs in the site's worker, next to its own code.
+      const body = `(function (SINO_EMBED_CONFIG) {\n${workerCode}\n})(${config});\n`;
+      return reply.header("Cache-Control", "no-cache").type("text/javascript; charset=utf-8").send(body);
+    });
+
+    await embed.register(fastifyStatic, {
+      root: embedDir,
+      prefix: EMBED_PREFIX,
+      decorateReply: false,
+      preCompressed: true,
+      cacheControl: false,
+      index: false,
+      setHeaders(res) {
+        res.setHeader("Vary", "Accept-Encoding");
+        // A stable URL (it is in every site's HTML), so not immutable: an hour, then revalidated by ETag.
+        res.setHeader("Cache-Control", "public, max-age=3600");
+      },
+    });
   });
   return true;
 }
 
-function crossOrigin(reply: FastifyReply): FastifyReply {
-  return reply
+function crossOrigin(reply: FastifyReply): void {
+  reply
     .header("Access-Control-Allow-Origin", "*")
     .header("Cross-Origin-Resource-Policy", "cross-origin")
     .header("X-Content-Type-Options", "nosniff");

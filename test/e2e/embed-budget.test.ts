@@ -1,0 +1,85 @@
+/**
+ * The embed's byte budget (issue 9): everything a visitor downloads to show the bell on a site,
+ * gzipped, stays within 25 KB. Measured on what Chromium really loads for a page with the snippet
+ * (every response of the page and of the service worker it registers, except the site's own HTML),
+ * each gzipped at level 9, and on the build output itself.
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "../support/browser.js";
+import type { TestServer } from "../support/server.js";
+import { requireBuiltWebApp } from "./support/built-web-app.js";
+import { adminOf, registerSite, startEmbedSite, startSinoForEmbed, type EmbedSite } from "./support/embed-site.js";
+import { settledEmbedBell } from "./support/embed-page.js";
+import { installPushStub, makeSubscriptionKeys, testEndpoint } from "./support/push-stub.js";
+
+const BUDGET_BYTES = 25 * 1024;
+
+const gzipped = (bytes: Buffer | string): number => gzipSync(bytes, { level: 9 }).length;
+
+let browser: Browser;
+let sino: TestServer;
+let site: EmbedSite;
+beforeAll(async () => {
+  requireBuiltWebApp();
+  browser = await launchChromium();
+  sino = await startSinoForEmbed();
+  site = await startEmbedSite({ sinoUrl: sino.baseUrl, siteKey: null });
+  site.setSiteKey((await registerSite(await adminOf(sino), site.origin)).key);
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+  await sino?.close();
+});
+
+describe("the embed's byte budget", () => {
+  it("is at most 25 KB gzipped for everything the page loads to show the bell (measured in Chromium)", async () => {
+    const context = await browser.newContext();
+    try {
+      await context.grantPermissions(["notifications"], { origin: site.origin });
+      await installPushStub(context, { endpoint: testEndpoint(), keys: makeSubscriptionKeys() });
+      const loaded = new Map<string, Promise<Buffer>>();
+      // Context-level: the page's requests and the service worker's (its script and what it imports).
+      context.on("response", (response) => {
+        const url = response.url();
+        if (url === site.pageUrl() || response.request().resourceType() === "document") return;
+        loaded.set(url, response.body().catch(() => Buffer.alloc(0)));
+      });
+      const page = await context.newPage();
+      await page.goto(site.pageUrl());
+      await settledEmbedBell(page, "off");
+      // The worker is installed (its scripts fetched) once `ready` resolves.
+      await page.evaluate(async () => {
+        await navigator.serviceWorker.ready;
+      });
+
+      const sizes = new Map<string, number>();
+      for (const [url, body] of loaded) sizes.set(new URL(url).pathname + new URL(url).search, gzipped(await body));
+      const total = [...sizes.values()].reduce((sum, n) => sum + n, 0);
+      console.log(`embed budget: ${total} bytes gzipped of ${BUDGET_BYTES}`, Object.fromEntries(sizes));
+
+      const paths = [...sizes.keys()];
+      expect(paths).toContain("/embed/sino.js");
+      // Nothing of the web app (React, MUI) comes along.
+      expect(paths.filter((path) => path.startsWith("/assets/"))).toEqual([]);
+      expect(total).toBeGreaterThan(0);
+      expect(total).toBeLessThanOrEqual(BUDGET_BYTES);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("is at most 25 KB gzipped for the built sino.js and sw.js together", () => {
+    const files = ["dist/web/embed/sino.js", "dist/web/embed/sw.js"].map((file) => readFileSync(resolve(file)));
+    const total = files.reduce((sum, bytes) => sum + gzipped(bytes), 0);
+    console.log(`embed build: sino.js + sw.js = ${total} bytes gzipped`);
+    expect(total).toBeLessThanOrEqual(BUDGET_BYTES);
+    // No framework or validation library slipped into the script-tag path.
+    const sino = files[0]!.toString("utf8");
+    expect(sino).not.toMatch(/react\.element|__reactFiber|MuiButtonBase|i18next::|ZodError/);
+  });
+});
