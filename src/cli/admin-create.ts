@@ -7,7 +7,7 @@ import { emailSchema, newPasswordSchema, userNameSchema } from "../shared/api/us
 import { isErrorCode } from "../shared/errors.js";
 import { createDatabase } from "../store/database.js";
 import { migrateToLatest } from "../store/migrate.js";
-import { createUsersRepository } from "../store/users-repository.js";
+import { createRepositories } from "../store/repositories.js";
 
 /** Where the password comes from: the terminal (no echo) or a pipe (`--password-stdin`). */
 export interface PasswordInput {
@@ -50,7 +50,7 @@ export async function adminCreate(
   try {
     await migrateToLatest(database);
     const passwordHash = await createPasswordHasher().hash(password);
-    const result = await createUsersRepository(database).create({ name, email, role: "admin", passwordHash }, Date.now());
+    const result = await createRepositories(database).users.create({ name, email, role: "admin", passwordHash }, Date.now());
     if (result.outcome === "email_taken") throw new AdminCreateError(t("errors:email_taken"), 1);
     return result.user.email;
   } finally {

@@ -9,6 +9,7 @@ import { generateVapidKeys } from "../push/vapid-keys.js";
 import type { Notification } from "../store/notifications-repository.js";
 import type { DeliveryOptions } from "./delivery-options.js";
 import { createDeliveryEngine, type DeliveryEngine } from "./engine.js";
+import { createRepositories } from "../store/repositories.js";
 
 const vapid = createVapidSigner({ keys: generateVapidKeys(), subject: "mailto:ops@sino.example.com" });
 // Small batches and jobs so a few hundred subscriptions exercise many jobs, sub-batches and lanes.
@@ -55,7 +56,7 @@ for (const dialect of DIALECTS) {
 
     function engine(options: Partial<DeliveryOptions> = {}, through: PushTransport = transport): DeliveryEngine {
       const created = createDeliveryEngine({
-        database,
+        repositories: createRepositories(database),
         transport: through,
         vapid,
         clock: clock.now,

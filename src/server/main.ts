@@ -3,13 +3,12 @@ import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { generateVapidKeys } from "../push/vapid-keys.js";
 import { createDatabase, type Database } from "../store/database.js";
 import { migrateToLatest } from "../store/migrate.js";
-import { createSettingsRepository } from "../store/settings-repository.js";
-import { createSubscriptionsRepository } from "../store/subscriptions-repository.js";
+import { createRepositories } from "../store/repositories.js";
 import { ensureVapidKeys } from "../store/vapid-keys-store.js";
 import type { DeliveryEngine } from "../delivery/engine.js";
+import { createDeliveryRuntime, type DeliveryRuntime } from "../delivery/runtime.js";
 import { buildApp } from "./app.js";
 import type { Config } from "./config.js";
-import { createDeliveryRuntime, type DeliveryRuntime } from "./delivery.js";
 import { createTranslator } from "./i18n.js";
 import { createLogger } from "./logger.js";
 
@@ -43,14 +42,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let delivery: DeliveryRuntime | undefined;
   try {
     await migrateToLatest(database);
-    const settings = createSettingsRepository(database.db);
-    const subscriptions = createSubscriptionsRepository(database.db);
-    const vapidKeys = await ensureVapidKeys(settings, generateVapidKeys, config.vapidKeys);
-    delivery = createDeliveryRuntime(config, database, vapidKeys, logger);
+    const repositories = createRepositories(database);
+    const vapidKeys = await ensureVapidKeys(repositories.settings, generateVapidKeys, config.vapidKeys);
+    delivery = createDeliveryRuntime(config, repositories, vapidKeys, logger);
     app = await buildApp({
       config,
-      database,
-      repositories: { subscriptions, settings },
+      repositories,
       vapidKeys,
       logger,
       translator: createTranslator(),

@@ -24,6 +24,12 @@ export interface Database {
   destroy(): Promise<void>;
 }
 
+/** What a repository is built from: the query builder and the dialect its SQL may differ by. */
+export type DatabaseHandle = Pick<Database, "db" | "dialect">;
+
+/** PostgreSQL connections per process (SINO_DATABASE_POOL_SIZE). */
+export const DEFAULT_POOL_SIZE = 10;
+
 export const DEFAULT_DATABASE_URL = "./data/sino.db";
 
 /** PostgreSQL type OIDs whose text form is parsed to a JS number (see `createPgTypes`). */
@@ -65,7 +71,7 @@ function createPostgres(url: string, options: DatabaseOptions): Database {
   if (!SCHEMA_NAME.test(schema)) throw new Error(`Invalid PostgreSQL schema name: ${schema}`);
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.poolSize ?? 10,
+    max: options.poolSize ?? DEFAULT_POOL_SIZE,
     types: createPgTypes(),
     // A startup parameter rather than a `SET` after connecting: every pooled connection gets it,
     // with no extra round trip and no window where a query could run on the wrong schema.

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import type { Database } from "./database.js";
+import type { DatabaseHandle } from "./database.js";
 import { toNotification, type Notification } from "./notifications-repository.js";
 import type { Schema } from "./schema.js";
 import { inSendAudience } from "./audience-filter.js";
@@ -103,7 +103,7 @@ export interface DeliveryQueueRepository {
 
 const INSERT_CHUNK = 500;
 
-export function createDeliveryQueueRepository(database: Pick<Database, "db" | "dialect">): DeliveryQueueRepository {
+export function createDeliveryQueueRepository(database: DatabaseHandle): DeliveryQueueRepository {
   const { db, dialect } = database;
   const postgres = dialect === "postgres";
 

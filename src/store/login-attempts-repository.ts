@@ -1,5 +1,5 @@
-import { sql, type Kysely } from "kysely";
-import type { Schema } from "./schema.js";
+import { sql } from "kysely";
+import type { DatabaseHandle } from "./database.js";
 
 export interface LoginAttemptState {
   failures: number;
@@ -24,7 +24,8 @@ export interface LoginAttemptsRepository {
   reset(key: string): Promise<void>;
 }
 
-export function createLoginAttemptsRepository(db: Kysely<Schema>): LoginAttemptsRepository {
+export function createLoginAttemptsRepository(database: DatabaseHandle): LoginAttemptsRepository {
+  const { db } = database;
   return {
     async get(keys) {
       const map = new Map<string, LoginAttemptState>();

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from "kysely";
-import type { Database } from "./database.js";
+import type { DatabaseHandle } from "./database.js";
 import type { NotificationStatus, NotificationsTable, Schema } from "./schema.js";
 import { writeTransaction } from "./write-transaction.js";
 import { inChannels } from "./audience-filter.js";
@@ -98,7 +98,7 @@ export interface NotificationsRepository {
 
 const INSERT_CHUNK = 500;
 
-export function createNotificationsRepository(database: Pick<Database, "db" | "dialect">): NotificationsRepository {
+export function createNotificationsRepository(database: DatabaseHandle): NotificationsRepository {
   const { db } = database;
   async function createWithJobs(input: NewNotification, options: CreateSendOptions): Promise<Notification> {
     return writeTransaction(database, (trx) => insertSendWithJobs(trx, input, options));

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database } from "./database.js";
+import type { DatabaseHandle } from "./database.js";
 import { toCount } from "./count.js";
 import type { Schema } from "./schema.js";
 import { removeSubscriptionsLogged } from "./subscription-removals.js";
@@ -36,7 +36,7 @@ export interface SubscribersRepository {
   remove(id: number, now: number): Promise<boolean>;
 }
 
-export function createSubscribersRepository(database: Pick<Database, "db" | "dialect">): SubscribersRepository {
+export function createSubscribersRepository(database: DatabaseHandle): SubscribersRepository {
   const { db } = database;
 
   async function list(query: SubscribersQuery): Promise<{ subscribers: SubscriberRecord[]; total: number }> {

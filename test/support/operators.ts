@@ -7,9 +7,8 @@ import { createTranslator } from "../../src/server/i18n.js";
 import { createLogger } from "../../src/server/logger.js";
 import { SESSION_COOKIE } from "../../src/shared/api/auth.js";
 import type { Dialect } from "../../src/store/database.js";
-import { createSettingsRepository } from "../../src/store/settings-repository.js";
-import { createSubscriptionsRepository } from "../../src/store/subscriptions-repository.js";
 import { createTestDatabase, type TestDatabase } from "./db.js";
+import { createRepositories } from "../../src/store/repositories.js";
 
 export interface OperatorServerOptions {
   readonly dialect: Dialect;
@@ -52,8 +51,7 @@ export async function startOperatorServer(options: OperatorServerOptions): Promi
   });
   const app = await buildApp({
     config,
-    database,
-    repositories: { subscriptions: createSubscriptionsRepository(database.db), settings: createSettingsRepository(database.db) },
+    repositories: createRepositories(database),
     vapidKeys: generateVapidKeys(),
     logger: options.logger ?? createLogger("silent"),
     translator: createTranslator(),

@@ -1,5 +1,5 @@
 /**
- * Issue 5 over HTTP, on SQLite and PostgreSQL: channels (admin), the subscriber's choice with proof
+ * Channels over HTTP, on SQLite and PostgreSQL: channels (admin), the subscriber's choice with proof
  * of possession and its limit, default channels and rotation (`previous`), events counted once,
  * Avisos (order, filter, pages, what is left out), CSV exports and stats.
  */

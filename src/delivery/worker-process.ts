@@ -1,13 +1,19 @@
-import type { FastifyBaseLogger } from "fastify";
-import type { DeliveryEngine } from "../delivery/engine.js";
-import { generateVapidKeys } from "../push/vapid-keys.js";
+import { generateVapidKeys, type VapidKeys } from "../push/vapid-keys.js";
 import { createDatabase, type Database } from "../store/database.js";
 import { migrateToLatest } from "../store/migrate.js";
-import { createSettingsRepository } from "../store/settings-repository.js";
+import { createRepositories } from "../store/repositories.js";
 import { ensureVapidKeys } from "../store/vapid-keys-store.js";
-import type { Config } from "./config.js";
-import { createDeliveryRuntime } from "./delivery.js";
-import { createLogger } from "./logger.js";
+import type { DeliveryEngine } from "./engine.js";
+import { createDeliveryRuntime, type DeliveryRuntimeConfig } from "./runtime.js";
+import type { DeliveryLogger } from "./worker.js";
+
+/** What a worker process reads from the configuration (the server's `Config` has this shape). */
+export interface WorkerConfig extends DeliveryRuntimeConfig {
+  readonly databaseUrl: string;
+  readonly databasePoolSize: number;
+  readonly databaseSchema: string;
+  readonly vapidKeys: VapidKeys | undefined;
+}
 
 export interface RunningWorker {
   readonly engine: DeliveryEngine;
@@ -23,13 +29,13 @@ export interface RunningWorker {
  * `sino worker`: the delivery engine alone, no HTTP server. Any number of these, on any number of
  * machines, share the sends of one PostgreSQL database through row locks and leases.
  */
-export async function startWorker(config: Config, options: { logger?: FastifyBaseLogger } = {}): Promise<RunningWorker> {
-  const logger = options.logger ?? createLogger(config.logLevel);
+export async function startWorker(config: WorkerConfig, logger: DeliveryLogger): Promise<RunningWorker> {
   const database = createDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize, schema: config.databaseSchema });
   try {
     await migrateToLatest(database);
-    const vapidKeys = await ensureVapidKeys(createSettingsRepository(database.db), generateVapidKeys, config.vapidKeys);
-    const runtime = createDeliveryRuntime(config, database, vapidKeys, logger);
+    const repositories = createRepositories(database);
+    const vapidKeys = await ensureVapidKeys(repositories.settings, generateVapidKeys, config.vapidKeys);
+    const runtime = createDeliveryRuntime(config, repositories, vapidKeys, logger);
     runtime.start();
     let closing: Promise<void> | undefined;
     return {
