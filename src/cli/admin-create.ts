@@ -1,5 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import type { z } from "zod";
+import { createCommonPasswords } from "../server/auth/common-passwords.js";
 import { createPasswordHasher } from "../server/auth/password.js";
 import type { Config } from "../server/config.js";
 import type { Translator } from "../server/i18n.js";
@@ -45,6 +46,7 @@ export async function adminCreate(
   const name = parseOrUsage(userNameSchema, options.name, translator);
   const password = await readPassword(input, options.passwordStdin, translator);
   parseOrUsage(newPasswordSchema, password, translator);
+  if (createCommonPasswords().has(password)) throw new AdminCreateError(t("errors:password_too_common"), 2);
 
   const database = createDatabase({ url: config.databaseUrl, poolSize: 1, schema: config.databaseSchema });
   try {

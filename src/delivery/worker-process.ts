@@ -3,6 +3,7 @@ import { createDatabase, type Database } from "../store/database.js";
 import { migrateToLatest } from "../store/migrate.js";
 import { createRepositories } from "../store/repositories.js";
 import { ensureVapidKeys } from "../store/vapid-keys-store.js";
+import { waitForDatabase } from "../store/wait-for-database.js";
 import type { DeliveryEngine } from "./engine.js";
 import { createDeliveryRuntime, type DeliveryRuntimeConfig } from "./runtime.js";
 import type { DeliveryLogger } from "./worker.js";
@@ -30,8 +31,14 @@ export interface RunningWorker {
  * machines, share the sends of one PostgreSQL database through row locks and leases.
  */
 export async function startWorker(config: WorkerConfig, logger: DeliveryLogger): Promise<RunningWorker> {
-  const database = createDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize, schema: config.databaseSchema });
+  const database = createDatabase({
+    url: config.databaseUrl,
+    poolSize: config.databasePoolSize,
+    schema: config.databaseSchema,
+    onConnectionError: (error) => logger.warn({ cause: error.message }, "database connection lost; the next query reconnects"),
+  });
   try {
+    await waitForDatabase(database, { logger });
     await migrateToLatest(database);
     const repositories = createRepositories(database);
     const vapidKeys = await ensureVapidKeys(repositories.settings, generateVapidKeys, config.vapidKeys);

@@ -7,9 +7,11 @@ import type { VapidKeys } from "../push/vapid-keys.js";
 import { API_PREFIX, API_ROUTES } from "../shared/api/routes.js";
 import type { Repositories } from "../store/repositories.js";
 import { createAuthenticator } from "./auth/authenticator.js";
+import { createCommonPasswords } from "./auth/common-passwords.js";
 import { createCsrfGuard } from "./auth/csrf.js";
 import { createLoginThrottle, type ThrottlePolicy } from "./auth/login-throttle.js";
 import { createPasswordHasher, type PasswordHasher } from "./auth/password.js";
+import { sessionCookieName } from "./auth/session-cookie.js";
 import { registerRateLimiting } from "./auth/publish-rate-limit.js";
 import type { Config } from "./config.js";
 import { errorBody, toApiError } from "./errors.js";
@@ -29,6 +31,7 @@ import { registerSubscriptionRoutes } from "./routes/subscriptions/subscriptions
 import { registerTokenRoutes } from "./routes/tokens/tokens.js";
 import { registerUserRoutes } from "./routes/users/users.js";
 import { registerEmbedAssets } from "./embed-assets.js";
+import { registerSecurityHeaders } from "./security-headers.js";
 import { registerWebApp, sendIndexHtml } from "./web-app.js";
 
 export interface AppDeps {
@@ -92,18 +95,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.setErrorHandler((error, request, reply) => {
     const apiError = toApiError(error);
-    if (apiError.statusCode >= 500) request.log.error({ err: error }, "request failed");
+    if (apiError.code === "database_unavailable") {
+      // Expected while the database restarts: no stack trace; the client is told when to retry.
+      request.log.warn({ code: apiError.code, cause: error instanceof Error ? error.message : String(error) }, "database unavailable");
+      reply.header("retry-after", "5");
+    } else if (apiError.statusCode >= 500) request.log.error({ err: error }, "request failed");
     else request.log.info({ code: apiError.code }, "request refused");
     return reply.code(apiError.statusCode).send(errorBody(deps.translator, apiError.code, apiError.field));
   });
 
+  await registerSecurityHeaders(app, { publicUrl: deps.config.publicUrl });
   const authDeps = createAuthDeps(deps, now);
   await app.register(fastifyCookie);
   app.decorateRequest("principal", null);
   app.decorate("authenticator", authDeps.authenticator);
   app.addHook("onRequest", createCsrfGuard(deps.config.publicUrl));
   await registerRateLimiting(app);
-  await registerOpenApi(app, deps.translator);
+  await registerOpenApi(app, deps.translator, sessionCookieName(new URL(deps.config.publicUrl).protocol === "https:"));
 
   const { channels, subscribers } = deps.repositories;
   const maxChannelsPerSubscription = deps.config.maxChannelsPerSubscription;
@@ -128,7 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     events: deps.repositories.notificationEvents,
     notifications: deps.repositories.notifications,
   });
-  registerNoticeRoutes(app, { notices: deps.repositories.notices, channels, translator: deps.translator });
+  registerNoticeRoutes(app, { notices: deps.repositories.notices, channels, translator: deps.translator, streamLimits: deps.config.streams });
   registerSubscriberRoutes(app, { ...operatorDeps, subscribers, channels });
   registerStatsRoutes(app, { ...operatorDeps, stats: deps.repositories.stats, channels, subscribers, timeZone: deps.config.timeZone });
   if (deps.delivery !== undefined) {
@@ -182,6 +190,7 @@ function createAuthDeps(deps: AppDeps, now: () => number): AuthRoutesDeps {
       ...(deps.auth?.throttlePolicy === undefined ? {} : { policy: deps.auth.throttlePolicy }),
     }),
     hasher: deps.auth?.hasher ?? createPasswordHasher(),
+    commonPasswords: createCommonPasswords(),
     translator: deps.translator,
     publicUrl: deps.config.publicUrl,
     now,

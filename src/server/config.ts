@@ -51,6 +51,15 @@ export interface Config {
   readonly hygiene: HygieneConfig;
   /** SINO_TIME_ZONE: IANA time zone the stats' days are counted in. */
   readonly timeZone: string;
+  /** SINO_STREAMS_MAX / SINO_STREAMS_MAX_PER_ADDRESS: open public live streams (Avisos) allowed. */
+  readonly streams: StreamsConfig;
+}
+
+export interface StreamsConfig {
+  /** Open public live streams per process, from everyone together. */
+  readonly maxTotal: number;
+  /** Open public live streams one client address may hold. */
+  readonly maxPerAddress: number;
 }
 
 /** SINO_SUBSCRIPTION_EXPIRY_DAYS / SINO_SUBSCRIPTION_WARNING_DAYS, as the hygiene task reads them. */
@@ -257,6 +266,16 @@ const OPTIONS = {
     doc: "IANA time zone the Painel's daily statistics are counted in.",
     schema: (d, m) => z.string().default(d).refine(isTimeZone, m("timeZone")),
   }),
+  SINO_STREAMS_MAX: option({
+    default: 1000,
+    doc: "Most open public live streams (Avisos) per process; past it new ones get 503 streams_unavailable.",
+    schema: (d, m) => integer(1, 1_000_000, d, m("positiveInteger")),
+  }),
+  SINO_STREAMS_MAX_PER_ADDRESS: option({
+    default: 10,
+    doc: "Most open public live streams one client address may hold; past it new ones get 429 too_many_streams.",
+    schema: (d, m) => integer(1, 1_000_000, d, m("positiveInteger")),
+  }),
 };
 
 type Options = typeof OPTIONS;
@@ -366,6 +385,7 @@ function createEnvSchema(t: Translator["t"]) {
         maxChannelsPerSubscription: v.SINO_MAX_CHANNELS_PER_SUBSCRIPTION,
         hygiene: Object.freeze({ expiryDays: v.SINO_SUBSCRIPTION_EXPIRY_DAYS, warningDays: v.SINO_SUBSCRIPTION_WARNING_DAYS }),
         timeZone: v.SINO_TIME_ZONE,
+        streams: Object.freeze({ maxTotal: v.SINO_STREAMS_MAX, maxPerAddress: v.SINO_STREAMS_MAX_PER_ADDRESS }),
       };
     });
 }

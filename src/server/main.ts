@@ -11,6 +11,7 @@ import { buildApp } from "./app.js";
 import type { Config } from "./config.js";
 import { createTranslator } from "./i18n.js";
 import { createLogger } from "./logger.js";
+import { waitForDatabase } from "../store/wait-for-database.js";
 
 export interface RunningServer {
   /** Where the server listens, e.g. `http://127.0.0.1:8080` (`localhost` when bound to all interfaces). */
@@ -37,10 +38,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     url: config.databaseUrl,
     poolSize: config.databasePoolSize,
     schema: options.schema ?? config.databaseSchema,
+    onConnectionError: (error) => logger.warn({ cause: error.message }, "database connection lost; the next query reconnects"),
   });
   let app: FastifyInstance | undefined;
   let delivery: DeliveryRuntime | undefined;
   try {
+    await waitForDatabase(database, { logger });
     await migrateToLatest(database);
     const repositories = createRepositories(database);
     const vapidKeys = await ensureVapidKeys(repositories.settings, generateVapidKeys, config.vapidKeys);

@@ -12,6 +12,8 @@ export interface SubscriberRecord {
   readonly channels: string[];
   readonly createdAt: number;
   readonly lastSeenAt: number;
+  /** Epoch ms a push service answered 403 (VAPID key mismatch); null when not flagged. */
+  readonly vapidMismatchAt: number | null;
 }
 
 /** Which user agents to keep (the browser filter is parsed from them by the caller). */
@@ -68,7 +70,7 @@ export function createSubscribersRepository(database: DatabaseHandle): Subscribe
       .select((eb) => eb.fn.countAll<number | string>().as("n"))
       .executeTakeFirstOrThrow();
     const rows = await filtered()
-      .select(["id", "user_agent", "created_at", "last_seen_at"])
+      .select(["id", "user_agent", "created_at", "last_seen_at", "vapid_mismatch_at"])
       .orderBy("id", "desc")
       .offset(query.offset)
       .limit(query.limit)
@@ -82,6 +84,7 @@ export function createSubscribersRepository(database: DatabaseHandle): Subscribe
         channels: channels.get(Number(r.id)) ?? [],
         createdAt: Number(r.created_at),
         lastSeenAt: Number(r.last_seen_at),
+        vapidMismatchAt: r.vapid_mismatch_at === null ? null : Number(r.vapid_mismatch_at),
       })),
     };
   }

@@ -114,6 +114,8 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
           p256dh: input.p256dh,
           user_agent: input.userAgent,
           last_seen_at: now,
+          // The browser registered again (with the key Sino serves now): it may be sent to again.
+          vapid_mismatch_at: null,
           ...(keysChanged ? { updated_at: now } : {}),
         })
         .where("id", "=", existing.id)

@@ -208,7 +208,7 @@ for (const dialect of DIALECTS) {
     it("streams the progress as Server-Sent Events until the send is completed", async () => {
       const res = await publisher.post(NOTIFICATIONS, { title: "Ao vivo" });
       const id = res.body.notification.id as string;
-      const events = await readProgressEvents(`${server.url}${NOTIFICATIONS}/${id}/events`, { cookie: `sino_session=${publisher.session}` });
+      const events = await readProgressEvents(`${server.url}${NOTIFICATIONS}/${id}/events`, { cookie: `${publisher.cookieName}=${publisher.session}` });
       const last = events.at(-1)!;
       expect(last).toMatchObject({ id, status: "completed", counts: { queued: 20, accepted: 20 } });
       const settled = events.map((e) => e.counts.accepted + e.counts.failed + e.counts.removed);

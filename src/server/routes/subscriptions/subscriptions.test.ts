@@ -112,6 +112,19 @@ for (const dialect of DIALECTS) {
         expect(await countRows(server)).toBe(before);
       });
 
+      it("clears a VAPID-mismatch flag (a 403 from its push service) when the browser registers again", async () => {
+        const sub = aBrowserSubscription();
+        expect((await send(server, "POST", sub)).status).toBe(201);
+        const flagged = () => server.database.db.selectFrom("subscriptions").select("vapid_mismatch_at").where("endpoint", "=", sub.endpoint).executeTakeFirstOrThrow();
+        await server.database.db.updateTable("subscriptions").set({ vapid_mismatch_at: Date.now() }).where("endpoint", "=", sub.endpoint).execute();
+        expect((await flagged()).vapid_mismatch_at).not.toBeNull();
+        // A stranger knowing the endpoint cannot clear it (nor change anything).
+        expect((await send(server, "POST", { ...sub, keys: { ...sub.keys, auth: aBrowserSubscription().keys.auth } })).status).toBe(403);
+        expect((await flagged()).vapid_mismatch_at).not.toBeNull();
+        expect((await send(server, "POST", sub)).status).toBe(200);
+        expect((await flagged()).vapid_mismatch_at).toBeNull();
+      });
+
       it("refuses to replace the keys of a known endpoint without its auth secret", async () => {
         const sub = aBrowserSubscription();
         await send(server, "POST", sub);
