@@ -1,4 +1,7 @@
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from "node:zlib";
 import { build, defineConfig } from "vite";
 import type { Plugin } from "vite";
 import react from "@vitejs/plugin-react";
@@ -137,18 +140,51 @@ function webManifestPlugin(): Plugin {
   };
 }
 
+/** Text files worth compressing; smaller ones cost more in headers than they save. */
+const COMPRESSIBLE = /\.(?:js|css|html|svg|json|webmanifest)$/;
+const MIN_COMPRESS_BYTES = 1024;
+
+/**
+ * Writes `<file>.br` (quality 11) and `<file>.gz` (level 9) beside every text file of the build,
+ * so the server sends them as they are (@fastify/static `preCompressed`) instead of compressing on
+ * each request, at the best ratios, which on-the-fly compression cannot afford. node:zlib does
+ * both; a plugin dependency would add nothing.
+ */
+function precompressPlugin(): Plugin {
+  let outDir = "";
+  return {
+    name: "sino-precompress",
+    apply: "build",
+    configResolved(config) {
+      outDir = config.build.outDir;
+    },
+    async closeBundle() {
+      const files = (await readdir(outDir, { recursive: true })).filter((file) => COMPRESSIBLE.test(file));
+      for (const file of files) {
+        const path = join(outDir, file);
+        const bytes = await readFile(path);
+        if (bytes.length < MIN_COMPRESS_BYTES) continue;
+        await writeFile(`${path}.br`, brotliCompressSync(bytes, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }));
+        await writeFile(`${path}.gz`, gzipSync(bytes, { level: 9 }));
+      }
+    },
+  };
+}
+
 export default defineConfig({
   root: webRoot,
-  plugins: [react(), serviceWorkerPlugin(), embedPlugin(), webManifestPlugin()],
+  plugins: [react(), serviceWorkerPlugin(), embedPlugin(), webManifestPlugin(), precompressPlugin()],
   build: {
     outDir: fileURLToPath(new URL("./dist/web", import.meta.url)),
     emptyOutDir: true,
     sourcemap: true,
     rollupOptions: {
       output: {
-        // Libraries change less often than the app: separate chunks stay cached across releases.
+        // Libraries change less often than the app: a separate chunk stays cached across releases.
+        // MUI is left to Rollup on purpose: one "mui" chunk held every component the Painel uses
+        // (and its charts), and the public pages downloaded all of it; split by use, the public
+        // pages load only the components they render.
         manualChunks(id) {
-          if (/node_modules\/(@mui|@emotion)\//.test(id)) return "mui";
           if (/node_modules\/(react|react-dom|react-router|react-redux|@reduxjs|redux|scheduler|i18next|react-i18next)\//.test(id)) return "vendor";
           return undefined;
         },

@@ -126,6 +126,7 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
     .requiredOption("--title <título>", t("cli:send.title"))
     .option("--body <texto>", t("cli:send.body"))
     .option("--canal <canal>", t("cli:send.canal"))
+    .option("--site <id>", t("cli:send.site"))
     .option("--link <url>", t("cli:send.link"))
     .option("--agendar <data>", t("cli:send.agendar"))
     .option("--server <url>", t("cli:send.server"))

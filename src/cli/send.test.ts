@@ -48,6 +48,20 @@ describe("sino send against a real server", () => {
     expect(read.body.notification).toMatchObject({ title: "Backup concluído", body: "Tudo certo", url: "/avisos" });
   });
 
+  it("narrows a send to one site with --site, and reports an unknown site in pt-BR (exit 1)", async () => {
+    const site = (await admin.post("/api/v1/sites", { origin: "https://www.exemplo.com.br" })).body.site;
+    const io = captureIo({ SINO_TOKEN: secret });
+    await runCli(["send", "--server", server.url, "--title", "Só no site", "--site", site.id], io);
+    expect(process.exitCode).toBe(0);
+    const id = /Envio (\d+)/.exec(io.out.join(""))![1];
+    expect((await admin.get(`/api/v1/notifications/${id}`)).body.notification.audience).toEqual({ type: "all", sites: [site.id] });
+
+    const refused = captureIo({ SINO_TOKEN: secret });
+    await runCli(["send", "--server", server.url, "--title", "Nenhum", "--site", "999999"], refused);
+    expect(process.exitCode).toBe(1);
+    expect(refused.err.join("")).toContain("Um dos sites escolhidos para o público não existe.");
+  });
+
   it("schedules with --agendar in São Paulo time", async () => {
     const day = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
     const [year, month, date] = day.split("-");

@@ -8,6 +8,8 @@ export interface SendOptions {
   readonly title: string;
   readonly body?: string;
   readonly canal?: string;
+  /** A site id (Painel → Sites): only the subscribers made on that site. */
+  readonly site?: string;
   readonly link?: string;
   readonly agendar?: string;
   readonly server?: string;
@@ -39,13 +41,15 @@ export async function sendCommand(options: SendOptions, io: SendIo, { t }: Trans
   if (!/^https?:\/\/[^/]+/i.test(server)) return usage(t("cli:send.badServer", { server }));
   const timeZone = io.env.SINO_TIME_ZONE ?? DEFAULT_TIME_ZONE;
 
-  // The audience is typed loosely: a channel name is checked by the server, which knows the channels.
-  const request: Omit<CreateNotificationRequest, "audience"> & { audience?: { type: string; channels?: string[] } } = { title: options.title };
+  // The audience is typed loosely: a channel name or a site id is checked by the server, which knows them.
+  const request: Omit<CreateNotificationRequest, "audience"> & { audience?: { type: string; channels?: string[]; sites?: string[] } } = { title: options.title };
   if (options.body !== undefined) request.body = options.body;
   if (options.link !== undefined) request.url = options.link;
   const canal = options.canal ?? QUICK_PUBLISH_EVERYONE;
   // `todos` is everyone; another name is a channel's slug (checked by the server).
   request.audience = canal === QUICK_PUBLISH_EVERYONE ? { type: "all" } : { type: "channels", channels: [canal] };
+  // --site narrows either to one site's subscribers (the server checks the id).
+  if (options.site !== undefined) request.audience.sites = [options.site];
   if (options.agendar !== undefined) {
     const at = parseScheduleTime(options.agendar, timeZone);
     if (at === null) return usage(t("cli:send.badSchedule", { value: options.agendar }));

@@ -12,7 +12,7 @@ import { createCsrfGuard } from "./auth/csrf.js";
 import { createLoginThrottle, type ThrottlePolicy } from "./auth/login-throttle.js";
 import { createPasswordHasher, type PasswordHasher } from "./auth/password.js";
 import { sessionCookieName } from "./auth/session-cookie.js";
-import { registerRateLimiting } from "./auth/publish-rate-limit.js";
+import { createSiteSubscribeRateLimit, registerRateLimiting } from "./auth/publish-rate-limit.js";
 import type { Config } from "./config.js";
 import { errorBody, toApiError } from "./errors.js";
 import type { Translator } from "./i18n.js";
@@ -33,6 +33,9 @@ import { registerUserRoutes } from "./routes/users/users.js";
 import { registerEmbedAssets } from "./embed-assets.js";
 import { registerSecurityHeaders } from "./security-headers.js";
 import { registerWebApp, sendIndexHtml } from "./web-app.js";
+import { registerSiteRoutes } from "./routes/sites/sites.js";
+import { PUBLIC_API_PATHS, pathOf, registerPublicCors } from "./sites/public-cors.js";
+import { createSiteRegistry } from "./sites/site-registry.js";
 
 export interface AppDeps {
   readonly config: Config;
@@ -72,6 +75,7 @@ const API_METHODS = new Map<string, string>([
   [API_ROUTES.stats, "GET, HEAD"],
   [API_ROUTES.notifications, "GET, HEAD, POST"],
   [API_ROUTES.overview, "GET, HEAD"],
+  [API_ROUTES.sites, "GET, HEAD, POST"],
 ]);
 
 /** The Fastify application with every route, not yet listening: `startServer` does that. */
@@ -109,34 +113,55 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(fastifyCookie);
   app.decorateRequest("principal", null);
   app.decorate("authenticator", authDeps.authenticator);
-  app.addHook("onRequest", createCsrfGuard(deps.config.publicUrl));
+  // Sites. The public subscriber API never reads the session cookie, so the CSRF guard
+  // leaves it to its own origin check (registered sites and Sino's own; see public-cors.ts).
+  const publicOrigin = new URL(deps.config.publicUrl).origin;
+  const siteRegistry = createSiteRegistry({ sites: deps.repositories.sites, publicOrigin, now });
+  app.addHook("onRequest", createCsrfGuard(deps.config.publicUrl, { exempt: (request) => PUBLIC_API_PATHS.has(pathOf(request)) }));
   await registerRateLimiting(app);
   await registerOpenApi(app, deps.translator, sessionCookieName(new URL(deps.config.publicUrl).protocol === "https:"));
 
   const { channels, subscribers } = deps.repositories;
   const maxChannelsPerSubscription = deps.config.maxChannelsPerSubscription;
-  registerConfigRoutes(app, { vapidPublicKey: deps.vapidKeys.publicKey, translator: deps.translator, channels, maxChannelsPerSubscription });
-  registerSubscriptionRoutes(app, {
-    subscriptions: deps.repositories.subscriptions,
-    subscriptionChannels: deps.repositories.subscriptionChannels,
-    maxChannelsPerSubscription,
-    endpointPolicy: deps.config.endpointPolicy,
-    translator: deps.translator,
-    now,
+  // What the operator-facing routes share: who is signed in, the pt-BR texts, the clock.
+  const operatorDeps = { authenticator: authDeps.authenticator, translator: deps.translator, now };
+  // The public subscriber API in its own context: CORS (and its Vary: Origin) only there.
+  await app.register(async (publicApi) => {
+    await registerPublicCors(publicApi, siteRegistry, publicOrigin);
+    registerConfigRoutes(publicApi, {
+      vapidPublicKey: deps.vapidKeys.publicKey,
+      translator: deps.translator,
+      channels,
+      maxChannelsPerSubscription,
+      sites: siteRegistry,
+    });
+    registerSubscriptionRoutes(publicApi, {
+      subscriptions: deps.repositories.subscriptions,
+      subscriptionChannels: deps.repositories.subscriptionChannels,
+      maxChannelsPerSubscription,
+      endpointPolicy: deps.config.endpointPolicy,
+      translator: deps.translator,
+      now,
+      sites: {
+        registry: siteRegistry,
+        repository: deps.repositories.sites,
+        maxSubscriptionsPerSite: deps.config.sites.maxSubscriptionsPerSite,
+        rateLimit: createSiteSubscribeRateLimit(publicApi, deps.config.sites.subscribeRateLimit),
+      },
+    });
+    registerEventRoutes(publicApi, {
+      ...operatorDeps,
+      events: deps.repositories.notificationEvents,
+      notifications: deps.repositories.notifications,
+    });
+    registerNoticeRoutes(publicApi, { notices: deps.repositories.notices, channels, translator: deps.translator, streamLimits: deps.config.streams });
   });
   registerSetupRoutes(app, authDeps);
   registerSessionRoutes(app, authDeps);
   registerUserRoutes(app, authDeps);
   registerTokenRoutes(app, authDeps);
-  // What the operator-facing routes share: who is signed in, the pt-BR texts, the clock.
-  const operatorDeps = { authenticator: authDeps.authenticator, translator: deps.translator, now };
   registerChannelRoutes(app, { ...operatorDeps, channels });
-  registerEventRoutes(app, {
-    ...operatorDeps,
-    events: deps.repositories.notificationEvents,
-    notifications: deps.repositories.notifications,
-  });
-  registerNoticeRoutes(app, { notices: deps.repositories.notices, channels, translator: deps.translator, streamLimits: deps.config.streams });
+  registerSiteRoutes(app, { ...operatorDeps, sites: deps.repositories.sites, registry: siteRegistry, publicUrl: deps.config.publicUrl });
   registerSubscriberRoutes(app, { ...operatorDeps, subscribers, channels });
   registerStatsRoutes(app, { ...operatorDeps, stats: deps.repositories.stats, channels, subscribers, timeZone: deps.config.timeZone });
   if (deps.delivery !== undefined) {

@@ -51,8 +51,17 @@ export interface Config {
   readonly hygiene: HygieneConfig;
   /** SINO_TIME_ZONE: IANA time zone the stats' days are counted in. */
   readonly timeZone: string;
+  /** SINO_SITE_SUBSCRIBE_RATE_LIMIT / SINO_SITE_MAX_SUBSCRIPTIONS: abuse limits of registered sites. */
+  readonly sites: SitesConfig;
   /** SINO_STREAMS_MAX / SINO_STREAMS_MAX_PER_ADDRESS: open public live streams (Avisos) allowed. */
   readonly streams: StreamsConfig;
+}
+
+export interface SitesConfig {
+  /** Registrations per minute one client address may make on registered sites. */
+  readonly subscribeRateLimit: number;
+  /** Most subscriptions one registered site may hold; 0: no cap. Sino's own site is never capped. */
+  readonly maxSubscriptionsPerSite: number;
 }
 
 export interface StreamsConfig {
@@ -266,6 +275,16 @@ const OPTIONS = {
     doc: "IANA time zone the Painel's daily statistics are counted in.",
     schema: (d, m) => z.string().default(d).refine(isTimeZone, m("timeZone")),
   }),
+  SINO_SITE_SUBSCRIBE_RATE_LIMIT: option({
+    default: 30,
+    doc: "Subscription registrations per minute one client address may make from registered sites (the embedded bell).",
+    schema: (d, m) => integer(1, 1_000_000, d, m("positiveInteger")),
+  }),
+  SINO_SITE_MAX_SUBSCRIPTIONS: option({
+    default: 1_000_000,
+    doc: "Most subscriptions one registered site may collect; 0 means no cap. Sino's own page is not capped.",
+    schema: (d, m) => integer(0, 1_000_000_000, d, m("positiveInteger")),
+  }),
   SINO_STREAMS_MAX: option({
     default: 1000,
     doc: "Most open public live streams (Avisos) per process; past it new ones get 503 streams_unavailable.",
@@ -385,6 +404,10 @@ function createEnvSchema(t: Translator["t"]) {
         maxChannelsPerSubscription: v.SINO_MAX_CHANNELS_PER_SUBSCRIPTION,
         hygiene: Object.freeze({ expiryDays: v.SINO_SUBSCRIPTION_EXPIRY_DAYS, warningDays: v.SINO_SUBSCRIPTION_WARNING_DAYS }),
         timeZone: v.SINO_TIME_ZONE,
+        sites: Object.freeze({
+          subscribeRateLimit: v.SINO_SITE_SUBSCRIBE_RATE_LIMIT,
+          maxSubscriptionsPerSite: v.SINO_SITE_MAX_SUBSCRIPTIONS,
+        }),
         streams: Object.freeze({ maxTotal: v.SINO_STREAMS_MAX, maxPerAddress: v.SINO_STREAMS_MAX_PER_ADDRESS }),
       };
     });

@@ -36,6 +36,8 @@ describe("the OpenAPI document and the docs page", () => {
         "/api/v1/subscribers.csv",
         "/api/v1/subscribers/{id}",
         "/api/v1/subscriptions/channels",
+        "/api/v1/sites",
+        "/api/v1/sites/{id}",
       ].sort(),
     );
     const createUser = doc.paths["/api/v1/users"].post;
@@ -50,6 +52,12 @@ describe("the OpenAPI document and the docs page", () => {
     const token = doc.paths["/api/v1/tokens"].post.responses["201"].content["application/json"].schema;
     expect(token.required).toEqual(["token", "secret"]);
     expect(doc.paths["/api/v1/subscriptions"].post.requestBody.content["application/json"].schema.required).toEqual(["endpoint", "keys"]);
+    // Sites: the routes, their tag, and the site key a registration may carry.
+    expect(doc.paths["/api/v1/subscriptions"].post.requestBody.content["application/json"].schema.properties.site).toMatchObject({ type: "string" });
+    expect(doc.paths["/api/v1/sites"].post.tags).toEqual(["Sites"]);
+    expect(doc.paths["/api/v1/sites"].post.requestBody.content["application/json"].schema.required).toEqual(["origin"]);
+    expect(doc.paths["/api/v1/sites/{id}"].delete.responses["200"].content["application/json"].schema.required).toEqual(["removedSubscribers"]);
+    expect(doc.paths["/api/v1/config"].get.parameters.map((p: { name: string }) => p.name)).toContain("site");
   });
 
   it("serves a readable docs page with its scripts from this server, not a CDN", async () => {

@@ -22,9 +22,14 @@ export interface EventStream {
  * headers, a reconnection delay, a heartbeat, and clean-up when the client disconnects.
  */
 export function openEventStream(reply: FastifyReply, options: EventStreamOptions = {}): EventStream {
+  // Headers hooks already set (CORS for a registered site, security headers) go out too: after
+  // hijack() Fastify no longer writes them.
+  const earlier: Record<string, string | number | string[]> = {};
+  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) earlier[name] = value;
   reply.hijack();
   const raw = reply.raw;
   raw.writeHead(200, {
+    ...earlier,
     "content-type": "text/event-stream; charset=utf-8",
     "cache-control": "no-cache, no-store",
     connection: "keep-alive",

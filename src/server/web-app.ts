@@ -5,6 +5,8 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 
 /** Vite puts content-hashed files here: a new build gives new names, so they can be cached forever. */
 const HASHED_ASSETS = /[\\/]assets[\\/]/;
+/** The precompressed siblings the build writes beside a file (.br and .gz); headers go by the original. */
+const COMPRESSED_SUFFIX = /\.(?:br|gz)$/;
 
 /**
  * Serves the built web app from `webDir` when it exists (an API-only deployment may not build it).
@@ -22,7 +24,13 @@ export async function registerWebApp(app: FastifyInstance, webDir: string): Prom
     index: ["index.html"],
     // We set Cache-Control ourselves, per kind of file (see setHeaders).
     cacheControl: false,
-    setHeaders(res, path) {
+    // The build writes .br and .gz beside each text file (vite.config.ts): sent as they are to a
+    // browser that accepts them, at compression levels too slow to use per request.
+    preCompressed: true,
+    setHeaders(res, sentPath) {
+      const path = sentPath.replace(COMPRESSED_SUFFIX, "");
+      // The answer depends on Accept-Encoding: caches must keep one copy per encoding.
+      res.setHeader("Vary", "Accept-Encoding");
       if (path === serviceWorkerPath) {
         // The browser checks for a new worker on navigation but may use the HTTP cache for it;
         // no-cache makes every update check reach the server. Service-Worker-Allowed lets the

@@ -70,6 +70,18 @@ export const ERROR_STATUS = {
   send_finished: 409,
   idempotency_key_invalid: 400,
   idempotency_key_reused: 422,
+
+  site_not_found: 404,
+  site_origin_invalid: 400,
+  site_origin_not_https: 400,
+  site_origin_has_path: 400,
+  site_origin_taken: 409,
+  site_built_in: 409,
+  origin_not_allowed: 403,
+  site_origin_mismatch: 403,
+  site_rate_limited: 429,
+  site_subscription_cap: 403,
+  audience_site_not_found: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -18,12 +18,40 @@ export function inChannels(channelIds: readonly number[]) {
     );
 }
 
+/** Subscriptions made on any of `siteIds`. */
+export function inSites(siteIds: readonly number[]) {
+  return (eb: ExpressionBuilder<Schema, "subscriptions">) => eb("subscriptions.site_id", "in", siteIds.length === 0 ? [-1] : [...siteIds]);
+}
+
 /**
  * Subscriptions a stored send targets: all of them when the send has no channel rows (everyone;
  * an "endpoint" send's range is its one subscription), else those in any of its channels. The
  * first EXISTS does not depend on the row, so both databases evaluate it once per query.
  */
 export function inSendAudience(notificationId: number) {
+  return (eb: ExpressionBuilder<Schema, "subscriptions">) =>
+    eb.and([inSendChannels(notificationId)(eb), inSendSites(notificationId)(eb)]);
+}
+
+/**
+ * Narrowed to sites: every site when the send has no site rows, else the subscriptions
+ * made on one of them. Like the channels' test, the first EXISTS does not depend on the row.
+ */
+function inSendSites(notificationId: number) {
+  return (eb: ExpressionBuilder<Schema, "subscriptions">) =>
+    eb.or([
+      eb.not(eb.exists(eb.selectFrom("notification_sites").select("site_id").where("notification_sites.notification_id", "=", notificationId))),
+      eb.exists(
+        eb
+          .selectFrom("notification_sites")
+          .select("notification_sites.site_id")
+          .whereRef("notification_sites.site_id", "=", "subscriptions.site_id")
+          .where("notification_sites.notification_id", "=", notificationId),
+      ),
+    ]);
+}
+
+function inSendChannels(notificationId: number) {
   return (eb: ExpressionBuilder<Schema, "subscriptions">) =>
     eb.or([
       eb.not(eb.exists(eb.selectFrom("notification_channels").select("channel_id").where("notification_channels.notification_id", "=", notificationId))),

@@ -29,7 +29,8 @@ for (const dialect of DIALECTS) {
           .sort();
         expect(tables).toEqual([
           "api_tokens", "channels", "delivery_jobs", "delivery_retries", "idempotency_keys", "login_attempts", "notification_channels",
-          "notification_events", "notifications", "sessions", "settings", "subscription_channels", "subscription_removals", "subscriptions", "users",
+          "notification_events", "notification_sites", "notifications", "sessions", "settings", "sites", "subscription_channels",
+          "subscription_removals", "subscriptions", "users",
         ]);
       } finally {
         await database.destroy();

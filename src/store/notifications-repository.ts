@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from "kysely";
 import type { DatabaseHandle } from "./database.js";
 import type { NotificationStatus, NotificationsTable, Schema } from "./schema.js";
 import { writeTransaction } from "./write-transaction.js";
-import { inChannels, notFlagged } from "./audience-filter.js";
+import { inChannels, inSites, notFlagged } from "./audience-filter.js";
 
 /**
  * Who a send goes to. `endpoint` is one browser ("send to me"): its range is that subscription's
@@ -10,10 +10,18 @@ import { inChannels, notFlagged } from "./audience-filter.js";
  * the count taken here and the workers' range query (src/store/audience-filter.ts).
  */
 export type Audience =
-  | { readonly kind: "everyone" }
+  | { readonly kind: "everyone"; readonly sites?: readonly number[] }
   | { readonly kind: "endpoint"; readonly endpoint: string }
   /** Subscriptions that chose any of these channels (ids); stored as notification_channels rows. */
-  | { readonly kind: "channels"; readonly channels: readonly number[]; readonly slugs?: readonly string[] };
+  | { readonly kind: "channels"; readonly channels: readonly number[]; readonly slugs?: readonly string[]; readonly sites?: readonly number[] };
+
+/**
+ * The sites an audience is narrowed to (stored as notification_sites rows, applied on top
+ * of "everyone" or the channels); undefined or empty: every site.
+ */
+export function audienceSites(audience: Audience): readonly number[] {
+  return audience.kind === "endpoint" ? [] : (audience.sites ?? []);
+}
 
 export interface NewNotification {
   readonly title: string;
@@ -231,6 +239,13 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, input: NewNotifica
       .values([...new Set(input.audience.channels)].map((channel_id) => ({ notification_id: id, channel_id })))
       .execute();
   }
+  const sites = audienceSites(input.audience);
+  if (sites.length > 0) {
+    await trx
+      .insertInto("notification_sites")
+      .values([...new Set(sites)].map((site_id) => ({ notification_id: id, site_id })))
+      .execute();
+  }
   await insertJobs(trx, id, range, options.jobSize);
   return toNotification(row);
 }
@@ -249,7 +264,8 @@ async function insertJobs(trx: Kysely<Schema>, id: number, range: { count: numbe
 
 async function targetRange(trx: Kysely<Schema>, audience: Audience): Promise<{ count: number; min: number; max: number }> {
   // "everyone": no filter. "channels": the same EXISTS the workers' range query applies.
-  // "endpoint": the one subscription, whose id is then the whole range.
+  // "endpoint": the one subscription, whose id is then the whole range. Sites narrow either of
+  // the first two with the same test as the workers' (src/store/audience-filter.ts).
   const row = await trx
     .selectFrom("subscriptions")
     .select((eb) => [
@@ -259,6 +275,7 @@ async function targetRange(trx: Kysely<Schema>, audience: Audience): Promise<{ c
     ])
     .$if(audience.kind === "endpoint", (qb) => qb.where("endpoint", "=", (audience as { endpoint: string }).endpoint))
     .$if(audience.kind === "channels", (qb) => qb.where(inChannels((audience as { channels: readonly number[] }).channels)))
+    .$if(audienceSites(audience).length > 0, (qb) => qb.where(inSites(audienceSites(audience))))
     .where(notFlagged())
     .executeTakeFirstOrThrow();
   return { count: Number(row.count), min: Number(row.min ?? 0), max: Number(row.max ?? 0) };

@@ -11,6 +11,7 @@ import { createNotificationsRepository, type NotificationsRepository } from "./n
 import { createSendHistoryRepository, type SendHistoryRepository } from "./send-history-repository.js";
 import { createSessionsRepository, type SessionsRepository } from "./sessions-repository.js";
 import { createSettingsRepository, type SettingsRepository } from "./settings-repository.js";
+import { createSitesRepository, type SitesRepository } from "./sites-repository.js";
 import { createStatsRepository, type StatsRepository } from "./stats-repository.js";
 import { createSubscribersRepository, type SubscribersRepository } from "./subscribers-repository.js";
 import { createSubscriptionChannelsRepository, type SubscriptionChannelsRepository } from "./subscription-channels-repository.js";
@@ -31,6 +32,7 @@ export interface Repositories {
   readonly sendHistory: SendHistoryRepository;
   readonly sessions: SessionsRepository;
   readonly settings: SettingsRepository;
+  readonly sites: SitesRepository;
   readonly stats: StatsRepository;
   readonly subscribers: SubscribersRepository;
   readonly subscriptionChannels: SubscriptionChannelsRepository;
@@ -52,6 +54,7 @@ export function createRepositories(database: DatabaseHandle): Repositories {
     sendHistory: createSendHistoryRepository(database),
     sessions: createSessionsRepository(database),
     settings: createSettingsRepository(database),
+    sites: createSitesRepository(database),
     stats: createStatsRepository(database),
     subscribers: createSubscribersRepository(database),
     subscriptionChannels: createSubscriptionChannelsRepository(database),

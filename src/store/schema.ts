@@ -20,6 +20,8 @@ export interface Schema {
   notification_channels: NotificationChannelsTable;
   notification_events: NotificationEventsTable;
   subscription_removals: SubscriptionRemovalsTable;
+  sites: SitesTable;
+  notification_sites: NotificationSitesTable;
 }
 
 export interface SubscriptionsTable {
@@ -39,6 +41,8 @@ export interface SubscriptionsTable {
   vapid_mismatch_at: Generated<number | null>;
   /** Hygiene: when the one expiry warning went out; cleared when the browser registers again. */
   warned_at: Generated<number | null>;
+  /** The site the browser subscribed on; defaults to the built-in site (Sino's own, id 1). */
+  site_id: Generated<number>;
 }
 
 /** Server-wide key/value settings (the VAPID key pair lives here). */
@@ -206,4 +210,24 @@ export interface SubscriptionRemovalsTable {
   removed_at: number;
   reason: RemovalReason;
   subscription_created_at: number;
+  /** The removed subscription's site (null for removals logged before sites existed). */
+  site_id: Generated<number | null>;
+}
+
+/** An origin allowed to collect subscribers. The built-in row is Sino's own (SINO_PUBLIC_URL). */
+export interface SitesTable {
+  id: Generated<number>;
+  /** Normalised origin (`https://www.exemplo.com.br`); null only on the built-in row. */
+  origin: string | null;
+  /** The public key the snippet carries (`data-site`). */
+  key: string;
+  /** 0 or 1. */
+  built_in: Generated<number>;
+  created_at: number;
+}
+
+/** The sites a send was narrowed to; none means every site. */
+export interface NotificationSitesTable {
+  notification_id: number;
+  site_id: number;
 }

@@ -19,32 +19,44 @@ export interface SendActivity {
 }
 
 export interface StatsRepository {
-  subscriberHistory(since: number): Promise<SubscriberHistory>;
+  /** With `siteId`: that site's subscriptions and removals only. */
+  subscriberHistory(since: number, siteId?: number): Promise<SubscriberHistory>;
+  /** Subscribers per channel id, counting only one site's subscriptions. */
+  channelCountsOnSite(siteId: number): Promise<Map<number, number>>;
   /** Sends that went out since `since` (not scheduled, cancelled before going out, or "send to me" tests). */
   sendsSince(since: number): Promise<SendActivity[]>;
 }
 
 export function createStatsRepository(database: DatabaseHandle): StatsRepository {
   const { db } = database;
-  async function subscriberHistory(since: number): Promise<SubscriberHistory> {
+  async function subscriberHistory(since: number, siteId?: number): Promise<SubscriberHistory> {
+    const onSite = siteId !== undefined;
     // The count at `since` is exact: the subscriptions made before it that are still here, plus
     // those made before it and removed after it (removals keep their creation time).
     const existingBefore = await db
       .selectFrom("subscriptions")
       .select((eb) => eb.fn.countAll<number | string>().as("n"))
       .where("created_at", "<", since)
+      .$if(onSite, (qb) => qb.where("site_id", "=", siteId!))
       .executeTakeFirstOrThrow();
     const removedLater = await db
       .selectFrom("subscription_removals")
       .select((eb) => eb.fn.countAll<number | string>().as("n"))
       .where("subscription_created_at", "<", since)
       .where("removed_at", ">=", since)
+      .$if(onSite, (qb) => qb.where("site_id", "=", siteId!))
       .executeTakeFirstOrThrow();
-    const created = await db.selectFrom("subscriptions").select("created_at").where("created_at", ">=", since).execute();
+    const created = await db
+      .selectFrom("subscriptions")
+      .select("created_at")
+      .where("created_at", ">=", since)
+      .$if(onSite, (qb) => qb.where("site_id", "=", siteId!))
+      .execute();
     const removals = await db
       .selectFrom("subscription_removals")
       .select(["removed_at", "subscription_created_at"])
       .where((eb) => eb.or([eb("removed_at", ">=", since), eb("subscription_created_at", ">=", since)]))
+      .$if(onSite, (qb) => qb.where("site_id", "=", siteId!))
       .execute();
     return {
       totalBefore: toCount(existingBefore.n) + toCount(removedLater.n),
@@ -78,5 +90,16 @@ export function createStatsRepository(database: DatabaseHandle): StatsRepository
     return rows.map((r) => ({ publishedAt: Number(r.published_at), accepted: Number(r.accepted), clicked: toCount(r.clicked) }));
   }
 
-  return { subscriberHistory, sendsSince };
+  async function channelCountsOnSite(siteId: number): Promise<Map<number, number>> {
+    const rows = await db
+      .selectFrom("subscription_channels")
+      .innerJoin("subscriptions", "subscriptions.id", "subscription_channels.subscription_id")
+      .select(["subscription_channels.channel_id", (eb) => eb.fn.countAll<number | string>().as("n")])
+      .where("subscriptions.site_id", "=", siteId)
+      .groupBy("subscription_channels.channel_id")
+      .execute();
+    return new Map(rows.map((r) => [Number(r.channel_id), toCount(r.n)]));
+  }
+
+  return { subscriberHistory, channelCountsOnSite, sendsSince };
 }

@@ -24,6 +24,8 @@ export interface UserAgentFilter {
 
 export interface SubscribersQuery {
   readonly channelId?: number;
+  /** Only the subscriptions made on this site. */
+  readonly siteId?: number;
   readonly userAgents?: UserAgentFilter;
   readonly offset: number;
   readonly limit: number;
@@ -32,8 +34,8 @@ export interface SubscribersQuery {
 export interface SubscribersRepository {
   /** Newest first; never the endpoint or keys. */
   list(query: SubscribersQuery): Promise<{ subscribers: SubscriberRecord[]; total: number }>;
-  /** How many subscriptions each distinct User-Agent has (null: none sent). */
-  countByUserAgent(): Promise<{ userAgent: string | null; count: number }[]>;
+  /** How many subscriptions each distinct User-Agent has (null: none sent), optionally on one site. */
+  countByUserAgent(siteId?: number): Promise<{ userAgent: string | null; count: number }[]>;
   /** An operator removes one; logged as `operator`. */
   remove(id: number, now: number): Promise<boolean>;
 }
@@ -45,6 +47,7 @@ export function createSubscribersRepository(database: DatabaseHandle): Subscribe
     const filtered = () =>
       db
         .selectFrom("subscriptions")
+        .$if(query.siteId !== undefined, (qb) => qb.where("site_id", "=", query.siteId!))
         .$if(query.channelId !== undefined, (qb) =>
           qb.where((eb) =>
             eb.exists(
@@ -89,10 +92,11 @@ export function createSubscribersRepository(database: DatabaseHandle): Subscribe
     };
   }
 
-  async function countByUserAgent(): Promise<{ userAgent: string | null; count: number }[]> {
+  async function countByUserAgent(siteId?: number): Promise<{ userAgent: string | null; count: number }[]> {
     const rows = await db
       .selectFrom("subscriptions")
       .select(["user_agent", (eb) => eb.fn.countAll<number | string>().as("n")])
+      .$if(siteId !== undefined, (qb) => qb.where("site_id", "=", siteId!))
       .groupBy("user_agent")
       .execute();
     return rows.map((r) => ({ userAgent: r.user_agent, count: toCount(r.n) }));

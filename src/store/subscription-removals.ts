@@ -13,11 +13,11 @@ export async function removeSubscriptionsLogged(
   now: number,
 ): Promise<number[]> {
   if (ids.length === 0) return [];
-  const deleted = await trx.deleteFrom("subscriptions").where("id", "in", [...ids]).returning(["id", "created_at"]).execute();
+  const deleted = await trx.deleteFrom("subscriptions").where("id", "in", [...ids]).returning(["id", "created_at", "site_id"]).execute();
   if (deleted.length > 0) {
     await trx
       .insertInto("subscription_removals")
-      .values(deleted.map((row) => ({ removed_at: now, reason, subscription_created_at: Number(row.created_at) })))
+      .values(deleted.map((row) => ({ removed_at: now, reason, subscription_created_at: Number(row.created_at), site_id: Number(row.site_id) })))
       .execute();
   }
   return deleted.map((row) => Number(row.id));

@@ -44,6 +44,8 @@ for (const dialect of DIALECTS) {
         createdAt: 1_700_000_000_123,
         updatedAt: 1_700_000_000_123,
         lastSeenAt: 1_700_000_000_123,
+        // No site given: Sino's own, the built-in site.
+        siteId: 1,
       });
       expect(await repo.count()).toBe(1);
     });

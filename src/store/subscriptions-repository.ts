@@ -15,6 +15,8 @@ export interface Subscription {
   createdAt: number;
   updatedAt: number;
   lastSeenAt: number;
+  /** The site it was made on (the built-in site: Sino's own page). */
+  siteId: number;
 }
 
 export interface RegisterSubscriptionInput {
@@ -22,6 +24,8 @@ export interface RegisterSubscriptionInput {
   p256dh: string;
   auth: string;
   userAgent: string | null;
+  /** The site a new subscription belongs to (default: the built-in site). An existing one keeps its own. */
+  siteId?: number;
   /**
    * The subscription this one replaces (`pushsubscriptionchange`, key rotation), with its auth
    * secret as proof: its channels move to this one and its row goes. Without valid proof this is
@@ -97,6 +101,7 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
           created_at: now,
           updated_at: now,
           last_seen_at: now,
+          ...(input.siteId === undefined ? {} : { site_id: input.siteId }),
         })
         .onConflict((oc) => oc.column("endpoint").doNothing())
         .returningAll()
@@ -137,12 +142,12 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
         .deleteFrom("subscriptions")
         .where("id", "=", existing.id)
         .where("auth", "=", existing.auth)
-        .returning("created_at")
+        .returning(["created_at", "site_id"])
         .executeTakeFirst();
       if (deleted === undefined) return "not_found";
       await trx
         .insertInto("subscription_removals")
-        .values({ removed_at: now, reason: "unsubscribed", subscription_created_at: Number(deleted.created_at) })
+        .values({ removed_at: now, reason: "unsubscribed", subscription_created_at: Number(deleted.created_at), site_id: Number(deleted.site_id) })
         .execute();
       return "removed";
     });
@@ -186,5 +191,6 @@ function toSubscription(row: Selectable<SubscriptionsTable>): Subscription {
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
     lastSeenAt: Number(row.last_seen_at),
+    siteId: Number(row.site_id),
   };
 }

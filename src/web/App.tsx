@@ -9,10 +9,11 @@ import NotificationsIcon from "@mui/icons-material/Notifications";
 import { PushBell } from "./components/PushBell.js";
 import { HomePage } from "./pages/HomePage.js";
 import { NotFoundPage } from "./pages/NotFoundPage.js";
-import { PreferencesPage } from "./pages/PreferencesPage.js";
 
 // The dashboard is for operators only: a separate chunk, so visitors of the public pages never load it.
 const DashboardApp = lazy(() => import("./dashboard/DashboardApp.js").then((module) => ({ default: module.DashboardApp })));
+// Preferences is one visit in many: its own chunk, fetched when a visitor opens it.
+const PreferencesPage = lazy(() => import("./pages/PreferencesPage.js").then((module) => ({ default: module.PreferencesPage })));
 
 export function App() {
   return (
@@ -56,7 +57,16 @@ function PublicSite() {
       <Box component="main">
         <Routes>
           <Route path="/" element={<HomePage />} />
-          <Route path="/preferencias" element={<PreferencesPage />} />
+          {/* The notices' own address: notifications and the README link to it. */}
+          <Route path="/avisos" element={<HomePage />} />
+          <Route
+            path="/preferencias"
+            element={
+              <Suspense fallback={null}>
+                <PreferencesPage />
+              </Suspense>
+            }
+          />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </Box>

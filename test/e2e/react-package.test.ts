@@ -5,16 +5,14 @@
  * store. The push service inside the page is stubbed (TESTING.md §2); the service worker, the HTTP
  * API and the database are real.
  */
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { AxeBuilder } from "@axe-core/playwright";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { API_ROUTES } from "../../src/shared/api/routes.js";
+import type { SiteResponse } from "../../src/shared/api/sites.js";
 import { ptBR } from "../../src/shared/i18n/catalog.js";
 import { launchChromium } from "../support/browser.js";
-import { adminContext, createChannel } from "./support/audience.js";
+import { adminCall, adminContext, createChannel } from "./support/audience.js";
 import { startTestServer } from "../support/server.js";
 import type { TestServer } from "../support/server.js";
 import { bell, bellIconColour, isGrey, settledBell } from "./support/bell-page.js";
@@ -22,7 +20,7 @@ import { countStartingWith, recordConsole } from "./support/console-log.js";
 import { installPushStub, makeSubscriptionKeys, STUB_STORAGE, testEndpoint } from "./support/push-stub.js";
 import type { SubscriptionKeys } from "./support/push-stub.js";
 import { requireBuiltWebApp } from "./support/built-web-app.js";
-import { buildReactTestApp } from "./support/react-test-app.js";
+import { buildReactTestApp, serveStaticSite } from "./support/react-test-app.js";
 import type { StaticSite } from "./support/react-test-app.js";
 
 const TEXT = {
@@ -32,9 +30,6 @@ const TEXT = {
   noToken: "No registration token available. Request permission to generate one.",
   tokenError: "An error occurred while retrieving token",
 };
-
-/** The built web app, where the embed (`embed/sw.js`) is. */
-const WEB_DIR = fileURLToPath(new URL("../../dist/web", import.meta.url));
 
 /** A name Chromium resolves to 127.0.0.1 but does not treat as a secure context. */
 const INSECURE_HOST = "loja.test";
@@ -54,27 +49,37 @@ afterAll(async () => {
 interface Setup {
   server: TestServer;
   site: StaticSite;
-  siteKey: string | null;
+  /** The registered site: its key goes in the provider's `site`, its id on each subscription. */
+  siteKey: string;
+  siteId: string;
+  /** The signed-in admin who registered the site (for channels and the like). */
+  admin: BrowserContext;
   close(): Promise<void>;
 }
 
 async function setUp(dialect: "sqlite" | "postgres"): Promise<Setup> {
-  // SAME-ORIGIN (until sites/CORS land in main): Sino serves the test app as its web app, with the
-  // built embed beside it, and the site's one-line worker imports Sino's.
-  const dir = mkdtempSync(join(tmpdir(), "sino-react-app-"));
-  cpSync(testAppDir, dir, { recursive: true });
-  cpSync(join(WEB_DIR, "embed"), join(dir, "embed"), { recursive: true });
-  writeFileSync(join(dir, "sino-sw.js"), 'importScripts("/embed/sw.js");\n');
-  const server = await startTestServer({ dialect, env: { SINO_WEB_DIR: dir } });
-  return {
-    server,
-    site: { url: server.baseUrl, close: async () => undefined },
-    siteKey: null,
-    async close() {
-      await server.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
+  const server = await startTestServer({ dialect });
+  let siteKey = "";
+  const site = await serveStaticSite(testAppDir, {
+    // What the site owner puts at the root of the site: one line importing Sino's worker.
+    "/sino-sw.js": () => `importScripts(${JSON.stringify(`${server.baseUrl}/embed/sw.js?site=${siteKey}`)});\n`,
+  });
+  let admin: BrowserContext | undefined;
+  const close = async () => {
+    await admin?.close();
+    await site.close();
+    await server.close();
   };
+  try {
+    // Painel → Sites: an admin registers the app's origin.
+    admin = await adminContext(browser, server);
+    const { site: registered } = await adminCall<SiteResponse>(admin.request, server, "POST", API_ROUTES.sites, { origin: site.url });
+    siteKey = registered.key;
+    return { server, site, admin, siteKey, siteId: registered.id, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
 }
 
 interface Opened {
@@ -85,13 +90,12 @@ interface Opened {
   endpoint: string;
 }
 
-function appUrl(setup: Setup, origin = setup.site.url): string {
-  const query = new URLSearchParams({ sino: setup.server.baseUrl });
-  if (setup.siteKey) query.set("site", setup.siteKey);
-  return `${origin}/?${query}`;
+function appUrl(setup: Setup, options: { origin?: string; siteKey?: string } = {}): string {
+  const query = new URLSearchParams({ sino: setup.server.baseUrl, site: options.siteKey ?? setup.siteKey });
+  return `${options.origin ?? setup.site.url}/?${query}`;
 }
 
-async function open(setup: Setup, options: { grant?: boolean; mode?: "ok" | "throw" } = {}): Promise<Opened> {
+async function open(setup: Setup, options: { grant?: boolean; mode?: "ok" | "throw"; siteKey?: string } = {}): Promise<Opened> {
   const context = await browser.newContext();
   if (options.grant ?? true) await context.grantPermissions(["notifications"], { origin: setup.site.url });
   const keys = makeSubscriptionKeys();
@@ -100,12 +104,18 @@ async function open(setup: Setup, options: { grant?: boolean; mode?: "ok" | "thr
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   const consoleMessages = recordConsole(page);
-  await page.goto(appUrl(setup));
+  await page.goto(appUrl(setup, options.siteKey === undefined ? {} : { siteKey: options.siteKey }));
   return { context, page, consoleMessages, keys, endpoint };
 }
 
 async function subscriptionRows(server: TestServer) {
   return server.database.db.selectFrom("subscriptions").select(["endpoint", "p256dh", "auth"]).execute();
+}
+
+/** The site each stored subscription was collected on (ids as strings, as the API gives them). */
+async function subscriptionSites(server: TestServer): Promise<string[]> {
+  const rows = await server.database.db.selectFrom("subscriptions").select("site_id").execute();
+  return rows.map((row) => String(row.site_id));
 }
 
 async function storedChannels(server: TestServer, endpoint: string): Promise<string[]> {
@@ -141,6 +151,8 @@ async function roundTrip(setup: Setup): Promise<void> {
     const on = await settledBell(page, "on");
     expect(await on.getAttribute("aria-label")).toBe(TEXT.disable);
     expect(await subscriptionRows(setup.server)).toEqual([{ endpoint, p256dh: keys.p256dh, auth: keys.auth }]);
+    // Collected on the registered site, from its own origin (CORS granted to it).
+    expect(await subscriptionSites(setup.server)).toEqual([setup.siteId]);
 
     // The token reached the host's own store, through an action named setToken.
     const token = { endpoint, expirationTime: null, keys: { p256dh: keys.p256dh, auth: keys.auth } };
@@ -195,7 +207,7 @@ describe("@sino/react in a host app (SQLite)", () => {
     const page = await context.newPage();
     const messages = recordConsole(page);
     const port = new URL(setup.site.url).port;
-    await page.goto(appUrl(setup, `http://${INSECURE_HOST}:${port}`));
+    await page.goto(appUrl(setup, { origin: `http://${INSECURE_HOST}:${port}` }));
 
     expect(await page.evaluate(() => window.isSecureContext)).toBe(false);
     await page.waitForSelector('[data-testid="hook-state"]:text-is("hidden")');
@@ -290,10 +302,8 @@ describe("@sino/react in a host app (SQLite)", () => {
   });
 
   it("chooses channels through useSino(): the server stores the choice against the subscription", async () => {
-    const admin = await adminContext(browser, setup.server);
-    contexts.push(admin);
-    await createChannel(admin.request, setup.server, "obras", "Obras");
-    await createChannel(admin.request, setup.server, "saude", "Saúde");
+    await createChannel(setup.admin.request, setup.server, "obras", "Obras");
+    await createChannel(setup.admin.request, setup.server, "saude", "Saúde");
     const { page, endpoint } = await openPage();
     await (await settledBell(page, "off")).click();
     await settledBell(page, "on");
@@ -302,6 +312,17 @@ describe("@sino/react in a host app (SQLite)", () => {
     await page.getByRole("status").getByText("Canais salvos.").waitFor();
     expect(await page.getByTestId("hook-channels").textContent()).toBe("obras");
     expect(await storedChannels(setup.server, endpoint)).toEqual(["obras"]);
+  });
+
+  it("says in pt-BR that enabling failed, and stores nothing, when the app names a site key Sino does not know", async () => {
+    const { page } = await openPage({ siteKey: "nao-existe" });
+    await (await settledBell(page, "off")).click();
+    const notice = page.getByRole("alert");
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain(ptBR.bell.failed.enable);
+    await settledBell(page, "off");
+    expect(await subscriptionRows(setup.server)).toEqual([]);
+    expect(await page.getByTestId("store-token").textContent()).toBe("nenhum");
   });
 
   it("has no axe violations, off (tooltip open) and on", async () => {

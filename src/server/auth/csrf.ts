@@ -32,6 +32,16 @@ function refererOrigin(referer: string | undefined): string | undefined {
   }
 }
 
+export interface CsrfGuardOptions {
+  /**
+   * Requests the guard lets through whatever cookie they carry: the public subscriber API, which
+   * registered sites call from their own origin. Those routes never read the session
+   * cookie, so a cookie a browser happens to attach grants nothing there, and their own origin
+   * check (src/server/sites/public-cors.ts) refuses any origin that is not Sino's or a site's.
+   */
+  readonly exempt?: (request: FastifyRequest) => boolean;
+}
+
 /**
  * `onRequest` hook for the whole server: a state-changing request that carries the session
  * cookie must come from our own origin (OWASP CSRF Cheat Sheet, "Verifying origin with standard
@@ -40,7 +50,7 @@ function refererOrigin(referer: string | undefined): string | undefined {
  * cookie are not checked here: the public subscription routes (the bell, possibly embedded on
  * another site) carry no authority.
  */
-export function createCsrfGuard(publicUrl: string) {
+export function createCsrfGuard(publicUrl: string, options: CsrfGuardOptions = {}) {
   const publicOrigin = new URL(publicUrl).origin;
   const cookieName = sessionCookieName(new URL(publicUrl).protocol === "https:");
   return async function csrfGuard(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
@@ -48,6 +58,7 @@ export function createCsrfGuard(publicUrl: string) {
     if (bearerOf(request) !== undefined) return;
     const cookie = request.cookies[cookieName];
     if (cookie === undefined) return;
+    if (options.exempt?.(request) === true) return;
     if (!isOwnOrigin(request, publicOrigin)) throw apiError("csrf_rejected");
   };
 }

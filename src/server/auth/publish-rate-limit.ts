@@ -35,3 +35,21 @@ export function createPublishRateLimit(
     errorResponseBuilder: () => apiError("rate_limited"),
   }) as (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 }
+
+/**
+ * Registrations from registered sites (the embedded bell), `maxPerMinute` per client address
+ * (SINO_SITE_SUBSCRIBE_RATE_LIMIT; behind a proxy, SINO_TRUST_PROXY decides what the address
+ * is): a script on someone's page cannot pour fake subscriptions into the fan-out. Answers 429
+ * `site_rate_limited` with Retry-After. In this process's memory, like the publish limit.
+ */
+export function createSiteSubscribeRateLimit(
+  app: FastifyInstance,
+  maxPerMinute: number,
+): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
+  return app.rateLimit({
+    max: maxPerMinute,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `site-subscribe:ip:${request.ip}`,
+    errorResponseBuilder: () => apiError("site_rate_limited"),
+  }) as (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+}

@@ -8,8 +8,10 @@ function urgencyOf(value: string | null): NotificationUrgency {
 }
 
 function audienceOf(send: StoredNotification): PresentedAudience {
-  if (send.audience.kind === "channels") return { type: "channels", channels: [...(send.audience.slugs ?? [])] };
-  return send.audience.kind === "endpoint" ? { type: "endpoint" } : { type: "all" };
+  const audience = send.audience;
+  const sites = audience.kind !== "endpoint" && audience.sites !== undefined && audience.sites.length > 0 ? { sites: audience.sites.map(String) } : {};
+  if (audience.kind === "channels") return { type: "channels", channels: [...(audience.slugs ?? [])], ...sites };
+  return audience.kind === "endpoint" ? { type: "endpoint" } : { type: "all", ...sites };
 }
 
 /** A send as the API shows it: never its payload, tag internals or a target's endpoint. */

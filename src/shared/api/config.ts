@@ -11,3 +11,6 @@ export const publicConfigSchema = z.object({
   maxChannelsPerSubscription: z.number().int(),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
+
+/** GET /api/v1/config?site=KEY: the embedded bell names its site; an unknown key → 404 `site_not_found`. */
+export const publicConfigQuerySchema = z.object({ site: z.string().max(64).optional() });

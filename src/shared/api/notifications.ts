@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { siteIdSchema } from "./sites.js";
 
 /**
  * Notifications (*envios*) over the API: what POST /notifications takes, what every notification answer
@@ -53,12 +54,18 @@ const link = z
   .max(NOTIFICATION_LIMITS.link, { error: "link_invalid" })
   .refine(isLinkShape, { error: "link_invalid" });
 
+/**
+ * Narrows an "all" or "channels" audience to subscribers made on these sites (ids, from GET
+ * /sites); absent or empty: every site.
+ */
+const audienceSites = z.array(siteIdSchema).max(100).optional();
+
 export const audienceSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("all") }),
+  z.object({ type: z.literal("all"), sites: audienceSites }),
   /** One browser: "enviar para mim". The subscription must exist. */
   z.object({ type: z.literal("endpoint"), endpoint: z.string({ error: "subscription_not_found" }).min(1, { error: "subscription_not_found" }).max(2_048) }),
   /** Subscribers of any of these active channels (slugs). */
-  z.object({ type: z.literal("channels"), channels: z.array(z.string()).min(1, { error: "channel_not_found" }).max(100) }),
+  z.object({ type: z.literal("channels"), channels: z.array(z.string()).min(1, { error: "channel_not_found" }).max(100), sites: audienceSites }),
 ]);
 export type NotificationAudience = z.infer<typeof audienceSchema>;
 
@@ -101,9 +108,9 @@ export type NotificationCounts = z.infer<typeof notificationCountsSchema>;
 
 /** Who a notification went to, as shown: an "endpoint" send names no endpoint (it is a browser's capability URL). */
 export const presentedAudienceSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("all") }),
+  z.object({ type: z.literal("all"), sites: z.array(z.string()).optional() }),
   z.object({ type: z.literal("endpoint") }),
-  z.object({ type: z.literal("channels"), channels: z.array(z.string()) }),
+  z.object({ type: z.literal("channels"), channels: z.array(z.string()), sites: z.array(z.string()).optional() }),
 ]);
 export type PresentedAudience = z.infer<typeof presentedAudienceSchema>;
 

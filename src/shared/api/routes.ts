@@ -36,6 +36,8 @@ export const API_ROUTES = {
   overview: `${API_PREFIX}/overview`,
   /** POST `/p/<canal>` with a text/plain body: the quick publish for scripts (`curl -d`). */
   quickPublish: "/p",
+  /** GET (signed in): sites and Sino's address for the snippet; POST (admin) create; `/sites/:id` DELETE (admin). */
+  sites: `${API_PREFIX}/sites`,
   /** GET: the OpenAPI 3 document, generated from the same zod schemas that validate requests. */
   openapi: `${API_PREFIX}/openapi.json`,
   /** The readable API documentation (Swagger UI, served locally). */
@@ -80,4 +82,9 @@ export function notificationCancelPath(id: string): string {
 /** `/api/v1/notifications/:id/events`: Server-Sent Events with the notification's progress. */
 export function notificationEventsPath(id: string): string {
   return `${notificationPath(id)}/events`;
+}
+
+/** `/api/v1/sites/:id`. */
+export function sitePath(id: string): string {
+  return `${API_ROUTES.sites}/${encodeURIComponent(id)}`;
 }

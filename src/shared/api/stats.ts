@@ -6,6 +6,8 @@ export const STATS_MAX_DAYS = 366;
 
 export const statsQuerySchema = z.object({
   days: z.coerce.number().int().min(1).max(STATS_MAX_DAYS).optional(),
+  /** A site id: subscribers over time, by channel and by browser counted on that site only (sends stay global). */
+  site: z.string().regex(/^\d{1,15}$/, { error: "site_not_found" }).optional(),
 });
 export type StatsQuery = z.input<typeof statsQuerySchema>;
 

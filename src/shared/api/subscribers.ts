@@ -23,9 +23,11 @@ export const subscriberSchema = z.object({
 });
 export type Subscriber = z.infer<typeof subscriberSchema>;
 
-/** GET /subscribers?channel=&browser=&page=&pageSize= (admin); `page` starts at 1. */
+/** GET /subscribers?channel=&site=&browser=&page=&pageSize= (admin); `page` starts at 1. */
 export const subscribersQuerySchema = z.object({
   channel: z.string().optional(),
+  /** A site id (GET /sites): only the subscribers made on it. */
+  site: z.string().regex(/^\d{1,15}$/, { error: "site_not_found" }).optional(),
   browser: z.string().optional(),
   page: z.coerce.number().int().min(1).optional(),
   pageSize: z.coerce.number().int().min(1).max(SUBSCRIBERS_MAX_PAGE_SIZE).optional(),

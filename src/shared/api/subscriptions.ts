@@ -34,6 +34,12 @@ export type SubscriptionProof = z.infer<typeof subscriptionProofSchema>;
  */
 export const registerSubscriptionRequestSchema = pushSubscriptionSchema.extend({
   previous: subscriptionProofSchema.optional(),
+  /**
+   * The site's public key (`data-site` of the snippet): the site the subscription belongs to.
+   * Absent: the site whose origin sent the request, or Sino's own. A key whose site's origin is
+   * not the request's Origin → 403 `site_origin_mismatch`.
+   */
+  site: z.string().max(64).optional(),
 });
 export type RegisterSubscriptionRequest = z.infer<typeof registerSubscriptionRequestSchema>;
 

@@ -4,6 +4,7 @@ import { delivery } from "./0002-delivery.js";
 import { operators } from "./0003-operators.js";
 import { sends } from "./0004-sends.js";
 import { channels } from "./0005-channels.js";
+import { sites } from "./0006-sites.js";
 
 /**
  * Every migration, in order, listed in code rather than read from a folder (Kysely's
@@ -16,4 +17,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: SinoMi
   ["0003-operators", operators],
   ["0004-sends", sends],
   ["0005-channels", channels],
+  ["0006-sites", sites],
 ];

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { Route, Routes } from "react-router";
 import { ChannelsPage } from "./channels/ChannelsPage.js";
+import { SitesPage } from "./sites/SitesPage.js";
 import { ComposePage } from "./compose/ComposePage.js";
 import { DashboardLayout } from "./layout/DashboardLayout.js";
 import { OverviewPage } from "./pages/OverviewPage.js";
@@ -42,6 +43,7 @@ export function DashboardApp({ services }: { services?: DashboardServices }) {
             <Route path="historico" element={<HistoryPage />} />
             <Route path="envios/:id" element={<NotificationPage />} />
             <Route path="canais" element={<ChannelsPage />} />
+            <Route path="sites" element={<SitesPage />} />
             <Route
               path="assinantes"
               element={

@@ -6,6 +6,7 @@ export const DASHBOARD_PATHS = {
   compose: "/painel/nova",
   history: "/painel/historico",
   channels: "/painel/canais",
+  sites: "/painel/sites",
   subscribers: "/painel/assinantes",
   users: "/painel/usuarios",
   tokens: "/painel/tokens",

@@ -4,6 +4,8 @@ import type { AudienceApi } from "./api/audience-api.js";
 import { createDashboardApi } from "./api/dashboard-api.js";
 import type { DashboardApi } from "./api/dashboard-api.js";
 import { createNotificationsApi } from "./api/notifications-api.js";
+import { createSitesApi } from "./api/sites-api.js";
+import type { SitesApi } from "./api/sites-api.js";
 import type { NotificationsApi } from "./api/notifications-api.js";
 import { DEFAULT_TIME_ZONE } from "./compose/compose-form.js";
 
@@ -18,6 +20,8 @@ export interface DashboardServices {
   notifications: NotificationsApi;
   /** Channels, subscribers and the charts. */
   audience: AudienceApi;
+  /** Sites: the origins that may show the bell. */
+  sites: SitesApi;
   /** The zone dates are shown and schedules entered in. */
   timeZone: string;
   /** The site's origin: links on it are allowed in notifications, and it names the site in the preview. */
@@ -31,6 +35,7 @@ export function createDashboardServices(options: { siteOrigin: string; timeZone?
     api: createDashboardApi(),
     notifications: createNotificationsApi(),
     audience: createAudienceApi(),
+    sites: createSitesApi(),
     timeZone: options.timeZone ?? DEFAULT_TIME_ZONE,
     siteOrigin: options.siteOrigin,
     now: () => Date.now(),

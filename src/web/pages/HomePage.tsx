@@ -21,6 +21,9 @@ import { useApi } from "../hooks/useApi.js";
 import { useAppDispatch, useAppSelector } from "../hooks/useAppStore.js";
 import { useNow } from "../hooks/useNow.js";
 import { loadChannels } from "../state/channels-thunks.js";
+import { togglePush } from "../state/push-thunks.js";
+import NotificationsActiveIcon from "@mui/icons-material/NotificationsActive";
+import NotificationsOffOutlinedIcon from "@mui/icons-material/NotificationsOffOutlined";
 
 /** The filter lives in the address (`/?canal=obras`), so a filtered list can be shared and reloaded. */
 const CHANNEL_PARAM = "canal";
@@ -33,6 +36,7 @@ export function HomePage() {
   return (
     <Container maxWidth="md" sx={{ py: { xs: 3, sm: 5 } }}>
       <Stack spacing={3}>
+        <ToggleButton />
         <PushStatus
           action={
             token ? (
@@ -46,6 +50,31 @@ export function HomePage() {
         <Notices />
       </Stack>
     </Container>
+  );
+}
+
+/**
+ * A plain button that does what the bell does, for visitors who do not spot the icon in the
+ * corner; hidden where the bell is (no messaging here).
+ */
+function ToggleButton() {
+  const { t } = useTranslation();
+  const dispatch = useAppDispatch();
+  const { availability, token, busy } = useAppSelector((state) => state.push);
+  if (availability !== "available") return null;
+  const on = token !== null;
+  return (
+    <Button
+      variant={on ? "outlined" : "contained"}
+      size="large"
+      startIcon={on ? <NotificationsOffOutlinedIcon /> : <NotificationsActiveIcon />}
+      loading={busy}
+      onClick={() => void dispatch(togglePush())}
+      data-testid="home-toggle"
+      sx={{ alignSelf: { xs: "stretch", sm: "flex-start" } }}
+    >
+      {on ? t("app.home.disableButton") : t("app.home.enableButton")}
+    </Button>
   );
 }
 

@@ -1,9 +1,12 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { publicConfigSchema, type PublicConfig } from "../../../shared/api/config.js";
+import { publicConfigQuerySchema, publicConfigSchema, type PublicConfig } from "../../../shared/api/config.js";
 import { API_ROUTES } from "../../../shared/api/routes.js";
 import type { ChannelsRepository } from "../../../store/channels-repository.js";
+import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
+import { apiErrorSchema } from "../../openapi.js";
+import type { SiteRegistry } from "../../sites/site-registry.js";
 
 export interface ConfigRoutesDeps {
   /** Only the public key: the private one never leaves the server. */
@@ -12,14 +15,25 @@ export interface ConfigRoutesDeps {
   readonly channels: Pick<ChannelsRepository, "listActive">;
   /** SINO_MAX_CHANNELS_PER_SUBSCRIPTION. */
   readonly maxChannelsPerSubscription: number;
+  /** Resolves `?site=KEY`. */
+  readonly sites: Pick<SiteRegistry, "byKey">;
 }
 
 export function registerConfigRoutes(app: FastifyInstance, deps: ConfigRoutesDeps): void {
   const { t } = deps.translator;
   app.withTypeProvider<ZodTypeProvider>().get(
     API_ROUTES.config,
-    { schema: { summary: t("api:routes.config"), tags: [t("api:tags.public")], response: { 200: publicConfigSchema } } },
-    async (_request, reply) => {
+    {
+      schema: {
+        summary: t("api:routes.config"),
+        tags: [t("api:tags.public")],
+        querystring: publicConfigQuerySchema,
+        response: { 200: publicConfigSchema, "4xx": apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const key = request.query.site;
+      if (key !== undefined && (await deps.sites.byKey(key)) === undefined) throw apiError("site_not_found", "site");
       const channels = await deps.channels.listActive();
       const body: PublicConfig = {
         vapidPublicKey: deps.vapidPublicKey,

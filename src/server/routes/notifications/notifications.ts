@@ -12,6 +12,7 @@ import {
 } from "../../../shared/api/notifications.js";
 import { API_ROUTES } from "../../../shared/api/routes.js";
 import { createPublishRateLimit } from "../../auth/publish-rate-limit.js";
+import { siteFilterQuerySchema } from "../../../shared/api/sites.js";
 import { apiError } from "../../errors.js";
 import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
 import { presentNotification } from "../../presenters/notification.js";
@@ -36,10 +37,12 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
   const requireUser = deps.authenticator.requireUser;
   const rateLimit = createPublishRateLimit(app, deps.publishRateLimit);
   const history = deps.repositories.sendHistory;
+  const sites = deps.repositories.sites;
   const publishDeps: PublishDeps = {
     engine: deps.engine,
     subscriptions: deps.repositories.subscriptions,
     channels: deps.repositories.channels,
+    sites,
     publicUrl: deps.publicUrl,
     now: deps.now,
   };
@@ -141,9 +144,15 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
 
   routes.get(
     API_ROUTES.overview,
-    { onRequest: requireUser, schema: { ...doc("api:routes.overview"), response: { 200: overviewSchema, "4xx": apiErrorSchema } } },
-    async () => {
-      const [total, recent] = await Promise.all([deps.repositories.subscriptions.count(), history.list({ offset: 0, limit: RECENT_SENDS })]);
+    {
+      onRequest: requireUser,
+      schema: { ...doc("api:routes.overview"), querystring: siteFilterQuerySchema, response: { 200: overviewSchema, "4xx": apiErrorSchema } },
+    },
+    async (request) => {
+      // `?site=`: the subscribers of one site (an unknown id counts none).
+      const site = request.query.site;
+      const count = site === undefined ? deps.repositories.subscriptions.count() : sites.countSubscriptions(Number(site));
+      const [total, recent] = await Promise.all([count, history.list({ offset: 0, limit: RECENT_SENDS })]);
       return { subscribers: { total }, recentSends: recent.sends.map(presentNotification) };
     },
   );

@@ -10,6 +10,7 @@ import {
 } from "../../../shared/api/notifications.js";
 import type { ErrorCode } from "../../../shared/errors.js";
 import type { ChannelsRepository } from "../../../store/channels-repository.js";
+import type { SitesRepository } from "../../../store/sites-repository.js";
 import type { SubscriptionsRepository } from "../../../store/subscriptions-repository.js";
 import type { Principal } from "../../auth/principal.js";
 import { apiError } from "../../errors.js";
@@ -33,6 +34,8 @@ export interface PublishDeps {
   readonly subscriptions: Pick<SubscriptionsRepository, "findByEndpoint">;
   /** Resolves a channels audience (slugs) to active channel ids. */
   readonly channels?: Pick<ChannelsRepository, "listActive">;
+  /** Checks the sites an audience is narrowed to. */
+  readonly sites?: Pick<SitesRepository, "existingIds">;
   /** SINO_PUBLIC_URL: an http link on this origin is "same-origin", hence allowed. */
   readonly publicUrl: string;
   readonly now: () => number;
@@ -132,6 +135,12 @@ async function toSendInput(deps: PublishDeps, request: PublishRequest, now: numb
     // Archived channels are no longer targets; an unknown one is a mistake worth saying.
     if (chosen.some((c) => c === undefined)) throw apiError("channel_not_found", "audience.channels");
     audience = { kind: "channels", channels: chosen.map((c) => c!.id), slugs };
+  }
+  if (request.audience.type !== "endpoint" && request.audience.sites !== undefined && request.audience.sites.length > 0) {
+    const wanted = [...new Set(request.audience.sites.map(Number))];
+    const existing = deps.sites === undefined ? [] : await deps.sites.existingIds(wanted);
+    if (existing.length !== wanted.length) throw apiError("audience_site_not_found", "audience.sites");
+    audience = { ...audience, sites: wanted.sort((a, b) => a - b) };
   }
   if (request.audience.type === "endpoint") {
     const subscription = await deps.subscriptions.findByEndpoint(request.audience.endpoint);

@@ -41,12 +41,15 @@ export function registerStatsRoutes(app: FastifyInstance, deps: StatsRoutesDeps)
     },
     async (request): Promise<StatsResponse> => {
       const { keys, since } = lastDays(deps.now(), request.query.days ?? STATS_DEFAULT_DAYS, dayKey);
-      const [history, sends, channels, browsers] = await Promise.all([
-        deps.stats.subscriberHistory(since),
+      const siteId = request.query.site === undefined ? undefined : Number(request.query.site);
+      const [history, sends, allChannels, browsers, onSite] = await Promise.all([
+        deps.stats.subscriberHistory(since, siteId),
         deps.stats.sendsSince(since),
         deps.channels.list(),
-        countByBrowser(deps.subscribers),
+        countByBrowser(deps.subscribers, siteId),
+        siteId === undefined ? undefined : deps.stats.channelCountsOnSite(siteId),
       ]);
+      const channels = onSite === undefined ? allChannels : allChannels.map((c) => ({ ...c, subscribers: onSite.get(c.id) ?? 0 }));
 
       const tally = (times: number[]) => {
         const byDay = new Map<string, number>();

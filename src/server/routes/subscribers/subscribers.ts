@@ -23,9 +23,9 @@ export interface SubscriberRoutesDeps {
 const idParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "subscriber_not_found" }) });
 
 /** Browser → subscriptions, from the distinct User-Agents (few) rather than every row. */
-export async function countByBrowser(subscribers: Pick<SubscribersRepository, "countByUserAgent">): Promise<Map<string | null, number>> {
+export async function countByBrowser(subscribers: Pick<SubscribersRepository, "countByUserAgent">, siteId?: number): Promise<Map<string | null, number>> {
   const counts = new Map<string | null, number>();
-  for (const { userAgent, count } of await subscribers.countByUserAgent()) {
+  for (const { userAgent, count } of await subscribers.countByUserAgent(siteId)) {
     const { browser } = describeUserAgent(userAgent);
     counts.set(browser, (counts.get(browser) ?? 0) + count);
   }
@@ -75,6 +75,7 @@ export function registerSubscriberRoutes(app: FastifyInstance, deps: SubscriberR
         offset: (page - 1) * pageSize,
         limit: pageSize,
         ...(channelId === undefined ? {} : { channelId }),
+        ...(q.site === undefined ? {} : { siteId: Number(q.site) }),
         ...(q.browser === undefined || q.browser === "" ? {} : { userAgents: await userAgentFilter(q.browser) }),
       });
       return {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { checkEndpoint, type EndpointPolicy } from "../../../push/endpoint-policy.js";
 import { API_ROUTES } from "../../../shared/api/routes.js";
@@ -22,6 +22,8 @@ import {
   subscriptionChannelsBody,
 } from "./schema.js";
 import { checkAuth, checkP256dh } from "../../../push/key-policy.js";
+import type { KnownSite, SiteRegistry } from "../../sites/site-registry.js";
+import type { SitesRepository } from "../../../store/sites-repository.js";
 
 export interface SubscriptionRoutesDeps {
   readonly subscriptions: SubscriptionsRepository;
@@ -31,12 +33,34 @@ export interface SubscriptionRoutesDeps {
   readonly endpointPolicy: EndpointPolicy;
   readonly translator: Translator;
   readonly now: () => number;
+  readonly sites: SubscriptionSitesDeps;
+}
+
+/** Which site a registration belongs to, and the limits registered sites live under. */
+export interface SubscriptionSitesDeps {
+  readonly registry: Pick<SiteRegistry, "byKey" | "builtIn">;
+  readonly repository: Pick<SitesRepository, "countSubscriptions">;
+  /** Most subscriptions a registered site may hold (0: no cap); Sino's own site is never capped. */
+  readonly maxSubscriptionsPerSite: number;
+  /**
+   * Counts a registration from a registered site against its client address (@fastify/rate-limit);
+   * throws `site_rate_limited` over the limit.
+   */
+  readonly rateLimit: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The site a POST /subscriptions registers on, resolved before the handler. */
+    subscriptionSite: KnownSite | null;
+  }
 }
 
 export function registerSubscriptionRoutes(app: FastifyInstance, deps: SubscriptionRoutesDeps): void {
   const { t } = deps.translator;
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const tags = [t("api:tags.public")];
+  app.decorateRequest("subscriptionSite", null);
 
   // POST: register a subscription; idempotent on the endpoint (201 new, 200 already known).
   routes.post(
@@ -44,6 +68,12 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
     {
       bodyLimit: SUBSCRIPTION_BODY_LIMIT,
       onRequest: requireJson,
+      // After the body is parsed (the site key is in it), before anything is stored.
+      preHandler: async (request, reply) => {
+        const site = await siteOfRegistration(request, request.body.site, deps.sites.registry);
+        request.subscriptionSite = site;
+        if (!site.builtIn) await deps.sites.rateLimit(request, reply);
+      },
       schema: {
         summary: t("api:routes.subscribe"),
         tags,
@@ -60,17 +90,20 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
       const auth = checkAuth(body.keys.auth);
       if (!auth.ok) throw apiError(auth.code, "keys.auth");
 
+      const site = request.subscriptionSite ?? (await deps.sites.registry.builtIn());
+      await checkSiteCap(site, endpoint.endpoint, deps);
+
       // pushsubscriptionchange / key rotation: with `previous` the browser proves it held the old
       // subscription, so the subscriber keeps their channels (the store moves them).
       const result = await deps.subscriptions.register(
-        { endpoint: endpoint.endpoint, p256dh: p256dh.value, auth: auth.value, userAgent: userAgentOf(request), previous: body.previous },
+        { endpoint: endpoint.endpoint, p256dh: p256dh.value, auth: auth.value, userAgent: userAgentOf(request), previous: body.previous, siteId: site.id },
         deps.now(),
       );
       // The endpoint already belongs to a browser holding another auth secret: replacing its keys
       // would silently cut that browser off, and knowing an endpoint must not be enough for that.
       if (result.outcome === "auth_mismatch") throw apiError("subscription_auth_mismatch", "keys.auth");
       request.log.info(
-        { subscriptionId: result.subscription.id, pushHost: endpoint.url.host, outcome: result.outcome, previousMoved: result.previousMoved },
+        { subscriptionId: result.subscription.id, siteId: site.id, pushHost: endpoint.url.host, outcome: result.outcome, previousMoved: result.previousMoved },
         "subscription registered",
       );
       const response: RegisterSubscriptionResponse = { subscription: presentSubscription(result.subscription, result.channels) };
@@ -145,6 +178,38 @@ function registerChannelChoiceRoute(app: FastifyInstance, deps: SubscriptionRout
       }
     },
   );
+}
+
+/**
+ * The site a registration belongs to: the one its key names (whose origin must be the request's,
+ * when the browser says where it comes from), else the registered site whose page sent it, else
+ * Sino's own. The request's Origin was already checked against the registered ones (public CORS).
+ */
+async function siteOfRegistration(
+  request: FastifyRequest,
+  key: string | undefined,
+  registry: SubscriptionSitesDeps["registry"],
+): Promise<KnownSite> {
+  const from = request.requestSite ?? { kind: "none" };
+  if (key === undefined) return from.kind === "site" ? from.site : registry.builtIn();
+  const site = await registry.byKey(key);
+  if (site === undefined) throw apiError("site_not_found", "site");
+  const mismatch = (from.kind === "site" && from.site.id !== site.id) || (from.kind === "own" && !site.builtIn);
+  if (mismatch) throw apiError("site_origin_mismatch", "site");
+  return site;
+}
+
+/**
+ * A registered site may hold at most `maxSubscriptionsPerSite` subscriptions: a new endpoint over
+ * it is refused (a known one re-registering on every visit is not). Two registrations racing at
+ * the cap may both pass: a bound on a flood, not an exact count.
+ */
+async function checkSiteCap(site: KnownSite, endpoint: string, deps: SubscriptionRoutesDeps): Promise<void> {
+  const cap = deps.sites.maxSubscriptionsPerSite;
+  if (site.builtIn || cap === 0) return;
+  if ((await deps.sites.repository.countSubscriptions(site.id)) < cap) return;
+  if ((await deps.subscriptions.findByEndpoint(endpoint)) !== undefined) return;
+  throw apiError("site_subscription_cap", "site");
 }
 
 function userAgentOf(request: FastifyRequest): string | null {

@@ -178,11 +178,14 @@ for (const dialect of DIALECTS) {
         expect((await script.post(USERS, body())).status).toBe(201);
       });
 
-      it("leaves the public subscription route open to any origin without a cookie", async () => {
+      it("leaves the public subscription route to its own origin check: scripts pass, unregistered sites do not", async () => {
+        const body = { endpoint: "https://fcm.googleapis.com/fcm/send/x", keys: { p256dh: "x", auth: "y" } };
+        // A script (no Origin) reaches validation (the keys are nonsense), not the CSRF check.
+        const script = new ApiClient(server, { origin: null });
+        expect((await script.post("/api/v1/subscriptions", body)).body.error.code).toBe("p256dh_invalid");
+        // A page on a site nobody registered (Painel → Sites) is refused before anything else.
         const bell = new ApiClient(server, { origin: "https://outro-site.example" });
-        const res = await bell.post("/api/v1/subscriptions", { endpoint: "https://fcm.googleapis.com/fcm/send/x", keys: { p256dh: "x", auth: "y" } });
-        // Reaches validation (the keys are nonsense), not the CSRF check.
-        expect(res.body.error.code).toBe("p256dh_invalid");
+        expect((await bell.post("/api/v1/subscriptions", body)).body.error.code).toBe("origin_not_allowed");
       });
     });
   });

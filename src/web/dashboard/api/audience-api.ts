@@ -7,6 +7,8 @@ import { dashboardApiErrorFrom } from "./dashboard-api.js";
 
 export interface SubscribersFilter {
   channel?: string | undefined;
+  /** A site id. */
+  site?: string | undefined;
   browser?: string | undefined;
   /** From 1. */
   page?: number | undefined;
@@ -20,7 +22,8 @@ export interface AudienceApi {
   updateChannel(id: string, request: UpdateChannelRequest): Promise<Channel>;
   listSubscribers(query: SubscribersFilter): Promise<SubscribersResponse>;
   removeSubscriber(id: string): Promise<void>;
-  getStats(days?: number): Promise<StatsResponse>;
+  /** `site`: the charts of one site's subscribers. */
+  getStats(days?: number, site?: string): Promise<StatsResponse>;
 }
 
 /** Same origin, session cookie, errors as `DashboardApiError` (like the dashboard's main client). */
@@ -43,8 +46,8 @@ export function createAudienceApi(options: { baseUrl?: string; fetch?: typeof fe
     async removeSubscriber(id) {
       await request("DELETE", subscriberPath(id));
     },
-    getStats(days) {
-      return json("GET", API_ROUTES.stats + queryString({ days }));
+    getStats(days, site) {
+      return json("GET", API_ROUTES.stats + queryString({ days, site }));
     },
   };
 }

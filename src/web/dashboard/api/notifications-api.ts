@@ -18,7 +18,8 @@ export interface NotificationsApi {
   getNotification(id: string): Promise<Notification>;
   listNotifications(filter: NotificationsFilter): Promise<NotificationsPage>;
   cancelNotification(id: string): Promise<Notification>;
-  getOverview(): Promise<Overview>;
+  /** `site`: count one site's subscribers. */
+  getOverview(site?: string): Promise<Overview>;
   /** The progress stream's URL (Server-Sent Events), for an EventSource. */
   eventsUrl(id: string): string;
 }
@@ -42,7 +43,7 @@ export function createNotificationsApi(options: { baseUrl?: string; fetch?: type
     async cancelNotification(id) {
       return (await json<{ notification: Notification }>("POST", notificationCancelPath(id))).notification;
     },
-    getOverview: () => json("GET", API_ROUTES.overview),
+    getOverview: (site) => json("GET", site === undefined ? API_ROUTES.overview : `${API_ROUTES.overview}?site=${encodeURIComponent(site)}`),
     eventsUrl: (id) => baseUrl + notificationEventsPath(id),
   };
 }

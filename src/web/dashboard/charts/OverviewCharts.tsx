@@ -24,10 +24,10 @@ const HEIGHT = 260;
 const numberFormatter = (value: number | null) => (value === null ? "" : formatNumber(value));
 
 /** Visão geral's charts: subscribers, sends and click rate per day; subscribers by channel and browser. */
-export function OverviewCharts() {
+export function OverviewCharts({ site }: { site?: string | undefined }) {
   const { t } = useTranslation();
   const { audience: api } = useDashboardServices();
-  const { resource, reload } = useResource(useCallback(() => api.getStats(STATS_DEFAULT_DAYS), [api]));
+  const { resource, reload } = useResource(useCallback(() => api.getStats(STATS_DEFAULT_DAYS, site), [api, site]));
 
   if (resource.status === "error") {
     return (

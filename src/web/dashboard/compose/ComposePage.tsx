@@ -29,6 +29,7 @@ import { PageHeading } from "../components/PageHeading.js";
 import { formatDateTime, formatNumber, timeZoneName } from "../format.js";
 import { notificationPagePath } from "../paths.js";
 import { AudienceSelect } from "../channels/AudienceSelect.js";
+import { SiteSelect } from "../sites/SiteSelect.js";
 import { useDashboardServices } from "../services.js";
 import { COMPOSE_LIMITS, TTL_CHOICES, initialComposeValues, isAllowedLink, toNotificationRequest, validateCompose } from "./compose-form.js";
 import type { ComposeErrors, ComposeField, ComposeValues } from "./compose-form.js";
@@ -55,6 +56,7 @@ export function ComposePage() {
   const [confirming, setConfirming] = useState(false);
   // Channel slugs; none ticked = everyone.
   const [channels, setChannels] = useState<string[]>([]);
+  const [sites, setSites] = useState<string[]>([]);
   const formRef = useRef<HTMLFormElement>(null);
   const focusField = (field: ComposeField) => formRef.current?.querySelector<HTMLElement>(`[name="${field}"]`)?.focus();
 
@@ -192,6 +194,7 @@ export function ComposePage() {
                 </TextField>
               </Stack>
               <AudienceSelect value={channels} onChange={setChannels} />
+              <SiteSelect value={sites} onChange={setSites} />
 
               <FormControl>
                 <FormLabel id="when-label">{t("dashboard.compose.fields.when")}</FormLabel>
@@ -273,7 +276,8 @@ export function ComposePage() {
         onClose={() => setConfirming(false)}
         onConfirm={async () => {
           setConfirming(false);
-          await post(channels.length > 0 ? { type: "channels", channels } : { type: "all" }, "send");
+          const narrowed = sites.length > 0 ? { sites } : {};
+          await post(channels.length > 0 ? { type: "channels", channels, ...narrowed } : { type: "all", ...narrowed }, "send");
         }}
       />
     </>

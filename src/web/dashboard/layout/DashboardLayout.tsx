@@ -7,6 +7,7 @@ import Divider from "@mui/material/Divider";
 import Drawer from "@mui/material/Drawer";
 import IconButton from "@mui/material/IconButton";
 import List from "@mui/material/List";
+import ListItem from "@mui/material/ListItem";
 import ListItemButton from "@mui/material/ListItemButton";
 import ListItemIcon from "@mui/material/ListItemIcon";
 import ListItemText from "@mui/material/ListItemText";
@@ -136,30 +137,34 @@ function NavContent({ onNavigate }: { onNavigate: () => void }) {
       <List sx={{ px: 1, flexGrow: 1 }}>
         {navItemsFor(user.role).map((item) => {
           const current = isCurrent(item.path);
+          // Inside a ListItem: a <ul> may only hold <li> (axe "list"); the button alone renders a link.
           return (
-            <ListItemButton
-              key={item.path}
-              component={RouterLink}
-              to={item.path}
-              selected={current}
-              aria-current={current ? "page" : undefined}
-              onClick={onNavigate}
-              sx={{ borderRadius: 2, mb: 0.5 }}
-            >
-              <ListItemIcon sx={{ minWidth: 40, color: current ? "primary.main" : undefined }}>{item.icon}</ListItemIcon>
-              <ListItemText primary={t(item.label)} />
-            </ListItemButton>
+            <ListItem key={item.path} disablePadding>
+              <ListItemButton
+                component={RouterLink}
+                to={item.path}
+                selected={current}
+                aria-current={current ? "page" : undefined}
+                onClick={onNavigate}
+                sx={{ borderRadius: 2, mb: 0.5 }}
+              >
+                <ListItemIcon sx={{ minWidth: 40, color: current ? "primary.main" : undefined }}>{item.icon}</ListItemIcon>
+                <ListItemText primary={t(item.label)} />
+              </ListItemButton>
+            </ListItem>
           );
         })}
       </List>
       <Divider />
       <List sx={{ px: 1 }}>
-        <ListItemButton onClick={() => void leave()} sx={{ borderRadius: 2 }}>
-          <ListItemIcon sx={{ minWidth: 40 }}>
-            <LogoutOutlined />
-          </ListItemIcon>
-          <ListItemText primary={t("dashboard.nav.signOut")} />
-        </ListItemButton>
+        <ListItem disablePadding>
+          <ListItemButton onClick={() => void leave()} sx={{ borderRadius: 2 }}>
+            <ListItemIcon sx={{ minWidth: 40 }}>
+              <LogoutOutlined />
+            </ListItemIcon>
+            <ListItemText primary={t("dashboard.nav.signOut")} />
+          </ListItemButton>
+        </ListItem>
       </List>
       <Snackbar open={signOutError !== null} message={signOutError} autoHideDuration={6000} onClose={() => setSignOutError(null)} />
     </Box>

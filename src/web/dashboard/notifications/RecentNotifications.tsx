@@ -20,10 +20,10 @@ import { useDashboardServices } from "../services.js";
 import { NotificationStatusChip } from "./NotificationStatusChip.js";
 
 /** Visão geral's first row: how many subscribers there are now, and the latest notifications with their results. */
-export function OverviewSummary() {
+export function OverviewSummary({ site }: { site?: string | undefined }) {
   const { t } = useTranslation();
   const { notifications: api, timeZone } = useDashboardServices();
-  const { resource, reload } = useResource(useCallback(() => api.getOverview(), [api]));
+  const { resource, reload } = useResource(useCallback(() => api.getOverview(site), [api, site]));
 
   if (resource.status === "loading") return <Card variant="outlined" sx={{ mb: 3 }}><ListSkeleton rows={2} /></Card>;
   if (resource.status === "error") return <Card variant="outlined" sx={{ mb: 3 }}><LoadError error={resource.error} onRetry={reload} /></Card>;

@@ -21,6 +21,7 @@ import GroupsOutlined from "@mui/icons-material/GroupsOutlined";
 import KeyOffOutlined from "@mui/icons-material/KeyOffOutlined";
 import { API_ROUTES } from "../../../shared/api/routes.js";
 import type { Channel } from "../../../shared/api/channels.js";
+import type { Site } from "../../../shared/api/sites.js";
 import type { StatsResponse } from "../../../shared/api/stats.js";
 import type { Subscriber, SubscribersResponse } from "../../../shared/api/subscribers.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
@@ -39,6 +40,8 @@ const ALL_SHOWN = { select: { displayEmpty: true }, inputLabel: { shrink: true }
 
 interface Filters {
   channel: string;
+  /** A site id, or "" for every site. */
+  site: string;
   browser: string;
   page: number;
   pageSize: number;
@@ -47,28 +50,36 @@ interface Filters {
 /** Assinantes (admin): how many, in which channels and browsers; remove one; export the counts. */
 export function SubscribersPage() {
   const { t } = useTranslation();
-  const { audience: api, timeZone } = useDashboardServices();
-  const [filters, setFilters] = useState<Filters>({ channel: "", browser: "", page: 1, pageSize: 50 });
+  const { audience: api, sites: sitesApi, timeZone } = useDashboardServices();
+  const [filters, setFilters] = useState<Filters>({ channel: "", site: "", browser: "", page: 1, pageSize: 50 });
   const [removing, setRemoving] = useState<Subscriber | null>(null);
   const [noticeElement, setNotice] = useNotice();
 
   const list = useResource(
     useCallback(
-      () => api.listSubscribers({ channel: filters.channel || undefined, browser: filters.browser || undefined, page: filters.page, pageSize: filters.pageSize }),
+      () =>
+        api.listSubscribers({
+          channel: filters.channel || undefined,
+          site: filters.site || undefined,
+          browser: filters.browser || undefined,
+          page: filters.page,
+          pageSize: filters.pageSize,
+        }),
       [api, filters],
     ),
   );
   // The filters' choices and the summary: channels (names for slugs) and the counts by browser.
   const facets = useResource(
-    useCallback(async (): Promise<{ channels: Channel[]; stats: StatsResponse }> => {
-      const [channels, stats] = await Promise.all([api.listChannels(), api.getStats(1)]);
-      return { channels, stats };
-    }, [api]),
+    useCallback(async (): Promise<{ channels: Channel[]; stats: StatsResponse; sites: Site[] }> => {
+      const [channels, stats, sites] = await Promise.all([api.listChannels(), api.getStats(1), sitesApi.listSites()]);
+      return { channels, stats, sites: sites.sites };
+    }, [api, sitesApi]),
   );
+  const sites = facets.resource.status === "ready" ? facets.resource.data.sites : [];
   const channels = facets.resource.status === "ready" ? facets.resource.data.channels : [];
   const stats = facets.resource.status === "ready" ? facets.resource.data.stats : null;
   const nameOf = (slug: string) => channels.find((c) => c.slug === slug)?.name ?? slug;
-  const filtered = filters.channel !== "" || filters.browser !== "";
+  const filtered = filters.channel !== "" || filters.site !== "" || filters.browser !== "";
 
   const change = (next: Partial<Filters>) => setFilters((current) => ({ ...current, page: 1, ...next }));
 
@@ -94,6 +105,16 @@ export function SubscribersPage() {
               </MenuItem>
             ))}
           </TextField>
+          {sites.length > 1 && (
+            <TextField select size="small" label={t("sites.filter")} value={filters.site} onChange={(e) => change({ site: e.target.value })} slotProps={ALL_SHOWN} sx={{ minWidth: 200 }} data-testid="site-filter">
+              <MenuItem value="">{t("subscribers.filters.any")}</MenuItem>
+              {sites.map((site) => (
+                <MenuItem key={site.id} value={site.id}>
+                  {site.origin}
+                </MenuItem>
+              ))}
+            </TextField>
+          )}
           <TextField select size="small" label={t("subscribers.filters.browser")} value={filters.browser} onChange={(e) => change({ browser: e.target.value })} slotProps={ALL_SHOWN} sx={{ minWidth: 200 }}>
             <MenuItem value="">{t("subscribers.filters.any")}</MenuItem>
             {(stats?.byBrowser ?? []).map((b) => (

@@ -1,0 +1,83 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { API_ROUTES } from "../../../shared/api/routes.js";
+import {
+  createSiteRequestSchema,
+  deleteSiteResponseSchema,
+  normaliseSiteOrigin,
+  siteResponseSchema,
+  sitesResponseSchema,
+} from "../../../shared/api/sites.js";
+import type { SitesRepository } from "../../../store/sites-repository.js";
+import type { Authenticator } from "../../auth/authenticator.js";
+import { apiError } from "../../errors.js";
+import type { Translator } from "../../i18n.js";
+import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
+import { presentSite } from "../../presenters/site.js";
+import { requireJson } from "../../require-json.js";
+import type { SiteRegistry } from "../../sites/site-registry.js";
+
+export interface SiteRoutesDeps {
+  readonly sites: SitesRepository;
+  /** Invalidated on every change, so CORS and registrations see it at once. */
+  readonly registry: Pick<SiteRegistry, "invalidate">;
+  readonly authenticator: Authenticator;
+  readonly translator: Translator;
+  /** SINO_PUBLIC_URL. */
+  readonly publicUrl: string;
+  readonly now: () => number;
+}
+
+const siteParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "site_not_found" }) });
+
+/** Sites: any operator reads them (to narrow a send to one); admins register and delete them. */
+export function registerSiteRoutes(app: FastifyInstance, deps: SiteRoutesDeps): void {
+  const { t } = deps.translator;
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const doc = (summary: string) => ({ summary: t(summary), tags: [t("api:tags.sites")], security: OPERATOR_SECURITY });
+  const { requireUser, requireAdmin } = deps.authenticator;
+  const publicOrigin = new URL(deps.publicUrl).origin;
+  const sinoUrl = deps.publicUrl.replace(/\/+$/, "");
+
+  routes.get(
+    API_ROUTES.sites,
+    { onRequest: requireUser, schema: { ...doc("api:routes.sitesList"), response: { 200: sitesResponseSchema, "4xx": apiErrorSchema } } },
+    async () => ({ sites: (await deps.sites.list()).map((site) => presentSite(site, publicOrigin)), sinoUrl }),
+  );
+
+  routes.post(
+    API_ROUTES.sites,
+    {
+      onRequest: [requireAdmin, requireJson],
+      schema: { ...doc("api:routes.sitesCreate"), body: createSiteRequestSchema, response: { 201: siteResponseSchema, "4xx": apiErrorSchema } },
+    },
+    async (request, reply) => {
+      const normalised = normaliseSiteOrigin(request.body.origin);
+      if (!normalised.ok) throw apiError(normalised.code, "origin");
+      // Sino's own origin is the built-in site already.
+      if (normalised.origin === publicOrigin) throw apiError("site_origin_taken", "origin");
+      const created = await deps.sites.create(normalised.origin, deps.now());
+      if (created === "origin_taken") throw apiError("site_origin_taken", "origin");
+      deps.registry.invalidate();
+      request.log.info({ siteId: created.id }, "site created");
+      return reply.code(201).send({ site: presentSite(created, publicOrigin) });
+    },
+  );
+
+  routes.delete(
+    `${API_ROUTES.sites}/:id`,
+    {
+      onRequest: requireAdmin,
+      schema: { ...doc("api:routes.sitesDelete"), params: siteParams, response: { 200: deleteSiteResponseSchema, "4xx": apiErrorSchema } },
+    },
+    async (request) => {
+      const result = await deps.sites.remove(Number(request.params.id), deps.now());
+      if (result.outcome === "not_found") throw apiError("site_not_found");
+      if (result.outcome === "built_in") throw apiError("site_built_in");
+      deps.registry.invalidate();
+      request.log.info({ siteId: request.params.id, removedSubscribers: result.removedSubscribers }, "site deleted");
+      return { removedSubscribers: result.removedSubscribers };
+    },
+  );
+}

@@ -1,0 +1,152 @@
+import { randomBytes } from "node:crypto";
+import type { Kysely, Selectable } from "kysely";
+import { SITE_KEY_LENGTH } from "../shared/api/sites.js";
+import type { Database } from "./database.js";
+import { toCount } from "./count.js";
+import { BUILT_IN_SITE_ID } from "./migrations/0006-sites.js";
+import type { Schema, SitesTable } from "./schema.js";
+import { removeSubscriptionsLogged } from "./subscription-removals.js";
+import { writeTransaction } from "./write-transaction.js";
+
+export { BUILT_IN_SITE_ID };
+
+export interface SiteRecord {
+  readonly id: number;
+  /** Normalised origin; null for the built-in site, whose origin is SINO_PUBLIC_URL's. */
+  readonly origin: string | null;
+  readonly key: string;
+  readonly builtIn: boolean;
+  readonly createdAt: number;
+}
+
+export interface SiteWithCount extends SiteRecord {
+  /** Subscriptions made on this site. */
+  readonly subscribers: number;
+}
+
+export type RemoveSiteResult = { outcome: "removed"; removedSubscribers: number } | { outcome: "not_found" } | { outcome: "built_in" };
+
+export interface SitesRepository {
+  /** The built-in site first, then by origin; with subscriber counts. */
+  list(): Promise<SiteWithCount[]>;
+  /** Every site without counts (what the origin cache loads). */
+  listPlain(): Promise<SiteRecord[]>;
+  findById(id: number): Promise<SiteWithCount | undefined>;
+  /** `origin_taken` when the origin is registered already (a unique constraint: safe under concurrent creates). */
+  create(origin: string, now: number): Promise<SiteWithCount | "origin_taken">;
+  /**
+   * Deletes a site and, in the same transaction, every subscription made on it (each logged as an
+   * operator removal): a site that is gone cannot show them anything, and its service worker
+   * stops being Sino's. The built-in site cannot be deleted.
+   */
+  remove(id: number, now: number): Promise<RemoveSiteResult>;
+  /** Subscriptions made on a site (the per-site cap). */
+  countSubscriptions(siteId: number): Promise<number>;
+  /** Which of these ids exist. */
+  existingIds(ids: readonly number[]): Promise<number[]>;
+}
+
+/** A new public key: 12 URL-safe characters from 9 random bytes. */
+export function newSiteKey(): string {
+  return randomBytes((SITE_KEY_LENGTH * 3) / 4).toString("base64url");
+}
+
+const MAX_KEY_ATTEMPTS = 3;
+const REMOVE_CHUNK = 1000;
+
+export function createSitesRepository(database: Pick<Database, "db" | "dialect">): SitesRepository {
+  const { db } = database;
+
+  function withCount() {
+    return db
+      .selectFrom("sites")
+      .selectAll("sites")
+      .select((eb) =>
+        eb
+          .selectFrom("subscriptions")
+          .select((e) => e.fn.countAll<number | string>().as("n"))
+          .whereRef("subscriptions.site_id", "=", "sites.id")
+          .as("subscribers"),
+      );
+  }
+
+  async function list(): Promise<SiteWithCount[]> {
+    const rows = await withCount().orderBy("built_in", "desc").orderBy("origin").execute();
+    return rows.map((row) => ({ ...toSite(row), subscribers: toCount(row.subscribers) }));
+  }
+
+  async function listPlain(): Promise<SiteRecord[]> {
+    return (await db.selectFrom("sites").selectAll().execute()).map(toSite);
+  }
+
+  async function findById(id: number): Promise<SiteWithCount | undefined> {
+    const row = await withCount().where("sites.id", "=", id).executeTakeFirst();
+    return row === undefined ? undefined : { ...toSite(row), subscribers: toCount(row.subscribers) };
+  }
+
+  async function create(origin: string, now: number): Promise<SiteWithCount | "origin_taken"> {
+    for (let attempt = 0; attempt < MAX_KEY_ATTEMPTS; attempt++) {
+      const key = newSiteKey();
+      // Both unique columns can conflict; which one is told apart by looking the origin up after.
+      const inserted = await db
+        .insertInto("sites")
+        .values({ origin, key, created_at: now })
+        .onConflict((oc) => oc.doNothing())
+        .returning("id")
+        .executeTakeFirst();
+      if (inserted !== undefined) return (await findById(Number(inserted.id)))!;
+      const taken = await db.selectFrom("sites").select("id").where("origin", "=", origin).executeTakeFirst();
+      if (taken !== undefined) return "origin_taken";
+      // A key collision (72 random bits: practically never): draw another.
+    }
+    throw new Error("could not draw an unused site key");
+  }
+
+  async function remove(id: number, now: number): Promise<RemoveSiteResult> {
+    return writeTransaction(database, async (trx) => {
+      const site = await trx.selectFrom("sites").select(["id", "built_in"]).where("id", "=", id).executeTakeFirst();
+      if (site === undefined) return { outcome: "not_found" };
+      if (Number(site.built_in) === 1) return { outcome: "built_in" };
+      const ids = await subscriptionIdsOf(trx, id);
+      let removed = 0;
+      // In chunks: both databases cap the parameters of one statement.
+      for (let i = 0; i < ids.length; i += REMOVE_CHUNK) {
+        removed += (await removeSubscriptionsLogged(trx, ids.slice(i, i + REMOVE_CHUNK), "operator", now)).length;
+      }
+      await trx.deleteFrom("sites").where("id", "=", id).execute();
+      return { outcome: "removed", removedSubscribers: removed };
+    });
+  }
+
+  async function countSubscriptions(siteId: number): Promise<number> {
+    const row = await db
+      .selectFrom("subscriptions")
+      .select((eb) => eb.fn.countAll<number | string>().as("n"))
+      .where("site_id", "=", siteId)
+      .executeTakeFirstOrThrow();
+    return toCount(row.n);
+  }
+
+  async function existingIds(ids: readonly number[]): Promise<number[]> {
+    if (ids.length === 0) return [];
+    const rows = await db.selectFrom("sites").select("id").where("id", "in", [...ids]).execute();
+    return rows.map((r) => Number(r.id));
+  }
+
+  return { list, listPlain, findById, create, remove, countSubscriptions, existingIds };
+}
+
+async function subscriptionIdsOf(trx: Kysely<Schema>, siteId: number): Promise<number[]> {
+  const rows = await trx.selectFrom("subscriptions").select("id").where("site_id", "=", siteId).execute();
+  return rows.map((r) => Number(r.id));
+}
+
+function toSite(row: Selectable<SitesTable>): SiteRecord {
+  return {
+    id: Number(row.id),
+    origin: row.origin,
+    key: row.key,
+    builtIn: Number(row.built_in) === 1,
+    createdAt: Number(row.created_at),
+  };
+}

@@ -1,0 +1,150 @@
+import { useCallback, useState } from "react";
+import { useTranslation } from "react-i18next";
+import Button from "@mui/material/Button";
+import Card from "@mui/material/Card";
+import Chip from "@mui/material/Chip";
+import IconButton from "@mui/material/IconButton";
+import Table from "@mui/material/Table";
+import TableBody from "@mui/material/TableBody";
+import TableCell from "@mui/material/TableCell";
+import TableHead from "@mui/material/TableHead";
+import TableRow from "@mui/material/TableRow";
+import Tooltip from "@mui/material/Tooltip";
+import Typography from "@mui/material/Typography";
+import AddOutlined from "@mui/icons-material/AddOutlined";
+import CodeOutlined from "@mui/icons-material/CodeOutlined";
+import DeleteOutlined from "@mui/icons-material/DeleteOutlined";
+import type { Site, SitesResponse } from "../../../shared/api/sites.js";
+import { ConfirmDialog } from "../components/ConfirmDialog.js";
+import { PageHeading } from "../components/PageHeading.js";
+import { ResourceView } from "../components/ResourceView.js";
+import { useNotice } from "../components/useNotice.js";
+import { VisuallyHidden } from "../components/VisuallyHidden.js";
+import { formatNumber } from "../format.js";
+import { useResource } from "../hooks/useResource.js";
+import { useDashboardServices } from "../services.js";
+import { useCurrentUser } from "../session/session-context.js";
+import { SiteDialog } from "./SiteDialog.js";
+import { SnippetDialog } from "./SnippetDialog.js";
+
+/**
+ * Sites: admins register the origins that may show the bell and delete them (with their
+ * subscribers, which the confirmation says); everyone sees the list and the snippet.
+ */
+export function SitesPage() {
+  const { t } = useTranslation();
+  const { sites: api } = useDashboardServices();
+  const admin = useCurrentUser().role === "admin";
+  const { resource, reload, update } = useResource(useCallback(() => api.listSites(), [api]));
+  const [creating, setCreating] = useState(false);
+  const [snippetOf, setSnippetOf] = useState<Site | null>(null);
+  const [deleting, setDeleting] = useState<Site | null>(null);
+  const [noticeElement, setNotice] = useNotice();
+  const sinoUrl = resource.status === "ready" ? resource.data.sinoUrl : "";
+
+  const change = (next: (sites: Site[]) => Site[]) => update((data: SitesResponse) => ({ ...data, sites: next(data.sites) }));
+
+  return (
+    <>
+      <PageHeading
+        title={t("sites.title")}
+        subtitle={t("sites.subtitle")}
+        action={
+          admin ? (
+            <Button variant="contained" startIcon={<AddOutlined />} onClick={() => setCreating(true)}>
+              {t("sites.new")}
+            </Button>
+          ) : undefined
+        }
+      />
+      {!admin && (
+        <Typography color="text.secondary" sx={{ mb: 2 }}>
+          {t("sites.readOnly")}
+        </Typography>
+      )}
+      <Card variant="outlined">
+        {/* Never empty: Sino's own site is always listed. */}
+        <ResourceView resource={resource} onRetry={reload} isEmpty={() => false} empty={null}>
+          {(data) => (
+            <Table aria-label={t("sites.title")} data-testid="sites-table">
+              <TableHead>
+                <TableRow>
+                  <TableCell>{t("sites.columns.site")}</TableCell>
+                  <TableCell sx={{ display: { xs: "none", sm: "table-cell" } }}>{t("sites.columns.key")}</TableCell>
+                  <TableCell align="right">{t("sites.columns.subscribers")}</TableCell>
+                  <TableCell align="right">
+                    <VisuallyHidden>{t("dashboard.common.actions")}</VisuallyHidden>
+                  </TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {data.sites.map((site) => (
+                  <TableRow key={site.id} data-testid="site-row" data-origin={site.origin}>
+                    <TableCell>
+                      <Typography sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>{site.origin}</Typography>
+                      {site.builtIn && (
+                        <Tooltip title={t("sites.builtInHint")}>
+                          <Chip size="small" color="primary" variant="outlined" label={t("sites.builtIn")} sx={{ mt: 0.5 }} />
+                        </Tooltip>
+                      )}
+                    </TableCell>
+                    <TableCell sx={{ display: { xs: "none", sm: "table-cell" }, fontFamily: "monospace" }} data-testid="site-key">
+                      {site.key}
+                    </TableCell>
+                    <TableCell align="right" data-testid="site-subscribers">
+                      {formatNumber(site.subscribers)}
+                    </TableCell>
+                    <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
+                      <Tooltip title={t("sites.snippet")}>
+                        <IconButton aria-label={t("sites.snippetNamed", { origin: site.origin })} onClick={() => setSnippetOf(site)}>
+                          <CodeOutlined />
+                        </IconButton>
+                      </Tooltip>
+                      {admin && !site.builtIn && (
+                        <Tooltip title={t("sites.delete")}>
+                          <IconButton aria-label={t("sites.deleteNamed", { origin: site.origin })} onClick={() => setDeleting(site)}>
+                            <DeleteOutlined />
+                          </IconButton>
+                        </Tooltip>
+                      )}
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+        </ResourceView>
+      </Card>
+
+      <SiteDialog
+        open={creating}
+        create={(origin) => api.createSite({ origin })}
+        onClose={() => setCreating(false)}
+        onCreated={(site) => {
+          setCreating(false);
+          change((sites) => [...sites, site]);
+          setNotice({ severity: "success", text: t("sites.created", { origin: site.origin }) });
+          // Straight to what the owner has to paste.
+          setSnippetOf(site);
+        }}
+      />
+      <SnippetDialog site={snippetOf} sinoUrl={sinoUrl} onClose={() => setSnippetOf(null)} />
+      <ConfirmDialog
+        open={deleting !== null}
+        title={t("sites.deleteTitle", { origin: deleting?.origin ?? "" })}
+        text={t("sites.deleteText", { count: deleting?.subscribers ?? 0, formattedCount: formatNumber(deleting?.subscribers ?? 0) })}
+        confirmLabel={t("sites.delete")}
+        destructive
+        onClose={() => setDeleting(null)}
+        onConfirm={async () => {
+          if (!deleting) return;
+          const { removedSubscribers } = await api.deleteSite(deleting.id);
+          const gone = deleting;
+          change((sites) => sites.filter((s) => s.id !== gone.id));
+          setNotice({ severity: "success", text: t("sites.deleted", { origin: gone.origin, count: removedSubscribers }) });
+        }}
+      />
+      {noticeElement}
+    </>
+  );
+}

@@ -1,0 +1,149 @@
+/**
+ * Sites in Chromium against the real server: the Painel's Sites page (register an origin, the
+ * snippet filled in with Sino's address and the site's key, delete with a confirmation that names
+ * the subscribers going with it), axe-clean; and Sino's own lighter public pages: the home page's
+ * "Ativar notificações" button and /avisos as a real route.
+ */
+import AxeBuilder from "@axe-core/playwright";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { API_ROUTES } from "../../src/shared/api/routes.js";
+import type { SitesResponse } from "../../src/shared/api/sites.js";
+import { ptBR } from "../../src/shared/i18n/catalog.js";
+import { launchChromium } from "../support/browser.js";
+import { startFakePushService, type FakePushService } from "../support/fake-push/fake-push-service.js";
+import { startTestServer, type TestServer } from "../support/server.js";
+import { aBrowserSubscription } from "../support/subscriptions.js";
+import { adminCall, adminContext, FAKE_PUSH_ENV, sendNotification } from "./support/audience.js";
+import { settledBell } from "./support/bell-page.js";
+import { requireBuiltWebApp } from "./support/built-web-app.js";
+import { installPushStub, makeSubscriptionKeys } from "./support/push-stub.js";
+
+const T = ptBR.sites;
+const SITE = "https://www.exemplo.com.br";
+
+let browser: Browser;
+let fake: FakePushService;
+let server: TestServer;
+let admin: BrowserContext;
+beforeAll(async () => {
+  requireBuiltWebApp();
+  [browser, fake] = await Promise.all([launchChromium(), startFakePushService()]);
+  server = await startTestServer({ dialect: "sqlite", env: FAKE_PUSH_ENV });
+  admin = await adminContext(browser, server);
+});
+afterAll(async () => {
+  await admin?.close();
+  await server?.close();
+  await fake?.close();
+  await browser?.close();
+});
+
+async function axeViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${JSON.stringify(node.target)}`));
+}
+
+/** A browser on the site registering there (the embedded bell's request, made from Node). */
+async function subscribeOnSite(key: string): Promise<void> {
+  const res = await fetch(server.url + API_ROUTES.subscriptions, {
+    method: "POST",
+    headers: { origin: SITE, "content-type": "application/json" },
+    body: JSON.stringify({ ...aBrowserSubscription(), site: key }),
+  });
+  if (res.status !== 201) throw new Error(`registration answered ${res.status}: ${await res.text()}`);
+}
+
+describe("Sites in the Painel", () => {
+  it("an admin registers a site, gets the snippet with its key, and deletes it after a confirmation naming its subscribers", async () => {
+    const page = await admin.newPage();
+    page.setDefaultTimeout(15_000);
+    try {
+      await page.goto(`${server.baseUrl}/painel/sites`);
+      await page.getByRole("heading", { name: T.title, level: 1 }).waitFor();
+      const rows = page.getByTestId("site-row");
+      await expect.poll(() => rows.count()).toBe(1);
+      await page.getByRole("button", { name: T.new }).click();
+
+      const field = page.getByRole("textbox", { name: T.fields.origin });
+      await field.fill("www.exemplo.com.br/blog");
+      await page.getByRole("button", { name: T.create }).click();
+      await page.getByText(ptBR.errors.site_origin_invalid).waitFor();
+      await field.fill(`${SITE}/`);
+      await page.getByRole("button", { name: T.create }).click();
+
+      // Straight to the snippet, filled in with Sino's address and the new site's key.
+      const dialog = page.getByRole("dialog", { name: T.snippetTitle });
+      await dialog.waitFor();
+      const { sites, sinoUrl } = await adminCall<SitesResponse>(admin.request, server, "GET", API_ROUTES.sites);
+      const site = sites.find((s) => s.origin === SITE)!;
+      expect(site.key).toMatch(/^[A-Za-z0-9_-]{12}$/);
+      expect(await dialog.getByTestId("snippet-script").textContent()).toBe(`<script src="${sinoUrl}/embed/sino.js" data-site="${site.key}" async></script>`);
+      expect(await dialog.getByTestId("snippet-element").textContent()).toBe("<sino-bell></sino-bell>");
+      expect(await dialog.getByTestId("snippet-worker").textContent()).toBe(`importScripts('${sinoUrl}/embed/sw.js?site=${site.key}');`);
+      expect(await dialog.getByRole("button", { name: /^Copiar/ }).count()).toBe(3);
+      expect(await axeViolations(page)).toEqual([]);
+      await dialog.getByRole("button", { name: T.close }).click();
+      await dialog.waitFor({ state: "hidden" });
+      await expect.poll(() => rows.count()).toBe(2);
+      expect(await page.locator(`[data-origin="${SITE}"] [data-testid="site-key"]`).textContent()).toBe(site.key);
+
+      // Two browsers subscribe on the site; the page shows them, and the confirmation says they go.
+      await subscribeOnSite(site.key);
+      await subscribeOnSite(site.key);
+      await page.reload();
+      await page.locator(`[data-origin="${SITE}"] [data-testid="site-subscribers"]`).filter({ hasText: "2" }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole("button", { name: T.deleteNamed.replace("{{origin}}", SITE) }).click();
+      const confirm = page.getByRole("dialog", { name: T.deleteTitle.replace("{{origin}}", SITE) });
+      await confirm.waitFor();
+      expect(await confirm.textContent()).toContain(T.deleteText_other.replace("{{count}}", "2"));
+      await confirm.getByRole("button", { name: T.delete }).click();
+      await confirm.waitFor({ state: "hidden" });
+      await page.getByText(T.deleted_other.replace("{{origin}}", SITE).replace("{{count}}", "2")).waitFor();
+      await expect.poll(() => rows.count()).toBe(1);
+      const after = await adminCall<SitesResponse>(admin.request, server, "GET", API_ROUTES.sites);
+      expect(after.sites.map((s) => s.origin)).not.toContain(SITE);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe("Sino's own public pages", () => {
+  it("the home page has a visible button that turns notifications on and off, like the bell", async () => {
+    const context = await browser.newContext();
+    try {
+      await context.grantPermissions(["notifications"], { origin: server.baseUrl });
+      const keys = makeSubscriptionKeys();
+      await installPushStub(context, { endpoint: fake.endpointFor("home-button"), keys });
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      await page.goto(server.baseUrl);
+      await settledBell(page, "off");
+      await page.getByRole("button", { name: ptBR.app.home.enableButton }).click();
+      await page.getByRole("button", { name: ptBR.app.home.disableButton }).waitFor();
+      await settledBell(page, "on");
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole("button", { name: ptBR.app.home.disableButton }).click();
+      await page.getByRole("button", { name: ptBR.app.home.enableButton }).waitFor();
+      await settledBell(page, "off");
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("/avisos is a real page listing the notices, not 'Página não encontrada'", async () => {
+    await sendNotification(admin.request, server, { title: "Feira na praça no sábado", body: "Das 8h às 13h." });
+    const page = await browser.newPage();
+    try {
+      page.setDefaultTimeout(15_000);
+      await page.goto(`${server.baseUrl}/avisos`);
+      await page.getByTestId("notices").getByText("Feira na praça no sábado").waitFor();
+      expect(await page.getByRole("heading", { name: ptBR.notices.title, level: 1 }).count()).toBe(1);
+      expect(await page.getByText(ptBR.app.notFound.title).count()).toBe(0);
+    } finally {
+      await page.close();
+    }
+  });
+});
