@@ -28,7 +28,7 @@ function layerRule(index) {
 }
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "data/**", "coverage/**"] },
+  { ignores: ["dist/**", "node_modules/**", "data/**", "coverage/**", "packages/**/dist/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -40,7 +40,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["src/**/*.ts", "src/**/*.tsx", "test/**/*.ts", "bench/**/*.ts"],
+    files: ["src/**/*.ts", "src/**/*.tsx", "test/**/*.ts", "bench/**/*.ts", "packages/*/**/*.ts", "packages/*/**/*.tsx"],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     rules: {
       "@typescript-eslint/no-floating-promises": "error",
@@ -76,6 +76,26 @@ export default tseslint.config(
             ...browserLayerPatterns("src/embed", ["web"]),
             { group: ["react", "react-*", "@mui/*", "@emotion/*", "i18next", "zod"], message: "src/embed stays framework-free and small." },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // The React package runs in the host's page and builds on the framework-free client core: it
+    // may import src/client and src/shared, nothing of the server side, Sino's web app or the
+    // script-tag embed.
+    files: ["packages/react/src/**/*.ts", "packages/react/src/**/*.tsx", "packages/react/test-app/**/*.ts", "packages/react/test-app/**/*.tsx"],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { "react-hooks": reactHooks },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [...layers.filter((l) => l !== "shared"), "web", "embed"].map((layer) => ({
+            group: [`**/src/${layer}/*`, `**/src/${layer}/**`],
+            message: "packages/react imports only from src/client and src/shared.",
+          })),
         },
       ],
     },

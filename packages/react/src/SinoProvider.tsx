@@ -1,0 +1,83 @@
+import { useEffect, useRef, useState } from "react";
+import type { ReactNode } from "react";
+import { createSinoClient } from "../../../src/client/index.js";
+import type { SinoClient, SinoClientOptions } from "../../../src/client/index.js";
+import { SinoContext } from "./sino-context.js";
+import { setToken as sliceSetToken } from "./sino-slice.js";
+import type { SinoToken } from "./sino-slice.js";
+import { connectTokenToStore } from "./token-bridge.js";
+
+/** What `setToken` makes: `{ type: "sino/setToken", payload: token }` for the package's slice. */
+export interface SetTokenAction {
+  type: string;
+  payload: SinoToken | null;
+}
+
+interface CommonProps {
+  children?: ReactNode;
+  /**
+   * The host app's store `dispatch` (`store.dispatch`, or `useDispatch()` from react-redux): the
+   * token is handed to it as `setToken(token)` whenever it changes.
+   */
+  dispatch?: ((action: SetTokenAction) => unknown) | undefined;
+  /**
+   * The action creator to dispatch; default the package slice's `setToken` (`sino/setToken`).
+   * A host with the slice under another name passes that slice's (`createSinoSlice("push")`).
+   */
+  setToken?: ((token: SinoToken | null) => SetTokenAction) | undefined;
+}
+
+export type SinoProviderProps = CommonProps &
+  (
+    | (Pick<SinoClientOptions, "sinoUrl" | "site" | "serviceWorkerUrl" | "serviceWorkerScope" | "timeoutMs" | "logger"> & {
+        client?: undefined;
+      })
+    | {
+        /** A client made elsewhere (e.g. shared with other code on the page); then no options here. */
+        client: SinoClient;
+        sinoUrl?: undefined;
+      }
+  );
+
+/**
+ * Makes one embed-core client for the tree below (the options are read once, at mount: give the
+ * provider a `key` to start over with others), starts it, and hands its token to the host's store.
+ * On the server (no `window`) there is no client, and the bell renders nothing.
+ */
+export function SinoProvider(props: SinoProviderProps) {
+  const [client] = useState<SinoClient | null>(() => {
+    if (props.client) return props.client;
+    if (typeof window === "undefined") return null;
+    // Making the client has no side effect (nothing runs before start()), so React running this
+    // initialiser twice in StrictMode is harmless.
+    const { sinoUrl, site, serviceWorkerUrl, serviceWorkerScope, timeoutMs, logger } = props;
+    return createSinoClient({
+      sinoUrl,
+      ...(site === undefined ? {} : { site }),
+      ...(serviceWorkerUrl === undefined ? {} : { serviceWorkerUrl }),
+      ...(serviceWorkerScope === undefined ? {} : { serviceWorkerScope }),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...(logger === undefined ? {} : { logger }),
+    });
+  });
+
+  // The latest dispatch and action creator, read at each change: an inline function given on
+  // every render must not reconnect (and re-dispatch) each time the parent renders.
+  const handTo = useRef({ dispatch: props.dispatch, setToken: props.setToken });
+  useEffect(() => {
+    handTo.current = { dispatch: props.dispatch, setToken: props.setToken };
+  });
+
+  useEffect(() => {
+    if (!client) return undefined;
+    const setToken = (token: SinoToken | null) => (handTo.current.setToken ?? sliceSetToken)(token);
+    return connectTokenToStore(client, (action: SetTokenAction) => handTo.current.dispatch?.(action), setToken);
+  }, [client]);
+
+  useEffect(() => {
+    // Idempotent: StrictMode's second effect run reuses the first start.
+    if (client) void client.start();
+  }, [client]);
+
+  return <SinoContext.Provider value={client}>{props.children}</SinoContext.Provider>;
+}

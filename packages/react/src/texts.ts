@@ -1,0 +1,38 @@
+import bell from "../../../src/shared/i18n/pt-BR/bell.json" with { type: "json" };
+import type { SinoNotice, UnblockHelpKey } from "../../../src/client/index.js";
+
+/**
+ * The pt-BR texts the React bell shows, read from Sino's catalog (namespace `bell`, the same keys
+ * as Sino's own bell and `<sino-bell>`), without i18next: the host app may not use it.
+ */
+export const BELL_TEXTS = {
+  enable: bell.enable,
+  disable: bell.disable,
+  close: bell.close,
+  blockedTitle: bell.blocked.title,
+} as const;
+
+const UNBLOCK_HELP: Record<UnblockHelpKey, string> = {
+  "bell.blocked.chrome": bell.blocked.chrome,
+  "bell.blocked.edge": bell.blocked.edge,
+  "bell.blocked.firefox": bell.blocked.firefox,
+  "bell.blocked.safari": bell.blocked.safari,
+  "bell.blocked.ios": bell.blocked.ios,
+  "bell.blocked.other": bell.blocked.other,
+};
+
+export function unblockHelpText(key: UnblockHelpKey): string {
+  return UNBLOCK_HELP[key];
+}
+
+/** The notice's text after a failed click; `blocked` has a title and the browser's own steps. */
+export function noticeText(notice: Exclude<SinoNotice, "blocked">): string {
+  switch (notice) {
+    case "enable-failed":
+      return bell.failed.enable;
+    case "disable-failed":
+      return bell.failed.disableBrowser;
+    case "disable-server-failed":
+      return bell.failed.disable;
+  }
+}

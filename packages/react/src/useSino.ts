@@ -1,0 +1,74 @@
+import { useCallback, useMemo, useSyncExternalStore } from "react";
+import type { SinoChannelChoice, SinoClient, SinoNotice, SinoSnapshot, SinoStatus } from "../../../src/client/index.js";
+import { useSinoClient } from "./sino-context.js";
+import type { SinoToken } from "./sino-slice.js";
+
+export interface UseSino {
+  /** `checking` → `hidden` | `off` | `denied` | `on` (see the embed core's `SinoStatus`). */
+  state: SinoStatus;
+  /** A subscribe or unsubscribe is in progress; a second one is ignored until it ends. */
+  busy: boolean;
+  /** The token as the embed core holds it; the host's store gets the same through `setToken`. */
+  token: SinoToken | null;
+  /** The channels (slugs) this browser receives; null when off or unknown. */
+  channels: readonly string[] | null;
+  notice: SinoNotice | null;
+  /** Off → on: asks the browser's permission if needed, registers with Sino. */
+  subscribe(): Promise<void>;
+  /** On → off, in the browser and on Sino's server. */
+  unsubscribe(): Promise<void>;
+  toggle(): Promise<void>;
+  /** The channels one may pick, the limit, and the current choice. */
+  loadChannels(): Promise<SinoChannelChoice>;
+  /** Replaces the choice on the server; rejects with the core's `ApiRequestError` (pt-BR code). */
+  setChannels(slugs: readonly string[]): Promise<readonly string[]>;
+  dismissNotice(): void;
+}
+
+/** What the hook shows where there is no client (server rendering): not decided yet. */
+const NO_CLIENT: SinoSnapshot = { status: "checking", hiddenReason: null, busy: false, token: null, channels: null, notice: null };
+
+/** The bell's state and actions for a custom UI, re-rendering on every change of the client. */
+export function useSino(): UseSino {
+  const client = useSinoClient();
+  const subscribeToChanges = useCallback(
+    (onChange: () => void): (() => void) => {
+      if (!client) return () => undefined;
+      const stop = client.on("change", onChange);
+      return () => void stop();
+    },
+    [client],
+  );
+  const getSnapshot = useCallback(() => client?.getSnapshot() ?? NO_CLIENT, [client]);
+  const snapshot = useSyncExternalStore(subscribeToChanges, getSnapshot, () => NO_CLIENT);
+  const actions = useMemo(() => actionsOf(client), [client]);
+  return {
+    state: snapshot.status,
+    busy: snapshot.busy,
+    token: snapshot.token,
+    channels: snapshot.channels,
+    notice: snapshot.notice,
+    ...actions,
+  };
+}
+
+function actionsOf(client: SinoClient | null) {
+  const needClient = (): SinoClient => {
+    if (!client) throw new Error("Sino runs in the browser only");
+    return client;
+  };
+  return {
+    subscribe: async () => {
+      await needClient().subscribe();
+    },
+    unsubscribe: async () => {
+      await needClient().unsubscribe();
+    },
+    toggle: async () => {
+      await needClient().toggle();
+    },
+    loadChannels: () => needClient().loadChannels(),
+    setChannels: (slugs: readonly string[]) => needClient().setChannels(slugs),
+    dismissNotice: () => client?.dismissNotice(),
+  };
+}

@@ -1,0 +1,39 @@
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { configureStore } from "@reduxjs/toolkit";
+import type { Middleware } from "@reduxjs/toolkit";
+import { Provider } from "react-redux";
+import { SinoProvider, sinoReducer } from "@sino/react";
+import { App } from "./App.js";
+
+/**
+ * A host app as a team would write it: its own Redux store with the Sino slice mounted, the
+ * provider pointing at Sino on another origin. The browser test passes Sino's address and the
+ * site key in the query string (`?sino=http://localhost:1234&site=KEY`), since they change per run.
+ */
+const params = new URLSearchParams(window.location.search);
+const sinoUrl = params.get("sino");
+if (!sinoUrl) throw new Error("The test app needs ?sino=<Sino's address>");
+const site = params.get("site");
+
+/** Every action the store saw, for the browser test to check that the token came through `setToken`. */
+const seen: unknown[] = [];
+(window as Window & { sinoTestActions?: unknown[] }).sinoTestActions = seen;
+
+const record: Middleware = () => (next) => (action) => {
+  seen.push(action);
+  return next(action);
+};
+const store = configureStore({ reducer: { sino: sinoReducer }, middleware: (getDefault) => getDefault().concat(record) });
+
+const container = document.getElementById("root");
+if (!container) throw new Error("index.html has no #root element");
+createRoot(container).render(
+  <StrictMode>
+    <Provider store={store}>
+      <SinoProvider sinoUrl={sinoUrl} site={site} dispatch={store.dispatch}>
+        <App />
+      </SinoProvider>
+    </Provider>
+  </StrictMode>,
+);

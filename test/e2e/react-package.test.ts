@@ -1,0 +1,350 @@
+/**
+ * The React package (issue 9, "React apps") in a small Vite host app, in a real Chromium against
+ * the real Sino server: the test builds the package and the test app (packages/react/test-app),
+ * serves the app from its own origin, and drives `<SinoBell />`, `useSino()` and the host's Redux
+ * store. The push service inside the page is stubbed (TESTING.md §2); the service worker, the HTTP
+ * API and the database are real.
+ */
+import { AxeBuilder } from "@axe-core/playwright";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { API_ROUTES } from "../../src/shared/api/routes.js";
+import type { SiteResponse } from "../../src/shared/api/sites.js";
+import { ptBR } from "../../src/shared/i18n/catalog.js";
+import { launchChromium } from "../support/browser.js";
+import { adminCall, adminContext, createChannel } from "./support/audience.js";
+import { startTestServer } from "../support/server.js";
+import type { TestServer } from "../support/server.js";
+import { bell, bellIconColour, isGrey, settledBell } from "./support/bell-page.js";
+import { countStartingWith, recordConsole } from "./support/console-log.js";
+import { installPushStub, makeSubscriptionKeys, STUB_STORAGE, testEndpoint } from "./support/push-stub.js";
+import type { SubscriptionKeys } from "./support/push-stub.js";
+import { requireBuiltWebApp } from "./support/built-web-app.js";
+import { buildReactTestApp, serveStaticSite } from "./support/react-test-app.js";
+import type { StaticSite } from "./support/react-test-app.js";
+
+const TEXT = {
+  enable: "Habilitar Notificações",
+  disable: "Desabilitar Notificações",
+  notInitialised: "Não inicializando o Firebase no webview",
+  noToken: "No registration token available. Request permission to generate one.",
+  tokenError: "An error occurred while retrieving token",
+};
+
+/** A name Chromium resolves to 127.0.0.1 but does not treat as a secure context. */
+const INSECURE_HOST = "loja.test";
+
+let browser: Browser;
+let testAppDir: string;
+beforeAll(async () => {
+  requireBuiltWebApp();
+  testAppDir = await buildReactTestApp();
+  browser = await launchChromium({ args: [`--host-resolver-rules=MAP ${INSECURE_HOST} 127.0.0.1`] });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+});
+
+/** Sino on one origin, the host app on another, the site registered for the app's origin. */
+interface Setup {
+  server: TestServer;
+  site: StaticSite;
+  /** The registered site: its key goes in the provider's `site`, its id on each subscription. */
+  siteKey: string;
+  siteId: string;
+  /** The signed-in admin who registered the site (for channels and the like). */
+  admin: BrowserContext;
+  close(): Promise<void>;
+}
+
+async function setUp(dialect: "sqlite" | "postgres"): Promise<Setup> {
+  const server = await startTestServer({ dialect });
+  let siteKey = "";
+  const site = await serveStaticSite(testAppDir, {
+    // What the site owner puts at the root of the site: one line importing Sino's worker.
+    "/sino-sw.js": () => `importScripts(${JSON.stringify(`${server.baseUrl}/embed/sw.js?site=${siteKey}`)});\n`,
+  });
+  let admin: BrowserContext | undefined;
+  const close = async () => {
+    await admin?.close();
+    await site.close();
+    await server.close();
+  };
+  try {
+    // Painel → Sites: an admin registers the app's origin.
+    admin = await adminContext(browser, server);
+    const { site: registered } = await adminCall<SiteResponse>(admin.request, server, "POST", API_ROUTES.sites, { origin: site.url });
+    siteKey = registered.key;
+    return { server, site, admin, siteKey, siteId: registered.id, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+interface Opened {
+  context: BrowserContext;
+  page: Page;
+  consoleMessages: string[];
+  keys: SubscriptionKeys;
+  endpoint: string;
+}
+
+function appUrl(setup: Setup, options: { origin?: string; siteKey?: string } = {}): string {
+  const query = new URLSearchParams({ sino: setup.server.baseUrl, site: options.siteKey ?? setup.siteKey });
+  return `${options.origin ?? setup.site.url}/?${query}`;
+}
+
+async function open(setup: Setup, options: { grant?: boolean; mode?: "ok" | "throw"; siteKey?: string } = {}): Promise<Opened> {
+  const context = await browser.newContext();
+  if (options.grant ?? true) await context.grantPermissions(["notifications"], { origin: setup.site.url });
+  const keys = makeSubscriptionKeys();
+  const endpoint = testEndpoint();
+  await installPushStub(context, { endpoint, keys, mode: options.mode ?? "ok" });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const consoleMessages = recordConsole(page);
+  await page.goto(appUrl(setup, options.siteKey === undefined ? {} : { siteKey: options.siteKey }));
+  return { context, page, consoleMessages, keys, endpoint };
+}
+
+async function subscriptionRows(server: TestServer) {
+  return server.database.db.selectFrom("subscriptions").select(["endpoint", "p256dh", "auth"]).execute();
+}
+
+/** The site each stored subscription was collected on (ids as strings, as the API gives them). */
+async function subscriptionSites(server: TestServer): Promise<string[]> {
+  const rows = await server.database.db.selectFrom("subscriptions").select("site_id").execute();
+  return rows.map((row) => String(row.site_id));
+}
+
+async function storedChannels(server: TestServer, endpoint: string): Promise<string[]> {
+  const rows = await server.database.db
+    .selectFrom("subscription_channels")
+    .innerJoin("subscriptions", "subscriptions.id", "subscription_channels.subscription_id")
+    .innerJoin("channels", "channels.id", "subscription_channels.channel_id")
+    .where("subscriptions.endpoint", "=", endpoint)
+    .select("channels.slug")
+    .execute();
+  return rows.map((row) => row.slug).sort();
+}
+
+/** The `setToken` actions the host's store received, in order (the test app records every action). */
+async function setTokenActions(page: Page): Promise<{ type: string; payload: unknown }[]> {
+  return page.evaluate(() =>
+    ((window as Window & { sinoTestActions?: { type: string; payload: unknown }[] }).sinoTestActions ?? []).filter((a) =>
+      a.type.endsWith("/setToken"),
+    ),
+  );
+}
+
+async function axeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(" ")) }));
+}
+
+/** On with a click (token in the host's store through setToken, row on the server), reload, off through useSino(). */
+async function roundTrip(setup: Setup): Promise<void> {
+  const { page, keys, endpoint, context } = await open(setup);
+  try {
+    await (await settledBell(page, "off")).click();
+    const on = await settledBell(page, "on");
+    expect(await on.getAttribute("aria-label")).toBe(TEXT.disable);
+    expect(await subscriptionRows(setup.server)).toEqual([{ endpoint, p256dh: keys.p256dh, auth: keys.auth }]);
+    // Collected on the registered site, from its own origin (CORS granted to it).
+    expect(await subscriptionSites(setup.server)).toEqual([setup.siteId]);
+
+    // The token reached the host's own store, through an action named setToken.
+    const token = { endpoint, expirationTime: null, keys: { p256dh: keys.p256dh, auth: keys.auth } };
+    expect(await setTokenActions(page)).toEqual([
+      { type: "sino/setToken", payload: null },
+      { type: "sino/setToken", payload: token },
+    ]);
+    expect(await page.getByTestId("store-token").textContent()).toBe(endpoint);
+    expect(await page.getByTestId("hook-state").textContent()).toBe("on");
+
+    // After a reload the client picks the subscription up again and hands it to the new store.
+    await page.reload();
+    await settledBell(page, "on");
+    expect(await setTokenActions(page)).toEqual([{ type: "sino/setToken", payload: token }]);
+    expect(await subscriptionRows(setup.server)).toHaveLength(1);
+
+    // Off through the hook (a custom control), not the bell: the server's row goes.
+    await page.getByRole("button", { name: "Desativar pelo useSino()" }).click();
+    await settledBell(page, "off");
+    expect(await subscriptionRows(setup.server)).toEqual([]);
+    expect(await setTokenActions(page)).toEqual([
+      { type: "sino/setToken", payload: token },
+      { type: "sino/setToken", payload: null },
+    ]);
+    expect(await page.getByTestId("store-token").textContent()).toBe("nenhum");
+    expect(await page.evaluate((key) => localStorage.getItem(key), STUB_STORAGE.subscription)).toBeNull();
+  } finally {
+    await context.close();
+  }
+}
+
+describe("@sino/react in a host app (SQLite)", () => {
+  let setup: Setup;
+  let contexts: BrowserContext[] = [];
+  beforeEach(async () => {
+    setup = await setUp("sqlite");
+  });
+  afterEach(async () => {
+    await Promise.all(contexts.map((context) => context.close()));
+    contexts = [];
+    await setup.close();
+  });
+  const openPage = async (options?: Parameters<typeof open>[1]) => {
+    const opened = await open(setup, options);
+    contexts.push(opened.context);
+    return opened;
+  };
+
+  it("hides the bell on an insecure page, logs the seed's message, and hands setToken(null) to the store", async () => {
+    const context = await browser.newContext();
+    contexts.push(context);
+    const page = await context.newPage();
+    const messages = recordConsole(page);
+    const port = new URL(setup.site.url).port;
+    await page.goto(appUrl(setup, { origin: `http://${INSECURE_HOST}:${port}` }));
+
+    expect(await page.evaluate(() => window.isSecureContext)).toBe(false);
+    await page.waitForSelector('[data-testid="hook-state"]:text-is("hidden")');
+    expect(await bell(page).count()).toBe(0);
+    expect(countStartingWith(messages, TEXT.notInitialised)).toBe(1);
+    expect(await setTokenActions(page)).toEqual([{ type: "sino/setToken", payload: null }]);
+  });
+
+  it("is grey and off with the tooltip 'Habilitar Notificações', on hover and on keyboard focus; Escape hides it", async () => {
+    const { page } = await openPage();
+    const button = await settledBell(page, "off");
+    expect(await button.getAttribute("aria-label")).toBe(TEXT.enable);
+    expect(await button.getAttribute("aria-pressed")).toBe("false");
+    expect(isGrey(await bellIconColour(page))).toBe(true);
+    expect(await page.getByRole("button", { name: TEXT.enable, exact: true }).count()).toBe(1);
+
+    await button.hover();
+    const tooltip = page.getByRole("tooltip", { name: TEXT.enable, exact: true });
+    await tooltip.waitFor({ state: "visible" });
+    await page.mouse.move(0, 0);
+    await tooltip.waitFor({ state: "detached" });
+
+    await button.focus();
+    await tooltip.waitFor({ state: "visible" });
+    await page.keyboard.press("Escape");
+    await tooltip.waitFor({ state: "detached" });
+  });
+
+  it("turns on with a click, hands the token to the host's store through setToken, and off through useSino() (server row follows)", async () => {
+    await roundTrip(setup);
+  });
+
+  it("is coloured while on, with the tooltip 'Desabilitar Notificações'", async () => {
+    const { page } = await openPage();
+    await (await settledBell(page, "off")).click();
+    const button = await settledBell(page, "on");
+    expect(isGrey(await bellIconColour(page))).toBe(false);
+    await button.hover();
+    await page.getByRole("tooltip", { name: TEXT.disable, exact: true }).waitFor({ state: "visible" });
+  });
+
+  it("works from the keyboard: Tab to the bell, Enter turns it on, Space turns it off", async () => {
+    const { page } = await openPage();
+    await settledBell(page, "off");
+    await page.keyboard.press("Tab");
+    expect(await bell(page).evaluate((el) => el === document.activeElement)).toBe(true);
+
+    await page.keyboard.press("Enter");
+    await settledBell(page, "on");
+    expect(await subscriptionRows(setup.server)).toHaveLength(1);
+    // Busy never took the focus away from the bell.
+    expect(await bell(page).evaluate((el) => el === document.activeElement)).toBe(true);
+
+    await page.keyboard.press("Space");
+    await settledBell(page, "off");
+    expect(await subscriptionRows(setup.server)).toEqual([]);
+  });
+
+  it("stays off when permission is denied, logs that no token is available, and explains how to unblock in pt-BR", async () => {
+    const { page, consoleMessages } = await openPage({ grant: false });
+    await (await settledBell(page, "off")).click();
+    const notice = page.getByRole("alert");
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain(ptBR.bell.blocked.title);
+    expect(await notice.textContent()).toContain(ptBR.bell.blocked.chrome);
+    await settledBell(page, "off");
+    expect(countStartingWith(consoleMessages, TEXT.noToken)).toBe(1);
+    expect(await subscriptionRows(setup.server)).toEqual([]);
+    expect(await page.getByTestId("store-token").textContent()).toBe("nenhum");
+
+    await notice.getByRole("button", { name: ptBR.bell.close }).click();
+    await notice.waitFor({ state: "detached" });
+
+    // After a reload, while the permission stays denied, a click explains it again.
+    await page.reload();
+    await page.waitForSelector('[data-testid="hook-state"]:text-is("denied")');
+    await (await settledBell(page, "off")).click();
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain(ptBR.bell.blocked.title);
+    expect(countStartingWith(consoleMessages, TEXT.noToken)).toBe(2);
+  });
+
+  it("logs 'An error occurred while retrieving token' and shows nothing when the push service fails", async () => {
+    const { page, consoleMessages } = await openPage({ mode: "throw" });
+    await (await settledBell(page, "off")).click();
+    await page.waitForFunction((key) => localStorage.getItem(key) === "1", STUB_STORAGE.subscribeCalls);
+    await settledBell(page, "off");
+    expect(countStartingWith(consoleMessages, TEXT.tokenError)).toBe(1);
+    expect(await page.getByRole("alert").count()).toBe(0);
+    expect(await subscriptionRows(setup.server)).toEqual([]);
+    expect(await setTokenActions(page)).toEqual([{ type: "sino/setToken", payload: null }]);
+  });
+
+  it("chooses channels through useSino(): the server stores the choice against the subscription", async () => {
+    await createChannel(setup.admin.request, setup.server, "obras", "Obras");
+    await createChannel(setup.admin.request, setup.server, "saude", "Saúde");
+    const { page, endpoint } = await openPage();
+    await (await settledBell(page, "off")).click();
+    await settledBell(page, "on");
+
+    await page.getByRole("checkbox", { name: "Obras" }).check();
+    await page.getByRole("status").getByText("Canais salvos.").waitFor();
+    expect(await page.getByTestId("hook-channels").textContent()).toBe("obras");
+    expect(await storedChannels(setup.server, endpoint)).toEqual(["obras"]);
+  });
+
+  it("says in pt-BR that enabling failed, and stores nothing, when the app names a site key Sino does not know", async () => {
+    const { page } = await openPage({ siteKey: "nao-existe" });
+    await (await settledBell(page, "off")).click();
+    const notice = page.getByRole("alert");
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain(ptBR.bell.failed.enable);
+    await settledBell(page, "off");
+    expect(await subscriptionRows(setup.server)).toEqual([]);
+    expect(await page.getByTestId("store-token").textContent()).toBe("nenhum");
+  });
+
+  it("has no axe violations, off (tooltip open) and on", async () => {
+    const { page } = await openPage();
+    const off = await settledBell(page, "off");
+    await off.hover();
+    await page.getByRole("tooltip").waitFor({ state: "visible" });
+    expect(await axeViolations(page)).toEqual([]);
+
+    await off.click();
+    await settledBell(page, "on");
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});
+
+describe("@sino/react in a host app (PostgreSQL)", () => {
+  it("turns on with a click, hands the token to the host's store through setToken, and off through useSino() (server row follows)", async () => {
+    const setup = await setUp("postgres");
+    try {
+      await roundTrip(setup);
+    } finally {
+      await setup.close();
+    }
+  });
+});
