@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import http2 from "node:http2";
 import https from "node:https";
 import type { AddressInfo, LookupFunction } from "node:net";
@@ -20,7 +20,16 @@ const testPolicy: EndpointPolicy = {
   maxLength: 1024,
 };
 
-type Handler = (req: http2.Http2ServerRequest | IncomingMessage, res: http2.Http2ServerResponse | ServerResponse) => void;
+/**
+ * What the handlers use of a response, common to HTTP/1.1 and HTTP/2. Node 24's types give the two
+ * `writeHead` overload sets that a union of both response types cannot call.
+ */
+interface TestResponse {
+  writeHead(statusCode: number, headers?: OutgoingHttpHeaders): unknown;
+  end(chunk?: string | Buffer): unknown;
+}
+
+type Handler = (req: http2.Http2ServerRequest | IncomingMessage, res: TestResponse) => void;
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
