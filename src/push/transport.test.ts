@@ -1,3 +1,4 @@
+import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import http2 from "node:http2";
@@ -119,6 +120,26 @@ describe("push transport over HTTP/2", () => {
     protocols = new Set();
     await Promise.all(Array.from({ length: 10 }, () => t.send(pushRequest(server.origin))));
     expect(server.sessions()).toBe(1);
+  });
+
+  it("closes a session after idleTimeoutMs without a stream, and opens a new one for the next request", async () => {
+    const seen = new Set<http2.Http2Session>();
+    const closed: Array<Promise<unknown>> = [];
+    const server = await h2Server((req, res) => {
+      const session = (req as http2.Http2ServerRequest).stream.session!;
+      if (!seen.has(session)) {
+        seen.add(session);
+        closed.push(once(session, "close"));
+      }
+      ok201(req, res);
+    });
+    const t = transport({ idleTimeoutMs: 50 });
+    expect(status(await t.send(pushRequest(server.origin)))).toBe(201);
+    // The client closes the idle session (were it kept open, this would wait until the test times out).
+    await closed[0];
+    expect(status(await t.send(pushRequest(server.origin)))).toBe(201);
+    expect(server.sessions()).toBe(2);
+    expect(t.stats().connections.h2).toBe(2);
   });
 
   it("sends the request's method, path, headers and body as given", async () => {
