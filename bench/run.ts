@@ -1,6 +1,8 @@
 /**
  * `npm run bench -- [--subs 20000] [--db sqlite|postgres] [--webpush-inflight 200]
- *   [--decrypt-sample 100] [--ceiling-ms 3000] [--no-webpush] [--no-ceiling] [--no-floor]`
+ *   [--decrypt-sample 100] [--ceiling-ms 3000] [--no-webpush] [--no-ceiling] [--no-floor]
+ *   [--latency-sends 20] [--registrations 5000] [--registration-connections 50] [--no-registrations]
+ *   [--workers 0]`
  *
  * The benchmark of issue 3. Seeds N subscriptions with real P-256 keys (derived with
  * `subscriberKeysFor`, so the fake can decrypt a sample) pointing at the fake push service in its
@@ -17,6 +19,14 @@
  * (in their own processes) and of one encryption on one thread. Sino, its encryption threads and
  * the fake share the same cores, so each push costs at least E + C + S of CPU where the ceiling
  * costs E: Sino / ceiling ≤ E/(E+C+S) on this machine, printed as `bound:` beside the ratio.
+ *
+ * CPU efficiency (what the push service does not pay for): the ceiling's CPU per encryption over
+ * Sino's CPU per accepted push, every thread of each process counted, the fake's not.
+ *
+ * Also: publish → first accepted push over `--latency-sends` single-subscriber sends (p50, p95);
+ * subscription registration throughput on SQLite and PostgreSQL (registration.ts, autocannon in
+ * its own process); and with `--workers N` (PostgreSQL) the send is delivered by N `sino worker`
+ * processes instead of this process's lanes (msgs/s from the fake's timestamps, peak RSS each).
  *
  * Warm-up, the same for both senders: a few hundred pushes before timing, so neither pays for
  * JIT, TLS handshakes or (Sino) starting its encryption threads inside the measured window — a
