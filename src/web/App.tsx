@@ -11,8 +11,8 @@ import { HomePage } from "./pages/HomePage.js";
 import { NotFoundPage } from "./pages/NotFoundPage.js";
 import { PreferencesPage } from "./pages/PreferencesPage.js";
 
-// The Painel is for operators only: a separate chunk, so visitors of the public pages never load it.
-const PainelApp = lazy(() => import("./painel/PainelApp.js").then((module) => ({ default: module.PainelApp })));
+// The dashboard is for operators only: a separate chunk, so visitors of the public pages never load it.
+const DashboardApp = lazy(() => import("./dashboard/DashboardApp.js").then((module) => ({ default: module.DashboardApp })));
 
 export function App() {
   return (
@@ -21,7 +21,7 @@ export function App() {
         path="/painel/*"
         element={
           <Suspense fallback={null}>
-            <PainelApp />
+            <DashboardApp />
           </Suspense>
         }
       />

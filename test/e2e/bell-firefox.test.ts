@@ -1,5 +1,5 @@
 /**
- * The bell in Firefox ESR with nothing stubbed (TESTING.md §4): Firefox's own push client
+ * The bell in Firefox ESR with nothing stubbed: Firefox's own push client
  * subscribes through a local Mozilla push server, and Sino's server must end up with exactly the
  * subscription Firefox made; turning off removes it. Also proves the worker runs as a classic
  * script in Firefox ESR.

@@ -1,6 +1,6 @@
 /**
- * The bell in a real Chromium against the real server (issue 2, "What it must show"). The push
- * service inside the page is stubbed (TESTING.md §2); everything else is real: the built app, the
+ * The bell in a real Chromium against the real server. The push service inside the page is
+ * stubbed, because Chromium's real subscribe() never settles offline; everything else is real: the built app, the
  * service worker, the HTTP API and the database.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";

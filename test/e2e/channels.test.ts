@@ -1,6 +1,6 @@
 /**
- * Channels from the visitor's side (issue 5): the choice made from the bell's menu and from
- * /preferencias is stored on the server against the subscription, and a send to one channel
+ * Channels from the visitor's side: the choice made from the bell's menu and from
+ * /preferencias is stored on the server against the subscription, and a notification to one channel
  * reaches only the browsers that chose it (counted by the fake push service).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -19,7 +19,7 @@ import { requireBuiltWebApp } from "./support/built-web-app.js";
 import { bundleEntry } from "./support/bundle-entry.js";
 import { STUB_STORAGE } from "./support/push-stub.js";
 
-const P = ptBR.preferencias;
+const P = ptBR.preferences;
 
 let browser: Browser;
 let fake: FakePushService;

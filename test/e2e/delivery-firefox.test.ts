@@ -1,8 +1,8 @@
 /**
- * The whole of Sino's delivery with a real browser at the other end (issue 3): Firefox ESR's own
+ * The whole of Sino's delivery with a real browser at the other end: Firefox ESR's own
  * push client subscribes through the bell and a local Mozilla push server; the real server's
- * delivery engine stores a send, encrypts it (RFC 8291, in its worker pool) and POSTs it over
- * HTTPS to the Mozilla server's push endpoint with VAPID (the send made through the API with a
+ * delivery engine stores a notification, encrypts it (RFC 8291, in its worker pool) and POSTs it over
+ * HTTPS to the Mozilla server's push endpoint with VAPID (the notification made through the API with a
  * publish token, as an application would); Firefox decrypts it, the service worker
  * shows the notification and Firefox acks 100. A message encrypted for other keys is refused by
  * the browser itself: ack 101, and no push event.
@@ -102,7 +102,7 @@ async function waitForShown(page: Page, title: string): Promise<void> {
   );
 }
 
-/** POST /api/v1/notifications to everyone with the publish token; resolves with the send once the engine finished it. */
+/** POST /api/v1/notifications to everyone with the publish token; resolves with the notification once the engine finished it. */
 async function publish(input: { title: string; body: string; url?: string }) {
   const res = await publisher.post("/api/v1/notifications", input);
   expect(res.status, JSON.stringify(res.body)).toBe(201);

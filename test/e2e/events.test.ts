@@ -1,9 +1,9 @@
 /**
- * The service worker's reports (issue 5): a push Sino really sent (encrypted for this browser's
+ * The service worker's reports: a push Sino really sent (encrypted for this browser's
  * keys, decrypted by the fake push service) is delivered to the real worker through the DevTools
  * protocol; the worker shows it and reports `shown`; the click handler's report runs the same
- * function in the page (a headless browser cannot click a notification, TESTING.md §6). Both end
- * up in the send's results.
+ * function in the page (a headless browser has no notification to click). Both end
+ * up in the notification's results.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext } from "playwright-core";
@@ -45,7 +45,7 @@ describe("notification events", () => {
 
       const sent = await sendNotification(admin.request, server, { title: "Vacinação no sábado", body: "Postos abertos das 8h às 17h.", url: "/" });
       await waitForNotification(admin.request, server, sent.id);
-      // What the browser would have decrypted: the payload Sino really sent, with the send's id.
+      // What the browser would have decrypted: the payload Sino really sent, with the notification's id.
       const plaintext = fake.stats().log.find((entry) => entry.id === "events")?.plaintext;
       expect(plaintext).toBeDefined();
       expect(JSON.parse(plaintext ?? "{}")).toMatchObject({ id: sent.id, title: "Vacinação no sábado" });
@@ -87,7 +87,7 @@ describe("notification events", () => {
   });
 });
 
-/** The event types stored for the send (one row per type and subscription), once `ready` holds. */
+/** The event types stored for the notification (one row per type and subscription), once `ready` holds. */
 async function storedEvents(notificationId: string, ready: (types: string[]) => boolean): Promise<string[]> {
   for (;;) {
     const rows = await server.database.db

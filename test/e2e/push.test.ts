@@ -1,6 +1,6 @@
 /**
- * The service worker shows every push (issue 2, "a push delivered to the service worker shows a
- * notification with the right title and body"), delivered through the DevTools protocol.
+ * The service worker shows every push as a notification with the right title and body; the push
+ * is delivered through the DevTools protocol.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";

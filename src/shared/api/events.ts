@@ -17,7 +17,7 @@ export const notificationEventRequestSchema = z.object({
 });
 export type NotificationEventRequest = z.infer<typeof notificationEventRequestSchema>;
 
-/** The counts a send's results gain from events. `clickRate` = clicked / accepted, null when none accepted. */
+/** The counts a notification's results gain from events. `clickRate` = clicked / accepted, null when none accepted. */
 export const eventCountsSchema = z.object({
   shown: z.number().int(),
   clicked: z.number().int(),

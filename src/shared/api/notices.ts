@@ -13,9 +13,9 @@ export const noticeSchema = z.object({
   url: z.string().nullable(),
   icon: z.string().nullable(),
   image: z.string().nullable(),
-  /** Empty when the send went to everyone. */
+  /** Empty when the notification went to everyone. */
   channels: z.array(noticeChannelSchema),
-  /** ISO 8601, UTC: when the send went out. */
+  /** ISO 8601, UTC: when the notification went out. */
   publishedAt: z.string(),
 });
 export type Notice = z.infer<typeof noticeSchema>;

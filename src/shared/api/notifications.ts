@@ -1,8 +1,8 @@
 import { z } from "zod";
 
 /**
- * Sends (*envios*) over the API: what POST /notifications takes, what every notification answer
- * looks like, the history list and Visão geral. The Painel's compose form mirrors these rules.
+ * Notifications (*envios*) over the API: what POST /notifications takes, what every notification answer
+ * looks like, the history list and Visão geral. The dashboard's compose form mirrors these rules.
  */
 export const NOTIFICATION_LIMITS = {
   /** macOS cuts titles past ~80 characters; Android a little later. */
@@ -11,7 +11,7 @@ export const NOTIFICATION_LIMITS = {
   link: 2_048,
   /** Idempotency-Key header length (Stripe allows 255). */
   idempotencyKey: 255,
-  /** How far ahead a send may be scheduled. */
+  /** How far ahead a notification may be scheduled. */
   scheduleDays: 366,
 } as const;
 
@@ -25,10 +25,10 @@ export const DEFAULT_NOTIFICATION_TTL = 86_400;
 
 export const NOTIFICATION_STATUSES = ["scheduled", "queued", "sending", "completed", "cancelled", "failed"] as const;
 export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
-/** A send in one of these never changes again. */
+/** A notification in one of these never changes again. */
 export const FINAL_STATUSES: readonly NotificationStatus[] = ["completed", "cancelled", "failed"];
 
-/** `Idempotency-Key`: same key and same body, same send and same answer (kept 24 hours). */
+/** `Idempotency-Key`: same key and same body, same notification and same answer (kept 24 hours). */
 export const IDEMPOTENCY_KEY_HEADER = "idempotency-key";
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 3_600_000;
 
@@ -82,7 +82,7 @@ export const createNotificationRequestSchema = z.object({
 export type CreateNotificationRequest = z.input<typeof createNotificationRequestSchema>;
 
 export const notificationCountsSchema = z.object({
-  /** Targets (taken when the send goes out). */
+  /** Targets (taken when the notification goes out). */
   queued: z.number(),
   accepted: z.number(),
   /** Waiting for another attempt right now. */
@@ -90,7 +90,7 @@ export const notificationCountsSchema = z.object({
   failed: z.number(),
   /** The push service said the subscription is gone (404/410): removed. */
   removed: z.number(),
-  /** What service workers reported (POST /events); on a single send's answer (GET /notifications/:id). */
+  /** What service workers reported (POST /events); on a single notification's answer (GET /notifications/:id). */
   shown: z.number().optional(),
   clicked: z.number().optional(),
   closed: z.number().optional(),
@@ -99,7 +99,7 @@ export const notificationCountsSchema = z.object({
 });
 export type NotificationCounts = z.infer<typeof notificationCountsSchema>;
 
-/** Who a send went to, as shown: an "endpoint" send names no endpoint (it is a browser's capability URL). */
+/** Who a notification went to, as shown: an "endpoint" send names no endpoint (it is a browser's capability URL). */
 export const presentedAudienceSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("all") }),
   z.object({ type: z.literal("endpoint") }),
@@ -118,7 +118,7 @@ export const notificationSchema = z.object({
   ttl: z.number(),
   audience: presentedAudienceSchema,
   status: z.enum(NOTIFICATION_STATUSES),
-  /** Scheduled sends: when it goes (or went) out. */
+  /** Scheduled notifications: when it goes (or went) out. */
   sendAt: z.string().nullable(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),

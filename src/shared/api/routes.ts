@@ -30,9 +30,9 @@ export const API_ROUTES = {
   subscribersCsv: `${API_PREFIX}/subscribers.csv`,
   /** GET (signed in): chart data for Visão geral (`StatsResponse`). */
   stats: `${API_PREFIX}/stats`,
-  /** POST: create a send (now or scheduled; `Idempotency-Key`). GET: the history, paginated. */
+  /** POST: create a notification (now or scheduled; `Idempotency-Key`). GET: the history, paginated. */
   notifications: `${API_PREFIX}/notifications`,
-  /** GET: Visão geral (subscribers now, recent sends). */
+  /** GET: Visão geral (subscribers now, recent notifications). */
   overview: `${API_PREFIX}/overview`,
   /** POST `/p/<canal>` with a text/plain body: the quick publish for scripts (`curl -d`). */
   quickPublish: "/p",
@@ -62,7 +62,7 @@ export function subscriberPath(id: string): string {
   return `${API_ROUTES.subscribers}/${encodeURIComponent(id)}`;
 }
 
-/** `/api/v1/notifications/:id/results.csv`: a send's results as CSV (signed in). */
+/** `/api/v1/notifications/:id/results.csv`: a notification's results as CSV (signed in). */
 export function notificationResultsCsvPath(id: string): string {
   return `${API_PREFIX}/notifications/${encodeURIComponent(id)}/results.csv`;
 }
@@ -77,7 +77,7 @@ export function notificationCancelPath(id: string): string {
   return `${notificationPath(id)}/cancel`;
 }
 
-/** `/api/v1/notifications/:id/events`: Server-Sent Events with the send's progress. */
+/** `/api/v1/notifications/:id/events`: Server-Sent Events with the notification's progress. */
 export function notificationEventsPath(id: string): string {
   return `${notificationPath(id)}/events`;
 }

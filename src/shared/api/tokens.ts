@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** `publish` may only send (later briefs); `admin` acts as an admin, managing users and tokens. */
+/** `publish` may only send notifications; `admin` acts as an admin, managing users and tokens. */
 export const TOKEN_SCOPES = ["publish", "admin"] as const;
 export const tokenScopeSchema = z.enum(TOKEN_SCOPES);
 export type TokenScope = z.infer<typeof tokenScopeSchema>;

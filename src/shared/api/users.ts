@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * Operators of the Painel and what they may do. Field schemas carry a stable error code as their
+ * Operators of the dashboard and what they may do. Field schemas carry a stable error code as their
  * message (e.g. `password_too_short`), which the server answers with and the web app looks up in
  * the catalog (`errors.<code>`), so a form can show a precise pt-BR message beside the field.
  */

@@ -7,19 +7,19 @@ import app from "./pt-BR/app.json" with { type: "json" };
 import errors from "./pt-BR/errors.json" with { type: "json" };
 import sw from "./pt-BR/sw.json" with { type: "json" };
 import cli from "./pt-BR/cli.json" with { type: "json" };
-import painel from "./pt-BR/painel.json" with { type: "json" };
+import dashboard from "./pt-BR/dashboard.json" with { type: "json" };
 import api from "./pt-BR/api.json" with { type: "json" };
-import envios from "./pt-BR/envios.json" with { type: "json" };
+import notifications from "./pt-BR/notifications.json" with { type: "json" };
 import hygiene from "./pt-BR/hygiene.json" with { type: "json" };
-import avisos from "./pt-BR/avisos.json" with { type: "json" };
-import preferencias from "./pt-BR/preferencias.json" with { type: "json" };
-import canais from "./pt-BR/canais.json" with { type: "json" };
-import assinantes from "./pt-BR/assinantes.json" with { type: "json" };
-import resultados from "./pt-BR/resultados.json" with { type: "json" };
+import notices from "./pt-BR/notices.json" with { type: "json" };
+import preferences from "./pt-BR/preferences.json" with { type: "json" };
+import channels from "./pt-BR/channels.json" with { type: "json" };
+import subscribers from "./pt-BR/subscribers.json" with { type: "json" };
+import results from "./pt-BR/results.json" with { type: "json" };
 
 export const LOCALE = "pt-BR";
 
-export const ptBR = { api, app, assinantes, avisos, bell, canais, cli, envios, errors, hygiene, painel, preferencias, resultados, sw } as const;
+export const ptBR = { api, app, bell, channels, cli, dashboard, errors, hygiene, notices, notifications, preferences, results, subscribers, sw } as const;
 
 export type Namespace = keyof typeof ptBR;
 

@@ -1,6 +1,6 @@
 /**
  * Wall-clock time in a named time zone ↔ instants, with nothing but Intl (no tz database in the
- * bundle). Operators enter "dia 12, 14:00" meaning 14:00 in the configured zone (issue 4), not in
+ * bundle). Operators enter "dia 12, 14:00" meaning 14:00 in the configured zone (SINO_TIME_ZONE), not in
  * whatever zone their laptop is set to; `sino send --agendar` reads wall times the same way.
  */
 

@@ -19,7 +19,7 @@ export interface ChannelChecklistProps {
 export function ChannelChecklist({ channels, selected, onToggle, disabled = false, dense = false }: ChannelChecklistProps) {
   const { t } = useTranslation();
   return (
-    <FormGroup aria-label={t("preferencias.listLabel")} data-testid="channel-checklist" sx={{ gap: dense ? 0.5 : 1.5 }}>
+    <FormGroup aria-label={t("preferences.listLabel")} data-testid="channel-checklist" sx={{ gap: dense ? 0.5 : 1.5 }}>
       {channels.map((channel) => (
         <FormControlLabel
           key={channel.slug}

@@ -16,22 +16,22 @@ export function ChannelChoiceStatus({ choice }: { choice: ChannelChoice }) {
     <>
       {choice.limit !== null && (
         <Typography variant="body2" color={choice.overLimit ? "error" : "text.secondary"}>
-          {choice.overLimit ? t("preferencias.overLimit") : t("preferencias.limit", { count: choice.limit })}
+          {choice.overLimit ? t("preferences.overLimit") : t("preferences.limit", { count: choice.limit })}
         </Typography>
       )}
       {choice.draft.length === 0 && (
         <Typography variant="body2" color="text.secondary">
-          {t("preferencias.noneSelected")}
+          {t("preferences.noneSelected")}
         </Typography>
       )}
       {choice.saveError !== null && (
         <Alert severity="error" role="alert">
-          {t("preferencias.saveFailed", { reason: choice.saveError === "" ? t("preferencias.saveFailedNetwork") : choice.saveError })}
+          {t("preferences.saveFailed", { reason: choice.saveError === "" ? t("preferences.saveFailedNetwork") : choice.saveError })}
         </Alert>
       )}
       {savedShown && !choice.dirty && choice.saveError === null && (
         <Alert severity="success" role="status" data-testid="channels-saved">
-          {t("preferencias.saved")}
+          {t("preferences.saved")}
         </Alert>
       )}
     </>

@@ -23,7 +23,7 @@ export function ChannelMenuButton() {
   const { t } = useTranslation();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const open = anchor !== null;
-  const label = t("preferencias.menuButton");
+  const label = t("preferences.menuButton");
   return (
     <>
       <Tooltip title={label}>
@@ -61,12 +61,12 @@ function ChannelMenuContent({ onNavigate }: { onNavigate: () => void }) {
   return (
     <Stack spacing={1.5} sx={{ p: 2 }}>
       <Typography id="channel-menu-title" variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
-        {t("preferencias.menuTitle")}
+        {t("preferences.menuTitle")}
       </Typography>
       <ChoiceBody choice={choice} />
       <Stack direction="row" spacing={1} sx={{ justifyContent: "space-between", alignItems: "center" }}>
         <Button component={RouterLink} to="/preferencias" onClick={onNavigate} size="small">
-          {t("preferencias.menuMore")}
+          {t("preferences.menuMore")}
         </Button>
         {choice.available !== null && choice.available.length > 0 && <SaveButton choice={choice} />}
       </Stack>
@@ -80,10 +80,10 @@ function ChoiceBody({ choice }: { choice: ChannelChoice }) {
     return (
       <Box>
         <Typography variant="body2" color="error" role="alert">
-          {t("preferencias.loadFailed")}
+          {t("preferences.loadFailed")}
         </Typography>
         <Button size="small" onClick={choice.retry}>
-          {t("preferencias.retry")}
+          {t("preferences.retry")}
         </Button>
       </Box>
     );
@@ -92,11 +92,11 @@ function ChoiceBody({ choice }: { choice: ChannelChoice }) {
     return (
       <Stack direction="row" spacing={1} sx={{ alignItems: "center" }}>
         <CircularProgress size={18} />
-        <Typography variant="body2">{t("preferencias.loading")}</Typography>
+        <Typography variant="body2">{t("preferences.loading")}</Typography>
       </Stack>
     );
   }
-  if (choice.available.length === 0) return <Typography variant="body2">{t("preferencias.noChannels")}</Typography>;
+  if (choice.available.length === 0) return <Typography variant="body2">{t("preferences.noChannels")}</Typography>;
   return (
     <>
       <Box sx={{ maxHeight: "50vh", overflowY: "auto" }}>
@@ -118,7 +118,7 @@ export function SaveButton({ choice, size = "small" }: { choice: ChannelChoice; 
       loading={choice.saving}
       data-testid="channels-save"
     >
-      {t("preferencias.save")}
+      {t("preferences.save")}
     </Button>
   );
 }

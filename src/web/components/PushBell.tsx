@@ -11,9 +11,10 @@ import { togglePush } from "../state/push-thunks.js";
 import { PushNoticeSnackbar } from "./PushNoticeSnackbar.js";
 
 /**
- * The bell of seed-spec §2/§4: hidden where messaging is unavailable, grey with "Habilitar
- * Notificações" while off, coloured with "Desabilitar Notificações" while a token is held. Once on,
- * an arrow beside it opens the channel choice (issue 5); the bell's own click stays on/off.
+ * The bell, as the original app showed it: hidden where messaging is unavailable, grey with
+ * "Habilitar Notificações" while off, coloured with "Desabilitar Notificações" while a token is held.
+ * Once on, an arrow beside it opens the channel choice; the bell's own click stays on/off, so the
+ * one thing every visitor already knows keeps working the same way.
  */
 export function PushBell() {
   const { t } = useTranslation();

@@ -1,4 +1,4 @@
-import { API_PREFIX, API_ROUTES } from "../../shared/api/routes.js";
+import { API_ROUTES } from "../../shared/api/routes.js";
 import type { PublicChannel } from "../../shared/api/channels.js";
 import type { PublicConfig } from "../../shared/api/config.js";
 import type { NotificationEventRequest } from "../../shared/api/events.js";
@@ -7,6 +7,7 @@ import type {
   PushSubscriptionJson,
   RegisterSubscriptionResponse,
   RemoveSubscriptionRequest,
+  SubscriptionProof,
 } from "../../shared/api/subscriptions.js";
 import { createJsonRequest, type RequestFailure } from "../http/json-request.js";
 
@@ -27,28 +28,14 @@ export class ApiRequestError extends Error {
   }
 }
 
-/** The public paths of issue 5 (channels, notices, events), as the contract names them. */
-export const PUBLIC_ROUTES = {
-  subscriptionChannels: `${API_PREFIX}/subscriptions/channels`,
-  events: `${API_PREFIX}/events`,
-  notices: `${API_PREFIX}/notices`,
-  noticesStream: `${API_PREFIX}/notices/stream`,
-} as const;
-
 /**
- * GET /config as issue 5 extends it: the active channels and the per-subscription limit. Older
- * servers send neither, hence optional.
+ * GET /config with the active channels and the per-subscription limit. Servers from before
+ * channels existed send neither, hence optional.
  */
 export type PublicConfigWithChannels = PublicConfig & { channels?: PublicChannel[]; maxChannelsPerSubscription?: number };
 
 /** What a registration answers, with the channels (slugs) the subscription is in. */
 export type RegisteredSubscription = RegisterSubscriptionResponse & { subscription: { channels?: string[] } };
-
-/** Proof of possession of a subscription: its endpoint and its auth secret. */
-export interface SubscriptionProof {
-  endpoint: string;
-  auth: string;
-}
 
 export interface NoticesRequest {
   channel?: string | undefined;
@@ -90,7 +77,7 @@ export function createApiClient(options: { baseUrl?: string; fetch?: typeof fetc
     },
     async updateChannels(proof, channels) {
       const body = { endpoint: proof.endpoint, auth: proof.auth, channels };
-      return (await json<{ channels: string[] }>("PUT", PUBLIC_ROUTES.subscriptionChannels, body)).channels;
+      return (await json<{ channels: string[] }>("PUT", API_ROUTES.subscriptionChannels, body)).channels;
     },
     async listNotices({ channel, before, limit }) {
       const query = new URLSearchParams();
@@ -99,10 +86,10 @@ export function createApiClient(options: { baseUrl?: string; fetch?: typeof fetc
       if (limit !== undefined) query.set("limit", String(limit));
       const text = query.toString();
       const suffix = text === "" ? "" : `?${text}`;
-      return json<NoticesResponse>("GET", PUBLIC_ROUTES.notices + suffix);
+      return json<NoticesResponse>("GET", API_ROUTES.notices + suffix);
     },
     async reportEvent(event) {
-      await request("POST", PUBLIC_ROUTES.events, event);
+      await request("POST", API_ROUTES.events, event);
     },
   };
 }

@@ -1,5 +1,5 @@
 /**
- * Whether this browser can hold a Web Push subscription for the bell (seed-spec §2, §9). One pure
+ * Whether this browser can hold a Web Push subscription, which decides whether the bell shows. One pure
  * function so the whole decision is table-tested against real user-agent strings.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The console messages of seed-spec §8, verbatim (tests and operators grep for them). They are
+ * The console messages of the app Sino replaces, verbatim: operators and tests grep for them. They are
  * developer diagnostics, not user-facing text, so they do not live in the pt-BR catalog.
  */
 export const CONSOLE_MESSAGES = {

@@ -14,8 +14,8 @@ import Skeleton from "@mui/material/Skeleton";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import { useEffect } from "react";
-import { NoticeCard } from "../avisos/NoticeCard.js";
-import { useNotices } from "../avisos/useNotices.js";
+import { NoticeCard } from "../notices/NoticeCard.js";
+import { useNotices } from "../notices/useNotices.js";
 import { PushStatus } from "../components/PushStatus.js";
 import { useApi } from "../hooks/useApi.js";
 import { useAppDispatch, useAppSelector } from "../hooks/useAppStore.js";
@@ -37,7 +37,7 @@ export function HomePage() {
           action={
             token ? (
               <Button component={RouterLink} to="/preferencias" color="inherit" size="small" sx={{ whiteSpace: "nowrap" }}>
-                {t("avisos.choose")}
+                {t("notices.choose")}
               </Button>
             ) : undefined
           }
@@ -68,12 +68,12 @@ function Notices() {
   };
 
   return (
-    <Stack spacing={2} component="section" aria-labelledby="avisos-title">
+    <Stack spacing={2} component="section" aria-labelledby="notices-title">
       <div>
-        <Typography id="avisos-title" variant="h4" component="h1" gutterBottom sx={{ fontWeight: 600, fontSize: { xs: "1.75rem", sm: "2.125rem" } }}>
-          {t("avisos.title")}
+        <Typography id="notices-title" variant="h4" component="h1" gutterBottom sx={{ fontWeight: 600, fontSize: { xs: "1.75rem", sm: "2.125rem" } }}>
+          {t("notices.title")}
         </Typography>
-        <Typography color="text.secondary">{t("avisos.lead")}</Typography>
+        <Typography color="text.secondary">{t("notices.lead")}</Typography>
       </div>
       {channels !== null && channels.length > 0 && (
         <Stack
@@ -81,11 +81,11 @@ function Notices() {
           spacing={1}
           useFlexGap
           role="group"
-          aria-label={t("avisos.filterLabel")}
+          aria-label={t("notices.filterLabel")}
           data-testid="channel-filter"
           sx={{ flexWrap: "wrap" }}
         >
-          <Chip label={t("avisos.allChannels")} color={channel === null ? "primary" : "default"} onClick={() => choose(null)} aria-pressed={channel === null} />
+          <Chip label={t("notices.allChannels")} color={channel === null ? "primary" : "default"} onClick={() => choose(null)} aria-pressed={channel === null} />
           {channels.map((c) => (
             <Chip
               key={c.slug}
@@ -105,25 +105,25 @@ function Notices() {
           role="alert"
           action={
             <Button color="inherit" size="small" onClick={view.retry}>
-              {t("avisos.retry")}
+              {t("notices.retry")}
             </Button>
           }
         >
-          {t("avisos.loadFailed")}
+          {t("notices.loadFailed")}
         </Alert>
       )}
       {view.status === "ready" && view.notices.length === 0 && (
         <Card variant="outlined" data-testid="notices-empty">
           <CardContent sx={{ textAlign: "center", py: 5 }}>
             <Typography variant="h6" component="h2">
-              {t("avisos.emptyTitle")}
+              {t("notices.emptyTitle")}
             </Typography>
-            <Typography color="text.secondary">{channel ? t("avisos.emptyChannelText") : t("avisos.emptyText")}</Typography>
+            <Typography color="text.secondary">{channel ? t("notices.emptyChannelText") : t("notices.emptyText")}</Typography>
           </CardContent>
         </Card>
       )}
       {view.status === "ready" && view.notices.length > 0 && (
-        <Stack spacing={2} aria-label={t("avisos.listLabel")} aria-live="polite" data-testid="notices">
+        <Stack spacing={2} aria-label={t("notices.listLabel")} aria-live="polite" data-testid="notices">
           {view.notices.map((notice) => (
             <NoticeCard key={notice.id} notice={notice} now={now} origin={window.location.origin} fresh={view.live.has(notice.id)} />
           ))}
@@ -131,17 +131,17 @@ function Notices() {
       )}
       {view.status === "ready" && view.moreFailed && (
         <Alert severity="error" role="alert">
-          {t("avisos.loadMoreFailed")}
+          {t("notices.loadMoreFailed")}
         </Alert>
       )}
       {view.status === "ready" && view.hasMore && (
         <Button variant="outlined" onClick={view.loadMore} loading={view.loadingMore} sx={{ alignSelf: "center" }}>
-          {t("avisos.loadMore")}
+          {t("notices.loadMore")}
         </Button>
       )}
       {view.status === "ready" && !view.hasMore && view.notices.length > 0 && (
         <Typography variant="body2" color="text.secondary" sx={{ textAlign: "center" }}>
-          {t("avisos.end")}
+          {t("notices.end")}
         </Typography>
       )}
     </Stack>
@@ -151,7 +151,7 @@ function Notices() {
 function NoticeSkeletons() {
   const { t } = useTranslation();
   return (
-    <Stack spacing={2} aria-busy aria-label={t("avisos.listLabel")}>
+    <Stack spacing={2} aria-busy aria-label={t("notices.listLabel")}>
       {[0, 1, 2].map((i) => (
         <Card key={i} variant="outlined">
           <CardContent>

@@ -24,9 +24,9 @@ export function PreferencesPage() {
       <Stack spacing={3}>
         <div>
           <Typography variant="h4" component="h1" gutterBottom sx={{ fontWeight: 600, fontSize: { xs: "1.75rem", sm: "2.125rem" } }}>
-            {t("preferencias.title")}
+            {t("preferences.title")}
           </Typography>
-          <Typography color="text.secondary">{t("preferencias.lead")}</Typography>
+          <Typography color="text.secondary">{t("preferences.lead")}</Typography>
         </div>
         <PreferencesBody />
       </Stack>
@@ -48,13 +48,13 @@ function PreferencesBody() {
         data-testid="preferences-off"
         action={
           <Button color="inherit" variant="outlined" onClick={() => void dispatch(togglePush())} disabled={busy} loading={busy}>
-            {t("preferencias.turnOn")}
+            {t("preferences.turnOn")}
           </Button>
         }
         sx={{ alignItems: "center", flexWrap: { xs: "wrap", sm: "nowrap" }, "& .MuiAlert-action": { ml: { xs: 0, sm: "auto" }, pl: { xs: 0, sm: 2 } } }}
       >
-        <AlertTitle>{t("preferencias.offTitle")}</AlertTitle>
-        {t("preferencias.offText")}
+        <AlertTitle>{t("preferences.offTitle")}</AlertTitle>
+        {t("preferences.offText")}
       </Alert>
     );
   }
@@ -74,25 +74,25 @@ function ChoiceCard() {
               role="alert"
               action={
                 <Button color="inherit" size="small" onClick={choice.retry}>
-                  {t("preferencias.retry")}
+                  {t("preferences.retry")}
                 </Button>
               }
             >
-              {t("preferencias.loadFailed")}
+              {t("preferences.loadFailed")}
             </Alert>
           )}
           {choice.loading !== "error" && choice.available === null && (
             <Stack direction="row" spacing={1} sx={{ alignItems: "center" }}>
               <CircularProgress size={20} />
-              <Typography>{t("preferencias.loading")}</Typography>
+              <Typography>{t("preferences.loading")}</Typography>
             </Stack>
           )}
-          {choice.available !== null && choice.available.length === 0 && <Typography>{t("preferencias.noChannels")}</Typography>}
+          {choice.available !== null && choice.available.length === 0 && <Typography>{t("preferences.noChannels")}</Typography>}
           {choice.available !== null && choice.available.length > 0 && (
             <>
               <ChannelChecklist channels={choice.available} selected={choice.draft} onToggle={choice.toggle} disabled={choice.saving} />
               <Typography variant="body2" color="text.secondary">
-                {t("preferencias.everyoneNote")}
+                {t("preferences.everyoneNote")}
               </Typography>
               <ChannelChoiceStatus choice={choice} />
               <Stack direction="row" sx={{ justifyContent: "flex-end" }}>

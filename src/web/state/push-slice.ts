@@ -11,7 +11,7 @@ export type PushNotice = "blocked" | "enable-failed" | "disable-failed" | "disab
 
 export interface PushState {
   /**
-   * The device token of seed-spec §3: the browser's push subscription as `toJSON()` gives it
+   * The device token: the browser's push subscription as `toJSON()` gives it
    * ({ endpoint, keys }). Set only through `setToken`; non-null means the bell is on.
    */
   token: PushSubscriptionJson | null;

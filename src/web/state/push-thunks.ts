@@ -48,7 +48,7 @@ export function togglePush(): AppThunk {
           dispatch(showNotice("enable-failed"));
           break;
         case "token-error":
-          // seed-spec §8: logged only, nothing shown to the visitor.
+          // Logged only: the visitor cannot act on a failed token fetch, and the bell stays off.
           break;
       }
     } finally {

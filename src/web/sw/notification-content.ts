@@ -13,7 +13,7 @@ export interface PushPayload {
   badge?: string;
   tag?: string;
   url?: string;
-  /** The send's id (issue 5): the worker reports shown/clicked/closed for it. */
+  /** The notification's id: the worker reports shown/clicked/closed for it. */
   id?: string;
   data?: unknown;
 }
@@ -22,7 +22,7 @@ export interface PushPayload {
 export interface NotificationData {
   url: string | null;
   data?: unknown;
-  /** Present when the payload named its send. */
+  /** Present when the payload named its notification. */
   notificationId?: string;
 }
 

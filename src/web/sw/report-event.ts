@@ -8,7 +8,7 @@ import type { NotificationData } from "./notification-content.js";
  * Tells the server that a notification was shown, clicked or closed. The only identity sent is the
  * subscription (endpoint + auth secret as proof it is ours), read from the registration at the
  * time. Never throws: a report is a nicety, and showing or opening must not wait on it or fail
- * with it. Resolves false when nothing was reported (no send id, no subscription, server refused).
+ * with it. Resolves false when nothing was reported (no notification id, no subscription, server refused).
  */
 export async function reportNotificationEvent(
   type: NotificationEventType,

@@ -1,5 +1,5 @@
 /**
- * Issue 5 browser tests: a real server whose delivery engine pushes to the fake push service over
+ * For the channel, notice and event browser tests: a real server whose delivery engine pushes to the fake push service over
  * TLS, an admin signed in through the API, and browsers whose (stubbed) subscriptions point at the
  * fake, with their private keys registered there so it can decrypt what Sino sent.
  */
@@ -10,7 +10,7 @@ import type { FakePushService } from "../../support/fake-push/fake-push-service.
 import { loadTestTls } from "../../support/fake-push/test-tls.js";
 import type { TestServer } from "../../support/server.js";
 import { settledBell } from "./bell-page.js";
-import { ADMIN, createFirstAdmin, signInContext } from "./painel-page.js";
+import { ADMIN, createFirstAdmin, signInContext } from "./dashboard-page.js";
 import { installPushStub, makeSubscriptionKeys } from "./push-stub.js";
 
 /** What startTestServer needs so its engine reaches the fake push service quickly. */
@@ -44,7 +44,7 @@ export async function sendNotification(request: APIRequestContext, server: TestS
   return (await adminCall<{ notification: Notification }>(request, server, "POST", API_ROUTES.notifications, body)).notification;
 }
 
-/** Polls the send until `done` holds (the test's timeout bounds it). */
+/** Polls the notification until `done` holds (the test's timeout bounds it). */
 export async function waitForNotification(
   request: APIRequestContext,
   server: TestServer,

@@ -1,6 +1,6 @@
 /**
  * Delivers a push straight to the page's service worker through the DevTools protocol
- * (TESTING.md §3): no push service, no encryption, the worker's real `push` handler runs.
+ * (ServiceWorker.deliverPushMessage): no push service, no encryption, the worker's real `push` handler runs.
  */
 import type { BrowserContext, CDPSession, Page } from "playwright-core";
 
@@ -55,7 +55,7 @@ export async function listenForShown(page: Page): Promise<void> {
 
 /**
  * Waits for the n-th "shown" signal, then lists what the registration shows. Asking before the
- * signal intermittently returns [] (TESTING.md §3).
+ * signal intermittently returns [] in Chromium.
  */
 export async function shownNotifications(page: Page, count: number): Promise<{ signals: ShownSignal[]; notifications: ShownNotification[] }> {
   await page.waitForFunction((n) => ((window as unknown as { __sinoShown?: unknown[] }).__sinoShown?.length ?? 0) >= n, count);

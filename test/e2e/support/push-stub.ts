@@ -1,5 +1,5 @@
 /**
- * A stand-in for the browser's push service inside the page (TESTING.md §2): Chromium's real
+ * A stand-in for the browser's push service inside the page: Chromium's real
  * `subscribe()` never settles offline, so `PushManager.prototype.subscribe/getSubscription/
  * permissionState` are replaced by an init script. The subscription is a real `PushSubscription`
  * object (built on its prototype) with real P-256 keys made here, kept in localStorage so it

@@ -1,0 +1,57 @@
+import { API_ROUTES, channelPath, subscriberPath } from "../../../shared/api/routes.js";
+import type { Channel, CreateChannelRequest, UpdateChannelRequest } from "../../../shared/api/channels.js";
+import type { StatsResponse } from "../../../shared/api/stats.js";
+import type { SubscribersResponse } from "../../../shared/api/subscribers.js";
+import { createJsonRequest } from "../../http/json-request.js";
+import { dashboardApiErrorFrom } from "./dashboard-api.js";
+
+export interface SubscribersFilter {
+  channel?: string | undefined;
+  browser?: string | undefined;
+  /** From 1. */
+  page?: number | undefined;
+  pageSize?: number | undefined;
+}
+
+/** The audience side of the operators' API: channels, subscribers, charts. */
+export interface AudienceApi {
+  listChannels(): Promise<Channel[]>;
+  createChannel(request: CreateChannelRequest): Promise<Channel>;
+  updateChannel(id: string, request: UpdateChannelRequest): Promise<Channel>;
+  listSubscribers(query: SubscribersFilter): Promise<SubscribersResponse>;
+  removeSubscriber(id: string): Promise<void>;
+  getStats(days?: number): Promise<StatsResponse>;
+}
+
+/** Same origin, session cookie, errors as `DashboardApiError` (like the dashboard's main client). */
+export function createAudienceApi(options: { baseUrl?: string; fetch?: typeof fetch } = {}): AudienceApi {
+  const { request, json } = createJsonRequest({ ...options, toError: dashboardApiErrorFrom });
+
+  return {
+    async listChannels() {
+      return (await json<{ channels: Channel[] }>("GET", API_ROUTES.channels)).channels;
+    },
+    async createChannel(body) {
+      return (await json<{ channel: Channel }>("POST", API_ROUTES.channels, body)).channel;
+    },
+    async updateChannel(id, body) {
+      return (await json<{ channel: Channel }>("PATCH", channelPath(id), body)).channel;
+    },
+    listSubscribers(query) {
+      return json("GET", API_ROUTES.subscribers + queryString({ ...query }));
+    },
+    async removeSubscriber(id) {
+      await request("DELETE", subscriberPath(id));
+    },
+    getStats(days) {
+      return json("GET", API_ROUTES.stats + queryString({ days }));
+    },
+  };
+}
+
+function queryString(query: Record<string, string | number | undefined>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== "") params.set(key, String(value));
+  const text = params.toString();
+  return text === "" ? "" : `?${text}`;
+}

@@ -1,0 +1,48 @@
+import type { CreateNotificationRequest, Notification, NotificationResponse, NotificationStatus, NotificationsPage, Overview } from "../../../shared/api/notifications.js";
+import { API_ROUTES, notificationCancelPath, notificationEventsPath, notificationPath } from "../../../shared/api/routes.js";
+import { createJsonRequest } from "../../http/json-request.js";
+import { dashboardApiErrorFrom } from "./dashboard-api.js";
+
+export interface NotificationsFilter {
+  query?: string | undefined;
+  status?: NotificationStatus | undefined;
+  /** From 1. */
+  page?: number | undefined;
+  pageSize?: number | undefined;
+}
+
+/** The notifications side of the operators' API: compose, Envio, Histórico, Visão geral. */
+export interface NotificationsApi {
+  /** POST /notifications: the notification as created (now, or scheduled). */
+  createNotification(request: CreateNotificationRequest): Promise<NotificationResponse>;
+  getNotification(id: string): Promise<Notification>;
+  listNotifications(filter: NotificationsFilter): Promise<NotificationsPage>;
+  cancelNotification(id: string): Promise<Notification>;
+  getOverview(): Promise<Overview>;
+  /** The progress stream's URL (Server-Sent Events), for an EventSource. */
+  eventsUrl(id: string): string;
+}
+
+/** Same origin, session cookie, errors as `DashboardApiError` (like the dashboard's main client). */
+export function createNotificationsApi(options: { baseUrl?: string; fetch?: typeof fetch } = {}): NotificationsApi {
+  const baseUrl = options.baseUrl ?? "";
+  const { json } = createJsonRequest({ ...options, toError: dashboardApiErrorFrom });
+
+  return {
+    createNotification: (body) => json("POST", API_ROUTES.notifications, body),
+    async getNotification(id) {
+      return (await json<{ notification: Notification }>("GET", notificationPath(id))).notification;
+    },
+    listNotifications(filter) {
+      const params = new URLSearchParams();
+      for (const [key, value] of Object.entries(filter)) if (value !== undefined && value !== "") params.set(key, String(value));
+      const query = params.toString();
+      return json("GET", `${API_ROUTES.notifications}${query === "" ? "" : `?${query}`}`);
+    },
+    async cancelNotification(id) {
+      return (await json<{ notification: Notification }>("POST", notificationCancelPath(id))).notification;
+    },
+    getOverview: () => json("GET", API_ROUTES.overview),
+    eventsUrl: (id) => baseUrl + notificationEventsPath(id),
+  };
+}

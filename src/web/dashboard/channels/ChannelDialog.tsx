@@ -1,0 +1,133 @@
+import { useState } from "react";
+import type { FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import Alert from "@mui/material/Alert";
+import Button from "@mui/material/Button";
+import Checkbox from "@mui/material/Checkbox";
+import Dialog from "@mui/material/Dialog";
+import DialogActions from "@mui/material/DialogActions";
+import DialogContent from "@mui/material/DialogContent";
+import DialogTitle from "@mui/material/DialogTitle";
+import FormControlLabel from "@mui/material/FormControlLabel";
+import Stack from "@mui/material/Stack";
+import TextField from "@mui/material/TextField";
+import type { Channel } from "../../../shared/api/channels.js";
+import { errorText } from "../api/error-text.js";
+import { isDashboardApiError } from "../api/dashboard-api-error.js";
+import { CHANNEL_FIELD_LIMITS, suggestSlug, validateChannelForm } from "./channel-form.js";
+import type { ChannelFormErrors, ChannelFormValues } from "./channel-form.js";
+import { useDashboardServices } from "../services.js";
+
+/** Create a channel (`editing` null) or edit one (its slug stays as it is). */
+export function ChannelDialog({ open, editing, onClose, onSaved }: { open: boolean; editing: Channel | null; onClose: () => void; onSaved: (channel: Channel) => void }) {
+  return (
+    <Dialog open={open} onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="channel-dialog-title">
+      {/* Remounted per opening, so a new form never shows the last one's text. */}
+      {open && <ChannelForm editing={editing} onClose={onClose} onSaved={onSaved} />}
+    </Dialog>
+  );
+}
+
+function ChannelForm({ editing, onClose, onSaved }: { editing: Channel | null; onClose: () => void; onSaved: (channel: Channel) => void }) {
+  const { t } = useTranslation();
+  const { audience: api } = useDashboardServices();
+  const creating = editing === null;
+  const [values, setValues] = useState<ChannelFormValues>({
+    slug: editing?.slug ?? "",
+    name: editing?.name ?? "",
+    description: editing?.description ?? "",
+    isDefault: editing?.isDefault ?? false,
+  });
+  const [slugTouched, setSlugTouched] = useState(false);
+  const [errors, setErrors] = useState<ChannelFormErrors>({});
+  const [serverError, setServerError] = useState<{ field?: string; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const found = validateChannelForm(values, creating);
+    setErrors(found);
+    setServerError(null);
+    if (Object.keys(found).length > 0) return;
+    setBusy(true);
+    try {
+      const description = values.description.trim() === "" ? null : values.description.trim();
+      const saved = creating
+        ? await api.createChannel({ slug: values.slug, name: values.name.trim(), description, isDefault: values.isDefault })
+        : await api.updateChannel(editing.id, { name: values.name.trim(), description, isDefault: values.isDefault });
+      onSaved(saved);
+    } catch (error) {
+      setBusy(false);
+      setServerError({ ...(isDashboardApiError(error) && error.field ? { field: error.field } : {}), text: errorText(t, error) });
+    }
+  };
+
+  const fieldError = (field: "slug" | "name" | "description"): string | undefined => {
+    const own = field === "description" ? undefined : errors[field];
+    if (own) return t(own);
+    return serverError?.field === field ? serverError.text : undefined;
+  };
+
+  return (
+    <form onSubmit={(event) => void submit(event)} noValidate>
+      <DialogTitle id="channel-dialog-title">{creating ? t("channels.createTitle") : t("channels.editTitle", { name: editing.name })}</DialogTitle>
+      <DialogContent>
+        <Stack spacing={2.5} sx={{ pt: 1 }}>
+          <TextField
+            label={t("channels.fields.name")}
+            value={values.name}
+            required
+            autoFocus
+            onChange={(event) => {
+              const name = event.target.value;
+              setValues((v) => ({ ...v, name, slug: creating && !slugTouched ? suggestSlug(name) : v.slug }));
+            }}
+            error={fieldError("name") !== undefined}
+            helperText={fieldError("name")}
+            slotProps={{ htmlInput: { maxLength: CHANNEL_FIELD_LIMITS.name } }}
+          />
+          <TextField
+            label={t("channels.fields.slug")}
+            value={values.slug}
+            required={creating}
+            disabled={!creating}
+            onChange={(event) => {
+              setSlugTouched(true);
+              setValues((v) => ({ ...v, slug: event.target.value.trim() }));
+            }}
+            error={fieldError("slug") !== undefined}
+            helperText={fieldError("slug") ?? t("channels.fields.slugHint", { example: values.slug || "obras" })}
+            slotProps={{ htmlInput: { maxLength: CHANNEL_FIELD_LIMITS.slug, autoCapitalize: "none", spellCheck: false } }}
+          />
+          <TextField
+            label={t("channels.fields.description")}
+            value={values.description}
+            multiline
+            minRows={2}
+            onChange={(event) => setValues((v) => ({ ...v, description: event.target.value }))}
+            error={fieldError("description") !== undefined}
+            helperText={fieldError("description") ?? t("channels.fields.descriptionHint")}
+            slotProps={{ htmlInput: { maxLength: CHANNEL_FIELD_LIMITS.description } }}
+          />
+          <FormControlLabel
+            control={<Checkbox checked={values.isDefault} onChange={(event) => setValues((v) => ({ ...v, isDefault: event.target.checked }))} />}
+            label={t("channels.fields.isDefault")}
+          />
+          {serverError && !["slug", "name", "description"].includes(serverError.field ?? "") && (
+            <Alert severity="error" role="alert">
+              {serverError.text}
+            </Alert>
+          )}
+        </Stack>
+      </DialogContent>
+      <DialogActions sx={{ px: 3, pb: 2 }}>
+        <Button onClick={onClose} disabled={busy}>
+          {t("dashboard.common.cancel")}
+        </Button>
+        <Button type="submit" variant="contained" loading={busy}>
+          {creating ? t("channels.create") : t("channels.save")}
+        </Button>
+      </DialogActions>
+    </form>
+  );
+}

@@ -1,0 +1,281 @@
+import { useMemo, useRef, useState } from "react";
+import type { FormEvent } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router";
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Card from "@mui/material/Card";
+import CardContent from "@mui/material/CardContent";
+import FormControl from "@mui/material/FormControl";
+import FormControlLabel from "@mui/material/FormControlLabel";
+import FormLabel from "@mui/material/FormLabel";
+import MenuItem from "@mui/material/MenuItem";
+import Radio from "@mui/material/Radio";
+import RadioGroup from "@mui/material/RadioGroup";
+import Stack from "@mui/material/Stack";
+import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
+import SendOutlined from "@mui/icons-material/SendOutlined";
+import ScheduleSend from "@mui/icons-material/ScheduleSend";
+import PhonelinkRing from "@mui/icons-material/PhonelinkRing";
+import { NOTIFICATION_URGENCIES } from "../../../shared/api/notifications.js";
+import type { NotificationAudience, NotificationUrgency } from "../../../shared/api/notifications.js";
+import { useAppSelector } from "../../hooks/useAppStore.js";
+import { errorText } from "../api/error-text.js";
+import { isDashboardApiError } from "../api/dashboard-api-error.js";
+import { ConfirmDialog } from "../components/ConfirmDialog.js";
+import { PageHeading } from "../components/PageHeading.js";
+import { formatDateTime, formatNumber, timeZoneName } from "../format.js";
+import { notificationPagePath } from "../paths.js";
+import { AudienceSelect } from "../channels/AudienceSelect.js";
+import { useDashboardServices } from "../services.js";
+import { COMPOSE_LIMITS, TTL_CHOICES, initialComposeValues, isAllowedLink, toNotificationRequest, validateCompose } from "./compose-form.js";
+import type { ComposeErrors, ComposeField, ComposeValues } from "./compose-form.js";
+import { NotificationPreview } from "./NotificationPreview.js";
+
+/** Server field names (the notifications API) → the form's fields. */
+const SERVER_FIELDS: Record<string, ComposeField> = { title: "title", body: "body", url: "url", icon: "icon", image: "image", sendAt: "time" };
+const FIELD_ORDER: ComposeField[] = ["title", "body", "url", "icon", "image", "date", "time"];
+
+type Outcome = { severity: "success" | "error"; text: string } | null;
+
+/** Nova notificação: the form, its live preview, a test send to this browser, and the notification itself. */
+export function ComposePage() {
+  const { t } = useTranslation();
+  const { notifications, timeZone, siteOrigin, now } = useDashboardServices();
+  const navigate = useNavigate();
+  const push = useAppSelector((state) => state.push);
+  const [values, setValues] = useState<ComposeValues>(() => initialComposeValues(now(), timeZone));
+  const [touched, setTouched] = useState<Partial<Record<ComposeField, boolean>>>({});
+  const [submitted, setSubmitted] = useState(false);
+  const [serverErrors, setServerErrors] = useState<Partial<Record<ComposeField, string>>>({});
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const [busy, setBusy] = useState<"send" | "test" | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  // Channel slugs; none ticked = everyone.
+  const [channels, setChannels] = useState<string[]>([]);
+  const formRef = useRef<HTMLFormElement>(null);
+  const focusField = (field: ComposeField) => formRef.current?.querySelector<HTMLElement>(`[name="${field}"]`)?.focus();
+
+  const context = { now: now(), siteOrigin, timeZone };
+  const clientErrors: ComposeErrors = validateCompose(values, context);
+  const zoneName = useMemo(() => timeZoneName(timeZone, now()), [timeZone, now]);
+
+  /** Beside each field: the server's word when it gave one, else the client rule once the field was touched. */
+  const errorOf = (field: ComposeField): string | undefined => {
+    if (serverErrors[field]) return serverErrors[field];
+    const key = clientErrors[field];
+    return key && (submitted || touched[field]) ? t(key, { max: COMPOSE_LIMITS[field as keyof typeof COMPOSE_LIMITS] }) : undefined;
+  };
+
+  const set = <K extends keyof ComposeValues>(field: K, value: ComposeValues[K]) => {
+    setValues((previous) => ({ ...previous, [field]: value }));
+    setServerErrors((previous) => ({ ...previous, [field]: undefined, ...(field === "date" ? { time: undefined } : {}) }));
+    setOutcome(null);
+  };
+
+  const text = (field: "title" | "body" | "url" | "icon" | "image") => ({
+    name: field,
+    value: values[field],
+    onChange: (event: { target: { value: string } }) => set(field, event.target.value),
+    onBlur: () => setTouched((previous) => ({ ...previous, [field]: true })),
+    error: errorOf(field) !== undefined,
+  });
+
+  const remaining = (field: "title" | "body") => {
+    const left = COMPOSE_LIMITS[field] - values[field].trim().length;
+    if (left < 0) return t("dashboard.compose.over", { count: -left, formatted: formatNumber(-left) });
+    return t("dashboard.compose.remaining", { count: left, formatted: formatNumber(left) });
+  };
+
+  /** Client rules first (focus the first bad field); true when the form may go to the server. */
+  const checkForm = (): boolean => {
+    setSubmitted(true);
+    const first = FIELD_ORDER.find((field) => clientErrors[field] !== undefined);
+    if (first) {
+      focusField(first);
+      return false;
+    }
+    return true;
+  };
+
+  const post = async (audience: NotificationAudience, kind: "send" | "test") => {
+    setBusy(kind);
+    setOutcome(null);
+    setServerErrors({});
+    try {
+      const created = await notifications.createNotification(toNotificationRequest(values, { timeZone, audience }));
+      if (kind === "send") {
+        // Follow it: Envio shows the live progress (or the schedule, with its cancel button).
+        void navigate(notificationPagePath(created.notification.id));
+        return;
+      }
+      setOutcome({ severity: "success", text: t("dashboard.compose.result.testSent") });
+    } catch (error) {
+      const field = isDashboardApiError(error) && error.field ? SERVER_FIELDS[error.field] : undefined;
+      if (field) {
+        setServerErrors({ [field]: errorText(t, error) });
+        focusField(field);
+      } else {
+        setOutcome({ severity: "error", text: t("dashboard.compose.result.failed", { reason: errorText(t, error) }) });
+      }
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (checkForm()) setConfirming(true);
+  };
+
+  const sendToMe = () => {
+    if (!push.token || !checkForm()) return;
+    void post({ type: "endpoint", endpoint: push.token.endpoint }, "test");
+  };
+
+  const bellOff = push.token === null;
+  const sendToMeHint =
+    push.availability === "checking" || push.availability === "available"
+      ? bellOff
+        ? t("dashboard.compose.sendToMe.bellOff")
+        : t("dashboard.compose.sendToMe.ready")
+      : t("dashboard.compose.sendToMe.unavailable");
+
+  const scheduledAt = values.when === "later" && !clientErrors.date && !clientErrors.time ? toNotificationRequest(values, { timeZone, audience: { type: "all" } }).sendAt : undefined;
+  const previewLink = (value: string) => (isAllowedLink(value.trim(), siteOrigin) ? value.trim() : "");
+
+  return (
+    <>
+      <PageHeading title={t("dashboard.compose.title")} subtitle={t("dashboard.compose.subtitle")} />
+      <Box sx={{ display: "grid", gap: 3, gridTemplateColumns: { xs: "1fr", lg: "minmax(0, 1fr) 380px" }, alignItems: "start" }}>
+        <Card variant="outlined">
+          <CardContent sx={{ p: { xs: 2, sm: 3 } }}>
+            <Stack component="form" ref={formRef} noValidate spacing={2.5} onSubmit={submit} aria-label={t("dashboard.compose.title")}>
+              <TextField
+                {...text("title")}
+                label={t("dashboard.compose.fields.title")}
+                required
+                fullWidth
+                helperText={errorOf("title") ?? remaining("title")}
+                slotProps={{ formHelperText: { "aria-live": "polite" } as object }}
+              />
+              <TextField
+                {...text("body")}
+                label={t("dashboard.compose.fields.body")}
+                multiline
+                minRows={3}
+                maxRows={8}
+                fullWidth
+                helperText={errorOf("body") ?? remaining("body")}
+              />
+              <TextField {...text("url")} label={t("dashboard.compose.fields.url")} placeholder={t("dashboard.compose.placeholders.url")} type="url" fullWidth helperText={errorOf("url") ?? t("dashboard.compose.hints.url")} />
+              <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
+                <TextField {...text("icon")} label={t("dashboard.compose.fields.icon")} placeholder={t("dashboard.compose.placeholders.image")} type="url" fullWidth helperText={errorOf("icon") ?? t("dashboard.compose.hints.icon")} />
+                <TextField {...text("image")} label={t("dashboard.compose.fields.image")} placeholder={t("dashboard.compose.placeholders.image")} type="url" fullWidth helperText={errorOf("image") ?? t("dashboard.compose.hints.image")} />
+              </Stack>
+              <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
+                <TextField select name="urgency" label={t("dashboard.compose.fields.urgency")} value={values.urgency} onChange={(event) => set("urgency", event.target.value as NotificationUrgency)} fullWidth helperText={t(`dashboard.compose.urgencyHints.${values.urgency}`)}>
+                  {NOTIFICATION_URGENCIES.map((urgency) => (
+                    <MenuItem key={urgency} value={urgency}>
+                      {t(`dashboard.compose.urgency.${urgency}`)}
+                    </MenuItem>
+                  ))}
+                </TextField>
+                <TextField select name="ttl" label={t("dashboard.compose.fields.ttl")} value={values.ttl} onChange={(event) => set("ttl", Number(event.target.value))} fullWidth helperText={t("dashboard.compose.hints.ttl")}>
+                  {TTL_CHOICES.map((seconds) => (
+                    <MenuItem key={seconds} value={seconds}>
+                      {t(`dashboard.compose.ttl.s${seconds}`)}
+                    </MenuItem>
+                  ))}
+                </TextField>
+              </Stack>
+              <AudienceSelect value={channels} onChange={setChannels} />
+
+              <FormControl>
+                <FormLabel id="when-label">{t("dashboard.compose.fields.when")}</FormLabel>
+                <RadioGroup row aria-labelledby="when-label" name="when" value={values.when} onChange={(event) => set("when", event.target.value === "later" ? "later" : "now")}>
+                  <FormControlLabel value="now" control={<Radio />} label={t("dashboard.compose.when.now")} />
+                  <FormControlLabel value="later" control={<Radio />} label={t("dashboard.compose.when.later")} />
+                </RadioGroup>
+              </FormControl>
+              {values.when === "later" && (
+                <Box>
+                  <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
+                    <TextField
+                      name="date"
+                      type="date"
+                      label={t("dashboard.compose.fields.date")}
+                      value={values.date}
+                      onChange={(event) => set("date", event.target.value)}
+                      onBlur={() => setTouched((previous) => ({ ...previous, date: true }))}
+                      error={errorOf("date") !== undefined}
+                      helperText={errorOf("date")}
+                      slotProps={{ inputLabel: { shrink: true } }}
+                      fullWidth
+                    />
+                    <TextField
+                      name="time"
+                      type="time"
+                      label={t("dashboard.compose.fields.time")}
+                      value={values.time}
+                      onChange={(event) => set("time", event.target.value)}
+                      onBlur={() => setTouched((previous) => ({ ...previous, time: true }))}
+                      error={errorOf("time") !== undefined}
+                      helperText={errorOf("time")}
+                      slotProps={{ inputLabel: { shrink: true } }}
+                      fullWidth
+                    />
+                  </Stack>
+                  <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }} data-testid="schedule-summary">
+                    {scheduledAt ? t("dashboard.compose.scheduleSummary", { when: formatDateTime(scheduledAt, timeZone), zone: zoneName }) : t("dashboard.compose.scheduleZone", { zone: zoneName })}
+                  </Typography>
+                </Box>
+              )}
+
+              {outcome && (
+                <Alert severity={outcome.severity} role={outcome.severity === "error" ? "alert" : "status"} data-testid="compose-outcome">
+                  {outcome.text}
+                </Alert>
+              )}
+
+              <Stack direction={{ xs: "column-reverse", sm: "row" }} spacing={1.5} sx={{ alignItems: { sm: "center" }, pt: 1 }}>
+                <Box sx={{ flexGrow: 1 }}>
+                  <Button variant="outlined" startIcon={<PhonelinkRing />} onClick={sendToMe} disabled={bellOff || busy !== null} loading={busy === "test"} aria-describedby="send-to-me-hint" fullWidth={false}>
+                    {t("dashboard.compose.sendToMe.button")}
+                  </Button>
+                  <Typography id="send-to-me-hint" variant="caption" color="text.secondary" sx={{ display: "block", mt: 0.5 }}>
+                    {sendToMeHint}
+                  </Typography>
+                </Box>
+                <Button type="submit" variant="contained" size="large" startIcon={values.when === "later" ? <ScheduleSend /> : <SendOutlined />} loading={busy === "send"} disabled={busy !== null} sx={{ whiteSpace: "nowrap", flexShrink: 0 }}>
+                  {values.when === "later" ? t("dashboard.compose.submit.later") : t("dashboard.compose.submit.now")}
+                </Button>
+              </Stack>
+            </Stack>
+          </CardContent>
+        </Card>
+        <Box sx={{ position: { lg: "sticky" }, top: { lg: 88 } }}>
+          <NotificationPreview title={values.title} body={values.body} icon={previewLink(values.icon)} image={previewLink(values.image)} site={new URL(siteOrigin).host} />
+        </Box>
+      </Box>
+
+      <ConfirmDialog
+        open={confirming}
+        title={values.when === "later" ? t("dashboard.compose.confirm.laterTitle") : t("dashboard.compose.confirm.nowTitle")}
+        text={
+          values.when === "later" && scheduledAt
+            ? t("dashboard.compose.confirm.laterText", { title: values.title.trim(), when: formatDateTime(scheduledAt, timeZone) })
+            : t("dashboard.compose.confirm.nowText", { title: values.title.trim() })
+        }
+        confirmLabel={values.when === "later" ? t("dashboard.compose.submit.later") : t("dashboard.compose.submit.now")}
+        onClose={() => setConfirming(false)}
+        onConfirm={async () => {
+          setConfirming(false);
+          await post(channels.length > 0 ? { type: "channels", channels } : { type: "all" }, "send");
+        }}
+      />
+    </>
+  );
+}

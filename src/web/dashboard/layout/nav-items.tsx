@@ -1,0 +1,32 @@
+import type { ReactNode } from "react";
+import DashboardOutlined from "@mui/icons-material/DashboardOutlined";
+import EditNoteOutlined from "@mui/icons-material/EditNoteOutlined";
+import HistoryOutlined from "@mui/icons-material/HistoryOutlined";
+import KeyOutlined from "@mui/icons-material/KeyOutlined";
+import PeopleAltOutlined from "@mui/icons-material/PeopleAltOutlined";
+import ForumOutlined from "@mui/icons-material/ForumOutlined";
+import GroupsOutlined from "@mui/icons-material/GroupsOutlined";
+import type { Role } from "../api/types.js";
+import { DASHBOARD_PATHS } from "../paths.js";
+
+export interface NavItem {
+  path: string;
+  /** Catalog key of the label. */
+  label: string;
+  icon: ReactNode;
+  adminOnly: boolean;
+}
+
+export const NAV_ITEMS: readonly NavItem[] = [
+  { path: DASHBOARD_PATHS.root, label: "dashboard.nav.overview", icon: <DashboardOutlined />, adminOnly: false },
+  { path: DASHBOARD_PATHS.compose, label: "dashboard.nav.compose", icon: <EditNoteOutlined />, adminOnly: false },
+  { path: DASHBOARD_PATHS.history, label: "dashboard.nav.history", icon: <HistoryOutlined />, adminOnly: false },
+  { path: DASHBOARD_PATHS.channels, label: "dashboard.nav.channels", icon: <ForumOutlined />, adminOnly: false },
+  { path: DASHBOARD_PATHS.subscribers, label: "dashboard.nav.subscribers", icon: <GroupsOutlined />, adminOnly: true },
+  { path: DASHBOARD_PATHS.users, label: "dashboard.nav.users", icon: <PeopleAltOutlined />, adminOnly: true },
+  { path: DASHBOARD_PATHS.tokens, label: "dashboard.nav.tokens", icon: <KeyOutlined />, adminOnly: true },
+];
+
+export function navItemsFor(role: Role): NavItem[] {
+  return NAV_ITEMS.filter((item) => role === "admin" || !item.adminOnly);
+}

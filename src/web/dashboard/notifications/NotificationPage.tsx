@@ -1,0 +1,184 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link as RouterLink, useParams } from "react-router";
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Card from "@mui/material/Card";
+import CardContent from "@mui/material/CardContent";
+import LinearProgress from "@mui/material/LinearProgress";
+import Stack from "@mui/material/Stack";
+import Typography from "@mui/material/Typography";
+import CancelScheduleSend from "@mui/icons-material/CancelScheduleSend";
+import type { Notification } from "../../../shared/api/notifications.js";
+import { ConfirmDialog } from "../components/ConfirmDialog.js";
+import { ListSkeleton } from "../components/ListSkeleton.js";
+import { LoadError } from "../components/LoadError.js";
+import { PageHeading } from "../components/PageHeading.js";
+import { formatDateTime, formatNumber } from "../format.js";
+import { DASHBOARD_PATHS } from "../paths.js";
+import { useDashboardServices } from "../services.js";
+import { NotificationStatusChip, settledPercent } from "./NotificationStatusChip.js";
+import { useNotificationProgress } from "./useNotificationProgress.js";
+import { NotificationResults } from "../results/NotificationResults.js";
+
+const COUNTERS = ["queued", "accepted", "retrying", "failed", "removed"] as const;
+const CANCELLABLE = new Set(["scheduled", "queued", "sending"]);
+
+/** Envio: one notification, its live progress (server events, no reloads), its results, and cancel. */
+export function NotificationPage() {
+  const { t } = useTranslation();
+  const { id = "" } = useParams();
+  const { notifications: api } = useDashboardServices();
+  const { progress, replace, retry } = useNotificationProgress(api, id);
+  const [confirming, setConfirming] = useState(false);
+
+  if (progress.status === "loading") {
+    return (
+      <>
+        <PageHeading title={t("notifications.send.title")} />
+        <Card variant="outlined">
+          <ListSkeleton rows={2} />
+        </Card>
+      </>
+    );
+  }
+  if (progress.status === "error") {
+    return (
+      <>
+        <PageHeading title={t("notifications.send.title")} />
+        <Card variant="outlined">
+          <LoadError error={progress.error} onRetry={retry} />
+        </Card>
+      </>
+    );
+  }
+  const notification = progress.notification;
+  const cancelButton = CANCELLABLE.has(notification.status) ? (
+    <Button variant="outlined" color="error" startIcon={<CancelScheduleSend />} onClick={() => setConfirming(true)}>
+      {notification.status === "scheduled" ? t("notifications.send.cancelScheduled") : t("notifications.send.cancelRunning")}
+    </Button>
+  ) : undefined;
+
+  return (
+    <>
+      <PageHeading title={notification.title} subtitle={t("notifications.send.subtitle", { id: notification.id })} action={cancelButton} />
+      <Stack spacing={3}>
+        <ProgressCard notification={notification} live={progress.live} />
+        {notification.status !== "scheduled" && <NotificationResults id={notification.id} counts={notification.counts} />}
+        <DetailsCard notification={notification} />
+      </Stack>
+      <ConfirmDialog
+        open={confirming}
+        title={t("notifications.send.confirmTitle")}
+        text={notification.status === "scheduled" ? t("notifications.send.confirmScheduled", { title: notification.title }) : t("notifications.send.confirmRunning", { title: notification.title })}
+        confirmLabel={t("notifications.send.confirm")}
+        destructive
+        onClose={() => setConfirming(false)}
+        onConfirm={async () => {
+          replace(await api.cancelNotification(notification.id));
+        }}
+      />
+    </>
+  );
+}
+
+function ProgressCard({ notification, live }: { notification: Notification; live: boolean }) {
+  const { t } = useTranslation();
+  const { timeZone } = useDashboardServices();
+  const percent = notification.status === "completed" && notification.counts.queued === 0 ? 100 : settledPercent(notification.counts);
+  return (
+    <Card variant="outlined">
+      <CardContent sx={{ p: { xs: 2, sm: 3 } }}>
+        <Stack direction="row" spacing={1.5} sx={{ alignItems: "center", mb: 2, flexWrap: "wrap", rowGap: 1 }}>
+          <NotificationStatusChip status={notification.status} size="medium" />
+          <Typography color="text.secondary" data-testid="send-when">
+            {notification.status === "scheduled" && notification.sendAt
+              ? t("notifications.send.scheduledFor", { when: formatDateTime(notification.sendAt, timeZone) })
+              : notification.finishedAt
+                ? t("notifications.send.finishedAt", { when: formatDateTime(notification.finishedAt, timeZone) })
+                : t("notifications.send.createdAt", { when: formatDateTime(notification.createdAt, timeZone) })}
+          </Typography>
+          {live && (
+            <Typography variant="body2" color="primary" sx={{ ml: "auto" }} aria-live="polite">
+              {t("notifications.send.live")}
+            </Typography>
+          )}
+        </Stack>
+        {notification.status === "scheduled" ? (
+          <Alert severity="info">{t("notifications.send.scheduledHint")}</Alert>
+        ) : (
+          <>
+            <Stack direction="row" spacing={2} sx={{ alignItems: "center" }}>
+              <LinearProgress
+                variant="determinate"
+                value={percent}
+                aria-label={t("notifications.send.progressLabel")}
+                data-testid="send-progress"
+                sx={{ flexGrow: 1, height: 10, borderRadius: 5 }}
+                color={notification.status === "cancelled" || notification.status === "failed" ? "inherit" : "primary"}
+              />
+              <Typography sx={{ minWidth: 48, textAlign: "right", fontVariantNumeric: "tabular-nums" }} data-testid="send-percent">
+                {t("notifications.send.percent", { value: percent })}
+              </Typography>
+            </Stack>
+            {notification.counts.queued === 0 && notification.status === "completed" && (
+              <Typography color="text.secondary" sx={{ mt: 1 }}>
+                {t("notifications.send.nobody")}
+              </Typography>
+            )}
+          </>
+        )}
+        <Box
+          component="dl"
+          sx={{ display: "grid", gridTemplateColumns: { xs: "repeat(2, 1fr)", sm: "repeat(5, 1fr)" }, gap: 2, mt: 3, mb: 0 }}
+        >
+          {COUNTERS.map((counter) => (
+            <Box key={counter} sx={{ p: 1.5, borderRadius: 2, bgcolor: "action.hover" }}>
+              <Typography component="dt" variant="body2" color="text.secondary">
+                {t(`notifications.counts.${counter}`)}
+              </Typography>
+              <Typography component="dd" variant="h5" sx={{ m: 0, fontWeight: 600, fontVariantNumeric: "tabular-nums" }} data-testid={`count-${counter}`}>
+                {formatNumber(notification.counts[counter])}
+              </Typography>
+            </Box>
+          ))}
+        </Box>
+      </CardContent>
+    </Card>
+  );
+}
+
+function DetailsCard({ notification }: { notification: Notification }) {
+  const { t } = useTranslation();
+  const rows: [string, string][] = [
+    [t("notifications.details.body"), notification.body ?? t("notifications.details.none")],
+    [t("notifications.details.link"), notification.url ?? t("notifications.details.none")],
+    [t("notifications.details.audience"), t(`notifications.audience.${notification.audience.type}`)],
+    [t("notifications.details.urgency"), t(`dashboard.compose.urgency.${notification.urgency}`)],
+  ];
+  return (
+    <Card variant="outlined">
+      <CardContent sx={{ p: { xs: 2, sm: 3 } }}>
+        <Typography variant="h6" component="h2" sx={{ mb: 1.5 }}>
+          {t("notifications.details.title")}
+        </Typography>
+        <Box component="dl" sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", sm: "160px 1fr" }, columnGap: 2, rowGap: 1, m: 0 }}>
+          {rows.map(([label, value]) => (
+            <Box key={label} sx={{ display: "contents" }}>
+              <Typography component="dt" color="text.secondary">
+                {label}
+              </Typography>
+              <Typography component="dd" sx={{ m: 0, overflowWrap: "anywhere" }}>
+                {value}
+              </Typography>
+            </Box>
+          ))}
+        </Box>
+        <Button component={RouterLink} to={DASHBOARD_PATHS.history} sx={{ mt: 2 }}>
+          {t("notifications.send.backToHistory")}
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}

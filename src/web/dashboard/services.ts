@@ -1,0 +1,46 @@
+import { createContext, useContext } from "react";
+import { createAudienceApi } from "./api/audience-api.js";
+import type { AudienceApi } from "./api/audience-api.js";
+import { createDashboardApi } from "./api/dashboard-api.js";
+import type { DashboardApi } from "./api/dashboard-api.js";
+import { createNotificationsApi } from "./api/notifications-api.js";
+import type { NotificationsApi } from "./api/notifications-api.js";
+import { DEFAULT_TIME_ZONE } from "./compose/compose-form.js";
+
+/**
+ * What every dashboard page needs from outside React, built once by DashboardApp (the dashboard's
+ * entry, as main.tsx is the public pages'): pages take their API clients from here, never build one.
+ */
+export interface DashboardServices {
+  /** Set-up, session, users and tokens. */
+  api: DashboardApi;
+  /** Compose, Envio, Histórico and Visão geral's recent notifications. */
+  notifications: NotificationsApi;
+  /** Channels, subscribers and the charts. */
+  audience: AudienceApi;
+  /** The zone dates are shown and schedules entered in. */
+  timeZone: string;
+  /** The site's origin: links on it are allowed in notifications, and it names the site in the preview. */
+  siteOrigin: string;
+  now: () => number;
+}
+
+/** The clients share the page's origin and session cookie; `siteOrigin` is that origin. */
+export function createDashboardServices(options: { siteOrigin: string; timeZone?: string }): DashboardServices {
+  return {
+    api: createDashboardApi(),
+    notifications: createNotificationsApi(),
+    audience: createAudienceApi(),
+    timeZone: options.timeZone ?? DEFAULT_TIME_ZONE,
+    siteOrigin: options.siteOrigin,
+    now: () => Date.now(),
+  };
+}
+
+export const DashboardServicesContext = createContext<DashboardServices | null>(null);
+
+export function useDashboardServices(): DashboardServices {
+  const services = useContext(DashboardServicesContext);
+  if (!services) throw new Error("useDashboardServices outside DashboardServicesContext");
+  return services;
+}

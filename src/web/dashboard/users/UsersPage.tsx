@@ -1,0 +1,157 @@
+import { useCallback, useState } from "react";
+import { useTranslation } from "react-i18next";
+import Button from "@mui/material/Button";
+import Card from "@mui/material/Card";
+import Chip from "@mui/material/Chip";
+import IconButton from "@mui/material/IconButton";
+import MenuItem from "@mui/material/MenuItem";
+import Table from "@mui/material/Table";
+import TableBody from "@mui/material/TableBody";
+import TableCell from "@mui/material/TableCell";
+import TableHead from "@mui/material/TableHead";
+import TableRow from "@mui/material/TableRow";
+import TextField from "@mui/material/TextField";
+import Tooltip from "@mui/material/Tooltip";
+import Typography from "@mui/material/Typography";
+import DeleteOutline from "@mui/icons-material/DeleteOutline";
+import PersonAddAlt from "@mui/icons-material/PersonAddAlt";
+import PeopleAltOutlined from "@mui/icons-material/PeopleAltOutlined";
+import { errorText } from "../api/error-text.js";
+import type { Role, User } from "../api/types.js";
+import { ConfirmDialog } from "../components/ConfirmDialog.js";
+import { EmptyState } from "../components/EmptyState.js";
+import { ResourceView } from "../components/ResourceView.js";
+import { PageHeading } from "../components/PageHeading.js";
+import { useNotice } from "../components/useNotice.js";
+import { VisuallyHidden } from "../components/VisuallyHidden.js";
+import { formatDateTime } from "../format.js";
+import { useResource } from "../hooks/useResource.js";
+import { useDashboardServices } from "../services.js";
+import { useCurrentUser } from "../session/session-context.js";
+import { CreateUserDialog } from "./CreateUserDialog.js";
+
+/** Usuários (admin): who may sign in to the dashboard, and with which role. */
+export function UsersPage() {
+  const { t } = useTranslation();
+  const { api, timeZone } = useDashboardServices();
+  const me = useCurrentUser();
+  const { resource, reload, update } = useResource(useCallback(() => api.listUsers(), [api]));
+  const [creating, setCreating] = useState(false);
+  const [removing, setRemoving] = useState<User | null>(null);
+  const [noticeElement, setNotice] = useNotice();
+
+  const changeRole = async (user: User, role: Role) => {
+    try {
+      const updated = await api.updateUser(user.id, { role });
+      update((users) => users.map((u) => (u.id === updated.id ? updated : u)));
+      setNotice({ severity: "success", text: t("dashboard.users.roleChanged", { name: updated.name, role: t(`dashboard.roles.${updated.role}`) }) });
+    } catch (error) {
+      setNotice({ severity: "error", text: t("dashboard.users.roleChangeFailed", { reason: errorText(t, error) }) });
+    }
+  };
+
+  const createButton = (
+    <Button variant="contained" startIcon={<PersonAddAlt />} onClick={() => setCreating(true)}>
+      {t("dashboard.users.new")}
+    </Button>
+  );
+
+  return (
+    <>
+      <PageHeading title={t("dashboard.users.title")} subtitle={t("dashboard.users.subtitle")} action={createButton} />
+      <Card variant="outlined">
+        <ResourceView
+          resource={resource}
+          onRetry={reload}
+          isEmpty={(data) => data.length === 0}
+          empty={
+            <EmptyState icon={<PeopleAltOutlined />} title={t("dashboard.users.emptyTitle")} text={t("dashboard.users.emptyText")} />
+          }
+        >
+          {(data) => (
+            <Table aria-label={t("dashboard.users.title")} data-testid="users-table">
+              <TableHead>
+                <TableRow>
+                  <TableCell>{t("dashboard.users.columns.user")}</TableCell>
+                  <TableCell>{t("dashboard.users.columns.role")}</TableCell>
+                  <TableCell sx={{ display: { xs: "none", sm: "table-cell" } }}>{t("dashboard.users.columns.created")}</TableCell>
+                  <TableCell align="right">
+                    <VisuallyHidden>{t("dashboard.common.actions")}</VisuallyHidden>
+                  </TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {data.map((user) => {
+                  const self = user.id === me.id;
+                  return (
+                    <TableRow key={user.id} data-testid="user-row" data-email={user.email}>
+                      <TableCell sx={{ width: "50%" }}>
+                        <Typography sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>
+                          {user.name} {self && <Chip label={t("dashboard.users.you")} size="small" sx={{ ml: 0.5 }} />}
+                        </Typography>
+                        <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: "anywhere" }}>
+                          {user.email}
+                        </Typography>
+                      </TableCell>
+                      <TableCell>
+                        <TextField
+                          select
+                          size="small"
+                          value={user.role}
+                          disabled={self}
+                          onChange={(event) => void changeRole(user, event.target.value as Role)}
+                          slotProps={{ htmlInput: { "aria-label": t("dashboard.users.roleOf", { name: user.name }) } }}
+                          title={self ? t("dashboard.users.ownRole") : undefined}
+                          sx={{ minWidth: { xs: 120, sm: 150 } }}
+                        >
+                          <MenuItem value="publisher">{t("dashboard.roles.publisher")}</MenuItem>
+                          <MenuItem value="admin">{t("dashboard.roles.admin")}</MenuItem>
+                        </TextField>
+                      </TableCell>
+                      <TableCell sx={{ display: { xs: "none", sm: "table-cell" }, whiteSpace: "nowrap" }}>{formatDateTime(user.createdAt, timeZone)}</TableCell>
+                      <TableCell align="right">
+                        <Tooltip title={self ? t("dashboard.users.cannotRemoveSelf") : t("dashboard.users.remove")}>
+                          <span>
+                            <IconButton aria-label={t("dashboard.users.removeNamed", { name: user.name })} onClick={() => setRemoving(user)} disabled={self}>
+                              <DeleteOutline />
+                            </IconButton>
+                          </span>
+                        </Tooltip>
+                      </TableCell>
+                    </TableRow>
+                  );
+                })}
+              </TableBody>
+            </Table>
+          )}
+        </ResourceView>
+      </Card>
+
+      <CreateUserDialog
+        open={creating}
+        onClose={() => setCreating(false)}
+        onCreated={(user) => {
+          setCreating(false);
+          update((users) => [...users, user]);
+          setNotice({ severity: "success", text: t("dashboard.users.created", { name: user.name }) });
+        }}
+      />
+      <ConfirmDialog
+        open={removing !== null}
+        title={t("dashboard.users.removeTitle", { name: removing?.name ?? "" })}
+        text={t("dashboard.users.removeText", { name: removing?.name ?? "", email: removing?.email ?? "" })}
+        confirmLabel={t("dashboard.users.remove")}
+        destructive
+        onClose={() => setRemoving(null)}
+        onConfirm={async () => {
+          if (!removing) return;
+          await api.deleteUser(removing.id);
+          const removed = removing;
+          update((users) => users.filter((u) => u.id !== removed.id));
+          setNotice({ severity: "success", text: t("dashboard.users.removed", { name: removed.name }) });
+        }}
+      />
+      {noticeElement}
+    </>
+  );
+}

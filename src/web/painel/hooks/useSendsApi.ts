@@ -1,8 +1,0 @@
-import { useMemo } from "react";
-import { createSendsApi } from "../api/sends-api.js";
-import type { SendsApi } from "../api/sends-api.js";
-
-/** The sends client, beside the Painel's main one (same origin and cookie, built once per mount). */
-export function useSendsApi(): SendsApi {
-  return useMemo(() => createSendsApi(), []);
-}
