@@ -4,9 +4,10 @@
  *   [--latency-sends 20] [--registrations 5000] [--registration-connections 50] [--no-registrations]
  *   [--workers 0]`
  *
- * The benchmark of issue 3. Seeds N subscriptions with real P-256 keys (derived with
- * `subscriberKeysFor`, so the fake can decrypt a sample) pointing at the fake push service in its
- * own process (HTTP/2, TLS, VAPID checked, 1 body in `--decrypt-sample` decrypted), into a fresh
+ * How fast one send reaches N subscribers, against what the machine allows. Seeds N subscriptions
+ * with real P-256 keys (derived with `subscriberKeysFor`, so the fake can decrypt a sample)
+ * pointing at the fake push service in its own process (HTTP/2, TLS, VAPID checked, 1 body in
+ * `--decrypt-sample` decrypted), into a fresh
  * SQLite file (or a fresh PostgreSQL schema), then sends ONE ~1 KB notification through the real
  * path: `createSend` (send + range jobs in one transaction) → the engine's lanes (claim, stream
  * sub-batches, encrypt on every core, HTTP/2) → the fake. Seeding is not timed.
@@ -56,6 +57,7 @@ import { spawnFakePushService } from "../test/support/fake-push/remote.js";
 import { loadTestTls } from "../test/support/fake-push/test-tls.js";
 import { measureEncryptionCeiling } from "./encryption-ceiling.js";
 import { ceilingRatioBound, describeFloor, measureEncryptUsPerMessage, measureHttp2Floor } from "./http2-floor.js";
+import { createRepositories } from "../src/store/repositories.js";
 import { measureRegistrations, type RegistrationBench } from "./registration.js";
 
 const { values } = parseArgs({
@@ -408,7 +410,7 @@ const timed = timedTransport(
 );
 // The engine as `sino start` builds it, with its default options (lanes, batch, threads = cores).
 const engine = createDeliveryEngine({
-  database,
+  repositories: createRepositories(database),
   transport: timed.transport,
   vapid: createVapidSigner({ keys: vapidKeys, subject: "mailto:bench@sino.example.com" }),
   options: {

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabaseLocation, openTestDatabase, type TestDatabaseLocation } from "../../test/support/db.js";
 import { createPasswordHasher } from "../server/auth/password.js";
 import { DIALECTS } from "../../test/support/db.js";
+import { ptBR } from "../shared/i18n/catalog.js";
 import { runCli, type CliIo } from "./main.js";
 
 function io(location: TestDatabaseLocation, stdinText: string): CliIo & { out: string[]; err: string[] } {
@@ -66,9 +67,19 @@ for (const dialect of DIALECTS) {
       expect(await users()).toEqual([]);
     });
 
+    it("refuses one of the most common passwords, whatever its case, with exit code 2 and a pt-BR reason, creating nothing", async () => {
+      for (const common of ["password1\n", "Qwertyuiop\n"]) {
+        const cli = io(location, common);
+        await runCli(["admin", "create", "--email", "a@exemplo.com.br", "--name", "A", "--password-stdin"], cli);
+        expect(process.exitCode).toBe(2);
+        expect(cli.err.join("")).toBe(`Erro: ${ptBR.errors.password_too_common}\n`);
+      }
+      expect(await users()).toEqual([]);
+    });
+
     it("refuses a taken email with exit code 1", async () => {
-      await runCli(["admin", "create", "--email", "a@exemplo.com.br", "--name", "A", "--password-stdin"], io(location, "12345678\n"));
-      const cli = io(location, "87654321\n");
+      await runCli(["admin", "create", "--email", "a@exemplo.com.br", "--name", "A", "--password-stdin"], io(location, "doze-teclas-azuis\n"));
+      const cli = io(location, "outra-frase-longa\n");
       await runCli(["admin", "create", "--email", "A@exemplo.com.br", "--name", "B", "--password-stdin"], cli);
       expect(process.exitCode).toBe(1);
       expect(cli.err.join("")).toBe("Erro: Já existe um usuário com este e-mail.\n");

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from "node:stream";
 import type { z } from "zod";
+import { createCommonPasswords } from "../server/auth/common-passwords.js";
 import { createPasswordHasher } from "../server/auth/password.js";
 import type { Config } from "../server/config.js";
 import type { Translator } from "../server/i18n.js";
@@ -7,7 +8,7 @@ import { emailSchema, newPasswordSchema, userNameSchema } from "../shared/api/us
 import { isErrorCode } from "../shared/errors.js";
 import { createDatabase } from "../store/database.js";
 import { migrateToLatest } from "../store/migrate.js";
-import { createUsersRepository } from "../store/users-repository.js";
+import { createRepositories } from "../store/repositories.js";
 
 /** Where the password comes from: the terminal (no echo) or a pipe (`--password-stdin`). */
 export interface PasswordInput {
@@ -45,12 +46,13 @@ export async function adminCreate(
   const name = parseOrUsage(userNameSchema, options.name, translator);
   const password = await readPassword(input, options.passwordStdin, translator);
   parseOrUsage(newPasswordSchema, password, translator);
+  if (createCommonPasswords().has(password)) throw new AdminCreateError(t("errors:password_too_common"), 2);
 
   const database = createDatabase({ url: config.databaseUrl, poolSize: 1, schema: config.databaseSchema });
   try {
     await migrateToLatest(database);
     const passwordHash = await createPasswordHasher().hash(password);
-    const result = await createUsersRepository(database).create({ name, email, role: "admin", passwordHash }, Date.now());
+    const result = await createRepositories(database).users.create({ name, email, role: "admin", passwordHash }, Date.now());
     if (result.outcome === "email_taken") throw new AdminCreateError(t("errors:email_taken"), 1);
     return result.user.email;
   } finally {

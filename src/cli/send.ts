@@ -1,6 +1,7 @@
 import type { Translator } from "../server/i18n.js";
 import { QUICK_PUBLISH_EVERYONE, type CreateNotificationRequest, type Notification } from "../shared/api/notifications.js";
 import { API_ROUTES } from "../shared/api/routes.js";
+import { DEFAULT_TIME_ZONE } from "../shared/time/zoned-time.js";
 import { formatScheduleTime, parseScheduleTime } from "./schedule-time.js";
 
 export interface SendOptions {
@@ -21,7 +22,6 @@ export interface SendIo {
 }
 
 export const DEFAULT_SERVER = "http://localhost:8080";
-const DEFAULT_TIME_ZONE = "America/Sao_Paulo";
 
 /**
  * `sino send`: creates a send on a running Sino through its HTTP API with an API token, and
@@ -39,12 +39,12 @@ export async function sendCommand(options: SendOptions, io: SendIo, { t }: Trans
   if (!/^https?:\/\/[^/]+/i.test(server)) return usage(t("cli:send.badServer", { server }));
   const timeZone = io.env.SINO_TIME_ZONE ?? DEFAULT_TIME_ZONE;
 
-  // The audience is typed loosely: channel audiences are issue 5's, validated by the server.
+  // The audience is typed loosely: a channel name is checked by the server, which knows the channels.
   const request: Omit<CreateNotificationRequest, "audience"> & { audience?: { type: string; channels?: string[] } } = { title: options.title };
   if (options.body !== undefined) request.body = options.body;
   if (options.link !== undefined) request.url = options.link;
   const canal = options.canal ?? QUICK_PUBLISH_EVERYONE;
-  // `todos` is everyone; another name is a channel (issue 5's audience, checked by the server).
+  // `todos` is everyone; another name is a channel's slug (checked by the server).
   request.audience = canal === QUICK_PUBLISH_EVERYONE ? { type: "all" } : { type: "channels", channels: [canal] };
   if (options.agendar !== undefined) {
     const at = parseScheduleTime(options.agendar, timeZone);

@@ -8,7 +8,7 @@ import { startFakePushService, type FakePushService } from "../../test/support/f
 import { loadTestTls } from "../../test/support/fake-push/test-tls.js";
 import { createSendService, type SendService } from "../delivery/send-service.js";
 import { generateVapidKeys } from "../push/vapid-keys.js";
-import { createNotificationsRepository } from "../store/notifications-repository.js";
+import { createRepositories } from "../store/repositories.js";
 
 // Real `sino worker` processes on one PostgreSQL schema, driven only through the database (the
 // sends) and observed through the fake push service (what was accepted, per subscription).
@@ -86,8 +86,10 @@ describe("sino worker processes on PostgreSQL", { timeout: 120_000 }, () => {
   beforeEach(async () => {
     fake.reset();
     database = await createTestDatabase("postgres");
+    const { notifications, idempotencyKeys } = createRepositories(database);
     sends = createSendService({
-      notifications: createNotificationsRepository(database),
+      notifications,
+      idempotencyKeys,
       clock: Date.now,
       jobSize: 1000,
       onChange: () => undefined,

@@ -8,6 +8,7 @@ import { createVapidSigner } from "../push/vapid.js";
 import { generateVapidKeys } from "../push/vapid-keys.js";
 import { createChannelsRepository } from "../store/channels-repository.js";
 import { createDeliveryEngine, type DeliveryEngine } from "./engine.js";
+import { createRepositories } from "../store/repositories.js";
 
 const vapid = createVapidSigner({ keys: generateVapidKeys(), subject: "mailto:ops@sino.example.com" });
 
@@ -34,7 +35,7 @@ for (const dialect of DIALECTS) {
         requestTimeoutMs: 10_000,
       });
       // Small jobs and batches: the filter must hold across many ranges and sub-batches.
-      engine = createDeliveryEngine({ database, transport, vapid, options: { lanes: 2, batchSize: 7, jobSize: 10, pollMs: 20, encryptionThreads: 0 } });
+      engine = createDeliveryEngine({ repositories: createRepositories(database), transport, vapid, options: { lanes: 2, batchSize: 7, jobSize: 10, pollMs: 20, encryptionThreads: 0 } });
       engine.start();
     });
     afterEach(async () => {
@@ -47,7 +48,7 @@ for (const dialect of DIALECTS) {
     async function seed() {
       const fakeIds = await seedSubscriptions(database, fake, 40);
       const rows = await database.db.selectFrom("subscriptions").select(["id"]).orderBy("id").execute();
-      const channels = createChannelsRepository(database.db);
+      const channels = createChannelsRepository(database);
       const a = await channels.create({ slug: "a", name: "A", description: null, isDefault: false }, Date.now());
       const b = await channels.create({ slug: "b", name: "B", description: null, isDefault: false }, Date.now());
       if (a === "slug_taken" || b === "slug_taken") throw new Error("unexpected");

@@ -7,8 +7,10 @@ import { createPushTransport, type PushTransport } from "../push/transport.js";
 import { createVapidSigner } from "../push/vapid.js";
 import { generateVapidKeys } from "../push/vapid-keys.js";
 import type { Notification } from "../store/notifications-repository.js";
+import { createSubscriptionsRepository } from "../store/subscriptions-repository.js";
 import type { DeliveryOptions } from "./delivery-options.js";
 import { createDeliveryEngine, type DeliveryEngine } from "./engine.js";
+import { createRepositories } from "../store/repositories.js";
 
 const vapid = createVapidSigner({ keys: generateVapidKeys(), subject: "mailto:ops@sino.example.com" });
 // Small batches and jobs so a few hundred subscriptions exercise many jobs, sub-batches and lanes.
@@ -55,7 +57,7 @@ for (const dialect of DIALECTS) {
 
     function engine(options: Partial<DeliveryOptions> = {}, through: PushTransport = transport): DeliveryEngine {
       const created = createDeliveryEngine({
-        database,
+        repositories: createRepositories(database),
         transport: through,
         vapid,
         clock: clock.now,
@@ -227,6 +229,40 @@ for (const dialect of DIALECTS) {
         expect(await database.db.selectFrom("subscriptions").select("id").execute()).toHaveLength(4);
       });
     }
+
+    it("warns of a 403 (VAPID key mismatch), flags the subscription and sends it nothing more until it registers again", async () => {
+      await seedSubscriptions(database, fake, 4);
+      fake.setBehaviour({ id: "s1", action: { kind: "status", status: 403 } });
+      const warnings: { details: object; message: string }[] = [];
+      const logger = { info: () => undefined, error: () => undefined, warn: (details: object, message: string) => void warnings.push({ details, message }) };
+      const e = createDeliveryEngine({ repositories: createRepositories(database), transport, vapid, clock: clock.now, random: () => 0.5, options: TEST_OPTIONS, logger });
+      engines.push(e);
+      e.start();
+
+      const send = async (title: string): Promise<Notification> => {
+        const created = await e.createSend({ title });
+        return waitForSend(() => e.getSend(created.id));
+      };
+      const first = await send("Chave trocada");
+      expect(first).toMatchObject({ status: "completed", counts: { queued: 4, accepted: 3, failed: 1 } });
+      expect(warnings).toEqual([expect.objectContaining({ details: expect.objectContaining({ subscriptions: 1 }), message: expect.stringContaining("403") })]);
+      // Never a whole endpoint or a key in the log.
+      expect(JSON.stringify(warnings)).not.toContain("127.0.0.1");
+
+      // Flagged: left out of the next send altogether (not counted, not requested).
+      const second = await send("Depois da troca");
+      expect(second).toMatchObject({ status: "completed", counts: { queued: 3, accepted: 3, failed: 0 } });
+      expect(requestsFor("s1")).toBe(1);
+
+      // The browser registers again (the bell does on every visit): the flag is cleared.
+      const row = await database.db.selectFrom("subscriptions").selectAll().where("endpoint", "=", fake.endpointFor("s1")).executeTakeFirstOrThrow();
+      const again = await createSubscriptionsRepository(database).register({ endpoint: row.endpoint, p256dh: row.p256dh, auth: row.auth, userAgent: null }, Date.now());
+      expect(again.outcome).toBe("existing");
+      fake.reset();
+      const third = await send("De novo para todos");
+      expect(third).toMatchObject({ status: "completed", counts: { queued: 4, accepted: 4 } });
+      expect(requestsFor("s1")).toBe(1);
+    });
 
     it("stops retrying at the attempt cap", async () => {
       await seedSubscriptions(database, fake, 3);

@@ -2,9 +2,8 @@ import { createEncryptionPool, type EncryptionPool } from "../push/encryption-po
 import { createPushSender } from "../push/sender.js";
 import type { PushTransport } from "../push/transport.js";
 import type { VapidSigner } from "../push/vapid.js";
-import type { Database } from "../store/database.js";
-import { createDeliveryQueueRepository } from "../store/delivery-queue-repository.js";
-import { createNotificationsRepository, type Notification } from "../store/notifications-repository.js";
+import type { Notification } from "../store/notifications-repository.js";
+import type { Repositories } from "../store/repositories.js";
 import { resolveDeliveryOptions, type DeliveryOptions } from "./delivery-options.js";
 import { createProgressEvents, type ProgressListener } from "./progress-events.js";
 import { createBatchPusher } from "./push-batch.js";
@@ -12,7 +11,7 @@ import { createSendService, type SendService } from "./send-service.js";
 import { createWorker, type DeliveryLogger, type StopOptions } from "./worker.js";
 
 export interface DeliveryEngineDeps {
-  readonly database: Database;
+  readonly repositories: Pick<Repositories, "notifications" | "deliveryQueue" | "idempotencyKeys">;
   /** Owned by the caller, who closes it after `stop()`. */
   readonly transport: PushTransport;
   readonly vapid: VapidSigner;
@@ -46,8 +45,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
   const options = resolveDeliveryOptions(deps.options);
   const clock = deps.clock ?? Date.now;
   const logger = deps.logger ?? SILENT;
-  const notifications = createNotificationsRepository(deps.database);
-  const queue = createDeliveryQueueRepository(deps.database);
+  const { notifications, deliveryQueue: queue, idempotencyKeys } = deps.repositories;
   const events = createProgressEvents((error) => logger.warn({ err: error }, "progress listener failed"));
   const sender = createPushSender({
     vapid: deps.vapid,
@@ -76,6 +74,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
   });
   const sends = createSendService({
     notifications,
+    idempotencyKeys,
     clock,
     jobSize: options.jobSize,
     onChange(send: Notification) {

@@ -1,10 +1,28 @@
-import type { Notification, NotificationsRepository } from "../store/notifications-repository.js";
+import { IDEMPOTENCY_KEY_TTL_MS } from "../shared/api/notifications.js";
+import type { IdempotencyKeysRepository, KeyedSendResult, StoredAnswer } from "../store/idempotency-keys-repository.js";
+import type { CreateSendOptions, Notification, NotificationsRepository } from "../store/notifications-repository.js";
 import { DeliveryError } from "./delivery-error.js";
 import { payloadFor, prepareSend, type SendInput } from "./send-input.js";
+
+/** A caller's Idempotency-Key: the same key again replays the first answer instead of sending twice. */
+export interface IdempotencyRequest {
+  /** Whose key: `user:<id>` or `token:<id>`. */
+  readonly scope: string;
+  readonly key: string;
+  /** The request as the key remembers it; the same key with another request is refused by the caller. */
+  readonly requestHash: string;
+  /** The answer to remember with the key, made from the stored send inside its transaction. */
+  readonly answer: (send: Notification) => Omit<StoredAnswer, "requestHash">;
+}
 
 export interface SendService {
   /** Validates, then stores the send with its range jobs (one transaction). Workers take it from there. */
   createSend(input: SendInput): Promise<Notification>;
+  /**
+   * The same, with the key row written in the same transaction: a key makes at most one send, and
+   * a later request with it gets the first answer (`existing`).
+   */
+  createSend(input: SendInput, options: { readonly idempotency: IdempotencyRequest }): Promise<KeyedSendResult>;
   getSend(id: number): Promise<Notification | undefined>;
   /** Throws `send_not_found`; a send already finished is returned unchanged. */
   cancelSend(id: number): Promise<Notification>;
@@ -12,6 +30,7 @@ export interface SendService {
 
 export interface SendServiceDeps {
   readonly notifications: NotificationsRepository;
+  readonly idempotencyKeys: IdempotencyKeysRepository;
   readonly clock: () => number;
   readonly jobSize: number;
   /** Told about every send created or cancelled here (progress listeners, idle lanes). */
@@ -19,17 +38,27 @@ export interface SendServiceDeps {
 }
 
 export function createSendService(deps: SendServiceDeps): SendService {
-  return {
-    async createSend(input) {
-      const prepared = prepareSend(input);
-      const send = await deps.notifications.createWithJobs(prepared, {
-        now: deps.clock(),
-        jobSize: deps.jobSize,
-        payloadFor: ({ id, tag }) => payloadFor(prepared, tag, String(id)),
-      });
+  function createSend(input: SendInput): Promise<Notification>;
+  function createSend(input: SendInput, options: { readonly idempotency: IdempotencyRequest }): Promise<KeyedSendResult>;
+  async function createSend(input: SendInput, options?: { readonly idempotency: IdempotencyRequest }): Promise<Notification | KeyedSendResult> {
+    const prepared = prepareSend(input);
+    const now = deps.clock();
+    // The id is known only once the row exists, so the payload is made inside the transaction:
+    // the service worker reports shown/clicked/closed with it.
+    const storing: CreateSendOptions = { now, jobSize: deps.jobSize, payloadFor: ({ id, tag }) => payloadFor(prepared, tag, String(id)) };
+    if (options === undefined) {
+      const send = await deps.notifications.createWithJobs(prepared, storing);
       deps.onChange(send);
       return send;
-    },
+    }
+    const { scope, key, requestHash, answer } = options.idempotency;
+    const result = await deps.idempotencyKeys.createSendOnce({ scope, key, requestHash, expiresAt: now + IDEMPOTENCY_KEY_TTL_MS }, prepared, storing, answer);
+    if (result.outcome === "created") deps.onChange(result.send);
+    return result;
+  }
+
+  return {
+    createSend,
     getSend(id) {
       return deps.notifications.findById(id);
     },

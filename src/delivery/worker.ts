@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
+import { isDatabaseUnavailable } from "../store/database-unavailable.js";
 import type { DeliveryQueueRepository, ClaimedJob, ClaimedRetry, Lease, SettledRetry } from "../store/delivery-queue-repository.js";
 import type { Notification, NotificationsRepository } from "../store/notifications-repository.js";
 import type { DeliveryOptions } from "./delivery-options.js";
@@ -100,11 +101,24 @@ export function createWorker(deps: WorkerDeps): Worker {
       try {
         worked = await runOnce(owner);
       } catch (error) {
-        // A database hiccup must not end the lane: what it held is retried after the lease.
-        logger.error({ err: error, lane: owner }, "delivery lane failed; retrying after a pause");
+        // A database hiccup must not end the lane. What it held stays leased to this lane, which
+        // takes it back on its next claim (other workers after the lease): the sub-batch in
+        // flight, sent but not checkpointed, is sent again, so at most one sub-batch per lane
+        // is duplicated.
+        if (isDatabaseUnavailable(error)) logger.warn({ lane: owner, cause: error instanceof Error ? error.message : String(error) }, "database unavailable; the delivery lane retries after a pause");
+        else logger.error({ err: error, lane: owner }, "delivery lane failed; retrying after a pause");
       }
       if (!worked && !stopping) await sleep(options.pollMs);
     }
+  }
+
+  /**
+   * A 403 means the subscriptions were made with another VAPID key (the keys were changed or
+   * another server's were used): the operator must know, since nothing reaches those browsers
+   * until they register again. The subscriptions are flagged in the same checkpoint.
+   */
+  function warnFlagged(count: number, send: number, lane: string): void {
+    if (count > 0) logger.warn({ send, subscriptions: count, lane }, "push service refused the VAPID key (403): subscriptions flagged, not sent to until they register again");
   }
 
   async function runOnce(owner: string): Promise<boolean> {
@@ -135,6 +149,7 @@ export function createWorker(deps: WorkerDeps): Worker {
       const outcomes = await deps.pusher.push(send, targets.map((target) => ({ target, attempt: 1 })), now);
       if (abandoned) return;
       const result = tallyRange(targets.map((t) => t.id), outcomes);
+      warnFlagged(result.flagged.length, job.notificationId, owner);
       const updated = await queue.checkpoint(lease(owner), { job, cursor, result });
       if (updated === undefined) {
         logger.warn({ job: job.id, send: job.notificationId, lane: owner }, "lease lost or send cancelled; dropping the job");
@@ -175,6 +190,7 @@ export function createWorker(deps: WorkerDeps): Worker {
         }
         const outcomes = await deps.pusher.push(send, list.map((r) => ({ target: r.target!, attempt: r.attempt })), now);
         outcomes.forEach((outcome, i) => settled.push({ retry: list[i]!, outcome: retryOutcomeOf(outcome) }));
+        warnFlagged(outcomes.filter((o) => o.kind === "fatal" && o.flag === "vapid_mismatch").length, notificationId, owner);
       }),
     );
     if (abandoned) return;

@@ -36,6 +36,9 @@ describe("checkEndpoint with the default policy", () => {
     ["https://2130706433/x", "endpoint_private_address"],
     ["https://localhost/x", "endpoint_private_address"],
     ["https://fcm.googleapis.com/" + "a".repeat(1100), "endpoint_too_long"],
+    ["https://fcm.googleapis.com:443/fcm/send/x", "ok"],
+    ["https://fcm.googleapis.com:8443/fcm/send/x", "endpoint_host_not_allowed"],
+    ["https://wns2-by3p.notify.windows.com:8080/w/?token=BQYAAA", "endpoint_host_not_allowed"],
   ];
   it.each(cases)("%s → %s", (endpoint, expected) => {
     const result = checkEndpoint(endpoint, DEFAULT_ENDPOINT_POLICY);

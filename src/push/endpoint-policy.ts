@@ -40,7 +40,22 @@ export type EndpointRejection =
   | "endpoint_private_address"
   | "endpoint_host_not_allowed";
 
-export type EndpointCheck = { ok: true; url: URL } | { ok: false; code: EndpointRejection };
+/** `endpoint` is the URL as stored and compared: the one spelling of this push endpoint. */
+export type EndpointCheck = { ok: true; url: URL; endpoint: string } | { ok: false; code: EndpointRejection };
+
+/**
+ * The one spelling of an endpoint URL (WHATWG serialisation: lower-case host, no default port):
+ * `https://FCM.googleapis.com:443/x` and `https://fcm.googleapis.com/x` are the same push
+ * subscription and must be stored and looked up as one. Text that is not a URL is returned as is
+ * (it matches nothing stored).
+ */
+export function normalizeEndpoint(endpoint: string): string {
+  try {
+    return new URL(endpoint).href;
+  } catch {
+    return endpoint;
+  }
+}
 
 export function checkEndpoint(endpoint: string, policy: EndpointPolicy): EndpointCheck {
   if (endpoint.length > policy.maxLength) return { ok: false, code: "endpoint_too_long" };
@@ -53,27 +68,45 @@ export function checkEndpoint(endpoint: string, policy: EndpointPolicy): Endpoin
   if (url.protocol !== "https:") return { ok: false, code: "endpoint_not_https" };
   if (url.username !== "" || url.password !== "") return { ok: false, code: "endpoint_has_credentials" };
   if (url.hash !== "") return { ok: false, code: "endpoint_invalid" };
+  const accepted = { ok: true, url, endpoint: url.href } as const;
 
   const host = url.hostname;
-  const listed = isHostAllowed(host, policy.allowedHosts);
+  const listed = isHostAllowed(host, url.port, policy.allowedHosts);
+  const local = host === "localhost" || host.endsWith(".localhost");
   if (isIpLiteral(host)) {
-    if (!isPublicAddress(stripBrackets(host)) && !policy.allowPrivateAddresses) {
-      return { ok: false, code: "endpoint_private_address" };
-    }
-    // An IP literal is accepted only when the operator listed that very address.
-    return listed ? { ok: true, url } : { ok: false, code: "endpoint_ip_literal" };
+    const isPrivate = !isPublicAddress(stripBrackets(host));
+    if (isPrivate && !policy.allowPrivateAddresses) return { ok: false, code: "endpoint_private_address" };
+    // An IP literal is accepted only when the operator listed that very address. A test's fake
+    // push service on a private address listens on a port of its own choosing.
+    if (isPrivate && isHostAllowed(host, "", policy.allowedHosts)) return accepted;
+    return listed ? accepted : { ok: false, code: "endpoint_ip_literal" };
   }
-  if (host === "localhost" || host.endsWith(".localhost")) {
+  if (local) {
     if (!policy.allowPrivateAddresses) return { ok: false, code: "endpoint_private_address" };
+    if (isHostAllowed(host, "", policy.allowedHosts)) return accepted;
   }
-  return listed ? { ok: true, url } : { ok: false, code: "endpoint_host_not_allowed" };
+  return listed ? accepted : { ok: false, code: "endpoint_host_not_allowed" };
 }
 
-export function isHostAllowed(host: string, patterns: readonly string[]): boolean {
+/**
+ * Whether `host` on `port` ("" for the default, 443) is on the allow-list. An entry without a port
+ * allows only 443: a push service answers there, and any other port of an allowed host name is
+ * another service the operator did not choose. `host:port` (`[v6]:port`) allows that one port.
+ */
+export function isHostAllowed(host: string, port: string, patterns: readonly string[]): boolean {
   const h = stripBrackets(host).toLowerCase();
   return patterns.some((pattern) => {
-    const p = pattern.toLowerCase();
-    if (p.startsWith("*.")) return h.endsWith(p.slice(1)) && h.length > p.length - 1;
-    return h === stripBrackets(p);
+    const entry = splitHostPattern(pattern.toLowerCase());
+    if (entry.port !== port) return false;
+    if (entry.host.startsWith("*.")) return h.endsWith(entry.host.slice(1)) && h.length > entry.host.length - 1;
+    return h === stripBrackets(entry.host);
   });
+}
+
+/** `host`, `host:port`, `[v6]` or `[v6]:port`; a bare IPv6 address has no port. */
+function splitHostPattern(pattern: string): { host: string; port: string } {
+  const match = /^(\[[^\]]*\]|[^:]+):(\d{1,5})$/.exec(pattern);
+  if (match === null) return { host: pattern, port: "" };
+  const port = match[2] === "443" ? "" : match[2]!;
+  return { host: match[1]!, port };
 }

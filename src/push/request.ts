@@ -1,4 +1,3 @@
-import { encryptPayload } from "./encrypt.js";
 import { resolvePushOptions, type PushOptions, type ResolvedPushOptions } from "./push-options.js";
 import { PushError } from "./push-error.js";
 import type { PreparedSubscriberKeys, SubscriberKeys } from "./subscriber-keys.js";
@@ -24,23 +23,11 @@ export interface PushRequest {
 const EMPTY = Buffer.alloc(0);
 
 /**
- * Builds the RFC 8030 §5 request for one message: encrypts `payload` (RFC 8291; `null` sends a
- * push without data), signs VAPID for the endpoint's origin (cached by the signer) and sets TTL
- * (always: RFC 8030 §5.2 makes it mandatory), Urgency, Topic and the content headers. Throws a
- * coded `PushError` for an oversize payload, bad keys or bad options — before any network work.
+ * Builds the RFC 8030 §5 request for one message whose body is already encrypted (RFC 8291, by
+ * the encryption worker pool or the main thread): signs VAPID for the endpoint's origin (cached by
+ * the signer) and sets TTL (always: RFC 8030 §5.2 makes it mandatory), Urgency, Topic and the
+ * content headers. Throws a coded `PushError` for bad options — before any network work.
  */
-export function buildPushRequest(
-  target: PushTarget,
-  payload: Uint8Array | string | null,
-  options: PushOptions,
-  vapid: VapidSigner,
-): PushRequest {
-  const resolved = resolvePushOptions(options);
-  const body = payload === null ? null : encryptPayload(payload, target.keys);
-  return assembleRequest(target.endpoint, body, resolved, vapid);
-}
-
-/** The same for a body already encrypted (e.g. by the encryption worker pool). */
 export function buildEncryptedPushRequest(
   endpoint: string,
   encryptedBody: Buffer,

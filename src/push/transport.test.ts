@@ -363,7 +363,9 @@ describe("push transport address checks", () => {
       hits++;
       ok201(req, res);
     });
-    const t = transport({ policy: { ...testPolicy, allowPrivateAddresses: false }, lookup: toLoopback });
+    // The host and its port are on the allow-list: only the address it resolves to is wrong.
+    const policy = { ...testPolicy, allowedHosts: [...testPolicy.allowedHosts, `push.example.test:${server.port}`], allowPrivateAddresses: false };
+    const t = transport({ policy, lookup: toLoopback });
     const result = await t.send(pushRequest(`https://push.example.test:${server.port}`));
     expect(status(result)).toBe("blocked_address");
     expect(server.sessions()).toBe(0);

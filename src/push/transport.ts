@@ -72,6 +72,11 @@ export function isTransportFailure(result: TransportResult): result is Transport
   return "error" in result;
 }
 
+/** Deadline of one push request (SINO_PUSH_TIMEOUT_MS). */
+export const DEFAULT_PUSH_TIMEOUT_MS = 20_000;
+/** Requests in flight to one push service; more wait in line (SINO_PUSH_MAX_IN_FLIGHT_PER_ORIGIN). */
+export const DEFAULT_MAX_IN_FLIGHT_PER_ORIGIN = 512;
+
 /**
  * Sends built push requests over reused connections, per push-service origin: HTTP/2 multiplexed
  * (node:http2) when the service offers it by ALPN, HTTP/1.1 keep-alive (undici) otherwise.
@@ -79,9 +84,9 @@ export function isTransportFailure(result: TransportResult): result is Transport
  * no connection is made to a non-public address unless the policy allows it (tests).
  */
 export function createPushTransport(options: PushTransportOptions): PushTransport {
-  const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_PUSH_TIMEOUT_MS;
   const maxConnections = options.maxConnectionsPerOrigin ?? 4;
-  const maxInFlight = options.maxInFlightPerOrigin ?? 512;
+  const maxInFlight = options.maxInFlightPerOrigin ?? DEFAULT_MAX_IN_FLIGHT_PER_ORIGIN;
   const maxStreams = options.maxStreamsPerConnection ?? 128;
   const maxBody = options.maxResponseBodyBytes ?? 4096;
   const idleTimeoutMs = options.idleTimeoutMs ?? 60_000;

@@ -5,30 +5,19 @@ import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod
 import type { DeliveryEngine } from "../delivery/engine.js";
 import type { VapidKeys } from "../push/vapid-keys.js";
 import { API_PREFIX, API_ROUTES } from "../shared/api/routes.js";
-import { createApiTokensRepository } from "../store/api-tokens-repository.js";
-import type { Database } from "../store/database.js";
-import { createLoginAttemptsRepository } from "../store/login-attempts-repository.js";
-import { createSessionsRepository } from "../store/sessions-repository.js";
-import { createUsersRepository } from "../store/users-repository.js";
-import type { SettingsRepository } from "../store/settings-repository.js";
-import type { SubscriptionsRepository } from "../store/subscriptions-repository.js";
+import type { Repositories } from "../store/repositories.js";
 import { createAuthenticator } from "./auth/authenticator.js";
+import { createCommonPasswords } from "./auth/common-passwords.js";
 import { createCsrfGuard } from "./auth/csrf.js";
 import { createLoginThrottle, type ThrottlePolicy } from "./auth/login-throttle.js";
 import { createPasswordHasher, type PasswordHasher } from "./auth/password.js";
+import { sessionCookieName } from "./auth/session-cookie.js";
 import { registerRateLimiting } from "./auth/publish-rate-limit.js";
 import type { Config } from "./config.js";
 import { errorBody, toApiError } from "./errors.js";
 import type { Translator } from "./i18n.js";
 import { registerApiDocs, registerOpenApi } from "./openapi.js";
 import type { AuthRoutesDeps } from "./routes/auth-deps.js";
-import { createChannelsRepository } from "../store/channels-repository.js";
-import { createNoticesRepository } from "../store/notices-repository.js";
-import { createNotificationEventsRepository } from "../store/notification-events-repository.js";
-import { createNotificationsRepository } from "../store/notifications-repository.js";
-import { createStatsRepository } from "../store/stats-repository.js";
-import { createSubscribersRepository } from "../store/subscribers-repository.js";
-import { createSubscriptionChannelsRepository } from "../store/subscription-channels-repository.js";
 import { registerChannelRoutes } from "./routes/channels/channels.js";
 import { registerConfigRoutes } from "./routes/config/config.js";
 import { registerEventRoutes } from "./routes/events/events.js";
@@ -41,15 +30,13 @@ import { registerSetupRoutes } from "./routes/setup/setup.js";
 import { registerSubscriptionRoutes } from "./routes/subscriptions/subscriptions.js";
 import { registerTokenRoutes } from "./routes/tokens/tokens.js";
 import { registerUserRoutes } from "./routes/users/users.js";
+import { registerSecurityHeaders } from "./security-headers.js";
 import { registerWebApp, sendIndexHtml } from "./web-app.js";
 
 export interface AppDeps {
   readonly config: Config;
-  readonly database: Database;
-  readonly repositories: {
-    readonly subscriptions: SubscriptionsRepository;
-    readonly settings: SettingsRepository;
-  };
+  /** Built once by whoever wires the process (`startServer`, a test), shared by every route. */
+  readonly repositories: Repositories;
   readonly vapidKeys: VapidKeys;
   readonly logger: FastifyBaseLogger;
   readonly translator: Translator;
@@ -107,26 +94,30 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.setErrorHandler((error, request, reply) => {
     const apiError = toApiError(error);
-    if (apiError.statusCode >= 500) request.log.error({ err: error }, "request failed");
+    if (apiError.code === "database_unavailable") {
+      // Expected while the database restarts: no stack trace; the client is told when to retry.
+      request.log.warn({ code: apiError.code, cause: error instanceof Error ? error.message : String(error) }, "database unavailable");
+      reply.header("retry-after", "5");
+    } else if (apiError.statusCode >= 500) request.log.error({ err: error }, "request failed");
     else request.log.info({ code: apiError.code }, "request refused");
     return reply.code(apiError.statusCode).send(errorBody(deps.translator, apiError.code, apiError.field));
   });
 
+  await registerSecurityHeaders(app, { publicUrl: deps.config.publicUrl });
   const authDeps = createAuthDeps(deps, now);
   await app.register(fastifyCookie);
   app.decorateRequest("principal", null);
   app.decorate("authenticator", authDeps.authenticator);
   app.addHook("onRequest", createCsrfGuard(deps.config.publicUrl));
   await registerRateLimiting(app);
-  await registerOpenApi(app, deps.translator);
+  await registerOpenApi(app, deps.translator, sessionCookieName(new URL(deps.config.publicUrl).protocol === "https:"));
 
-  const channels = createChannelsRepository(deps.database.db);
-  const subscribers = createSubscribersRepository(deps.database);
+  const { channels, subscribers } = deps.repositories;
   const maxChannelsPerSubscription = deps.config.maxChannelsPerSubscription;
   registerConfigRoutes(app, { vapidPublicKey: deps.vapidKeys.publicKey, translator: deps.translator, channels, maxChannelsPerSubscription });
   registerSubscriptionRoutes(app, {
     subscriptions: deps.repositories.subscriptions,
-    subscriptionChannels: createSubscriptionChannelsRepository(deps.database),
+    subscriptionChannels: deps.repositories.subscriptionChannels,
     maxChannelsPerSubscription,
     endpointPolicy: deps.config.endpointPolicy,
     translator: deps.translator,
@@ -136,21 +127,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerSessionRoutes(app, authDeps);
   registerUserRoutes(app, authDeps);
   registerTokenRoutes(app, authDeps);
-  const issue5 = { authenticator: authDeps.authenticator, translator: deps.translator, now };
-  registerChannelRoutes(app, { ...issue5, channels });
+  // What the operator-facing routes share: who is signed in, the pt-BR texts, the clock.
+  const operatorDeps = { authenticator: authDeps.authenticator, translator: deps.translator, now };
+  registerChannelRoutes(app, { ...operatorDeps, channels });
   registerEventRoutes(app, {
-    ...issue5,
-    events: createNotificationEventsRepository(deps.database.db),
-    notifications: createNotificationsRepository(deps.database),
+    ...operatorDeps,
+    events: deps.repositories.notificationEvents,
+    notifications: deps.repositories.notifications,
   });
-  registerNoticeRoutes(app, { notices: createNoticesRepository(deps.database.db), channels, translator: deps.translator });
-  registerSubscriberRoutes(app, { ...issue5, subscribers, channels });
-  registerStatsRoutes(app, { ...issue5, stats: createStatsRepository(deps.database.db), channels, subscribers, timeZone: deps.config.timeZone });
+  registerNoticeRoutes(app, { notices: deps.repositories.notices, channels, translator: deps.translator, streamLimits: deps.config.streams });
+  registerSubscriberRoutes(app, { ...operatorDeps, subscribers, channels });
+  registerStatsRoutes(app, { ...operatorDeps, stats: deps.repositories.stats, channels, subscribers, timeZone: deps.config.timeZone });
   if (deps.delivery !== undefined) {
     await registerNotificationRoutes(app, {
       engine: deps.delivery,
-      database: deps.database,
-      subscriptions: deps.repositories.subscriptions,
+      repositories: deps.repositories,
       authenticator: authDeps.authenticator,
       translator: deps.translator,
       publicUrl: deps.config.publicUrl,
@@ -180,10 +171,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 }
 
 function createAuthDeps(deps: AppDeps, now: () => number): AuthRoutesDeps {
-  const sessions = createSessionsRepository(deps.database.db);
-  const tokens = createApiTokensRepository(deps.database.db);
+  const { sessions, apiTokens: tokens } = deps.repositories;
   return {
-    users: createUsersRepository(deps.database),
+    users: deps.repositories.users,
     sessions,
     tokens,
     authenticator: createAuthenticator({
@@ -193,11 +183,12 @@ function createAuthDeps(deps: AppDeps, now: () => number): AuthRoutesDeps {
       secureCookies: new URL(deps.config.publicUrl).protocol === "https:",
     }),
     throttle: createLoginThrottle({
-      attempts: createLoginAttemptsRepository(deps.database.db),
+      attempts: deps.repositories.loginAttempts,
       now,
       ...(deps.auth?.throttlePolicy === undefined ? {} : { policy: deps.auth.throttlePolicy }),
     }),
     hasher: deps.auth?.hasher ?? createPasswordHasher(),
+    commonPasswords: createCommonPasswords(),
     translator: deps.translator,
     publicUrl: deps.config.publicUrl,
     now,

@@ -1,9 +1,14 @@
 import { existsSync } from "node:fs";
-import { availableParallelism } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
+import { defaultDeliveryOptions } from "../delivery/delivery-options.js";
+import type { HygieneOptions } from "../delivery/hygiene-task.js";
+import type { DeliveryRuntimeOptions } from "../delivery/runtime.js";
 import { DEFAULT_PUSH_HOSTS, MAX_ENDPOINT_LENGTH, type EndpointPolicy } from "../push/endpoint-policy.js";
+import { DEFAULT_MAX_IN_FLIGHT_PER_ORIGIN, DEFAULT_PUSH_TIMEOUT_MS } from "../push/transport.js";
 import { parseVapidKeys, type VapidKeys } from "../push/vapid-keys.js";
+import { DEFAULT_TIME_ZONE } from "../shared/time/zoned-time.js";
+import { DEFAULT_POOL_SIZE } from "../store/database.js";
 import { createTranslator, type Translator } from "./i18n.js";
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -46,36 +51,26 @@ export interface Config {
   readonly hygiene: HygieneConfig;
   /** SINO_TIME_ZONE: IANA time zone the stats' days are counted in. */
   readonly timeZone: string;
+  /** SINO_STREAMS_MAX / SINO_STREAMS_MAX_PER_ADDRESS: open public live streams (Avisos) allowed. */
+  readonly streams: StreamsConfig;
 }
 
-export interface HygieneConfig {
-  /** A subscription not seen (registered again) for this many days is removed; 0 turns hygiene off. */
-  readonly expiryDays: number;
-  /** This many days before removal it gets one warning push. */
-  readonly warningDays: number;
+export interface StreamsConfig {
+  /** Open public live streams per process, from everyone together. */
+  readonly maxTotal: number;
+  /** Open public live streams one client address may hold. */
+  readonly maxPerAddress: number;
 }
 
-export interface DeliveryConfig {
+/** SINO_SUBSCRIPTION_EXPIRY_DAYS / SINO_SUBSCRIPTION_WARNING_DAYS, as the hygiene task reads them. */
+export type HygieneConfig = Pick<HygieneOptions, "expiryDays" | "warningDays">;
+
+export interface DeliveryConfig extends DeliveryRuntimeOptions {
   /** SINO_WORKER_EMBEDDED: `sino start` also runs worker lanes (SQLite needs it: one process). */
   readonly embedded: boolean;
-  /** SINO_WORKER_LANES: concurrent lanes per process, each with one sub-batch in flight. */
-  readonly lanes: number;
-  /** SINO_WORKER_BATCH: subscriptions per sub-batch (sent at once, then one checkpoint). */
-  readonly batchSize: number;
-  /** SINO_WORKER_POLL_MS: how often an idle worker looks for work. */
-  readonly pollMs: number;
-  /** SINO_LEASE_SECONDS: how long a job stays with a worker that stopped checkpointing. */
-  readonly leaseMs: number;
-  /** SINO_ENCRYPTION_THREADS: encryption worker threads; 0 encrypts on the main thread. */
-  readonly encryptionThreads: number;
-  /** SINO_PUSH_MAX_IN_FLIGHT_PER_ORIGIN: requests in flight to one push service. */
-  readonly maxInFlightPerOrigin: number;
-  /** SINO_PUSH_TIMEOUT_MS: deadline of one push request. */
-  readonly pushTimeoutMs: number;
-  /** SINO_PUSH_CA_FILE: extra CA certificates (PEM) to trust for push services; tests only. */
-  readonly pushCaFile: string | undefined;
 }
 
+/** How an option reads in the docs: its environment variable, its default as a user would write it, one line. */
 export interface ConfigOption {
   readonly env: string;
   /** The default as a user would write it (empty when there is none). */
@@ -83,70 +78,210 @@ export interface ConfigOption {
   readonly doc: string;
 }
 
-/** Every environment variable Sino reads, its default and what it does (the README mirrors this). */
-export const CONFIG_OPTIONS: readonly ConfigOption[] = [
-  { env: "SINO_PORT", default: "8080", doc: "TCP port the server listens on." },
-  { env: "SINO_HOST", default: "0.0.0.0", doc: "Address the server listens on." },
-  { env: "SINO_PUBLIC_URL", default: "http://localhost:8080", doc: "Public address of this Sino (https in production)." },
-  { env: "SINO_DATA_DIR", default: "./data", doc: "Folder for local data, including the default SQLite file." },
-  {
-    env: "DATABASE_URL",
-    default: "sqlite:<SINO_DATA_DIR>/sino.db",
+type Message = { error: () => string };
+/** The pt-BR message for this option: `cli:config.<key>` with the option's name. */
+type MessageFor = (key: string, values?: Record<string, unknown>) => Message;
+
+/** What an option's schema reads: the trimmed variable, undefined when unset or blank. */
+type OptionSchema = z.ZodType<unknown, string | undefined>;
+
+interface OptionSpec<D, S extends OptionSchema> {
+  /** The value used when the variable is unset (undefined: none). */
+  readonly default: D;
+  /** The default as the docs show it, when `String(default)` would not read well. */
+  readonly shown?: string;
+  readonly doc: string;
+  /** Validates the trimmed text (undefined when unset) and applies the default. */
+  readonly schema: (fallback: D, message: MessageFor) => S;
+}
+
+/** An option with its default applied: how the docs show it and its schema for a translator. */
+interface ConfigEntry<S extends OptionSchema> {
+  readonly shown: string;
+  readonly doc: string;
+  readonly schema: (message: MessageFor) => S;
+}
+
+/** Infers `D` from `default`, checks `schema` against it, and binds the two. */
+function option<D, S extends OptionSchema>(spec: OptionSpec<D, S>): ConfigEntry<S> {
+  return {
+    shown: spec.shown ?? (spec.default === undefined ? "" : String(spec.default)),
+    doc: spec.doc,
+    schema: (message) => spec.schema(spec.default, message),
+  };
+}
+
+const text = (fallback: string) => z.string().default(fallback);
+const flag = (fallback: boolean, message: Message) =>
+  z.enum(["true", "false", "1", "0"], message).default(String(fallback) as "true" | "false").transform((v) => v === "true" || v === "1");
+const optionalText = () => z.string().optional();
+
+/**
+ * Every environment variable Sino reads, in one place: its default, its line of docs (the README's
+ * configuration table mirrors these) and its schema. Defaults that a lower layer also needs are
+ * that layer's constants, so push, store and delivery used on their own behave as configured.
+ */
+const OPTIONS = {
+  SINO_PORT: option({ default: 8080, doc: "TCP port the server listens on.", schema: (d, m) => integer(0, 65535, d, m("port")) }),
+  SINO_HOST: option({ default: "0.0.0.0", doc: "Address the server listens on.", schema: text }),
+  SINO_PUBLIC_URL: option({
+    default: "http://localhost:8080",
+    doc: "Public address of this Sino (https in production).",
+    schema: (d, m) => z.string().refine(isHttpUrl, m("url")).default(d),
+  }),
+  SINO_DATA_DIR: option({ default: "./data", doc: "Folder for local data, including the default SQLite file.", schema: text }),
+  DATABASE_URL: option({
+    default: undefined,
+    shown: "sqlite:<SINO_DATA_DIR>/sino.db",
     doc: "postgres://user@host/db for PostgreSQL; sqlite:<file> or a file path for SQLite.",
-  },
-  { env: "SINO_DATABASE_POOL_SIZE", default: "10", doc: "PostgreSQL connections per process." },
-  { env: "SINO_DATABASE_SCHEMA", default: "public", doc: "PostgreSQL schema Sino's tables live in (search_path of every connection)." },
-  { env: "SINO_VAPID_PUBLIC_KEY", default: "", doc: "VAPID public key (base64url); set with the private key to override the stored pair." },
-  { env: "SINO_VAPID_PRIVATE_KEY", default: "", doc: "VAPID private key (base64url); generated on first start and kept in the database when unset." },
-  {
-    env: "SINO_VAPID_SUBJECT",
-    default: "SINO_PUBLIC_URL if https, else mailto:sino@example.com",
+    schema: (_d, m) => z.string().refine(isDatabaseUrl, m("databaseUrl")).optional(),
+  }),
+  SINO_DATABASE_POOL_SIZE: option({
+    default: DEFAULT_POOL_SIZE,
+    doc: "PostgreSQL connections per process.",
+    schema: (d, m) => integer(1, 1000, d, m("positiveInteger")),
+  }),
+  SINO_DATABASE_SCHEMA: option({
+    default: "public",
+    doc: "PostgreSQL schema Sino's tables live in (search_path of every connection).",
+    schema: (d, m) => z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, m("schema")).default(d),
+  }),
+  SINO_VAPID_PUBLIC_KEY: option({
+    default: undefined,
+    doc: "VAPID public key (base64url); set with the private key to override the stored pair.",
+    schema: optionalText,
+  }),
+  SINO_VAPID_PRIVATE_KEY: option({
+    default: undefined,
+    doc: "VAPID private key (base64url); generated on first start and kept in the database when unset.",
+    schema: optionalText,
+  }),
+  SINO_VAPID_SUBJECT: option({
+    default: undefined,
+    shown: "SINO_PUBLIC_URL if https, else mailto:sino@example.com",
     doc: "Contact given to push services: mailto:you@your-domain or an https URL.",
-  },
-  {
-    env: "SINO_PUSH_ALLOWED_HOSTS",
-    default: DEFAULT_PUSH_HOSTS.join(","),
-    doc: "Comma-separated push-service hosts subscriptions may point to (*.domain allowed).",
-  },
-  { env: "SINO_PUSH_ALLOW_PRIVATE", default: "false", doc: "Tests only: accept push endpoints on private/loopback addresses." },
-  { env: "SINO_LOG_LEVEL", default: "info", doc: `Log level: ${LOG_LEVELS.join(", ")}.` },
-  { env: "SINO_WEB_DIR", default: "dist/web", doc: "Folder of the built web app." },
-  { env: "SINO_PUBLISH_RATE_LIMIT", default: "60", doc: "Publish requests per minute each API token (or signed-in operator) may make." },
-  {
-    env: "SINO_TRUST_PROXY",
+    schema: (_d, m) => z.string().refine(isVapidSubject, m("vapidSubject")).optional(),
+  }),
+  SINO_PUSH_ALLOWED_HOSTS: option({
+    default: DEFAULT_PUSH_HOSTS,
+    shown: DEFAULT_PUSH_HOSTS.join(","),
+    doc: "Comma-separated push-service hosts subscriptions may point to (*.domain allowed; a port other than 443 only as host:port).",
+    schema: (d, m) =>
+      z
+        .string()
+        .transform((v) => v.split(",").map((h) => h.trim().toLowerCase()).filter((h) => h !== ""))
+        .refine((hosts) => hosts.length > 0 && hosts.every(isHostPattern), m("hosts"))
+        .optional()
+        .transform((hosts): readonly string[] => hosts ?? d),
+  }),
+  SINO_PUSH_ALLOW_PRIVATE: option({
+    default: false,
+    doc: "Tests only: accept push endpoints on private/loopback addresses.",
+    schema: (d, m) => flag(d, m("boolean")),
+  }),
+  SINO_LOG_LEVEL: option({
+    default: "info" as LogLevel,
+    doc: `Log level: ${LOG_LEVELS.join(", ")}.`,
+    schema: (d, m) => z.enum(LOG_LEVELS, m("logLevel", { values: LOG_LEVELS.join(", ") })).default(d),
+  }),
+  SINO_WEB_DIR: option({ default: "dist/web", doc: "Folder of the built web app.", schema: text }),
+  SINO_PUBLISH_RATE_LIMIT: option({
+    default: 60,
+    doc: "Publish requests per minute each API token (or signed-in operator) may make.",
+    schema: (d, m) => integer(1, 1_000_000, d, m("positiveInteger")),
+  }),
+  SINO_TRUST_PROXY: option({
     default: "false",
     doc: "Behind a reverse proxy: true, a hop count, or comma-separated proxy addresses/CIDRs whose X-Forwarded-For gives the client address (sign-in throttling per address).",
-  },
-  {
-    env: "SINO_WORKER_EMBEDDED",
-    default: "true",
+    schema: (d, m) =>
+      z
+        .string()
+        .default(d)
+        .refine((v) => /^(true|false|\d{1,2})$/.test(v) || v.split(",").every((p) => /^[0-9a-f.:/]+$/i.test(p.trim())), m("trustProxy"))
+        .transform(parseTrustProxy),
+  }),
+  SINO_WORKER_EMBEDDED: option({
+    default: true,
     doc: "sino start also delivers notifications (needed on SQLite); false leaves delivery to `sino worker` processes.",
-  },
-  { env: "SINO_WORKER_LANES", default: "4", doc: "Delivery lanes per process: each keeps one sub-batch of pushes in flight." },
-  { env: "SINO_WORKER_BATCH", default: "250", doc: "Subscriptions a lane sends at once between two checkpoints (bounds duplicates after a crash)." },
-  { env: "SINO_WORKER_POLL_MS", default: "1000", doc: "How often an idle worker looks for new sends and due retries, in ms." },
-  {
-    env: "SINO_LEASE_SECONDS",
-    default: "60",
+    schema: (d, m) => flag(d, m("boolean")),
+  }),
+  SINO_WORKER_LANES: option({
+    default: defaultDeliveryOptions().lanes,
+    doc: "Delivery lanes per process: each keeps one sub-batch of pushes in flight.",
+    schema: (d, m) => integer(1, 256, d, m("positiveInteger")),
+  }),
+  SINO_WORKER_BATCH: option({
+    default: defaultDeliveryOptions().batchSize,
+    doc: "Subscriptions a lane sends at once between two checkpoints (bounds duplicates after a crash).",
+    schema: (d, m) => integer(1, 10_000, d, m("positiveInteger")),
+  }),
+  SINO_WORKER_POLL_MS: option({
+    default: defaultDeliveryOptions().pollMs,
+    doc: "How often an idle worker looks for new sends and due retries, in ms.",
+    schema: (d, m) => integer(1, 3_600_000, d, m("positiveInteger")),
+  }),
+  SINO_LEASE_SECONDS: option({
+    default: defaultDeliveryOptions().leaseMs / 1000,
     doc: "How long a job stays with a worker that stopped checkpointing (killed) before another takes it; over twice SINO_PUSH_TIMEOUT_MS.",
-  },
-  {
-    env: "SINO_ENCRYPTION_THREADS",
-    default: "number of CPU cores",
+    schema: (d, m) => integer(1, 86_400, d, m("positiveInteger")),
+  }),
+  SINO_ENCRYPTION_THREADS: option({
+    default: defaultDeliveryOptions().encryptionThreads,
+    shown: "number of CPU cores",
     doc: "Worker threads that encrypt pushes (RFC 8291); 0 encrypts on the main thread.",
-  },
-  { env: "SINO_PUSH_MAX_IN_FLIGHT_PER_ORIGIN", default: "512", doc: "Most push requests in flight to one push service; more wait in line." },
-  { env: "SINO_PUSH_TIMEOUT_MS", default: "20000", doc: "Deadline of one push request in ms; a push that hangs is retried with backoff." },
-  { env: "SINO_PUSH_CA_FILE", default: "", doc: "Extra CA certificates (PEM file) to trust for push services; for tests against a local fake." },
-  { env: "SINO_MAX_CHANNELS_PER_SUBSCRIPTION", default: "20", doc: "Most channels one subscription may choose." },
-  {
-    env: "SINO_SUBSCRIPTION_EXPIRY_DAYS",
-    default: "60",
+    schema: (d, m) => integer(0, 1024, d, m("positiveInteger")),
+  }),
+  SINO_PUSH_MAX_IN_FLIGHT_PER_ORIGIN: option({
+    default: DEFAULT_MAX_IN_FLIGHT_PER_ORIGIN,
+    doc: "Most push requests in flight to one push service; more wait in line.",
+    schema: (d, m) => integer(1, 100_000, d, m("positiveInteger")),
+  }),
+  SINO_PUSH_TIMEOUT_MS: option({
+    default: DEFAULT_PUSH_TIMEOUT_MS,
+    doc: "Deadline of one push request in ms; a push that hangs is retried with backoff.",
+    schema: (d, m) => integer(1, 600_000, d, m("positiveInteger")),
+  }),
+  SINO_PUSH_CA_FILE: option({
+    default: undefined,
+    doc: "Extra CA certificates (PEM file) to trust for push services; for tests against a local fake.",
+    schema: (_d, m) => z.string().refine((path) => existsSync(path), m("file")).optional(),
+  }),
+  SINO_MAX_CHANNELS_PER_SUBSCRIPTION: option({
+    default: 20,
+    doc: "Most channels one subscription may choose.",
+    schema: (d, m) => integer(1, 1000, d, m("positiveInteger")),
+  }),
+  SINO_SUBSCRIPTION_EXPIRY_DAYS: option({
+    default: 60,
     doc: "Subscriptions whose browser has not come back (re-registered) for this many days are removed; 0 never removes.",
-  },
-  { env: "SINO_SUBSCRIPTION_WARNING_DAYS", default: "7", doc: "Days before that removal when the subscription gets one warning push." },
-  { env: "SINO_TIME_ZONE", default: "America/Sao_Paulo", doc: "IANA time zone the Painel's daily statistics are counted in." },
-];
+    schema: (d, m) => integer(0, 3650, d, m("positiveInteger")),
+  }),
+  SINO_SUBSCRIPTION_WARNING_DAYS: option({
+    default: 7,
+    doc: "Days before that removal when the subscription gets one warning push.",
+    schema: (d, m) => integer(0, 3650, d, m("positiveInteger")),
+  }),
+  SINO_TIME_ZONE: option({
+    default: DEFAULT_TIME_ZONE,
+    doc: "IANA time zone the Painel's daily statistics are counted in.",
+    schema: (d, m) => z.string().default(d).refine(isTimeZone, m("timeZone")),
+  }),
+  SINO_STREAMS_MAX: option({
+    default: 1000,
+    doc: "Most open public live streams (Avisos) per process; past it new ones get 503 streams_unavailable.",
+    schema: (d, m) => integer(1, 1_000_000, d, m("positiveInteger")),
+  }),
+  SINO_STREAMS_MAX_PER_ADDRESS: option({
+    default: 10,
+    doc: "Most open public live streams one client address may hold; past it new ones get 429 too_many_streams.",
+    schema: (d, m) => integer(1, 1_000_000, d, m("positiveInteger")),
+  }),
+};
+
+type Options = typeof OPTIONS;
+
+/** Every environment variable Sino reads, its default and what it does (the README mirrors this). */
+export const CONFIG_OPTIONS: readonly ConfigOption[] = Object.entries(OPTIONS).map(([env, entry]) => ({ env, default: entry.shown, doc: entry.doc }));
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -166,7 +301,7 @@ export class ConfigError extends Error {
 export function loadConfig(env: Env = process.env, translator: Translator = createTranslator()): Config {
   const t = translator.t;
   const schema = createEnvSchema(t);
-  const result = schema.safeParse(env);
+  const result = schema.safeParse(readOptions(env));
   if (!result.success) {
     const issues = [...new Set(result.error.issues.map((issue) => issue.message))];
     throw new ConfigError(issues, t("cli:config.invalid"));
@@ -174,95 +309,26 @@ export function loadConfig(env: Env = process.env, translator: Translator = crea
   return Object.freeze(result.data);
 }
 
+/** The variables Sino reads, trimmed; a blank one counts as unset. */
+function readOptions(env: Env): Record<string, string | undefined> {
+  return Object.fromEntries(
+    Object.keys(OPTIONS).map((name) => {
+      const value = env[name]?.trim();
+      return [name, value === "" ? undefined : value];
+    }),
+  );
+}
+
 function createEnvSchema(t: Translator["t"]) {
-  const msg = (key: string, name: string, values?: Record<string, unknown>) => ({
-    error: () => t(`cli:config.${key}`, { name, ...values }),
-  });
-  const optional = (name: string) =>
-    z
-      .string()
-      .optional()
-      .transform((v) => (v === undefined || v.trim() === "" ? undefined : v.trim()))
-      .describe(name);
+  const shape = Object.fromEntries(
+    Object.entries(OPTIONS).map(([name, entry]) => {
+      const message: MessageFor = (key, values) => ({ error: () => t(`cli:config.${key}`, { name, ...values }) });
+      return [name, entry.schema(message)];
+    }),
+  ) as { [K in keyof Options]: ReturnType<Options[K]["schema"]> };
 
   return z
-    .object({
-      SINO_PORT: optional("SINO_PORT").pipe(integer(0, 65535, 8080, msg("port", "SINO_PORT"))),
-      SINO_HOST: optional("SINO_HOST").default("0.0.0.0"),
-      SINO_PUBLIC_URL: optional("SINO_PUBLIC_URL").pipe(
-        z.string().refine(isHttpUrl, msg("url", "SINO_PUBLIC_URL")).default("http://localhost:8080"),
-      ),
-      SINO_DATA_DIR: optional("SINO_DATA_DIR").default("./data"),
-      DATABASE_URL: optional("DATABASE_URL").pipe(
-        z.string().refine(isDatabaseUrl, msg("databaseUrl", "DATABASE_URL")).optional(),
-      ),
-      SINO_DATABASE_POOL_SIZE: optional("SINO_DATABASE_POOL_SIZE").pipe(
-        integer(1, 1000, 10, msg("positiveInteger", "SINO_DATABASE_POOL_SIZE")),
-      ),
-      SINO_DATABASE_SCHEMA: optional("SINO_DATABASE_SCHEMA").pipe(
-        z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, msg("schema", "SINO_DATABASE_SCHEMA")).default("public"),
-      ),
-      SINO_VAPID_PUBLIC_KEY: optional("SINO_VAPID_PUBLIC_KEY"),
-      SINO_VAPID_PRIVATE_KEY: optional("SINO_VAPID_PRIVATE_KEY"),
-      SINO_VAPID_SUBJECT: optional("SINO_VAPID_SUBJECT").pipe(
-        z.string().refine(isVapidSubject, msg("vapidSubject", "SINO_VAPID_SUBJECT")).optional(),
-      ),
-      SINO_PUSH_ALLOWED_HOSTS: optional("SINO_PUSH_ALLOWED_HOSTS").pipe(
-        z
-          .string()
-          .transform((v) => v.split(",").map((h) => h.trim().toLowerCase()).filter((h) => h !== ""))
-          .refine((hosts) => hosts.length > 0 && hosts.every(isHostPattern), msg("hosts", "SINO_PUSH_ALLOWED_HOSTS"))
-          .optional(),
-      ),
-      SINO_PUSH_ALLOW_PRIVATE: optional("SINO_PUSH_ALLOW_PRIVATE").pipe(
-        z.enum(["true", "false", "1", "0"], msg("boolean", "SINO_PUSH_ALLOW_PRIVATE")).default("false"),
-      ),
-      SINO_LOG_LEVEL: optional("SINO_LOG_LEVEL").pipe(
-        z.enum(LOG_LEVELS, msg("logLevel", "SINO_LOG_LEVEL", { values: LOG_LEVELS.join(", ") })).default("info"),
-      ),
-      SINO_WEB_DIR: optional("SINO_WEB_DIR").default("dist/web"),
-      SINO_PUBLISH_RATE_LIMIT: optional("SINO_PUBLISH_RATE_LIMIT").pipe(
-        integer(1, 1_000_000, 60, msg("positiveInteger", "SINO_PUBLISH_RATE_LIMIT")),
-      ),
-      SINO_TRUST_PROXY: optional("SINO_TRUST_PROXY").pipe(
-        z
-          .string()
-          .default("false")
-          .refine((v) => /^(true|false|\d{1,2})$/.test(v) || v.split(",").every((p) => /^[0-9a-f.:/]+$/i.test(p.trim())), msg("trustProxy", "SINO_TRUST_PROXY"))
-          .transform(parseTrustProxy),
-      ),
-      SINO_WORKER_EMBEDDED: optional("SINO_WORKER_EMBEDDED").pipe(
-        z.enum(["true", "false", "1", "0"], msg("boolean", "SINO_WORKER_EMBEDDED")).default("true"),
-      ),
-      SINO_WORKER_LANES: optional("SINO_WORKER_LANES").pipe(integer(1, 256, 4, msg("positiveInteger", "SINO_WORKER_LANES"))),
-      SINO_WORKER_BATCH: optional("SINO_WORKER_BATCH").pipe(integer(1, 10_000, 250, msg("positiveInteger", "SINO_WORKER_BATCH"))),
-      SINO_WORKER_POLL_MS: optional("SINO_WORKER_POLL_MS").pipe(integer(1, 3_600_000, 1000, msg("positiveInteger", "SINO_WORKER_POLL_MS"))),
-      SINO_LEASE_SECONDS: optional("SINO_LEASE_SECONDS").pipe(integer(1, 86_400, 60, msg("positiveInteger", "SINO_LEASE_SECONDS"))),
-      SINO_ENCRYPTION_THREADS: optional("SINO_ENCRYPTION_THREADS").pipe(
-        integer(0, 1024, availableParallelism(), msg("positiveInteger", "SINO_ENCRYPTION_THREADS")),
-      ),
-      SINO_PUSH_MAX_IN_FLIGHT_PER_ORIGIN: optional("SINO_PUSH_MAX_IN_FLIGHT_PER_ORIGIN").pipe(
-        integer(1, 100_000, 512, msg("positiveInteger", "SINO_PUSH_MAX_IN_FLIGHT_PER_ORIGIN")),
-      ),
-      SINO_PUSH_TIMEOUT_MS: optional("SINO_PUSH_TIMEOUT_MS").pipe(
-        integer(1, 600_000, 20_000, msg("positiveInteger", "SINO_PUSH_TIMEOUT_MS")),
-      ),
-      SINO_PUSH_CA_FILE: optional("SINO_PUSH_CA_FILE").pipe(
-        z.string().refine((path) => existsSync(path), msg("file", "SINO_PUSH_CA_FILE")).optional(),
-      ),
-      SINO_MAX_CHANNELS_PER_SUBSCRIPTION: optional("SINO_MAX_CHANNELS_PER_SUBSCRIPTION").pipe(
-        integer(1, 1000, 20, msg("positiveInteger", "SINO_MAX_CHANNELS_PER_SUBSCRIPTION")),
-      ),
-      SINO_SUBSCRIPTION_EXPIRY_DAYS: optional("SINO_SUBSCRIPTION_EXPIRY_DAYS").pipe(
-        integer(0, 3650, 60, msg("positiveInteger", "SINO_SUBSCRIPTION_EXPIRY_DAYS")),
-      ),
-      SINO_SUBSCRIPTION_WARNING_DAYS: optional("SINO_SUBSCRIPTION_WARNING_DAYS").pipe(
-        integer(0, 3650, 7, msg("positiveInteger", "SINO_SUBSCRIPTION_WARNING_DAYS")),
-      ),
-      SINO_TIME_ZONE: optional("SINO_TIME_ZONE").pipe(
-        z.string().default("America/Sao_Paulo").refine(isTimeZone, msg("timeZone", "SINO_TIME_ZONE")),
-      ),
-    })
+    .object(shape)
     .superRefine((v, ctx) => {
       // A lease shorter than a stuck sub-batch would let a second worker take a job whose pushes
       // are still in flight: twice the request deadline leaves room for encryption and the commit.
@@ -297,8 +363,8 @@ function createEnvSchema(t: Translator["t"]) {
         vapidKeys,
         vapidSubject: v.SINO_VAPID_SUBJECT ?? defaultVapidSubject(v.SINO_PUBLIC_URL),
         endpointPolicy: Object.freeze({
-          allowedHosts: Object.freeze([...(v.SINO_PUSH_ALLOWED_HOSTS ?? DEFAULT_PUSH_HOSTS)]),
-          allowPrivateAddresses: v.SINO_PUSH_ALLOW_PRIVATE === "true" || v.SINO_PUSH_ALLOW_PRIVATE === "1",
+          allowedHosts: Object.freeze([...v.SINO_PUSH_ALLOWED_HOSTS]),
+          allowPrivateAddresses: v.SINO_PUSH_ALLOW_PRIVATE,
           maxLength: MAX_ENDPOINT_LENGTH,
         }),
         logLevel: v.SINO_LOG_LEVEL,
@@ -306,7 +372,7 @@ function createEnvSchema(t: Translator["t"]) {
         publishRateLimit: v.SINO_PUBLISH_RATE_LIMIT,
         trustProxy: v.SINO_TRUST_PROXY,
         delivery: Object.freeze({
-          embedded: v.SINO_WORKER_EMBEDDED === "true" || v.SINO_WORKER_EMBEDDED === "1",
+          embedded: v.SINO_WORKER_EMBEDDED,
           lanes: v.SINO_WORKER_LANES,
           batchSize: v.SINO_WORKER_BATCH,
           pollMs: v.SINO_WORKER_POLL_MS,
@@ -319,6 +385,7 @@ function createEnvSchema(t: Translator["t"]) {
         maxChannelsPerSubscription: v.SINO_MAX_CHANNELS_PER_SUBSCRIPTION,
         hygiene: Object.freeze({ expiryDays: v.SINO_SUBSCRIPTION_EXPIRY_DAYS, warningDays: v.SINO_SUBSCRIPTION_WARNING_DAYS }),
         timeZone: v.SINO_TIME_ZONE,
+        streams: Object.freeze({ maxTotal: v.SINO_STREAMS_MAX, maxPerAddress: v.SINO_STREAMS_MAX_PER_ADDRESS }),
       };
     });
 }

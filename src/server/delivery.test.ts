@@ -7,6 +7,7 @@ import { createDeliveryEngine } from "../delivery/engine.js";
 import { createPushTransport } from "../push/transport.js";
 import { createVapidSigner } from "../push/vapid.js";
 import { generateVapidKeys } from "../push/vapid-keys.js";
+import { createRepositories } from "../store/repositories.js";
 
 let fake: FakePushService;
 beforeAll(async () => {
@@ -56,7 +57,7 @@ describe("the worker embedded in sino start on SQLite", () => {
       ca: loadTestTls().ca,
     });
     const worker = createDeliveryEngine({
-      database: server.database,
+      repositories: createRepositories(server.database),
       transport,
       vapid: createVapidSigner({ keys: generateVapidKeys(), subject: "mailto:ops@sino.example.com" }),
       options: { pollMs: 20, encryptionThreads: 0 },

@@ -1,5 +1,6 @@
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { ERROR_STATUS, isErrorCode, type ApiErrorBody, type ErrorCode } from "../shared/errors.js";
+import { isDatabaseUnavailable } from "../store/database-unavailable.js";
 import type { Translator } from "./i18n.js";
 
 /**
@@ -44,6 +45,7 @@ export function errorBody(translator: Translator, code: ErrorCode, field?: strin
  */
 export function toApiError(error: unknown): ApiError {
   if (isApiError(error)) return error;
+  if (isDatabaseUnavailable(error)) return apiError("database_unavailable", undefined, { cause: error });
   if (hasZodFastifySchemaValidationErrors(error)) return fromSchemaValidation(error.validation, error);
   const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
   const status =

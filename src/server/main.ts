@@ -3,15 +3,15 @@ import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { generateVapidKeys } from "../push/vapid-keys.js";
 import { createDatabase, type Database } from "../store/database.js";
 import { migrateToLatest } from "../store/migrate.js";
-import { createSettingsRepository } from "../store/settings-repository.js";
-import { createSubscriptionsRepository } from "../store/subscriptions-repository.js";
+import { createRepositories } from "../store/repositories.js";
 import { ensureVapidKeys } from "../store/vapid-keys-store.js";
 import type { DeliveryEngine } from "../delivery/engine.js";
+import { createDeliveryRuntime, type DeliveryRuntime } from "../delivery/runtime.js";
 import { buildApp } from "./app.js";
 import type { Config } from "./config.js";
-import { createDeliveryRuntime, type DeliveryRuntime } from "./delivery.js";
 import { createTranslator } from "./i18n.js";
 import { createLogger } from "./logger.js";
+import { waitForDatabase } from "../store/wait-for-database.js";
 
 export interface RunningServer {
   /** Where the server listens, e.g. `http://127.0.0.1:8080` (`localhost` when bound to all interfaces). */
@@ -38,19 +38,19 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     url: config.databaseUrl,
     poolSize: config.databasePoolSize,
     schema: options.schema ?? config.databaseSchema,
+    onConnectionError: (error) => logger.warn({ cause: error.message }, "database connection lost; the next query reconnects"),
   });
   let app: FastifyInstance | undefined;
   let delivery: DeliveryRuntime | undefined;
   try {
+    await waitForDatabase(database, { logger });
     await migrateToLatest(database);
-    const settings = createSettingsRepository(database.db);
-    const subscriptions = createSubscriptionsRepository(database.db);
-    const vapidKeys = await ensureVapidKeys(settings, generateVapidKeys, config.vapidKeys);
-    delivery = createDeliveryRuntime(config, database, vapidKeys, logger);
+    const repositories = createRepositories(database);
+    const vapidKeys = await ensureVapidKeys(repositories.settings, generateVapidKeys, config.vapidKeys);
+    delivery = createDeliveryRuntime(config, repositories, vapidKeys, logger);
     app = await buildApp({
       config,
-      database,
-      repositories: { subscriptions, settings },
+      repositories,
       vapidKeys,
       logger,
       translator: createTranslator(),

@@ -30,14 +30,14 @@ const DOCS_ROUTES = ["", "/", "/json", "/yaml", "/static/*", "/uiConfig", "/init
  * requests), so it cannot drift from what the server accepts. Register BEFORE the routes:
  * @fastify/swagger collects them as they are added.
  */
-export async function registerOpenApi(app: FastifyInstance, translator: Translator): Promise<void> {
+export async function registerOpenApi(app: FastifyInstance, translator: Translator, sessionCookie: string = SESSION_COOKIE): Promise<void> {
   await app.register(fastifySwagger, {
     openapi: {
       openapi: "3.1.0",
       info: { title: "Sino", description: translator.t("api:description"), version: "1" },
       components: {
         securitySchemes: {
-          session: { type: "apiKey", in: "cookie", name: SESSION_COOKIE, description: translator.t("api:security.session") },
+          session: { type: "apiKey", in: "cookie", name: sessionCookie, description: translator.t("api:security.session") },
           bearer: { type: "http", scheme: "bearer", description: translator.t("api:security.bearer") },
         },
       },

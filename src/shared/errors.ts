@@ -10,7 +10,10 @@ export const ERROR_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   rate_limited: 429,
+  too_many_streams: 429,
+  streams_unavailable: 503,
   internal_error: 500,
+  database_unavailable: 503,
 
   endpoint_invalid: 400,
   endpoint_too_long: 400,
@@ -41,6 +44,7 @@ export const ERROR_STATUS = {
   email_invalid: 400,
   password_too_short: 400,
   password_too_long: 400,
+  password_too_common: 400,
   name_required: 400,
   name_too_long: 400,
 

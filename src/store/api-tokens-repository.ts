@@ -1,5 +1,6 @@
-import { sql, type Kysely } from "kysely";
-import type { ApiTokensTable, Schema } from "./schema.js";
+import { sql } from "kysely";
+import type { ApiTokensTable } from "./schema.js";
+import type { DatabaseHandle } from "./database.js";
 
 export type TokenScope = ApiTokensTable["scope"];
 
@@ -40,7 +41,8 @@ export interface ApiTokensRepository {
   touch(id: number, now: number, minIntervalMs: number): Promise<void>;
 }
 
-export function createApiTokensRepository(db: Kysely<Schema>): ApiTokensRepository {
+export function createApiTokensRepository(database: DatabaseHandle): ApiTokensRepository {
+  const { db } = database;
   function select() {
     return db
       .selectFrom("api_tokens")

@@ -37,3 +37,14 @@ export function inSendAudience(notificationId: number) {
       ),
     ]);
 }
+
+/**
+ * Subscriptions a send may go to at all: not flagged for a VAPID key mismatch. A push service
+ * that answered 403 (RFC 8292 §4.2: the subscription was made with another application server
+ * key) will answer it again to every send, so none is made until the browser registers again
+ * (which clears the flag). Applied where the send's count is taken and where the workers walk
+ * its range alike, so the two never disagree.
+ */
+export function notFlagged() {
+  return (eb: ExpressionBuilder<Schema, "subscriptions">) => eb("subscriptions.vapid_mismatch_at", "is", null);
+}

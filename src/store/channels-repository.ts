@@ -1,6 +1,7 @@
-import type { Kysely, Selectable } from "kysely";
-import type { ChannelsTable, Schema } from "./schema.js";
+import type { Selectable } from "kysely";
+import type { ChannelsTable } from "./schema.js";
 import { toCount } from "./count.js";
+import type { DatabaseHandle } from "./database.js";
 
 export interface ChannelRecord {
   readonly id: number;
@@ -40,7 +41,8 @@ export interface ChannelsRepository {
   findBySlug(slug: string): Promise<ChannelRecord | undefined>;
 }
 
-export function createChannelsRepository(db: Kysely<Schema>): ChannelsRepository {
+export function createChannelsRepository(database: DatabaseHandle): ChannelsRepository {
+  const { db } = database;
   function base() {
     return db
       .selectFrom("channels")

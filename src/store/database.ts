@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import SqliteDatabase from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
 import pg from "pg";
 import type { Schema } from "./schema.js";
 
@@ -14,6 +14,13 @@ export interface DatabaseOptions {
   readonly schema?: string;
   /** PostgreSQL only: the most connections the pool opens. */
   readonly poolSize?: number;
+  /**
+   * PostgreSQL only: told when a pooled connection fails outside any query (the server restarted,
+   * `pg_terminate_backend`, a proxy's idle timeout). Without a listener node-postgres would throw
+   * the error as an unhandled 'error' event and end the process; the pool drops the connection
+   * and opens a new one for the next query either way.
+   */
+  readonly onConnectionError?: (error: Error) => void;
 }
 
 export interface Database {
@@ -23,6 +30,17 @@ export interface Database {
   readonly schema: string | undefined;
   destroy(): Promise<void>;
 }
+
+/** One trivial query: resolves once the database answers (start-up waits on it). */
+export async function pingDatabase(database: Pick<Database, "db">): Promise<void> {
+  await sql`select 1`.execute(database.db);
+}
+
+/** What a repository is built from: the query builder and the dialect its SQL may differ by. */
+export type DatabaseHandle = Pick<Database, "db" | "dialect">;
+
+/** PostgreSQL connections per process (SINO_DATABASE_POOL_SIZE). */
+export const DEFAULT_POOL_SIZE = 10;
 
 export const DEFAULT_DATABASE_URL = "./data/sino.db";
 
@@ -65,12 +83,24 @@ function createPostgres(url: string, options: DatabaseOptions): Database {
   if (!SCHEMA_NAME.test(schema)) throw new Error(`Invalid PostgreSQL schema name: ${schema}`);
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.poolSize ?? 10,
+    max: options.poolSize ?? DEFAULT_POOL_SIZE,
+    // A database that does not answer at all (a host gone, a black-holing firewall) fails the
+    // query after this long instead of leaving requests and lanes hanging on the OS's TCP timeout.
+    connectionTimeoutMillis: 10_000,
+    // TCP keep-alive notices a peer that vanished without closing (a failover, a NAT timeout).
+    keepAlive: true,
     types: createPgTypes(),
     // A startup parameter rather than a `SET` after connecting: every pooled connection gets it,
     // with no extra round trip and no window where a query could run on the wrong schema.
     options: `-c search_path=${schema}`,
   });
+  const onError = options.onConnectionError ?? (() => undefined);
+  // Idle connections: the pool re-emits their errors (and drops them).
+  pool.on("error", onError);
+  // Checked-out connections (a transaction between two statements, a lane's query): the pool
+  // takes its own listener off while a client is lent out, so each client gets one of ours for
+  // good; the query in flight, if any, fails with the error as well.
+  pool.on("connect", (client) => client.on("error", onError));
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: "postgres", schema, destroy: () => db.destroy() };
 }

@@ -1,8 +1,8 @@
-import { sql, type Kysely } from "kysely";
-import type { Database } from "./database.js";
+import { sql, type ExpressionBuilder, type Kysely } from "kysely";
+import type { DatabaseHandle } from "./database.js";
 import { toNotification, type Notification } from "./notifications-repository.js";
 import type { Schema } from "./schema.js";
-import { inSendAudience } from "./audience-filter.js";
+import { inSendAudience, notFlagged } from "./audience-filter.js";
 import { removeSubscriptionsLogged } from "./subscription-removals.js";
 import { writeTransaction } from "./write-transaction.js";
 
@@ -103,7 +103,18 @@ export interface DeliveryQueueRepository {
 
 const INSERT_CHUNK = 500;
 
-export function createDeliveryQueueRepository(database: Pick<Database, "db" | "dialect">): DeliveryQueueRepository {
+/**
+ * A row nobody holds (or whose lease ran out), or one this very lane holds: a lane whose work
+ * failed half-way (the database connection dropped) claims it straight back when the database
+ * returns, instead of waiting for its own lease to expire. A lane claims only when it holds
+ * nothing in progress, so it never takes a row from under itself.
+ */
+function leaseFreeOrMine(lease: Lease) {
+  return (eb: ExpressionBuilder<Schema, "delivery_jobs" | "delivery_retries">) =>
+    eb.or([eb("lease_until", "<=", lease.now), eb("lease_owner", "=", lease.owner)]);
+}
+
+export function createDeliveryQueueRepository(database: DatabaseHandle): DeliveryQueueRepository {
   const { db, dialect } = database;
   const postgres = dialect === "postgres";
 
@@ -118,7 +129,7 @@ export function createDeliveryQueueRepository(database: Pick<Database, "db" | "d
           .selectFrom("delivery_jobs")
           .select("id")
           .where("done", "=", 0)
-          .where("lease_until", "<=", lease.now)
+          .where(leaseFreeOrMine(lease))
           .orderBy("id")
           .limit(1)
           .$if(postgres, (qb) => qb.forUpdate().skipLocked()),
@@ -143,6 +154,7 @@ export function createDeliveryQueueRepository(database: Pick<Database, "db" | "d
       .where("id", ">", cursor)
       .where("id", "<=", job.toId)
       .where(inSendAudience(job.notificationId))
+      .where(notFlagged())
       .orderBy("id")
       .limit(limit)
       .execute();
@@ -210,6 +222,7 @@ export function createDeliveryQueueRepository(database: Pick<Database, "db" | "d
         .where("id", ">", job.cursor)
         .where("id", "<=", job.toId)
         .where(inSendAudience(job.notificationId))
+      .where(notFlagged())
         .executeTakeFirstOrThrow();
       await trx
         .updateTable("notifications")
@@ -240,7 +253,7 @@ export function createDeliveryQueueRepository(database: Pick<Database, "db" | "d
           .selectFrom("delivery_retries")
           .select("id")
           .where("not_before", "<=", lease.now)
-          .where("lease_until", "<=", lease.now)
+          .where(leaseFreeOrMine(lease))
           .orderBy("not_before")
           .limit(limit)
           .$if(postgres, (qb) => qb.forUpdate().skipLocked()),

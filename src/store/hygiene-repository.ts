@@ -1,5 +1,5 @@
 import type { ExpressionBuilder } from "kysely";
-import type { Database } from "./database.js";
+import type { DatabaseHandle } from "./database.js";
 import type { Schema } from "./schema.js";
 import { removeSubscriptionsLogged } from "./subscription-removals.js";
 import { writeTransaction } from "./write-transaction.js";
@@ -22,7 +22,7 @@ export interface HygieneRepository {
   removeExpired(expireBefore: number, now: number, limit: number): Promise<number>;
 }
 
-export function createHygieneRepository(database: Pick<Database, "db" | "dialect">): HygieneRepository {
+export function createHygieneRepository(database: DatabaseHandle): HygieneRepository {
   const { db } = database;
 
   async function claimWarnings(warnBefore: number, expireBefore: number, now: number, limit: number): Promise<HygieneTarget[]> {

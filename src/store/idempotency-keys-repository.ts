@@ -1,4 +1,4 @@
-import type { Database } from "./database.js";
+import type { DatabaseHandle } from "./database.js";
 import { insertSendWithJobs, type CreateSendOptions, type NewNotification, type Notification } from "./notifications-repository.js";
 import { writeTransaction } from "./write-transaction.js";
 
@@ -38,7 +38,7 @@ export interface IdempotencyKeysRepository {
   ): Promise<KeyedSendResult>;
 }
 
-export function createIdempotencyKeysRepository(database: Pick<Database, "db" | "dialect">): IdempotencyKeysRepository {
+export function createIdempotencyKeysRepository(database: DatabaseHandle): IdempotencyKeysRepository {
   return {
     async createSendOnce(keyed, input, options, answer) {
       const now = options.now;

@@ -1,5 +1,5 @@
-import { sql, type Kysely } from "kysely";
-import type { Schema } from "./schema.js";
+import { sql } from "kysely";
+import type { DatabaseHandle } from "./database.js";
 
 export interface NoticeRecord {
   readonly id: number;
@@ -35,7 +35,8 @@ export interface NoticesRepository {
 /** Statuses of a send that went out (scheduled ones have not yet; cancelled ones may never). */
 const WENT_OUT = ["queued", "sending", "completed"] as const;
 
-export function createNoticesRepository(db: Kysely<Schema>): NoticesRepository {
+export function createNoticesRepository(database: DatabaseHandle): NoticesRepository {
+  const { db } = database;
   async function list(query: NoticesQuery): Promise<NoticeRecord[]> {
     const publishedAt = sql<number>`coalesce(notifications.send_at, notifications.created_at)`;
     const rows = await db

@@ -1,7 +1,8 @@
-import type { Kysely } from "kysely";
+import { normalizeEndpoint } from "../push/endpoint-policy.js";
 import { constantTimeEqual } from "./constant-time.js";
 import { toCount } from "./count.js";
-import type { NotificationEventsTable, Schema } from "./schema.js";
+import type { NotificationEventsTable } from "./schema.js";
+import type { DatabaseHandle } from "./database.js";
 
 export type NotificationEventType = NotificationEventsTable["type"];
 
@@ -30,9 +31,10 @@ export interface NotificationEventsRepository {
 
 export const NO_EVENTS: EventCountsRecord = { shown: 0, clicked: 0, closed: 0 };
 
-export function createNotificationEventsRepository(db: Kysely<Schema>): NotificationEventsRepository {
+export function createNotificationEventsRepository(database: DatabaseHandle): NotificationEventsRepository {
+  const { db } = database;
   async function record(event: NewNotificationEvent, now: number): Promise<RecordEventResult> {
-    const subscription = await db.selectFrom("subscriptions").select(["id", "auth"]).where("endpoint", "=", event.endpoint).executeTakeFirst();
+    const subscription = await db.selectFrom("subscriptions").select(["id", "auth"]).where("endpoint", "=", normalizeEndpoint(event.endpoint)).executeTakeFirst();
     if (subscription === undefined) return "subscription_not_found";
     if (!constantTimeEqual(subscription.auth, event.auth)) return "auth_mismatch";
     const notification = await db.selectFrom("notifications").select("id").where("id", "=", event.notificationId).executeTakeFirst();

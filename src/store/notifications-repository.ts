@@ -1,8 +1,8 @@
 import type { Kysely, Selectable } from "kysely";
-import type { Database } from "./database.js";
+import type { DatabaseHandle } from "./database.js";
 import type { NotificationStatus, NotificationsTable, Schema } from "./schema.js";
 import { writeTransaction } from "./write-transaction.js";
-import { inChannels } from "./audience-filter.js";
+import { inChannels, notFlagged } from "./audience-filter.js";
 
 /**
  * Who a send goes to. `endpoint` is one browser ("send to me"): its range is that subscription's
@@ -98,7 +98,7 @@ export interface NotificationsRepository {
 
 const INSERT_CHUNK = 500;
 
-export function createNotificationsRepository(database: Pick<Database, "db" | "dialect">): NotificationsRepository {
+export function createNotificationsRepository(database: DatabaseHandle): NotificationsRepository {
   const { db } = database;
   async function createWithJobs(input: NewNotification, options: CreateSendOptions): Promise<Notification> {
     return writeTransaction(database, (trx) => insertSendWithJobs(trx, input, options));
@@ -259,6 +259,7 @@ async function targetRange(trx: Kysely<Schema>, audience: Audience): Promise<{ c
     ])
     .$if(audience.kind === "endpoint", (qb) => qb.where("endpoint", "=", (audience as { endpoint: string }).endpoint))
     .$if(audience.kind === "channels", (qb) => qb.where(inChannels((audience as { channels: readonly number[] }).channels)))
+    .where(notFlagged())
     .executeTakeFirstOrThrow();
   return { count: Number(row.count), min: Number(row.min ?? 0), max: Number(row.max ?? 0) };
 }

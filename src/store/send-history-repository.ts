@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { Database } from "./database.js";
+import type { DatabaseHandle } from "./database.js";
 import { toNotification, type Notification } from "./notifications-repository.js";
 import type { NotificationStatus } from "./schema.js";
 
@@ -22,7 +22,7 @@ function likePattern(text: string): string {
   return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export function createSendHistoryRepository(database: Pick<Database, "db">): SendHistoryRepository {
+export function createSendHistoryRepository(database: DatabaseHandle): SendHistoryRepository {
   const { db } = database;
   return {
     async list({ query, status, offset, limit }) {

@@ -1,6 +1,5 @@
-import type { Kysely } from "kysely";
-import type { Schema } from "./schema.js";
 import type { UserRecord, UserRole } from "./users-repository.js";
+import type { DatabaseHandle } from "./database.js";
 
 export interface SessionRecord {
   idHash: string;
@@ -27,7 +26,8 @@ export interface SessionsRepository {
   removeExpired(now: number): Promise<number>;
 }
 
-export function createSessionsRepository(db: Kysely<Schema>): SessionsRepository {
+export function createSessionsRepository(database: DatabaseHandle): SessionsRepository {
+  const { db } = database;
   return {
     async create(session) {
       await db

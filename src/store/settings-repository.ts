@@ -1,5 +1,4 @@
-import type { Kysely } from "kysely";
-import type { Schema } from "./schema.js";
+import type { DatabaseHandle } from "./database.js";
 
 export interface SettingsRepository {
   get(key: string): Promise<string | undefined>;
@@ -8,7 +7,8 @@ export interface SettingsRepository {
   set(key: string, value: string): Promise<void>;
 }
 
-export function createSettingsRepository(db: Kysely<Schema>): SettingsRepository {
+export function createSettingsRepository(database: DatabaseHandle): SettingsRepository {
+  const { db } = database;
   async function get(key: string): Promise<string | undefined> {
     const row = await db.selectFrom("settings").select("value").where("key", "=", key).executeTakeFirst();
     return row?.value;

@@ -1,6 +1,6 @@
-import { sql, type Kysely } from "kysely";
+import { sql } from "kysely";
 import { toCount } from "./count.js";
-import type { Schema } from "./schema.js";
+import type { DatabaseHandle } from "./database.js";
 
 /** Raw material of the daily charts; the caller buckets the times into days of its time zone. */
 export interface SubscriberHistory {
@@ -24,7 +24,8 @@ export interface StatsRepository {
   sendsSince(since: number): Promise<SendActivity[]>;
 }
 
-export function createStatsRepository(db: Kysely<Schema>): StatsRepository {
+export function createStatsRepository(database: DatabaseHandle): StatsRepository {
+  const { db } = database;
   async function subscriberHistory(since: number): Promise<SubscriberHistory> {
     // The count at `since` is exact: the subscriptions made before it that are still here, plus
     // those made before it and removed after it (removals keep their creation time).

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database } from "./database.js";
+import type { DatabaseHandle } from "./database.js";
 import { toCount } from "./count.js";
 import type { Schema } from "./schema.js";
 import { removeSubscriptionsLogged } from "./subscription-removals.js";
@@ -12,6 +12,8 @@ export interface SubscriberRecord {
   readonly channels: string[];
   readonly createdAt: number;
   readonly lastSeenAt: number;
+  /** Epoch ms a push service answered 403 (VAPID key mismatch); null when not flagged. */
+  readonly vapidMismatchAt: number | null;
 }
 
 /** Which user agents to keep (the browser filter is parsed from them by the caller). */
@@ -36,7 +38,7 @@ export interface SubscribersRepository {
   remove(id: number, now: number): Promise<boolean>;
 }
 
-export function createSubscribersRepository(database: Pick<Database, "db" | "dialect">): SubscribersRepository {
+export function createSubscribersRepository(database: DatabaseHandle): SubscribersRepository {
   const { db } = database;
 
   async function list(query: SubscribersQuery): Promise<{ subscribers: SubscriberRecord[]; total: number }> {
@@ -68,7 +70,7 @@ export function createSubscribersRepository(database: Pick<Database, "db" | "dia
       .select((eb) => eb.fn.countAll<number | string>().as("n"))
       .executeTakeFirstOrThrow();
     const rows = await filtered()
-      .select(["id", "user_agent", "created_at", "last_seen_at"])
+      .select(["id", "user_agent", "created_at", "last_seen_at", "vapid_mismatch_at"])
       .orderBy("id", "desc")
       .offset(query.offset)
       .limit(query.limit)
@@ -82,6 +84,7 @@ export function createSubscribersRepository(database: Pick<Database, "db" | "dia
         channels: channels.get(Number(r.id)) ?? [],
         createdAt: Number(r.created_at),
         lastSeenAt: Number(r.last_seen_at),
+        vapidMismatchAt: r.vapid_mismatch_at === null ? null : Number(r.vapid_mismatch_at),
       })),
     };
   }

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
+import { normalizeEndpoint } from "../push/endpoint-policy.js";
 import { constantTimeEqual } from "./constant-time.js";
-import type { Database } from "./database.js";
+import type { DatabaseHandle } from "./database.js";
 import type { Schema } from "./schema.js";
 import { writeTransaction } from "./write-transaction.js";
 
@@ -14,54 +15,15 @@ export type ReplaceChannelsResult =
   | { readonly outcome: "subscription_not_found" | "auth_mismatch" | "channel_not_found" | "too_many_channels" };
 
 export interface SubscriptionChannelsRepository {
-  /** Slugs of the active channels a subscription receives, in slug order. */
-  activeSlugsOf(subscriptionId: number): Promise<string[]>;
-  /** A new subscription joins the active default channels. */
-  joinDefaults(subscriptionId: number): Promise<void>;
   /**
    * Replaces the subscription's choice of active channels, all or nothing: every slug must name an
    * active channel and there may be at most `max`. Memberships of archived channels are kept, so
    * un-archiving a channel gives its subscribers back.
    */
   replaceWithProof(proof: SubscriptionProof, slugs: readonly string[], max: number): Promise<ReplaceChannelsResult>;
-  /**
-   * `pushsubscriptionchange`/key rotation: with valid proof of the previous subscription, its
-   * channels become the new one's and the previous row is removed, in one transaction.
-   * `not_moved` when the proof fails or it is the same subscription.
-   */
-  moveFromPrevious(previous: SubscriptionProof, subscriptionId: number): Promise<"moved" | "not_moved">;
 }
 
-export function createSubscriptionChannelsRepository(database: Pick<Database, "db" | "dialect">): SubscriptionChannelsRepository {
-  const { db } = database;
-
-  async function activeSlugs(q: Kysely<Schema>, subscriptionId: number): Promise<string[]> {
-    const rows = await q
-      .selectFrom("subscription_channels")
-      .innerJoin("channels", "channels.id", "subscription_channels.channel_id")
-      .select("channels.slug")
-      .where("subscription_channels.subscription_id", "=", subscriptionId)
-      .where("channels.archived", "=", 0)
-      .orderBy("channels.slug")
-      .execute();
-    return rows.map((r) => r.slug);
-  }
-
-  async function joinDefaults(subscriptionId: number): Promise<void> {
-    await db
-      .insertInto("subscription_channels")
-      .columns(["subscription_id", "channel_id"])
-      .expression((eb) =>
-        eb
-          .selectFrom("channels")
-          .select([eb.val(subscriptionId).as("subscription_id"), "id as channel_id"])
-          .where("is_default", "=", 1)
-          .where("archived", "=", 0),
-      )
-      .onConflict((oc) => oc.columns(["subscription_id", "channel_id"]).doNothing())
-      .execute();
-  }
-
+export function createSubscriptionChannelsRepository(database: DatabaseHandle): SubscriptionChannelsRepository {
   async function replaceWithProof(proof: SubscriptionProof, slugs: readonly string[], max: number): Promise<ReplaceChannelsResult> {
     const wanted = [...new Set(slugs)];
     if (wanted.length > max) return { outcome: "too_many_channels" };
@@ -69,7 +31,7 @@ export function createSubscriptionChannelsRepository(database: Pick<Database, "d
       const subscription = await trx
         .selectFrom("subscriptions")
         .select(["id", "auth"])
-        .where("endpoint", "=", proof.endpoint)
+        .where("endpoint", "=", normalizeEndpoint(proof.endpoint))
         .executeTakeFirst();
       if (subscription === undefined) return { outcome: "subscription_not_found" } as const;
       if (!constantTimeEqual(subscription.auth, proof.auth)) return { outcome: "auth_mismatch" } as const;
@@ -91,31 +53,63 @@ export function createSubscriptionChannelsRepository(database: Pick<Database, "d
           .values(channels.map((c) => ({ subscription_id: subscriptionId, channel_id: Number(c.id) })))
           .execute();
       }
-      return { outcome: "replaced", channels: await activeSlugs(trx, subscriptionId) } as const;
+      return { outcome: "replaced", channels: await activeChannelSlugs(trx, subscriptionId) } as const;
     });
   }
 
-  async function moveFromPrevious(previous: SubscriptionProof, subscriptionId: number): Promise<"moved" | "not_moved"> {
-    return writeTransaction(database, async (trx) => {
-      const old = await trx.selectFrom("subscriptions").select(["id", "auth"]).where("endpoint", "=", previous.endpoint).executeTakeFirst();
-      if (old === undefined || Number(old.id) === subscriptionId || !constantTimeEqual(old.auth, previous.auth)) return "not_moved";
-      const oldId = Number(old.id);
-      await trx.deleteFrom("subscription_channels").where("subscription_id", "=", subscriptionId).execute();
-      await trx
-        .insertInto("subscription_channels")
-        .columns(["subscription_id", "channel_id"])
-        .expression((eb) =>
-          eb
-            .selectFrom("subscription_channels")
-            .select([eb.val(subscriptionId).as("subscription_id"), "channel_id"])
-            .where("subscription_id", "=", oldId),
-        )
-        .execute();
-      // The same browser under a new endpoint: not a subscriber lost, so no removal is logged.
-      await trx.deleteFrom("subscriptions").where("id", "=", oldId).execute();
-      return "moved";
-    });
-  }
+  return { replaceWithProof };
+}
 
-  return { activeSlugsOf: (id) => activeSlugs(db, id), joinDefaults, replaceWithProof, moveFromPrevious };
+/** Slugs of the active channels a subscription receives, in slug order. */
+export async function activeChannelSlugs(q: Kysely<Schema>, subscriptionId: number): Promise<string[]> {
+  const rows = await q
+    .selectFrom("subscription_channels")
+    .innerJoin("channels", "channels.id", "subscription_channels.channel_id")
+    .select("channels.slug")
+    .where("subscription_channels.subscription_id", "=", subscriptionId)
+    .where("channels.archived", "=", 0)
+    .orderBy("channels.slug")
+    .execute();
+  return rows.map((r) => r.slug);
+}
+
+/** A new subscription joins the active default channels. */
+export async function joinDefaultChannels(q: Kysely<Schema>, subscriptionId: number): Promise<void> {
+  await q
+    .insertInto("subscription_channels")
+    .columns(["subscription_id", "channel_id"])
+    .expression((eb) =>
+      eb
+        .selectFrom("channels")
+        .select([eb.val(subscriptionId).as("subscription_id"), "id as channel_id"])
+        .where("is_default", "=", 1)
+        .where("archived", "=", 0),
+    )
+    .onConflict((oc) => oc.columns(["subscription_id", "channel_id"]).doNothing())
+    .execute();
+}
+
+/**
+ * `pushsubscriptionchange`/key rotation: with valid proof of the previous subscription, its
+ * channels become the new one's and the previous row is removed. `not_moved` when the proof fails
+ * or it is the same subscription. Runs inside the caller's transaction.
+ */
+export async function moveChannelsFromPrevious(trx: Kysely<Schema>, previous: SubscriptionProof, subscriptionId: number): Promise<"moved" | "not_moved"> {
+  const old = await trx.selectFrom("subscriptions").select(["id", "auth"]).where("endpoint", "=", normalizeEndpoint(previous.endpoint)).executeTakeFirst();
+  if (old === undefined || Number(old.id) === subscriptionId || !constantTimeEqual(old.auth, previous.auth)) return "not_moved";
+  const oldId = Number(old.id);
+  await trx.deleteFrom("subscription_channels").where("subscription_id", "=", subscriptionId).execute();
+  await trx
+    .insertInto("subscription_channels")
+    .columns(["subscription_id", "channel_id"])
+    .expression((eb) =>
+      eb
+        .selectFrom("subscription_channels")
+        .select([eb.val(subscriptionId).as("subscription_id"), "channel_id"])
+        .where("subscription_id", "=", oldId),
+    )
+    .execute();
+  // The same browser under a new endpoint: not a subscriber lost, so no removal is logged.
+  await trx.deleteFrom("subscriptions").where("id", "=", oldId).execute();
+  return "moved";
 }

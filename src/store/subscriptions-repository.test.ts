@@ -24,7 +24,7 @@ for (const dialect of DIALECTS) {
 
     beforeEach(async () => {
       database = await createTestDatabase(dialect);
-      repo = createSubscriptionsRepository(database.db);
+      repo = createSubscriptionsRepository(database);
     });
     afterEach(async () => {
       await database.cleanup();

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable, Transaction } from "kysely";
-import type { Database } from "./database.js";
+import type { DatabaseHandle } from "./database.js";
 import type { Schema, UsersTable } from "./schema.js";
 
 export type UserRole = UsersTable["role"];
@@ -52,7 +52,7 @@ export const FIRST_ADMIN_SETTING = "setup.first_admin";
 
 class Rollback extends Error {}
 
-export function createUsersRepository(database: Pick<Database, "db" | "dialect">): UsersRepository {
+export function createUsersRepository(database: DatabaseHandle): UsersRepository {
   const { db, dialect } = database;
   const postgres = dialect === "postgres";
 

@@ -15,7 +15,7 @@ for (const dialect of DIALECTS) {
     });
 
     it("generates a valid pair once and returns the same pair afterwards", async () => {
-      const settings = createSettingsRepository(database.db);
+      const settings = createSettingsRepository(database);
       let generated = 0;
       const generate = () => {
         generated++;
@@ -29,7 +29,7 @@ for (const dialect of DIALECTS) {
     });
 
     it("uses the override and stores nothing", async () => {
-      const settings = createSettingsRepository(database.db);
+      const settings = createSettingsRepository(database);
       const override = generateVapidKeys();
       expect(await ensureVapidKeys(settings, generateVapidKeys, override)).toEqual(override);
       expect(await settings.get("vapid.keys")).toBeUndefined();
@@ -40,10 +40,10 @@ for (const dialect of DIALECTS) {
       const others = Array.from({ length: 4 }, () => openTestDatabase(database.location));
       try {
         const pairs = await Promise.all(
-          others.map((o) => ensureVapidKeys(createSettingsRepository(o.db), generateVapidKeys)),
+          others.map((o) => ensureVapidKeys(createSettingsRepository(o), generateVapidKeys)),
         );
         for (const pair of pairs) expect(pair).toEqual(pairs[0]);
-        const stored = await ensureVapidKeys(createSettingsRepository(database.db), generateVapidKeys);
+        const stored = await ensureVapidKeys(createSettingsRepository(database), generateVapidKeys);
         expect(stored).toEqual(pairs[0]);
       } finally {
         await Promise.all(others.map((o) => o.destroy()));
@@ -61,7 +61,7 @@ for (const dialect of DIALECTS) {
     });
 
     it("inserts only when absent and overwrites with set", async () => {
-      const settings = createSettingsRepository(database.db);
+      const settings = createSettingsRepository(database);
       expect(await settings.get("k")).toBeUndefined();
       expect(await settings.insertIfAbsent("k", "one")).toBe("one");
       expect(await settings.insertIfAbsent("k", "two")).toBe("one");

@@ -122,6 +122,29 @@ describe("Canais", () => {
 });
 
 describe("Assinantes", () => {
+  it("marks a subscriber whose push service refused the VAPID key (403), with its reason on focus", async () => {
+    // The flag as a 403 leaves it (delivery is tested in src/delivery/engine.test.ts).
+    const flagged = fake.endpointFor("painel-none");
+    await server.database.db.updateTable("subscriptions").set({ vapid_mismatch_at: Date.now() }).where("endpoint", "=", flagged).execute();
+    const { context, page } = await signedInPage();
+    try {
+      await page.goto(`${server.baseUrl}/painel/assinantes`);
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="subscriber-row"]').length === 2);
+      const chips = page.getByTestId("vapid-mismatch");
+      expect(await chips.count()).toBe(1);
+      expect(await chips.textContent()).toBe(S.vapidMismatch);
+      // The flagged row is the one in no channel.
+      const row = page.getByTestId("subscriber-row").filter({ has: chips });
+      expect(await row.getByText(S.noChannels).count()).toBe(1);
+      await chips.focus();
+      expect(await page.getByRole("tooltip").textContent()).toBe(S.vapidMismatchHint);
+      expect(await chips.getAttribute("aria-describedby")).not.toBeNull();
+    } finally {
+      await context.close();
+      await server.database.db.updateTable("subscriptions").set({ vapid_mismatch_at: null }).where("endpoint", "=", flagged).execute();
+    }
+  });
+
   it("filters by channel and removes one subscriber after confirming", async () => {
     const { context, page } = await signedInPage();
     try {

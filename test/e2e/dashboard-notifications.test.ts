@@ -18,6 +18,7 @@ import { loadTestTls } from "../support/fake-push/test-tls.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { requireBuiltWebApp } from "./support/built-web-app.js";
 import { ADMIN, createFirstAdmin, field, signInContext } from "./support/dashboard-page.js";
+import { createRepositories } from "../../src/store/repositories.js";
 
 const P = ptBR.dashboard;
 const S = ptBR.notifications;
@@ -119,7 +120,7 @@ describe("notifications in the dashboard", () => {
     const id = Number(/\/painel\/envios\/(\d+)$/.exec(page.url())![1]);
     const transport = createPushTransport({ policy: { allowedHosts: ["127.0.0.1"], allowPrivateAddresses: true, maxLength: 1024 }, ca: loadTestTls().ca });
     const worker = createDeliveryEngine({
-      database: app.database,
+      repositories: createRepositories(app.database),
       transport,
       vapid: createVapidSigner({ keys: generateVapidKeys(), subject: "mailto:ops@sino.example.com" }),
       options: { pollMs: 20, encryptionThreads: 0, batchSize: 20, lanes: 1 },

@@ -1,7 +1,7 @@
 /**
- * Launches the Debian Chromium through playwright-core (playwright's own browser download does not
- * work on these machines; see /work/shared/TESTING.md). One browser per test file, a fresh
- * context per test.
+ * Launches the Debian Chromium through playwright-core (playwright's own browser download needs
+ * internet access the test machines do not have). One browser per test file, a fresh context per
+ * test.
  */
 import { existsSync } from "node:fs";
 import { chromium } from "playwright-core";
@@ -9,7 +9,7 @@ import type { Browser } from "playwright-core";
 
 export const CHROMIUM_PATH = process.env.SINO_CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-/** The flags TESTING.md found necessary: no sandbox as root, and nothing that calls Google. */
+/** The flags headless Chromium needs here: no sandbox as root, and nothing that calls Google (offline, those calls hang). */
 const BASE_ARGS = [
   "--no-sandbox",
   "--disable-gpu",

@@ -16,7 +16,7 @@ export interface FirefoxOptions {
 
 /**
  * Throws a message that says how to install Firefox ESR when the binary is missing: a missing
- * browser must fail the test run, never skip it (see TESTING.md).
+ * browser must fail the test run, never skip it (a skipped browser test would pass unseen).
  */
 export function assertFirefoxInstalled(path: string = FIREFOX_PATH): void {
   try {
@@ -31,7 +31,7 @@ export function assertFirefoxInstalled(path: string = FIREFOX_PATH): void {
 
 /**
  * The preferences that make Firefox's push client use a local Mozilla push server. Each one was
- * needed (TESTING.md §4): the Remote Agent's "recommended preferences" turn
+ * needed: the Remote Agent's "recommended preferences" turn
  * `dom.push.connection.enabled` off unless the profile sets it, and a `ws://` server URL is refused
  * without `dom.push.testing.allowInsecureServerURL`.
  */

@@ -5,11 +5,10 @@ import { buildApp, type AuthOptions } from "../../src/server/app.js";
 import { loadConfig } from "../../src/server/config.js";
 import { createTranslator } from "../../src/server/i18n.js";
 import { createLogger } from "../../src/server/logger.js";
-import { SESSION_COOKIE } from "../../src/shared/api/auth.js";
+import { SESSION_COOKIE, sessionCookieName } from "../../src/shared/api/auth.js";
 import type { Dialect } from "../../src/store/database.js";
-import { createSettingsRepository } from "../../src/store/settings-repository.js";
-import { createSubscriptionsRepository } from "../../src/store/subscriptions-repository.js";
 import { createTestDatabase, type TestDatabase } from "./db.js";
+import { createRepositories } from "../../src/store/repositories.js";
 
 export interface OperatorServerOptions {
   readonly dialect: Dialect;
@@ -30,6 +29,8 @@ export interface OperatorServer {
   readonly url: string;
   /** The origin the server's own pages have (the Host the requests are sent to). */
   readonly origin: string;
+  /** The session cookie's name: `__Host-sino_session` when the public URL is https. */
+  readonly sessionCookie: string;
   readonly app: FastifyInstance;
   readonly database: TestDatabase;
   close(): Promise<void>;
@@ -52,8 +53,7 @@ export async function startOperatorServer(options: OperatorServerOptions): Promi
   });
   const app = await buildApp({
     config,
-    database,
-    repositories: { subscriptions: createSubscriptionsRepository(database.db), settings: createSettingsRepository(database.db) },
+    repositories: createRepositories(database),
     vapidKeys: generateVapidKeys(),
     logger: options.logger ?? createLogger("silent"),
     translator: createTranslator(),
@@ -67,6 +67,7 @@ export async function startOperatorServer(options: OperatorServerOptions): Promi
   return {
     url,
     origin: url,
+    sessionCookie: sessionCookieName(new URL(config.publicUrl).protocol === "https:"),
     app,
     database,
     async close() {
@@ -89,10 +90,14 @@ export interface ApiResponse {
  */
 export class ApiClient {
   session: string | undefined;
+  /** The session cookie's name as the server set it (`__Host-sino_session` over https). */
+  cookieName: string;
   constructor(
-    readonly server: Pick<OperatorServer, "url" | "origin">,
+    readonly server: Pick<OperatorServer, "url" | "origin"> & { readonly sessionCookie?: string },
     readonly defaults: { origin?: string | null; bearer?: string } = {},
-  ) {}
+  ) {
+    this.cookieName = server.sessionCookie ?? SESSION_COOKIE;
+  }
 
   async request(
     method: string,
@@ -106,7 +111,7 @@ export class ApiClient {
       const origin = this.defaults.origin === undefined ? this.server.origin : this.defaults.origin;
       if (origin !== null) h.origin = origin;
     }
-    if (this.session !== undefined) h.cookie = `${SESSION_COOKIE}=${this.session}`;
+    if (this.session !== undefined) h.cookie = `${this.cookieName}=${this.session}`;
     if (this.defaults.bearer !== undefined) h.authorization = `Bearer ${this.defaults.bearer}`;
     for (const [k, v] of Object.entries(headers)) {
       if (v === null) delete h[k];
@@ -120,7 +125,8 @@ export class ApiClient {
     for (const cookie of res.headers.getSetCookie()) {
       const [pair] = cookie.split(";");
       const [name, value] = (pair ?? "").split("=");
-      if (name === SESSION_COOKIE) this.session = value === "" || /Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(cookie) ? undefined : value;
+      if (name === SESSION_COOKIE || name === `__Host-${SESSION_COOKIE}`) this.cookieName = name;
+      if (name === this.cookieName) this.session = value === "" || /Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(cookie) ? undefined : value;
     }
     const text = await res.text();
     return { status: res.status, headers: res.headers, body: text === "" ? undefined : JSON.parse(text) };

@@ -6,7 +6,7 @@ import type { UserRecord } from "../../store/users-repository.js";
 import { apiError } from "../errors.js";
 import { roleOf, type Principal } from "./principal.js";
 import { newSecret, sha256Hex } from "./secrets.js";
-import { SESSION_COOKIE, SESSION_REFRESH_AFTER_MS, SESSION_TTL_MS, sessionCookieOptions } from "./session-cookie.js";
+import { SESSION_REFRESH_AFTER_MS, SESSION_TTL_MS, sessionCookieName, sessionCookieOptions } from "./session-cookie.js";
 
 /** A token's last use is written at most this often (one write a minute, not one per request). */
 export const TOKEN_TOUCH_INTERVAL_MS = 60_000;
@@ -47,6 +47,7 @@ export function bearerOf(request: FastifyRequest): string | undefined | null {
 }
 
 export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
+  const cookieName = sessionCookieName(deps.secureCookies);
   async function fromToken(secret: string | null): Promise<Principal> {
     if (secret === null || !secret.startsWith(TOKEN_SECRET_PREFIX)) throw apiError("unauthenticated");
     const token = await deps.tokens.findBySecretHash(sha256Hex(secret));
@@ -60,18 +61,19 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
   }
 
   async function fromSession(request: FastifyRequest, reply: FastifyReply): Promise<SessionPrincipal> {
-    const cookie = request.cookies[SESSION_COOKIE];
+    const cookie = request.cookies[cookieName];
     if (cookie === undefined || cookie === "") throw apiError("unauthenticated");
     const idHash = sha256Hex(cookie);
     const now = deps.now();
     const active = await deps.sessions.findActive(idHash, now);
     if (active === undefined) {
-      reply.clearCookie(SESSION_COOKIE, { path: "/" });
+      // A `__Host-` cookie is only replaced (here: expired) by a Secure Set-Cookie.
+      reply.clearCookie(cookieName, { path: "/", secure: deps.secureCookies });
       throw apiError("unauthenticated");
     }
     if (now - active.session.refreshedAt >= SESSION_REFRESH_AFTER_MS) {
       await deps.sessions.refresh(idHash, now + SESSION_TTL_MS, now);
-      reply.setCookie(SESSION_COOKIE, cookie, sessionCookieOptions(deps.secureCookies, SESSION_TTL_MS));
+      reply.setCookie(cookieName, cookie, sessionCookieOptions(deps.secureCookies, SESSION_TTL_MS));
     }
     return { kind: "session", user: active.user, sessionIdHash: idHash };
   }
@@ -97,16 +99,16 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     },
     async startSession(request, reply, user) {
       const now = deps.now();
-      const old = request.cookies[SESSION_COOKIE];
+      const old = request.cookies[cookieName];
       if (old !== undefined && old !== "") await deps.sessions.remove(sha256Hex(old));
       const id = newSecret(32);
       await deps.sessions.create({ idHash: sha256Hex(id), userId: user.id, createdAt: now, expiresAt: now + SESSION_TTL_MS, refreshedAt: now });
-      reply.setCookie(SESSION_COOKIE, id, sessionCookieOptions(deps.secureCookies, SESSION_TTL_MS));
+      reply.setCookie(cookieName, id, sessionCookieOptions(deps.secureCookies, SESSION_TTL_MS));
     },
     async endSession(request, reply) {
-      const cookie = request.cookies[SESSION_COOKIE];
+      const cookie = request.cookies[cookieName];
       if (cookie !== undefined && cookie !== "") await deps.sessions.remove(sha256Hex(cookie));
-      reply.clearCookie(SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "lax", secure: deps.secureCookies });
+      reply.clearCookie(cookieName, { path: "/", httpOnly: true, sameSite: "lax", secure: deps.secureCookies });
     },
   };
 }

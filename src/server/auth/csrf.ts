@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { apiError } from "../errors.js";
 import { bearerOf } from "./authenticator.js";
-import { SESSION_COOKIE } from "./session-cookie.js";
+import { sessionCookieName } from "./session-cookie.js";
 
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -42,10 +42,11 @@ function refererOrigin(referer: string | undefined): string | undefined {
  */
 export function createCsrfGuard(publicUrl: string) {
   const publicOrigin = new URL(publicUrl).origin;
+  const cookieName = sessionCookieName(new URL(publicUrl).protocol === "https:");
   return async function csrfGuard(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     if (!UNSAFE_METHODS.has(request.method)) return;
     if (bearerOf(request) !== undefined) return;
-    const cookie = request.cookies[SESSION_COOKIE];
+    const cookie = request.cookies[cookieName];
     if (cookie === undefined) return;
     if (!isOwnOrigin(request, publicOrigin)) throw apiError("csrf_rejected");
   };

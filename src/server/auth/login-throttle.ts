@@ -33,14 +33,21 @@ export const DEFAULT_THROTTLE_POLICY: ThrottlePolicy = {
 };
 
 export type ThrottleVerdict =
-  | { readonly allowed: true; /** Wait this long before answering. */ readonly delayMs: number }
+  | { readonly allowed: true; /** Wait this long before checking the password. */ readonly delayMs: number }
   | { readonly allowed: false; /** Seconds, for Retry-After. */ readonly retryAfterSeconds: number };
 
 export interface LoginThrottle {
-  check(email: string, address: string): Promise<ThrottleVerdict>;
-  recordFailure(email: string, address: string): Promise<void>;
-  /** A successful sign-in clears the account's count (not the address's: one good account must not reset a guesser's budget). */
-  recordSuccess(email: string): Promise<void>;
+  /**
+   * Counts this attempt against the account and the address, atomically and before the password
+   * is checked, and says whether it may be checked: of N concurrent guesses, at most the limit
+   * are ever verified (counting after verifying let all N through while the first were checked).
+   */
+  begin(email: string, address: string): Promise<ThrottleVerdict>;
+  /**
+   * A successful sign-in clears the account's count and takes this attempt back from the
+   * address's (not the whole count: one good account must not reset a guesser's budget).
+   */
+  succeeded(email: string, address: string): Promise<void>;
 }
 
 export interface LoginThrottleDeps {
@@ -54,40 +61,40 @@ export function createLoginThrottle(deps: LoginThrottleDeps): LoginThrottle {
   const accountKey = (email: string) => `account:${email}`;
   const addressKey = (address: string) => `address:${address}`;
 
-  function delayFor(failures: number, rule: ThrottleRule): number {
-    if (failures < rule.slowAfter) return 0;
-    return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (failures - rule.slowAfter));
+  /** The delay for an attempt that follows `earlier` counted attempts. */
+  function delayFor(earlier: number, rule: ThrottleRule): number {
+    if (earlier < rule.slowAfter) return 0;
+    return Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (earlier - rule.slowAfter));
   }
 
   return {
-    async check(email, address) {
+    async begin(email, address) {
       const now = deps.now();
-      const keys = [accountKey(email), addressKey(address)] as const;
-      const states = await deps.attempts.get(keys);
-      const lockedUntil = Math.max(...keys.map((k) => states.get(k)?.lockedUntil ?? 0));
-      if (lockedUntil > now) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((lockedUntil - now) / 1000)) };
-      const recent = (key: string) => {
-        const state = states.get(key);
-        return state !== undefined && state.lastFailureAt >= now - policy.windowMs ? state.failures : 0;
-      };
-      const delayMs = Math.max(delayFor(recent(keys[0]), policy.account), delayFor(recent(keys[1]), policy.address));
+      const counters = [
+        [accountKey(email), policy.account],
+        [addressKey(address), policy.address],
+      ] as const;
+      let delayMs = 0;
+      let refusedUntil = 0;
+      for (const [key, rule] of counters) {
+        const counted = await deps.attempts.countAttempt(key, {
+          now,
+          windowStart: now - policy.windowMs,
+          lockAfter: rule.lockAfter,
+          lockUntil: now + rule.lockMs,
+        });
+        // The attempt that reaches the limit is still checked (it sets the lock); any later one
+        // is refused until the lock runs out.
+        if (counted.attempts > rule.lockAfter) refusedUntil = Math.max(refusedUntil, counted.lockedUntil, now + 1000);
+        delayMs = Math.max(delayMs, delayFor(counted.attempts - 1, rule));
+      }
+      if (refusedUntil > 0) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((refusedUntil - now) / 1000)) };
       return { allowed: true, delayMs };
     },
 
-    async recordFailure(email, address) {
-      const now = deps.now();
-      const windowStart = now - policy.windowMs;
-      for (const [key, rule] of [
-        [accountKey(email), policy.account],
-        [addressKey(address), policy.address],
-      ] as const) {
-        const failures = await deps.attempts.recordFailure(key, now, windowStart);
-        if (failures >= rule.lockAfter) await deps.attempts.lockUntil(key, now + rule.lockMs);
-      }
-    },
-
-    async recordSuccess(email) {
+    async succeeded(email, address) {
       await deps.attempts.reset(accountKey(email));
+      await deps.attempts.forgiveAttempt(addressKey(address));
     },
   };
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, addToken, errorOf, setUpAdmin, startOperatorServer, type OperatorServer } from "../../../test/support/operators.js";
 import { createPublishRateLimit } from "./publish-rate-limit.js";
 
-/** A test-only route standing in for the publishing routes of the sends brief. */
+/** A test-only route standing in for the publishing routes (POST /notifications, /p/<channel>). */
 const PUBLISH = "/test-only/publish";
 
 describe("the per-token publish rate limit", () => {

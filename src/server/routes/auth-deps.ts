@@ -2,6 +2,7 @@ import type { ApiTokensRepository } from "../../store/api-tokens-repository.js";
 import type { SessionsRepository } from "../../store/sessions-repository.js";
 import type { UsersRepository } from "../../store/users-repository.js";
 import type { Authenticator } from "../auth/authenticator.js";
+import type { CommonPasswords } from "../auth/common-passwords.js";
 import type { LoginThrottle } from "../auth/login-throttle.js";
 import type { PasswordHasher } from "../auth/password.js";
 import type { Translator } from "../i18n.js";
@@ -14,6 +15,8 @@ export interface AuthRoutesDeps {
   readonly authenticator: Authenticator;
   readonly throttle: LoginThrottle;
   readonly hasher: PasswordHasher;
+  /** Passwords refused wherever one is set (set-up, new user, password change). */
+  readonly commonPasswords: CommonPasswords;
   readonly translator: Translator;
   /** SINO_PUBLIC_URL: the origin the CSRF checks accept besides the request's own Host. */
   readonly publicUrl: string;

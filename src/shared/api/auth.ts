@@ -1,8 +1,21 @@
 import { z } from "zod";
 import { EMAIL_MAX_LENGTH, PASSWORD_MAX_LENGTH, emailSchema, newPasswordSchema, userNameSchema } from "./users.js";
 
-/** The session cookie's name. HttpOnly: the web app never reads it, it asks GET /session. */
+/**
+ * The session cookie's name over plain http (a local install). HttpOnly: the web app never reads
+ * it, it asks GET /session. Over https the name carries the `__Host-` prefix (see
+ * `sessionCookieName`).
+ */
 export const SESSION_COOKIE = "sino_session";
+
+/**
+ * `__Host-sino_session` when Sino is served over https: browsers then accept the cookie only if
+ * it is Secure, has Path=/ and no Domain (RFC 6265bis §4.1.3.2), so neither a sibling subdomain
+ * nor a plain-http page on the same host can plant or overwrite it (session fixation).
+ */
+export function sessionCookieName(secure: boolean): string {
+  return secure ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE;
+}
 
 /** GET /setup: whether the one-time set-up page should be offered (no user exists yet). */
 export const setupStatusSchema = z.object({ needed: z.boolean() });

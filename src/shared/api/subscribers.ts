@@ -15,6 +15,11 @@ export const subscriberSchema = z.object({
   createdAt: z.string(),
   /** The last registration from this browser (the page re-registers on every visit). */
   lastSeenAt: z.string(),
+  /**
+   * When its push service refused Sino's VAPID key (403: the subscription was made with another
+   * key); nothing is sent to it until the browser registers again. Null when all is well.
+   */
+  vapidMismatchAt: z.string().nullable(),
 });
 export type Subscriber = z.infer<typeof subscriberSchema>;
 

@@ -1,8 +1,11 @@
 /**
  * Wall-clock time in a named time zone ↔ instants, with nothing but Intl (no tz database in the
- * bundle). Operators enter "dia 12, 14:00" meaning 14:00 in the configured zone (SINO_TIME_ZONE), not in
- * whatever zone their laptop is set to; `sino send --agendar` reads wall times the same way.
+ * bundle). Operators enter "dia 12, 14:00" meaning 14:00 in the configured zone (SINO_TIME_ZONE),
+ * not in whatever zone their laptop is set to; `sino send --agendar` reads wall times the same way.
  */
+
+/** The zone Sino counts days and reads schedules in unless SINO_TIME_ZONE says otherwise. */
+export const DEFAULT_TIME_ZONE = "America/Sao_Paulo";
 
 export interface WallTime {
   /** `YYYY-MM-DD`, as an `<input type="date">` gives it. */

@@ -1,7 +1,7 @@
 import type { SinoMigration } from "./migration.js";
 
 /**
- * Issue 5: channels a subscriber chooses, which channels a send went to, what the service worker
+ * Channels a subscriber chooses, which channels a send went to, what the service worker
  * reported about each notification, a log of removals (so "removed per day" is real), and the
  * hygiene warning mark on subscriptions.
  */

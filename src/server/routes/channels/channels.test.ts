@@ -1,5 +1,5 @@
 /**
- * Issue 5 over HTTP, on SQLite and PostgreSQL: channels (admin), the subscriber's choice with proof
+ * Channels over HTTP, on SQLite and PostgreSQL: channels (admin), the subscriber's choice with proof
  * of possession and its limit, default channels and rotation (`previous`), events counted once,
  * Avisos (order, filter, pages, what is left out), CSV exports and stats.
  */
@@ -72,7 +72,7 @@ for (const dialect of DIALECTS) {
       expect((await publisher.request("PATCH", `/api/v1/channels/${id}`, { name: "Y" })).status).toBe(403);
       expect((await publisher.get("/api/v1/subscribers")).status).toBe(403);
       expect((await publisher.request("DELETE", "/api/v1/subscribers/1")).status).toBe(403);
-      expect((await fetch(`${server.url}/api/v1/subscribers.csv`, { headers: { cookie: `sino_session=${publisher.session}` } })).status).toBe(403);
+      expect((await fetch(`${server.url}/api/v1/subscribers.csv`, { headers: { cookie: `${publisher.cookieName}=${publisher.session}` } })).status).toBe(403);
     });
 
     it("puts a new subscription in the default channels and answers with its channels", async () => {
@@ -156,7 +156,7 @@ for (const dialect of DIALECTS) {
       const rows = await server.database.db.selectFrom("notification_events").selectAll().where("notification_id", "=", send.id).execute();
       expect(rows.map((r) => r.type).sort()).toEqual(["clicked", "shown"]);
 
-      const csv = await fetch(`${server.url}/api/v1/notifications/${send.id}/results.csv`, { headers: { cookie: `sino_session=${admin.session}` } });
+      const csv = await fetch(`${server.url}/api/v1/notifications/${send.id}/results.csv`, { headers: { cookie: `${admin.cookieName}=${admin.session}` } });
       expect(csv.status).toBe(200);
       expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
       const lines = (await csv.text()).replace(/^\uFEFF/, "").split("\r\n");
@@ -217,11 +217,11 @@ for (const dialect of DIALECTS) {
       const list = await admin.get("/api/v1/subscribers?browser=Firefox");
       expect(list.body.total).toBe(1);
       const [row] = list.body.subscribers;
-      expect(Object.keys(row).sort()).toEqual(["browser", "channels", "createdAt", "id", "lastSeenAt", "os"]);
-      expect(row).toMatchObject({ browser: "Firefox", os: "Linux", channels: ["promocoes"] });
+      expect(Object.keys(row).sort()).toEqual(["browser", "channels", "createdAt", "id", "lastSeenAt", "os", "vapidMismatchAt"]);
+      expect(row).toMatchObject({ browser: "Firefox", os: "Linux", channels: ["promocoes"], vapidMismatchAt: null });
       expect((await admin.get("/api/v1/subscribers?channel=promocoes&pageSize=1")).body.subscribers).toHaveLength(1);
 
-      const csv = await fetch(`${server.url}/api/v1/subscribers.csv`, { headers: { cookie: `sino_session=${admin.session}` } });
+      const csv = await fetch(`${server.url}/api/v1/subscribers.csv`, { headers: { cookie: `${admin.cookieName}=${admin.session}` } });
       const text = (await csv.text()).replace(/^\uFEFF/, "");
       expect(text.split("\r\n")[0]).toBe("Tipo,Nome,Inscritos");
       expect(text).toContain("Navegador,Firefox,1\r\n");

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeBase64Url } from "../../../push/base64url.js";
 import { DIALECTS } from "../../../../test/support/db.js";
 import { startTestServer, type TestServer } from "../../../../test/support/server.js";
-import { isOnP256 } from "../subscriptions/subscription-keys.js";
+import { isOnP256 } from "../../../push/key-policy.js";
 
 for (const dialect of DIALECTS) {
   describe(`GET /api/v1/config on ${dialect}`, () => {

@@ -11,7 +11,7 @@ import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
 import { OPERATOR_SECURITY, apiErrorSchema, noContentSchema } from "../../openapi.js";
 import { requireJson } from "../../require-json.js";
-import { checkAuth } from "../subscriptions/subscription-keys.js";
+import { checkAuth } from "../../../push/key-policy.js";
 
 export interface EventRoutesDeps {
   readonly events: NotificationEventsRepository;

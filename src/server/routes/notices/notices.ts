@@ -13,14 +13,21 @@ import type { ChannelsRepository } from "../../../store/channels-repository.js";
 import type { NoticeCursor, NoticeRecord, NoticesRepository } from "../../../store/notices-repository.js";
 import type { Translator } from "../../i18n.js";
 import { apiErrorSchema } from "../../openapi.js";
-import { openEventStream } from "../../sse.js";
+import { apiError } from "../../errors.js";
+import { openEventStream, type EventStream } from "../../sse.js";
+import { createStreamLimiter, type StreamLimits } from "../../stream-limiter.js";
+import { createIntervalTicker, createNoticeFeed, type Ticker } from "./notice-feed.js";
 
 export interface NoticeRoutesDeps {
   readonly notices: NoticesRepository;
   readonly channels: Pick<ChannelsRepository, "findBySlug">;
   readonly translator: Translator;
-  /** How often a live stream looks for new notices (other processes publish too); default 2 s. */
+  /** SINO_STREAMS_MAX / SINO_STREAMS_MAX_PER_ADDRESS: open live streams allowed. */
+  readonly streamLimits: StreamLimits;
+  /** How often the live streams' shared poll looks for new notices (other processes publish too); default 2 s. */
   readonly streamPollMs?: number;
+  /** Spaces the shared poll instead of a timer every `streamPollMs` (tests drive it by hand). */
+  readonly streamTicker?: Ticker;
 }
 
 export function presentNotice(notice: NoticeRecord): Notice {
@@ -52,6 +59,13 @@ export function registerNoticeRoutes(app: FastifyInstance, deps: NoticeRoutesDep
   const { t } = deps.translator;
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const tags = [t("api:tags.public")];
+  const limiter = createStreamLimiter(deps.streamLimits);
+  const feed = createNoticeFeed({
+    notices: deps.notices,
+    ticker: deps.streamTicker ?? createIntervalTicker(deps.streamPollMs ?? 2000),
+    onPollError: (error) => app.log.warn({ err: error }, "notice stream poll failed"),
+  });
+  app.addHook("onClose", async () => feed.close());
 
   /** The channel filter: unknown or archived → no notices (not an error: a stale link still loads). */
   async function channelFilter(slug: string | undefined): Promise<number | undefined | "none"> {
@@ -93,30 +107,33 @@ export function registerNoticeRoutes(app: FastifyInstance, deps: NoticeRoutesDep
       },
     },
     async (request, reply) => {
-      const channelId = await channelFilter(request.query.channel);
-      // Only what is published from now on: the page already has the rest.
-      const newest = await deps.notices.list({ limit: 1 });
-      let lastId = newest[0]?.id ?? 0;
-      const stream = openEventStream(reply);
-      let polling = false;
-      const poll = async () => {
-        if (stream.closed || polling || channelId === "none") return;
-        polling = true;
-        try {
-          // Polling the database, not an in-process event: sends made by any process (the API
-          // of another instance, the scheduler in a worker) show up alike.
-          const fresh = await deps.notices.list({ limit: 50, afterId: lastId, ...(channelId === undefined ? {} : { channelId }) });
-          const unfiltered = channelId === undefined ? fresh : await deps.notices.list({ limit: 50, afterId: lastId });
-          for (const notice of [...fresh].reverse()) stream.send(NOTICE_STREAM_EVENT, notice.id, JSON.stringify(presentNotice(notice)));
-          lastId = Math.max(lastId, ...unfiltered.map((n) => n.id), ...fresh.map((n) => n.id));
-        } catch (error) {
-          request.log.warn({ err: error }, "notice stream poll failed");
-        } finally {
-          polling = false;
+      const slot = limiter.acquire(request.ip);
+      if (!slot.ok) throw apiError(slot.reason === "address" ? "too_many_streams" : "streams_unavailable");
+      // Filled in once the response is taken over (below); the feed calls back only after that.
+      const out: { stream?: EventStream } = {};
+      let unsubscribe = () => {};
+      try {
+        const slug = request.query.channel;
+        const channelId = await channelFilter(slug);
+        // An unknown or archived channel: the stream stays open and quiet (a stale link still loads).
+        if (channelId !== "none") {
+          const wanted = (notice: NoticeRecord) => slug === undefined || slug === "" || notice.channels.some((c) => c.slug === slug);
+          // Subscribed before the response is taken over, so a database error is still an
+          // ordinary error answer; the feed calls back only from a later poll, by which time
+          // the stream below is open.
+          unsubscribe = await feed.subscribe((notices) => {
+            for (const notice of notices) if (wanted(notice)) out.stream?.send(NOTICE_STREAM_EVENT, notice.id, JSON.stringify(presentNotice(notice)));
+          });
         }
-      };
-      const timer = setInterval(() => void poll(), deps.streamPollMs ?? 2000);
-      stream.onClose(() => clearInterval(timer));
+      } catch (error) {
+        slot.release();
+        throw error;
+      }
+      const stream = (out.stream = openEventStream(reply));
+      stream.onClose(() => {
+        unsubscribe();
+        slot.release();
+      });
     },
   );
 }

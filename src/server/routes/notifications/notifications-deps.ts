@@ -1,15 +1,13 @@
 import type { DeliveryEngine } from "../../../delivery/engine.js";
-import type { Database } from "../../../store/database.js";
-import type { SubscriptionsRepository } from "../../../store/subscriptions-repository.js";
+import type { Repositories } from "../../../store/repositories.js";
 import type { Authenticator } from "../../auth/authenticator.js";
 import type { Translator } from "../../i18n.js";
 
 /** What the sends routes need; built once in `buildApp`. */
 export interface NotificationRoutesDeps {
-  /** createSend / getSend / cancelSend / onProgress / wake: the engine's public API only. */
-  readonly engine: Pick<DeliveryEngine, "createSend" | "getSend" | "cancelSend" | "onProgress" | "wake">;
-  readonly database: Database;
-  readonly subscriptions: SubscriptionsRepository;
+  /** createSend / getSend / cancelSend / onProgress: the engine's public API only. */
+  readonly engine: Pick<DeliveryEngine, "createSend" | "getSend" | "cancelSend" | "onProgress">;
+  readonly repositories: Pick<Repositories, "sendHistory" | "subscriptions" | "channels" | "notificationEvents">;
   readonly authenticator: Authenticator;
   readonly translator: Translator;
   readonly publicUrl: string;

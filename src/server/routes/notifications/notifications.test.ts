@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS } from "../../../../test/support/db.js";
 import { seedSubscriptions, waitForSend } from "../../../../test/support/delivery.js";
 import { startFakePushService, type FakePushService } from "../../../../test/support/fake-push/fake-push-service.js";
+import { subscriberKeysFor } from "../../../../test/support/fake-push/keys.js";
 import { loadTestTls } from "../../../../test/support/fake-push/test-tls.js";
 import { ApiClient, addToken, addUser, errorOf, setUpAdmin } from "../../../../test/support/operators.js";
 import { startTestServer, type TestServer } from "../../../../test/support/server.js";
@@ -164,6 +165,23 @@ for (const dialect of DIALECTS) {
       expect((await publisher.post(NOTIFICATIONS, body, { "idempotency-key": "tem espaço" })).body).toEqual(errorOf("idempotency_key_invalid"));
     });
 
+    it("gives an Idempotency-Key send the id its service worker reports with, and records those reports", async () => {
+      const endpoint = fake.endpointFor(ids[6]!);
+      const res = await publisher.post(NOTIFICATIONS, { title: "Com chave e relatório", audience: { type: "endpoint", endpoint } }, { "idempotency-key": `k-${dialect}-events` });
+      expect(res.status).toBe(201);
+      const id = res.body.notification.id as string;
+      await waitForSend(() => server.delivery.getSend(Number(id)));
+      const delivered = fake.stats().log.find((entry) => entry.id === ids[6] && entry.plaintext?.includes("Com chave e relatório"));
+      const payload = JSON.parse(delivered!.plaintext!) as { id?: string };
+      expect(payload.id).toBe(id);
+
+      const auth = subscriberKeysFor(fake.keySeed, ids[6]!).auth.toString("base64url");
+      const anonymous = new ApiClient(client());
+      expect((await anonymous.post("/api/v1/events", { notificationId: payload.id, type: "shown", endpoint, auth })).status).toBe(204);
+      const recorded = await server.database.db.selectFrom("notification_events").select("type").where("notification_id", "=", Number(id)).execute();
+      expect(recorded.map((row) => row.type)).toEqual(["shown"]);
+    });
+
     it("makes one send of concurrent requests with the same Idempotency-Key", async () => {
       const body = { title: "Corrida", audience: { type: "endpoint", endpoint: fake.endpointFor(ids[5]!) } };
       const headers = { "idempotency-key": `k-${dialect}-race` };
@@ -190,7 +208,7 @@ for (const dialect of DIALECTS) {
     it("streams the progress as Server-Sent Events until the send is completed", async () => {
       const res = await publisher.post(NOTIFICATIONS, { title: "Ao vivo" });
       const id = res.body.notification.id as string;
-      const events = await readProgressEvents(`${server.url}${NOTIFICATIONS}/${id}/events`, { cookie: `sino_session=${publisher.session}` });
+      const events = await readProgressEvents(`${server.url}${NOTIFICATIONS}/${id}/events`, { cookie: `${publisher.cookieName}=${publisher.session}` });
       const last = events.at(-1)!;
       expect(last).toMatchObject({ id, status: "completed", counts: { queued: 20, accepted: 20 } });
       const settled = events.map((e) => e.counts.accepted + e.counts.failed + e.counts.removed);

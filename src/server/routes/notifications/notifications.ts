@@ -11,14 +11,11 @@ import {
   overviewSchema,
 } from "../../../shared/api/notifications.js";
 import { API_ROUTES } from "../../../shared/api/routes.js";
-import { createIdempotencyKeysRepository } from "../../../store/idempotency-keys-repository.js";
-import { createSendHistoryRepository } from "../../../store/send-history-repository.js";
 import { createPublishRateLimit } from "../../auth/publish-rate-limit.js";
 import { apiError } from "../../errors.js";
 import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
 import { presentNotification } from "../../presenters/notification.js";
-import { createChannelsRepository } from "../../../store/channels-repository.js";
-import { clickRate, createNotificationEventsRepository } from "../../../store/notification-events-repository.js";
+import { clickRate } from "../../../store/notification-events-repository.js";
 import { requireJson } from "../../require-json.js";
 import type { NotificationRoutesDeps } from "./notifications-deps.js";
 import { streamProgress } from "./progress-stream.js";
@@ -38,12 +35,11 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const requireUser = deps.authenticator.requireUser;
   const rateLimit = createPublishRateLimit(app, deps.publishRateLimit);
-  const history = createSendHistoryRepository(deps.database);
+  const history = deps.repositories.sendHistory;
   const publishDeps: PublishDeps = {
     engine: deps.engine,
-    keys: createIdempotencyKeysRepository(deps.database),
-    subscriptions: deps.subscriptions,
-    channels: createChannelsRepository(deps.database.db),
+    subscriptions: deps.repositories.subscriptions,
+    channels: deps.repositories.channels,
     publicUrl: deps.publicUrl,
     now: deps.now,
   };
@@ -101,8 +97,9 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
     { onRequest: requireUser, schema: { ...doc("api:routes.notificationsGet"), params: idParams, response: { 200: notificationResponseSchema, "4xx": apiErrorSchema } } },
     async (request) => {
       const send = await findSend(request.params.id);
-      // The service workers' reports (issue 5), on the one send's answer only.
-      const events = await createNotificationEventsRepository(deps.database.db).countsFor(send.id);
+      // The service workers' shown/clicked/closed reports: counted for the one send's answer only,
+      // not for every row of the list.
+      const events = await deps.repositories.notificationEvents.countsFor(send.id);
       const presented = presentNotification(send);
       return {
         notification: { ...presented, counts: { ...presented.counts, ...events, clickRate: clickRate(events.clicked, send.counts.accepted) } },
@@ -146,7 +143,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
     API_ROUTES.overview,
     { onRequest: requireUser, schema: { ...doc("api:routes.overview"), response: { 200: overviewSchema, "4xx": apiErrorSchema } } },
     async () => {
-      const [total, recent] = await Promise.all([deps.subscriptions.count(), history.list({ offset: 0, limit: RECENT_SENDS })]);
+      const [total, recent] = await Promise.all([deps.repositories.subscriptions.count(), history.list({ offset: 0, limit: RECENT_SENDS })]);
       return { subscribers: { total }, recentSends: recent.sends.map(presentNotification) };
     },
   );

@@ -1,10 +1,8 @@
 import { createHash } from "node:crypto";
 import { isDeliveryError, type DeliveryErrorCode } from "../../../delivery/delivery-error.js";
 import type { DeliveryEngine } from "../../../delivery/engine.js";
-import { resolveDeliveryOptions } from "../../../delivery/delivery-options.js";
-import { payloadFor, prepareSend, type SendInput } from "../../../delivery/send-input.js";
+import type { SendInput } from "../../../delivery/send-input.js";
 import {
-  IDEMPOTENCY_KEY_TTL_MS,
   NOTIFICATION_LIMITS,
   type NotificationAudience,
   type NotificationResponse,
@@ -12,7 +10,6 @@ import {
 } from "../../../shared/api/notifications.js";
 import type { ErrorCode } from "../../../shared/errors.js";
 import type { ChannelsRepository } from "../../../store/channels-repository.js";
-import type { IdempotencyKeysRepository } from "../../../store/idempotency-keys-repository.js";
 import type { SubscriptionsRepository } from "../../../store/subscriptions-repository.js";
 import type { Principal } from "../../auth/principal.js";
 import { apiError } from "../../errors.js";
@@ -32,8 +29,7 @@ export interface PublishRequest {
 }
 
 export interface PublishDeps {
-  readonly engine: Pick<DeliveryEngine, "createSend" | "wake">;
-  readonly keys: IdempotencyKeysRepository;
+  readonly engine: Pick<DeliveryEngine, "createSend">;
   readonly subscriptions: Pick<SubscriptionsRepository, "findByEndpoint">;
   /** Resolves a channels audience (slugs) to active channel ids. */
   readonly channels?: Pick<ChannelsRepository, "listActive">;
@@ -51,7 +47,6 @@ export interface PublishAnswer {
 
 /** A send scheduled up to this long ago is sent now: the clocks of client and server differ a little. */
 const PAST_TOLERANCE_MS = 60_000;
-const JOB_SIZE = resolveDeliveryOptions().jobSize;
 
 const DELIVERY_ERRORS: Record<DeliveryErrorCode, { code: ErrorCode; field?: string }> = {
   title_required: { code: "title_required", field: "title" },
@@ -87,38 +82,31 @@ export function checkIdempotencyKey(value: string | string[] | undefined): strin
 }
 
 /**
- * Creates a send for an operator or a token: link and schedule rules, the "send to me" endpoint
- * check, then the engine — or, with an Idempotency-Key, the key store, which creates the send and
- * remembers the answer in one transaction (the same key again replays that answer).
+ * Creates a send for an operator or a token: link and schedule rules and the "send to me" endpoint
+ * check here, then the engine — which, with an Idempotency-Key, stores the key and the send in one
+ * transaction (the same key again replays the first answer).
  */
 export async function publish(deps: PublishDeps, principal: Principal, request: PublishRequest, idempotencyKey: string | undefined, route: string): Promise<PublishAnswer> {
-  const now = deps.now();
-  const input = await toSendInput(deps, request, now);
+  const input = await toSendInput(deps, request, deps.now());
   if (idempotencyKey === undefined) {
     const send = await deps.engine.createSend(input).catch(toApiFailure);
     return { statusCode: 201, body: { notification: presentNotification(send) }, replayed: false };
   }
-
   const requestHash = hashRequest(route, request);
-  let prepared;
-  try {
-    prepared = prepareSend(input);
-  } catch (error) {
-    toApiFailure(error);
-  }
-  const result = await deps.keys.createSendOnce(
-    { scope: keyScopeOf(principal), key: idempotencyKey, requestHash, expiresAt: now + IDEMPOTENCY_KEY_TTL_MS },
-    prepared,
-    { now, jobSize: JOB_SIZE, payloadFor: ({ tag }) => payloadFor(prepared, tag) },
-    (send) => ({ statusCode: 201, response: JSON.stringify({ notification: presentNotification(send) }) }),
-  );
-  if (result.outcome === "created") {
-    // What engine.createSend does after storing: idle lanes look at once.
-    if (result.send.status === "queued") deps.engine.wake();
-    return { statusCode: 201, body: JSON.parse(result.answer.response) as NotificationResponse, replayed: false };
-  }
+  const result = await deps.engine
+    .createSend(input, {
+      idempotency: {
+        scope: keyScopeOf(principal),
+        key: idempotencyKey,
+        requestHash,
+        answer: (send) => ({ statusCode: 201, response: JSON.stringify({ notification: presentNotification(send) }) }),
+      },
+    })
+    .catch(toApiFailure);
+  const body = JSON.parse(result.answer.response) as NotificationResponse;
+  if (result.outcome === "created") return { statusCode: 201, body, replayed: false };
   if (result.answer.requestHash !== requestHash) throw apiError("idempotency_key_reused");
-  return { statusCode: result.answer.statusCode, body: JSON.parse(result.answer.response) as NotificationResponse, replayed: true };
+  return { statusCode: result.answer.statusCode, body, replayed: true };
 }
 
 async function toSendInput(deps: PublishDeps, request: PublishRequest, now: number): Promise<SendInput> {
@@ -146,9 +134,10 @@ async function toSendInput(deps: PublishDeps, request: PublishRequest, now: numb
     audience = { kind: "channels", channels: chosen.map((c) => c!.id), slugs };
   }
   if (request.audience.type === "endpoint") {
-    if ((await deps.subscriptions.findByEndpoint(request.audience.endpoint)) === undefined) {
-      throw apiError("subscription_not_found", "audience.endpoint");
-    }
+    const subscription = await deps.subscriptions.findByEndpoint(request.audience.endpoint);
+    if (subscription === undefined) throw apiError("subscription_not_found", "audience.endpoint");
+    // The stored spelling: the send is matched against the row, whatever spelling was asked for.
+    audience = { kind: "endpoint", endpoint: subscription.endpoint };
   }
   return {
     title: request.title,
@@ -158,7 +147,7 @@ async function toSendInput(deps: PublishDeps, request: PublishRequest, now: numb
     ...(request.image === undefined || request.image === "" ? {} : { image: request.image }),
     urgency: request.urgency,
     ttlSeconds: request.ttl,
-    audience: request.audience.type === "endpoint" ? { kind: "endpoint", endpoint: request.audience.endpoint } : audience,
+    audience,
     ...(sendAt === undefined ? {} : { sendAt }),
   };
 }

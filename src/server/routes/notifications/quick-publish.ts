@@ -31,7 +31,7 @@ const BODY_LIMIT = 4096;
  * the message; optional headers give the title (`Title`/`X-Title`), the link (`Click`/`X-Click`/
  * `X-Link`), the urgency (`Urgency`, or ntfy's `X-Priority`/`Priority` 1–5) and an
  * `Idempotency-Key`. Without a title, a one-line message becomes the title. `todos` is everyone;
- * channels (issue 5) name the others. Answers like POST /notifications.
+ * any other name is a channel's slug. Answers like POST /notifications.
  */
 export async function registerQuickPublish(
   app: FastifyInstance,

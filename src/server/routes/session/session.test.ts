@@ -10,6 +10,8 @@ import {
   type OperatorServer,
 } from "../../../../test/support/operators.js";
 import { sha256Hex } from "../../auth/secrets.js";
+import { DEFAULT_THROTTLE_POLICY } from "../../auth/login-throttle.js";
+import { createPasswordHasher, type PasswordHasher } from "../../auth/password.js";
 import { SESSION_TTL_MS } from "../../auth/session-cookie.js";
 
 const SESSION = "/api/v1/session";
@@ -48,7 +50,8 @@ for (const dialect of DIALECTS) {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ user: { id: expect.any(String), name: ADMIN.name, email: ADMIN.email, role: "admin", createdAt: expect.any(String) } });
       const [setCookie] = res.headers.getSetCookie();
-      const value = /^sino_session=([^;]+)/.exec(setCookie!)![1]!;
+      // https public URL: the __Host- prefix, which browsers hold to Secure, Path=/ and no Domain.
+      const value = /^__Host-sino_session=([^;]+)/.exec(setCookie!)![1]!;
       // 32 random bytes, base64url: 43 characters, 256 bits.
       expect(value).toMatch(/^[A-Za-z0-9_-]{43}$/);
       const attrs = cookieAttributes(setCookie!);
@@ -56,6 +59,7 @@ for (const dialect of DIALECTS) {
       expect(attrs.get("samesite")).toBe("Lax");
       expect(attrs.get("path")).toBe("/");
       expect(attrs.has("secure")).toBe(true);
+      expect(attrs.has("domain")).toBe(false);
       expect(Number(attrs.get("max-age"))).toBe(SESSION_TTL_MS / 1000);
       expect((await client.get(SESSION)).body.user.email).toBe(ADMIN.email);
     });
@@ -104,7 +108,7 @@ for (const dialect of DIALECTS) {
       const cookie = client.session!;
       const res = await client.delete(SESSION);
       expect(res.status).toBe(204);
-      expect(res.headers.getSetCookie()[0]).toMatch(/^sino_session=;.*Max-Age=0/);
+      expect(res.headers.getSetCookie()[0]).toMatch(/^__Host-sino_session=;.*Max-Age=0.*Secure/);
       const row = await server.database.db.selectFrom("sessions").select("id_hash").where("id_hash", "=", sha256Hex(cookie)).executeTakeFirst();
       expect(row).toBeUndefined();
       const replay = new ApiClient(server);
@@ -181,6 +185,33 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    it("verifies at most the lock limit of 30 concurrent wrong guesses, even split over two processes", async () => {
+      let verified = 0;
+      const real = createPasswordHasher();
+      const counting: PasswordHasher = {
+        hash: (password) => real.hash(password),
+        verify: (hash, password) => ((verified += 1), real.verify(hash, password)),
+        verifyNothing: (password) => ((verified += 1), real.verifyNothing(password)),
+      };
+      const auth = { sleep: async () => undefined, hasher: counting };
+      const first = await startOperatorServer({ dialect, database: server.database, now: () => clock, auth });
+      const second = await startOperatorServer({ dialect, database: server.database, now: () => clock, auth });
+      try {
+        const guesses = Array.from({ length: 30 }, (_, i) =>
+          new ApiClient(i % 2 === 0 ? first : second).post(SESSION, { email: ADMIN.email, password: `chute-${i}-errado` }),
+        );
+        const statuses = (await Promise.all(guesses)).map((res) => res.status).sort();
+        expect(verified).toBe(DEFAULT_THROTTLE_POLICY.account.lockAfter);
+        expect(statuses).toEqual([...Array(10).fill(401), ...Array(20).fill(429)]);
+        // And the right password is refused too while the account is locked.
+        expect((await new ApiClient(first).post(SESSION, { email: ADMIN.email, password: ADMIN.password })).status).toBe(429);
+        expect(verified).toBe(10);
+      } finally {
+        await first.close();
+        await second.close();
+      }
+    });
+
     it("lets a publisher sign in too", async () => {
       const admin = new ApiClient(server);
       await admin.post(SESSION, { email: ADMIN.email, password: ADMIN.password });
@@ -248,5 +279,47 @@ describe("the per-address throttle behind a reverse proxy", () => {
 
   it("ignores X-Forwarded-For from an untrusted peer, so a guesser cannot pick a new address per attempt", async () => {
     expect(await lockOneAddressThenTryAnother({})).toBe(429);
+  });
+});
+
+for (const dialect of DIALECTS) {
+  describe(`the session cookie over plain http on ${dialect}`, () => {
+    let server: OperatorServer;
+    beforeEach(async () => {
+      server = await startOperatorServer({ dialect, env: { SINO_PUBLIC_URL: "http://localhost:8080" } });
+      await setUpAdmin(server);
+    });
+    afterEach(async () => {
+      await server.close();
+    });
+
+    it("has no __Host- prefix and no Secure flag (a browser would drop either over http), and still works", async () => {
+      const client = new ApiClient(server);
+      const res = await client.post(SESSION, { email: ADMIN.email, password: ADMIN.password });
+      const [setCookie] = res.headers.getSetCookie();
+      expect(setCookie).toMatch(/^sino_session=[A-Za-z0-9_-]{43};/);
+      expect(cookieAttributes(setCookie!).has("secure")).toBe(false);
+      expect((await client.get(SESSION)).status).toBe(200);
+    });
+  });
+}
+
+describe("the __Host- session cookie is the only one accepted over https", () => {
+  let server: OperatorServer;
+  beforeEach(async () => {
+    server = await startOperatorServer({ dialect: "sqlite" });
+    await setUpAdmin(server);
+  });
+  afterEach(async () => {
+    await server.close();
+  });
+
+  it("ignores a valid session id sent under the unprefixed name (a cookie a sibling host could plant)", async () => {
+    const client = new ApiClient(server);
+    await client.post(SESSION, { email: ADMIN.email, password: ADMIN.password });
+    expect(client.cookieName).toBe("__Host-sino_session");
+    const planted = await fetch(server.url + SESSION, { headers: { cookie: `sino_session=${client.session}` } });
+    expect(planted.status).toBe(401);
+    expect((await client.get(SESSION)).status).toBe(200);
   });
 });

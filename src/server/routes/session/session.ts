@@ -43,7 +43,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: AuthRoutesDeps
     async (request, reply) => {
       const { email, password } = request.body;
       const address = request.ip;
-      const verdict = await deps.throttle.check(email, address);
+      const verdict = await deps.throttle.begin(email, address);
       if (!verdict.allowed) {
         reply.header("retry-after", String(verdict.retryAfterSeconds));
         throw apiError("too_many_attempts");
@@ -55,11 +55,10 @@ export function registerSessionRoutes(app: FastifyInstance, deps: AuthRoutesDeps
       const user = await deps.users.findByEmail(email);
       const ok = user === undefined ? await deps.hasher.verifyNothing(password) : await deps.hasher.verify(user.passwordHash, password);
       if (user === undefined || !ok) {
-        await deps.throttle.recordFailure(email, address);
         request.log.info("sign-in refused");
         throw apiError("invalid_credentials");
       }
-      await deps.throttle.recordSuccess(email);
+      await deps.throttle.succeeded(email, address);
       await deps.authenticator.startSession(request, reply, user);
       await deps.sessions.removeExpired(deps.now());
       request.log.info({ userId: user.id }, "signed in");

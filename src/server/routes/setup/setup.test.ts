@@ -40,6 +40,7 @@ for (const dialect of DIALECTS) {
     it("validates like user creation and stores nothing on a bad request", async () => {
       const client = new ApiClient(server);
       expect(await client.post(SETUP, { ...ADMIN, password: "curta" })).toMatchObject({ status: 400, body: errorOf("password_too_short", "password") });
+      expect(await client.post(SETUP, { ...ADMIN, password: "iloveyou1" })).toMatchObject({ status: 400, body: errorOf("password_too_common", "password") });
       expect(await client.post(SETUP, { ...ADMIN, email: "sem-arroba" })).toMatchObject({ status: 400, body: errorOf("email_invalid", "email") });
       expect(await client.post(SETUP, { ...ADMIN, origin: "x" }, { origin: "https://evil.example" })).toMatchObject({ status: 403, body: errorOf("csrf_rejected") });
       expect((await client.get(SETUP)).body).toEqual({ needed: true });

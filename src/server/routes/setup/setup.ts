@@ -36,6 +36,7 @@ export function registerSetupRoutes(app: FastifyInstance, deps: AuthRoutesDeps):
     async (request, reply) => {
       // Cheap early answer; the race itself is decided in the repository's transaction.
       if ((await deps.users.count()) > 0) throw apiError("setup_already_done");
+      if (deps.commonPasswords.has(request.body.password)) throw apiError("password_too_common", "password");
       const passwordHash = await deps.hasher.hash(request.body.password);
       const result = await deps.users.createFirstAdmin(
         { name: request.body.name, email: request.body.email, passwordHash },

@@ -85,6 +85,7 @@ export function registerSubscriberRoutes(app: FastifyInstance, deps: SubscriberR
           channels: s.channels,
           createdAt: new Date(s.createdAt).toISOString(),
           lastSeenAt: new Date(s.lastSeenAt).toISOString(),
+          vapidMismatchAt: s.vapidMismatchAt === null ? null : new Date(s.vapidMismatchAt).toISOString(),
         })),
       };
     },

@@ -112,6 +112,19 @@ for (const dialect of DIALECTS) {
         expect(await countRows(server)).toBe(before);
       });
 
+      it("clears a VAPID-mismatch flag (a 403 from its push service) when the browser registers again", async () => {
+        const sub = aBrowserSubscription();
+        expect((await send(server, "POST", sub)).status).toBe(201);
+        const flagged = () => server.database.db.selectFrom("subscriptions").select("vapid_mismatch_at").where("endpoint", "=", sub.endpoint).executeTakeFirstOrThrow();
+        await server.database.db.updateTable("subscriptions").set({ vapid_mismatch_at: Date.now() }).where("endpoint", "=", sub.endpoint).execute();
+        expect((await flagged()).vapid_mismatch_at).not.toBeNull();
+        // A stranger knowing the endpoint cannot clear it (nor change anything).
+        expect((await send(server, "POST", { ...sub, keys: { ...sub.keys, auth: aBrowserSubscription().keys.auth } })).status).toBe(403);
+        expect((await flagged()).vapid_mismatch_at).not.toBeNull();
+        expect((await send(server, "POST", sub)).status).toBe(200);
+        expect((await flagged()).vapid_mismatch_at).toBeNull();
+      });
+
       it("refuses to replace the keys of a known endpoint without its auth secret", async () => {
         const sub = aBrowserSubscription();
         await send(server, "POST", sub);
@@ -121,6 +134,53 @@ for (const dialect of DIALECTS) {
         const row = await server.database.db.selectFrom("subscriptions").selectAll().where("endpoint", "=", sub.endpoint).executeTakeFirstOrThrow();
         expect(row.auth).toBe(sub.keys.auth);
         expect(row.p256dh).toBe(sub.keys.p256dh);
+      });
+
+      it("knows a registered endpoint in any spelling of its URL: no second row, and another auth secret is still refused", async () => {
+        const sub = aBrowserSubscription();
+        const first = await send(server, "POST", sub);
+        const id = (first.body as { subscription: { id: string } }).subscription.id;
+        const before = await countRows(server);
+        const path = sub.endpoint.slice("https://fcm.googleapis.com".length);
+        for (const spelling of [`https://FCM.googleapis.com${path}`, `https://fcm.googleapis.com:443${path}`, `https://Fcm.GoogleApis.com:443${path}`]) {
+          const again = await send(server, "POST", { ...sub, endpoint: spelling });
+          expect({ spelling, status: again.status, id: (again.body as { subscription: { id: string } }).subscription.id }).toEqual({ spelling, status: 200, id });
+          const attacker = await send(server, "POST", { ...aBrowserSubscription(), endpoint: spelling });
+          expect(attacker).toEqual({ status: 403, body: errorOf("subscription_auth_mismatch", "keys.auth") });
+        }
+        expect(await countRows(server)).toBe(before);
+
+        // A new subscription written unusually is stored as the browser's usual spelling.
+        const unusual = aBrowserSubscription();
+        const unusualPath = unusual.endpoint.slice("https://fcm.googleapis.com".length);
+        expect((await send(server, "POST", { ...unusual, endpoint: `https://FCM.GOOGLEAPIS.COM:443${unusualPath}` })).status).toBe(201);
+        const stored = await server.database.db.selectFrom("subscriptions").select("endpoint").where("auth", "=", unusual.keys.auth).executeTakeFirstOrThrow();
+        expect(stored.endpoint).toBe(unusual.endpoint);
+        // Removing it by another spelling finds it too.
+        expect((await send(server, "DELETE", { endpoint: `https://fcm.googleapis.com:443${unusualPath}`, auth: unusual.keys.auth })).status).toBe(204);
+      });
+
+      it("refuses a non-default port on an allowed push host unless the allow-list names that port", async () => {
+        const endpoint = `https://fcm.googleapis.com:8443/fcm/send/${dialect}-porta`;
+        const before = await countRows(server);
+        expect((await send(server, "POST", aBrowserSubscription({ endpoint }))).body).toEqual(errorOf("endpoint_host_not_allowed", "endpoint"));
+        expect((await send(server, "POST", aBrowserSubscription({ endpoint: `https://updates.push.services.mozilla.com:444/wpush/v2/${dialect}` }))).body).toEqual(
+          errorOf("endpoint_host_not_allowed", "endpoint"),
+        );
+        expect(await countRows(server)).toBe(before);
+        const withPort = await startTestServer({
+          dialect,
+          env: { SINO_PUSH_ALLOWED_HOSTS: `${DEFAULT_PUSH_HOSTS.join(",")},fcm.googleapis.com:8443`, SINO_PUSH_ALLOW_PRIVATE: "false" },
+        });
+        try {
+          expect((await send(withPort, "POST", aBrowserSubscription({ endpoint }))).status).toBe(201);
+          // Naming one port opens only that one.
+          expect((await send(withPort, "POST", aBrowserSubscription({ endpoint: endpoint.replace(":8443", ":8444") }))).body).toEqual(
+            errorOf("endpoint_host_not_allowed", "endpoint"),
+          );
+        } finally {
+          await withPort.close();
+        }
       });
 
       it("accepts padded base64url keys and stores them unpadded", async () => {

@@ -21,7 +21,7 @@ import {
   removeSubscriptionBody,
   subscriptionChannelsBody,
 } from "./schema.js";
-import { checkAuth, checkP256dh } from "./subscription-keys.js";
+import { checkAuth, checkP256dh } from "../../../push/key-policy.js";
 
 export interface SubscriptionRoutesDeps {
   readonly subscriptions: SubscriptionsRepository;
@@ -60,29 +60,20 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
       const auth = checkAuth(body.keys.auth);
       if (!auth.ok) throw apiError(auth.code, "keys.auth");
 
+      // pushsubscriptionchange / key rotation: with `previous` the browser proves it held the old
+      // subscription, so the subscriber keeps their channels (the store moves them).
       const result = await deps.subscriptions.register(
-        { endpoint: body.endpoint, p256dh: p256dh.value, auth: auth.value, userAgent: userAgentOf(request) },
+        { endpoint: endpoint.endpoint, p256dh: p256dh.value, auth: auth.value, userAgent: userAgentOf(request), previous: body.previous },
         deps.now(),
       );
       // The endpoint already belongs to a browser holding another auth secret: replacing its keys
       // would silently cut that browser off, and knowing an endpoint must not be enough for that.
       if (result.outcome === "auth_mismatch") throw apiError("subscription_auth_mismatch", "keys.auth");
-
-      const subscriptionId = result.subscription.id;
-      if (result.outcome === "created") await deps.subscriptionChannels.joinDefaults(subscriptionId);
-      // pushsubscriptionchange / key rotation: the browser proves it held the old subscription, so
-      // the subscriber keeps their channels (and the dead endpoint goes). Without valid proof the
-      // new subscription is simply a new one.
-      let moved = false;
-      if (body.previous !== undefined && body.previous.endpoint !== body.endpoint) {
-        moved = (await deps.subscriptionChannels.moveFromPrevious(body.previous, subscriptionId)) === "moved";
-      }
       request.log.info(
-        { subscriptionId, pushHost: endpoint.url.host, outcome: result.outcome, previousMoved: moved },
+        { subscriptionId: result.subscription.id, pushHost: endpoint.url.host, outcome: result.outcome, previousMoved: result.previousMoved },
         "subscription registered",
       );
-      const channels = await deps.subscriptionChannels.activeSlugsOf(subscriptionId);
-      const response: RegisterSubscriptionResponse = { subscription: presentSubscription(result.subscription, channels) };
+      const response: RegisterSubscriptionResponse = { subscription: presentSubscription(result.subscription, result.channels) };
       return reply.code(result.outcome === "created" ? 201 : 200).send(response);
     },
   );

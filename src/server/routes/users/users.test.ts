@@ -54,7 +54,7 @@ for (const dialect of DIALECTS) {
     });
 
     it("refuses a taken email (any case), a short or overlong password, a bad email and an empty name", async () => {
-      const body = { name: "Dani", email: "dani@exemplo.com.br", password: "12345678", role: "publisher" };
+      const body = { name: "Dani", email: "dani@exemplo.com.br", password: "doze-teclas-azuis", role: "publisher" };
       expect((await admin.post(USERS, body)).status).toBe(201);
       expect(await admin.post(USERS, { ...body, email: " DANI@exemplo.com.br" })).toMatchObject({ status: 409, body: errorOf("email_taken", "email") });
       expect(await admin.post(USERS, { ...body, email: "e@x.com", password: "1234567" })).toMatchObject({ status: 400, body: errorOf("password_too_short", "password") });
@@ -62,6 +62,10 @@ for (const dialect of DIALECTS) {
       expect(await admin.post(USERS, { ...body, email: "não é email" })).toMatchObject({ status: 400, body: errorOf("email_invalid", "email") });
       expect(await admin.post(USERS, { ...body, email: "e@x.com", name: "   " })).toMatchObject({ status: 400, body: errorOf("name_required", "name") });
       expect(await admin.post(USERS, { ...body, email: "e@x.com", role: "root" })).toMatchObject({ status: 400, body: errorOf("validation_failed", "role") });
+      // ASVS 6.2.4: one of the most common passwords is refused, whatever its case.
+      expect(await admin.post(USERS, { ...body, email: "e@x.com", password: "Password123" })).toMatchObject({ status: 400, body: errorOf("password_too_common", "password") });
+      expect(await admin.post(USERS, { ...body, email: "e@x.com", password: "senha123" })).toMatchObject({ status: 400, body: errorOf("password_too_common", "password") });
+      expect((await admin.get(USERS)).body.users.map((u: { email: string }) => u.email)).not.toContain("e@x.com");
       // No composition rules: eight spaces-and-letters are fine.
       expect((await admin.post(USERS, { ...body, email: "f@x.com", password: "a a a a " })).status).toBe(201);
     });
@@ -103,6 +107,9 @@ for (const dialect of DIALECTS) {
 
     it("ends the user's other sessions when their password changes, and the new password works", async () => {
       const { user, client, password } = await addUser(admin, "publisher");
+      // A common password is refused on a change too, and the old one keeps working meanwhile.
+      expect(await admin.patch(userPath(user.id), { password: "qwertyuiop" })).toMatchObject({ status: 400, body: errorOf("password_too_common", "password") });
+      expect((await client.get("/api/v1/session")).status).toBe(200);
       expect((await admin.patch(userPath(user.id), { password: "nova-senha-da-pessoa" })).status).toBe(200);
       expect((await client.get("/api/v1/session")).status).toBe(401);
       const again = new ApiClient(server);
@@ -119,7 +126,7 @@ for (const dialect of DIALECTS) {
       const me = (await admin.get("/api/v1/session")).body.user.id as string;
       const before = await admin.get(USERS);
       expect(await client.get(USERS)).toMatchObject({ status: 403, body: errorOf("forbidden") });
-      expect(await client.post(USERS, { name: "X", email: "x@x.com", password: "12345678", role: "admin" })).toMatchObject({ status: 403, body: errorOf("forbidden") });
+      expect(await client.post(USERS, { name: "X", email: "x@x.com", password: "doze-teclas-azuis", role: "admin" })).toMatchObject({ status: 403, body: errorOf("forbidden") });
       expect(await client.patch(userPath(me), { role: "publisher" })).toMatchObject({ status: 403, body: errorOf("forbidden") });
       expect(await client.delete(userPath(me))).toMatchObject({ status: 403, body: errorOf("forbidden") });
       expect((await admin.get(USERS)).body).toEqual(before.body);
@@ -129,9 +136,9 @@ for (const dialect of DIALECTS) {
       const publish = new ApiClient(server, { bearer: (await addToken(admin, "publish")).secret, origin: null });
       const adminToken = new ApiClient(server, { bearer: (await addToken(admin, "admin")).secret, origin: null });
       expect(await publish.get(USERS)).toMatchObject({ status: 403, body: errorOf("forbidden") });
-      expect(await publish.post(USERS, { name: "X", email: "x@x.com", password: "12345678", role: "admin" })).toMatchObject({ status: 403 });
+      expect(await publish.post(USERS, { name: "X", email: "x@x.com", password: "doze-teclas-azuis", role: "admin" })).toMatchObject({ status: 403 });
       expect((await adminToken.get(USERS)).status).toBe(200);
-      expect((await adminToken.post(USERS, { name: "Eva", email: "eva@x.com", password: "12345678", role: "publisher" })).status).toBe(201);
+      expect((await adminToken.post(USERS, { name: "Eva", email: "eva@x.com", password: "doze-teclas-azuis", role: "publisher" })).status).toBe(201);
     });
 
     it("answers 401 to anyone not signed in", async () => {
@@ -142,7 +149,7 @@ for (const dialect of DIALECTS) {
     });
 
     describe("CSRF", () => {
-      const body = () => ({ name: "Fábio", email: `fabio${Math.random()}@x.com`, password: "12345678", role: "publisher" });
+      const body = () => ({ name: "Fábio", email: `fabio${Math.random()}@x.com`, password: "doze-teclas-azuis", role: "publisher" });
 
       it("refuses a cookie-carrying change from a foreign Origin, and stores nothing", async () => {
         const before = (await admin.get(USERS)).body.users.length;

@@ -38,6 +38,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
     },
     async (request, reply) => {
       const { name, email, password, role } = request.body;
+      if (deps.commonPasswords.has(password)) throw apiError("password_too_common", "password");
       const result = await deps.users.create({ name, email, role, passwordHash: await deps.hasher.hash(password) }, deps.now());
       if (result.outcome === "email_taken") throw apiError("email_taken", "email");
       request.log.info({ userId: result.user.id, role }, "user created");
@@ -59,6 +60,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
     async (request) => {
       const id = Number(request.params.id);
       const { name, role, password } = request.body;
+      if (password !== undefined && deps.commonPasswords.has(password)) throw apiError("password_too_common", "password");
       const result = await deps.users.update(
         id,
         {

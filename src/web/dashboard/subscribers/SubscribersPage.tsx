@@ -18,6 +18,7 @@ import Typography from "@mui/material/Typography";
 import DeleteOutline from "@mui/icons-material/DeleteOutline";
 import FileDownloadOutlined from "@mui/icons-material/FileDownloadOutlined";
 import GroupsOutlined from "@mui/icons-material/GroupsOutlined";
+import KeyOffOutlined from "@mui/icons-material/KeyOffOutlined";
 import { API_ROUTES } from "../../../shared/api/routes.js";
 import type { Channel } from "../../../shared/api/channels.js";
 import type { StatsResponse } from "../../../shared/api/stats.js";
@@ -207,7 +208,24 @@ function SubscribersTable({ data, filters, timeZone, nameOf, onRemove, onPage, o
             const created = formatDateTime(s.createdAt, timeZone);
             return (
               <TableRow key={s.id} data-testid="subscriber-row" data-id={s.id}>
-                <TableCell>{browser}</TableCell>
+                <TableCell>
+                  {browser}
+                  {s.vapidMismatchAt !== null && (
+                    // describeChild: the hint describes the chip; its name stays the short label.
+                    // Focusable so keyboard users can open the hint too.
+                    <Tooltip title={t("subscribers.vapidMismatchHint")} describeChild>
+                      <Chip
+                        size="small"
+                        color="error"
+                        icon={<KeyOffOutlined />}
+                        label={t("subscribers.vapidMismatch")}
+                        data-testid="vapid-mismatch"
+                        tabIndex={0}
+                        sx={{ ml: 1 }}
+                      />
+                    </Tooltip>
+                  )}
+                </TableCell>
                 <TableCell>
                   {s.channels.length === 0 ? (
                     <Typography variant="body2" color="text.secondary">

@@ -1,6 +1,6 @@
 import { createECDH, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { checkAuth, checkP256dh, decodeLenientBase64Url, isOnP256 } from "./subscription-keys.js";
+import { checkAuth, checkP256dh, decodeLenientBase64Url, isOnP256 } from "./key-policy.js";
 
 function realPublicKey(): Buffer {
   const ecdh = createECDH("prime256v1");

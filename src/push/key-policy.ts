@@ -1,8 +1,9 @@
 import { createPublicKey } from "node:crypto";
-import { decodeBase64Url } from "../../../push/base64url.js";
+import { decodeBase64Url } from "./base64url.js";
 
 /**
- * Checks of the keys a browser sends with its subscription (RFC 8291 §3). Each returns the key in
+ * Checks of the keys a browser sends with its subscription (RFC 8291 §3); with the endpoint policy
+ * (endpoint-policy.ts) they decide whether a subscription is accepted. Each returns the key in
  * canonical form (base64url without padding, which is how it is stored and compared) or the
  * reason it is refused.
  */

@@ -1,18 +1,43 @@
 import { readFileSync } from "node:fs";
-import type { DeliveryEngine } from "../delivery/engine.js";
-import { createDeliveryEngine } from "../delivery/engine.js";
-import { resolveDeliveryOptions } from "../delivery/delivery-options.js";
-import { createHygieneTask, type HygieneTask } from "../delivery/hygiene-task.js";
-import { createScheduler, type Scheduler } from "../delivery/scheduler.js";
-import type { DeliveryLogger } from "../delivery/worker.js";
+import type { EndpointPolicy } from "../push/endpoint-policy.js";
 import { createPushSender } from "../push/sender.js";
 import { createPushTransport, type PushTransport } from "../push/transport.js";
 import { createVapidSigner } from "../push/vapid.js";
 import type { VapidKeys } from "../push/vapid-keys.js";
-import type { Database } from "../store/database.js";
-import { createHygieneRepository } from "../store/hygiene-repository.js";
-import { createNotificationsRepository } from "../store/notifications-repository.js";
-import type { Config } from "./config.js";
+import type { Repositories } from "../store/repositories.js";
+import { resolveDeliveryOptions } from "./delivery-options.js";
+import { createDeliveryEngine, type DeliveryEngine } from "./engine.js";
+import { createHygieneTask, type HygieneOptions, type HygieneTask } from "./hygiene-task.js";
+import { createScheduler, type Scheduler } from "./scheduler.js";
+import type { DeliveryLogger } from "./worker.js";
+
+/** The part of the configuration delivery reads (the server's `Config` has this shape). */
+export interface DeliveryRuntimeConfig {
+  readonly vapidSubject: string;
+  readonly endpointPolicy: EndpointPolicy;
+  readonly delivery: DeliveryRuntimeOptions;
+  readonly hygiene: HygieneOptions;
+}
+
+/** How this process delivers (the SINO_WORKER_*, SINO_LEASE_SECONDS, SINO_PUSH_* and SINO_ENCRYPTION_THREADS options). */
+export interface DeliveryRuntimeOptions {
+  /** SINO_WORKER_LANES: concurrent lanes per process, each with one sub-batch in flight. */
+  readonly lanes: number;
+  /** SINO_WORKER_BATCH: subscriptions per sub-batch (sent at once, then one checkpoint). */
+  readonly batchSize: number;
+  /** SINO_WORKER_POLL_MS: how often an idle worker looks for work. */
+  readonly pollMs: number;
+  /** SINO_LEASE_SECONDS: how long a job stays with a worker that stopped checkpointing. */
+  readonly leaseMs: number;
+  /** SINO_ENCRYPTION_THREADS: encryption worker threads; 0 encrypts on the main thread. */
+  readonly encryptionThreads: number;
+  /** SINO_PUSH_MAX_IN_FLIGHT_PER_ORIGIN: requests in flight to one push service. */
+  readonly maxInFlightPerOrigin: number;
+  /** SINO_PUSH_TIMEOUT_MS: deadline of one push request. */
+  readonly pushTimeoutMs: number;
+  /** SINO_PUSH_CA_FILE: extra CA certificates (PEM) to trust for push services; tests only. */
+  readonly pushCaFile: string | undefined;
+}
 
 export interface DeliveryRuntime {
   readonly engine: DeliveryEngine;
@@ -27,7 +52,7 @@ export interface DeliveryRuntime {
 }
 
 /** The delivery engine wired from the configuration: transport, VAPID signer, options. */
-export function createDeliveryRuntime(config: Config, database: Database, vapidKeys: VapidKeys, logger: DeliveryLogger): DeliveryRuntime {
+export function createDeliveryRuntime(config: DeliveryRuntimeConfig, repositories: Repositories, vapidKeys: VapidKeys, logger: DeliveryLogger): DeliveryRuntime {
   const d = config.delivery;
   const transport: PushTransport = createPushTransport({
     policy: config.endpointPolicy,
@@ -44,14 +69,14 @@ export function createDeliveryRuntime(config: Config, database: Database, vapidK
   };
   const vapid = createVapidSigner({ keys: vapidKeys, subject: config.vapidSubject });
   const engine = createDeliveryEngine({
-    database,
+    repositories,
     transport,
     vapid,
     logger,
     options: engineOptions,
   });
   const scheduler = createScheduler({
-    notifications: createNotificationsRepository(database),
+    notifications: repositories.notifications,
     clock: Date.now,
     jobSize: resolveDeliveryOptions(engineOptions).jobSize,
     pollMs: d.pollMs,
@@ -59,7 +84,7 @@ export function createDeliveryRuntime(config: Config, database: Database, vapidK
     onStarted: () => engine.wake(),
   });
   const hygiene = createHygieneTask({
-    repository: createHygieneRepository(database),
+    repository: repositories.hygiene,
     sender: createPushSender({ vapid, transport }),
     clock: Date.now,
     logger,

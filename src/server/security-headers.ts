@@ -1,0 +1,79 @@
+import fastifyHelmet from "@fastify/helmet";
+import type { FastifyInstance } from "fastify";
+import { API_ROUTES } from "../shared/api/routes.js";
+
+/**
+ * Paths that other sites' pages load or call (the embed script and the public subscriber API):
+ * they must be readable cross-origin, so they answer `Cross-Origin-Resource-Policy: cross-origin`
+ * instead of helmet's `same-origin`, which would make the browser drop them.
+ */
+export const CROSS_ORIGIN_PATHS: readonly string[] = [
+  API_ROUTES.config,
+  API_ROUTES.subscriptions,
+  API_ROUTES.subscriptionChannels,
+  API_ROUTES.events,
+  API_ROUTES.notices,
+  API_ROUTES.noticesStream,
+];
+
+/** Everything under these prefixes is cross-origin too (`/embed/sino.js`, `/embed/sw.js`, chunks). */
+export const CROSS_ORIGIN_PREFIXES: readonly string[] = ["/embed/"];
+
+export function isCrossOriginPath(url: string): boolean {
+  return CROSS_ORIGIN_PATHS.includes(url) || CROSS_ORIGIN_PREFIXES.some((prefix) => url.startsWith(prefix) || `${url}/` === prefix);
+}
+
+/**
+ * The Content-Security-Policy of every response (HTML and API alike: an API answer opened as a
+ * page must not run anything either). Checked with a real Chromium on every page of the web app
+ * and the API docs, with no violation reported:
+ * - `style-src 'unsafe-inline'`: MUI styles through emotion, which inserts `<style>` elements at
+ *   run time; a nonce would need the HTML rendered per request, and index.html is a static file.
+ *   Inline styles cannot run script, so `script-src` stays `'self'` only.
+ * - `img-src https:`: notices and the compose preview show icons and images hosted anywhere.
+ * - `data:` images: MUI and the API docs draw small icons as data URLs.
+ */
+export function contentSecurityDirectives(https: boolean): Record<string, string[] | null> {
+  return {
+    "default-src": ["'self'"],
+    "script-src": ["'self'"],
+    "script-src-attr": ["'none'"],
+    "style-src": ["'self'", "'unsafe-inline'"],
+    "img-src": ["'self'", "data:", "https:"],
+    "font-src": ["'self'", "data:"],
+    "connect-src": ["'self'"],
+    "worker-src": ["'self'"],
+    "manifest-src": ["'self'"],
+    "object-src": ["'none'"],
+    "base-uri": ["'none'"],
+    "form-action": ["'self'"],
+    "frame-ancestors": ["'none'"],
+    // Over plain http (a local test) there is nothing to upgrade to.
+    ...(https ? { "upgrade-insecure-requests": [] } : {}),
+  };
+}
+
+/**
+ * Security headers from @fastify/helmet on every response, including 404s, static files and the
+ * event streams (helmet sets them on the raw response in an onRequest hook, before any route,
+ * hijacked or not, writes its head).
+ */
+export async function registerSecurityHeaders(app: FastifyInstance, options: { readonly publicUrl: string }): Promise<void> {
+  const https = new URL(options.publicUrl).protocol === "https:";
+  // Must come before the routes are added: it marks the cross-origin ones as they are.
+  app.addHook("onRoute", (route) => {
+    if (!isCrossOriginPath(route.url)) return;
+    route.config = { ...route.config, helmet: { crossOriginResourcePolicy: { policy: "cross-origin" } } } as typeof route.config;
+  });
+  await app.register(fastifyHelmet, {
+    global: true,
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityDirectives(https) },
+    // Not "no-referrer": a same-origin POST made under it carries `Origin: null` (Fetch §3.1,
+    // "append a request Origin header"), and the CSRF guard would refuse the Painel's own calls.
+    referrerPolicy: { policy: "same-origin" },
+    xFrameOptions: { action: "deny" },
+    // Only when served over https: over http the header is ignored, and a local test server
+    // must not pin itself (RFC 6797 §7.2).
+    strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: false } : false,
+  });
+}

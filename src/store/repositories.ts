@@ -1,0 +1,61 @@
+import { createApiTokensRepository, type ApiTokensRepository } from "./api-tokens-repository.js";
+import { createChannelsRepository, type ChannelsRepository } from "./channels-repository.js";
+import type { DatabaseHandle } from "./database.js";
+import { createDeliveryQueueRepository, type DeliveryQueueRepository } from "./delivery-queue-repository.js";
+import { createHygieneRepository, type HygieneRepository } from "./hygiene-repository.js";
+import { createIdempotencyKeysRepository, type IdempotencyKeysRepository } from "./idempotency-keys-repository.js";
+import { createLoginAttemptsRepository, type LoginAttemptsRepository } from "./login-attempts-repository.js";
+import { createNoticesRepository, type NoticesRepository } from "./notices-repository.js";
+import { createNotificationEventsRepository, type NotificationEventsRepository } from "./notification-events-repository.js";
+import { createNotificationsRepository, type NotificationsRepository } from "./notifications-repository.js";
+import { createSendHistoryRepository, type SendHistoryRepository } from "./send-history-repository.js";
+import { createSessionsRepository, type SessionsRepository } from "./sessions-repository.js";
+import { createSettingsRepository, type SettingsRepository } from "./settings-repository.js";
+import { createStatsRepository, type StatsRepository } from "./stats-repository.js";
+import { createSubscribersRepository, type SubscribersRepository } from "./subscribers-repository.js";
+import { createSubscriptionChannelsRepository, type SubscriptionChannelsRepository } from "./subscription-channels-repository.js";
+import { createSubscriptionsRepository, type SubscriptionsRepository } from "./subscriptions-repository.js";
+import { createUsersRepository, type UsersRepository } from "./users-repository.js";
+
+/** Every repository over one database. Built once where the process is wired, then passed down. */
+export interface Repositories {
+  readonly apiTokens: ApiTokensRepository;
+  readonly channels: ChannelsRepository;
+  readonly deliveryQueue: DeliveryQueueRepository;
+  readonly hygiene: HygieneRepository;
+  readonly idempotencyKeys: IdempotencyKeysRepository;
+  readonly loginAttempts: LoginAttemptsRepository;
+  readonly notices: NoticesRepository;
+  readonly notificationEvents: NotificationEventsRepository;
+  readonly notifications: NotificationsRepository;
+  readonly sendHistory: SendHistoryRepository;
+  readonly sessions: SessionsRepository;
+  readonly settings: SettingsRepository;
+  readonly stats: StatsRepository;
+  readonly subscribers: SubscribersRepository;
+  readonly subscriptionChannels: SubscriptionChannelsRepository;
+  readonly subscriptions: SubscriptionsRepository;
+  readonly users: UsersRepository;
+}
+
+export function createRepositories(database: DatabaseHandle): Repositories {
+  return Object.freeze({
+    apiTokens: createApiTokensRepository(database),
+    channels: createChannelsRepository(database),
+    deliveryQueue: createDeliveryQueueRepository(database),
+    hygiene: createHygieneRepository(database),
+    idempotencyKeys: createIdempotencyKeysRepository(database),
+    loginAttempts: createLoginAttemptsRepository(database),
+    notices: createNoticesRepository(database),
+    notificationEvents: createNotificationEventsRepository(database),
+    notifications: createNotificationsRepository(database),
+    sendHistory: createSendHistoryRepository(database),
+    sessions: createSessionsRepository(database),
+    settings: createSettingsRepository(database),
+    stats: createStatsRepository(database),
+    subscribers: createSubscribersRepository(database),
+    subscriptionChannels: createSubscriptionChannelsRepository(database),
+    subscriptions: createSubscriptionsRepository(database),
+    users: createUsersRepository(database),
+  });
+}
