@@ -16,10 +16,11 @@ export interface BatchPusher {
 }
 
 /**
- * Encryption in chunks of this many: a sub-batch is spread over the pool's threads, and the first
- * chunk's requests leave while the next chunks are still being encrypted.
+ * A sub-batch goes to the encryption threads as one task per thread (at least this many
+ * subscriptions each): every thread gets work at once, and each task's requests leave as soon as
+ * it is done. Fewer, larger tasks spend less on messages between threads than fixed small chunks.
  */
-const ENCRYPT_CHUNK = 50;
+const MIN_ENCRYPT_CHUNK = 25;
 
 export function createBatchPusher(sender: PushSender, pool: EncryptionPool | undefined): BatchPusher {
   return {
@@ -41,8 +42,9 @@ export function createBatchPusher(sender: PushSender, pool: EncryptionPool | und
         );
       }
       const chunks: Promise<PushOutcome[]>[] = [];
-      for (let i = 0; i < items.length; i += ENCRYPT_CHUNK) {
-        const chunk = items.slice(i, i + ENCRYPT_CHUNK);
+      const chunkSize = Math.max(MIN_ENCRYPT_CHUNK, Math.ceil(items.length / pool.threads));
+      for (let i = 0; i < items.length; i += chunkSize) {
+        const chunk = items.slice(i, i + chunkSize);
         chunks.push(
           pool.encryptBatch(
             notification.payload,

@@ -24,6 +24,8 @@ export interface H2SessionPoolOptions {
 interface Entry {
   readonly session: ClientHttp2Session;
   active: number;
+  /** performance.now() when `active` last fell to 0. */
+  idleSince: number;
   /** GOAWAY received or closing: finishes its streams, takes no new ones. */
   draining: boolean;
 }
@@ -165,7 +167,7 @@ export function createH2SessionPool(options: H2SessionPoolOptions): H2SessionPoo
       createConnection: () => socket,
       settings: { enablePush: false },
     });
-    const entry: Entry = { session, active: 0, draining: false };
+    const entry: Entry = { session, active: 0, idleSince: performance.now(), draining: false };
     const retire = () => {
       entry.draining = true;
       const i = entries.indexOf(entry);
@@ -178,9 +180,9 @@ export function createH2SessionPool(options: H2SessionPoolOptions): H2SessionPoo
     });
     session.on("close", retire);
     session.on("error", retire);
-    session.setTimeout(options.idleTimeoutMs, () => {
-      if (entry.active === 0) session.close();
-    });
+    // Idle sessions are closed by the pool's idle check, not session.setTimeout: a session timeout
+    // is refreshed (a timer list operation) on every frame of every stream, thousands per second.
+    idleChecker ??= setInterval(closeIdle, Math.max(10, Math.floor(options.idleTimeoutMs / 2))).unref();
     return new Promise<Entry>((resolve, reject) => {
       const timer = setTimeout(() => {
         session.destroy();
@@ -201,6 +203,23 @@ export function createH2SessionPool(options: H2SessionPoolOptions): H2SessionPoo
         reject(Object.assign(new Error("HTTP/2 session closed before its SETTINGS"), { code: "ECONNRESET" }));
       });
     });
+  }
+
+  let idleChecker: NodeJS.Timeout | undefined;
+
+  /** Closes the sessions without a stream for `idleTimeoutMs` (checked every half of it). */
+  function closeIdle(): void {
+    const now = performance.now();
+    for (const entry of entries) {
+      if (entry.active === 0 && !entry.draining && now - entry.idleSince >= options.idleTimeoutMs) {
+        entry.draining = true; // takes no new stream while it closes
+        entry.session.close();
+      }
+    }
+    if (entries.length === 0) {
+      clearInterval(idleChecker);
+      idleChecker = undefined;
+    }
   }
 
   function available(): Entry | undefined {
@@ -269,7 +288,7 @@ export function createH2SessionPool(options: H2SessionPoolOptions): H2SessionPoo
   function send(entry: Entry, request: PushRequest): Promise<TransportResult> {
     return new Promise<TransportResult>((resolve) => {
       const exchange = new StreamExchange(entry.session, options.maxResponseBodyBytes, performance.now() + options.requestTimeoutMs, (result) => {
-        entry.active--;
+        if (--entry.active === 0) entry.idleSince = performance.now();
         wakeOne();
         resolve(result);
       });
@@ -302,6 +321,8 @@ export function createH2SessionPool(options: H2SessionPoolOptions): H2SessionPoo
     },
     async close() {
       closed = true;
+      clearInterval(idleChecker);
+      idleChecker = undefined;
       await Promise.all(
         entries.map((entry) => new Promise<void>((resolve) => (entry.session.closed ? resolve() : entry.session.close(() => resolve())))),
       );

@@ -1,5 +1,6 @@
+import { once } from "node:events";
 import { readFileSync } from "node:fs";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import http2 from "node:http2";
 import https from "node:https";
 import type { AddressInfo, LookupFunction } from "node:net";
@@ -20,7 +21,16 @@ const testPolicy: EndpointPolicy = {
   maxLength: 1024,
 };
 
-type Handler = (req: http2.Http2ServerRequest | IncomingMessage, res: http2.Http2ServerResponse | ServerResponse) => void;
+/**
+ * What the handlers use of a response, common to HTTP/1.1 and HTTP/2. Node 24's types give the two
+ * `writeHead` overload sets that a union of both response types cannot call.
+ */
+interface TestResponse {
+  writeHead(statusCode: number, headers?: OutgoingHttpHeaders): unknown;
+  end(chunk?: string | Buffer): unknown;
+}
+
+type Handler = (req: http2.Http2ServerRequest | IncomingMessage, res: TestResponse) => void;
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -110,6 +120,26 @@ describe("push transport over HTTP/2", () => {
     protocols = new Set();
     await Promise.all(Array.from({ length: 10 }, () => t.send(pushRequest(server.origin))));
     expect(server.sessions()).toBe(1);
+  });
+
+  it("closes a session after idleTimeoutMs without a stream, and opens a new one for the next request", async () => {
+    const seen = new Set<http2.Http2Session>();
+    const closed: Array<Promise<unknown>> = [];
+    const server = await h2Server((req, res) => {
+      const session = (req as http2.Http2ServerRequest).stream.session!;
+      if (!seen.has(session)) {
+        seen.add(session);
+        closed.push(once(session, "close"));
+      }
+      ok201(req, res);
+    });
+    const t = transport({ idleTimeoutMs: 50 });
+    expect(status(await t.send(pushRequest(server.origin)))).toBe(201);
+    // The client closes the idle session (were it kept open, this would wait until the test times out).
+    await closed[0];
+    expect(status(await t.send(pushRequest(server.origin)))).toBe(201);
+    expect(server.sessions()).toBe(2);
+    expect(t.stats().connections.h2).toBe(2);
   });
 
   it("sends the request's method, path, headers and body as given", async () => {

@@ -3,9 +3,10 @@ import { fileURLToPath } from "node:url";
 /**
  * Where a worker thread's module lives next to the module that starts it. In development and
  * tests the sources are `.ts` (run by tsx or vitest), so the worker needs tsx too; once compiled
- * they are `.js` and need nothing. On Node 20 the ESM hooks that `--import tsx` registers do not
- * reach a worker's own module loading, but its CommonJS hook does: workers load the `.ts` with
- * `require` under `--require tsx/cjs` (Piscina requires its task file first).
+ * they are `.js` and need nothing. Whether the ESM hooks that `--import tsx` registers reach a
+ * worker's own module loading has changed between Node versions (Node 20: they do not), but the
+ * CommonJS hook always does: workers load the `.ts` with `require` under `--require tsx/cjs`
+ * (Piscina requires its task file first).
  */
 export interface WorkerEntry {
   readonly filename: URL;

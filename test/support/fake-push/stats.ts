@@ -42,6 +42,12 @@ export interface FakePushStats {
   readonly log: readonly RecordedRequest[];
   /** CPU time (user + system) this process spent since start or reset: capacity = requests / cpuSeconds. */
   readonly cpuSeconds: number;
+  /**
+   * When the first and the last accepted push since start or reset came in (epoch ms, 0 before
+   * any): the rate of senders in other processes, e.g. the benchmark's `sino worker`s.
+   */
+  readonly firstAcceptedAt: number;
+  readonly lastAcceptedAt: number;
 }
 
 export function createStatsRecorder(logSize: number) {
@@ -61,6 +67,8 @@ export function createStatsRecorder(logSize: number) {
   let log: (RecordedRequest | undefined)[] = new Array<RecordedRequest | undefined>(logSize);
   let logNext = 0;
   let cpuAtReset = process.cpuUsage();
+  let firstAcceptedAt = 0;
+  let lastAcceptedAt = 0;
 
   return {
     started(protocol: HttpProtocol): void {
@@ -80,6 +88,8 @@ export function createStatsRecorder(logSize: number) {
       statuses[key] = (statuses[key] ?? 0) + 1;
       if (entry.status === 201 || entry.status === 202) {
         accepted += 1;
+        lastAcceptedAt = Date.now();
+        if (accepted === 1) firstAcceptedAt = lastAcceptedAt;
         const before = acceptedById.get(entry.id) ?? 0;
         acceptedById.set(entry.id, before + 1);
         if (before === 1) duplicateIds += 1;
@@ -112,6 +122,8 @@ export function createStatsRecorder(logSize: number) {
         vapidFailures: { ...vapidFailures },
         log: ordered,
         cpuSeconds: cpuSecondsSince(cpuAtReset),
+        firstAcceptedAt,
+        lastAcceptedAt,
       };
     },
     reset(): void {
@@ -129,6 +141,8 @@ export function createStatsRecorder(logSize: number) {
       log = new Array<RecordedRequest | undefined>(logSize);
       logNext = 0;
       cpuAtReset = process.cpuUsage();
+      firstAcceptedAt = 0;
+      lastAcceptedAt = 0;
     },
     get accepted(): number {
       return accepted;

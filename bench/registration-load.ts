@@ -1,0 +1,65 @@
+/**
+ * `node --import tsx bench/registration-load.ts '{"url":…,"count":…,"connections":…}'`
+ *
+ * The load generator of the registration benchmark, in its own process so its CPU is not the
+ * server's: autocannon (a well-kept HTTP load generator made for this, with per-request bodies
+ * and latency percentiles) sends `count` `POST /api/v1/subscriptions`, `connections` at a time,
+ * each a new browser subscription: a unique endpoint on the bench's allowed push host and a real
+ * P-256 key (made before the run starts). Prints one JSON line with autocannon's figures.
+ */
+import autocannon from "autocannon";
+import { createECDH, randomBytes } from "node:crypto";
+import { API_ROUTES } from "../src/shared/api/routes.js";
+
+export interface RegistrationLoadInput {
+  readonly url: string;
+  readonly host: string;
+  readonly count: number;
+  readonly connections: number;
+}
+
+export interface RegistrationLoadResult {
+  readonly requests: number;
+  readonly status2xx: number;
+  readonly non2xx: number;
+  readonly errors: number;
+  readonly timeouts: number;
+  readonly seconds: number;
+  readonly latencyMs: { readonly p50: number; readonly p99: number; readonly max: number };
+}
+
+const input = JSON.parse(process.argv[2] ?? "{}") as RegistrationLoadInput;
+const bodies = Array.from({ length: input.count }, (_, i) => {
+  const ecdh = createECDH("prime256v1");
+  ecdh.generateKeys();
+  return JSON.stringify({
+    endpoint: `https://${input.host}/send/${process.pid}-${i}-${randomBytes(6).toString("base64url")}`,
+    keys: { p256dh: ecdh.getPublicKey().toString("base64url"), auth: randomBytes(16).toString("base64url") },
+  });
+});
+
+let next = 0;
+const result = await autocannon({
+  url: input.url,
+  connections: input.connections,
+  amount: input.count,
+  requests: [
+    {
+      method: "POST",
+      path: API_ROUTES.subscriptions,
+      headers: { "content-type": "application/json" },
+      // A new subscription per request; autocannon calls this once per request it sends.
+      setupRequest: (request) => ({ ...request, body: bodies[next++ % bodies.length]! }),
+    },
+  ],
+});
+const out: RegistrationLoadResult = {
+  requests: result.requests.total,
+  status2xx: result["2xx"],
+  non2xx: result.non2xx,
+  errors: result.errors,
+  timeouts: result.timeouts,
+  seconds: result.duration,
+  latencyMs: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
+};
+console.log(JSON.stringify(out));
