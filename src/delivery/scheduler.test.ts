@@ -1,7 +1,7 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DIALECTS, createTestDatabase, createTestDatabaseLocation, openTestDatabase, type TestDatabase } from "../../test/support/db.js";
 import { aNewNotification, insertPlaceholderSubscriptions, seedSubscriptions, waitForSend } from "../../test/support/delivery.js";
-import { startFakePushService, type FakePushService } from "../../test/support/fake-push/fake-push-service.js";
+import { useFakePushService } from "../../test/support/fake-push/shared-fake-push-service.js";
 import { loadTestTls } from "../../test/support/fake-push/test-tls.js";
 import { setUpAdmin } from "../../test/support/operators.js";
 import { startTestServer, type TestServer } from "../../test/support/server.js";
@@ -105,13 +105,7 @@ for (const dialect of DIALECTS) {
 }
 
 describe("a scheduled send across a restart", () => {
-  let fake: FakePushService;
-  beforeAll(async () => {
-    fake = await startFakePushService();
-  });
-  afterAll(async () => {
-    await fake.close();
-  });
+  const fake = useFakePushService();
 
   for (const dialect of DIALECTS) {
     // PostgreSQL: two servers (two schedulers) race for it. SQLite is one process by design: one server.
@@ -124,19 +118,19 @@ describe("a scheduled send across a restart", () => {
         // late it stops, the send cannot have gone out from it: only the restart sends it.
         const first = await startTestServer({ location, env: { ...env, SINO_WORKER_EMBEDDED: "false" } });
         servers.push(first);
-        const ids = await seedSubscriptions(first.database, fake, 30, `${dialect}-restart-`);
+        const ids = await seedSubscriptions(first.database, fake(), 30, `${dialect}-restart-`);
         const admin = await setUpAdmin({ url: first.url, origin: first.url });
         const res = await admin.post("/api/v1/notifications", { title: "Depois do reinício", sendAt: new Date(Date.now() + 1_500).toISOString() });
         expect(res.body.notification).toMatchObject({ status: "scheduled", counts: { queued: 0 } });
         const id = Number(res.body.notification.id);
         await servers.pop()!.close();
-        fake.reset();
+        fake().reset();
 
         const restarts = dialect === "postgres" ? 2 : 1;
         servers.push(...(await Promise.all(Array.from({ length: restarts }, () => startTestServer({ location, env })))));
         const done = await waitForSend(() => servers[0]!.delivery.getSend(id));
         expect(done).toMatchObject({ status: "completed", counts: { queued: 30, accepted: 30 } });
-        const stats = fake.stats();
+        const stats = fake().stats();
         expect(new Set(stats.acceptedById.keys())).toEqual(new Set(ids));
         expect(stats.duplicateAcceptances).toBe(0);
         expect(stats.requests).toBe(30);

@@ -9,7 +9,7 @@ import { DIALECTS } from "../../../../test/support/db.js";
 import { ApiClient, addUser, errorOf, setUpAdmin, startOperatorServer, type OperatorServer } from "../../../../test/support/operators.js";
 import { aBrowserSubscription } from "../../../../test/support/subscriptions.js";
 import { seedSubscriptions, waitForSend } from "../../../../test/support/delivery.js";
-import { startFakePushService, type FakePushService } from "../../../../test/support/fake-push/fake-push-service.js";
+import { useFakePushService } from "../../../../test/support/fake-push/shared-fake-push-service.js";
 import { loadTestTls } from "../../../../test/support/fake-push/test-tls.js";
 import { startTestServer, type TestServer } from "../../../../test/support/server.js";
 
@@ -18,13 +18,7 @@ const SITE = "https://www.exemplo.com.br";
 const OTHER_SITE = "https://loja.exemplo.com.br";
 const STRANGER = "https://malicioso.example.net";
 
-let fake: FakePushService;
-beforeAll(async () => {
-  fake = await startFakePushService();
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = useFakePushService();
 
 for (const dialect of DIALECTS) {
   describe(`sites and the public API's CORS on ${dialect}`, () => {
@@ -300,8 +294,8 @@ for (const dialect of DIALECTS) {
     });
 
     it("reaches only the chosen site's subscribers, shows the site in the send, counts them in the overview, and refuses an unknown site", async () => {
-      fake.reset();
-      const ids = await seedSubscriptions(server.database, fake, 12, `${dialect}-sites-`);
+      fake().reset();
+      const ids = await seedSubscriptions(server.database, fake(), 12, `${dialect}-sites-`);
       const site = (await admin.post("/api/v1/sites", { origin: SITE })).body.site;
       const rows = await server.database.db.selectFrom("subscriptions").select("id").orderBy("id").execute();
       await server.database.db
@@ -318,7 +312,7 @@ for (const dialect of DIALECTS) {
       expect(res.body.notification.audience).toEqual({ type: "all", sites: [site.id] });
       const done = await waitForSend(() => server.delivery.getSend(Number(res.body.notification.id)));
       expect(done.counts).toMatchObject({ queued: 5, accepted: 5 });
-      expect([...fake.stats().acceptedById.keys()].sort()).toEqual(ids.slice(0, 5).sort());
+      expect([...fake().stats().acceptedById.keys()].sort()).toEqual(ids.slice(0, 5).sort());
 
       expect(await admin.post("/api/v1/notifications", { title: "x", audience: { type: "all", sites: ["999999"] } })).toMatchObject({
         status: 400,
