@@ -1,65 +1,32 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { DIALECTS, createTestDatabase, type TestDatabase } from "../../test/support/db.js";
+import { describe, expect, it } from "vitest";
+import { DIALECTS } from "../../test/support/db.js";
+import { useSmallBatchEngine } from "../../test/support/delivery-engine.js";
 import { seedSubscriptions, waitForSend } from "../../test/support/delivery.js";
-import { startFakePushService, type FakePushService } from "../../test/support/fake-push/fake-push-service.js";
-import { loadTestTls } from "../../test/support/fake-push/test-tls.js";
-import { createPushTransport, type PushTransport } from "../push/transport.js";
-import { createVapidSigner } from "../push/vapid.js";
-import { generateVapidKeys } from "../push/vapid-keys.js";
+import { useFakePushService } from "../../test/support/fake-push/shared-fake-push-service.js";
 import { createChannelsRepository } from "../store/channels-repository.js";
-import { createRepositories } from "../store/repositories.js";
 import { createNotificationsRepository } from "../store/notifications-repository.js";
 import { BUILT_IN_SITE_ID, createSitesRepository } from "../store/sites-repository.js";
-import { createDeliveryEngine, type DeliveryEngine } from "./engine.js";
 
-const vapid = createVapidSigner({ keys: generateVapidKeys(), subject: "mailto:ops@sino.example.com" });
-
-let fake: FakePushService;
-beforeAll(async () => {
-  fake = await startFakePushService();
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = useFakePushService();
 
 for (const dialect of DIALECTS) {
   describe(`audiences narrowed to sites on ${dialect}`, () => {
-    let database: TestDatabase;
-    let transport: PushTransport;
-    let engine: DeliveryEngine;
-
-    beforeEach(async () => {
-      fake.reset();
-      database = await createTestDatabase(dialect);
-      transport = createPushTransport({
-        policy: { allowedHosts: ["127.0.0.1"], allowPrivateAddresses: true, maxLength: 1024 },
-        ca: loadTestTls().ca,
-        requestTimeoutMs: 10_000,
-      });
-      // Small jobs and batches: the filter must hold across many ranges and sub-batches.
-      engine = createDeliveryEngine({ repositories: createRepositories(database), transport, vapid, options: { lanes: 2, batchSize: 7, jobSize: 10, pollMs: 20, encryptionThreads: 0 } });
-      engine.start();
-    });
-    afterEach(async () => {
-      await engine.stop({ graceful: true });
-      await transport.close();
-      await database.cleanup();
-    });
+    const run = useSmallBatchEngine(dialect, fake);
 
     /** 40 subscriptions: s0–s14 on site A, s15–s24 on site B, s25–s39 on Sino's own; channel `c` has s10–s29. */
     async function seed() {
-      const fakeIds = await seedSubscriptions(database, fake, 40);
-      const rows = await database.db.selectFrom("subscriptions").select(["id"]).orderBy("id").execute();
-      const sites = createSitesRepository(database);
+      const fakeIds = await seedSubscriptions(run.database, fake(), 40);
+      const rows = await run.database.db.selectFrom("subscriptions").select(["id"]).orderBy("id").execute();
+      const sites = createSitesRepository(run.database);
       const a = await sites.create("https://a.exemplo.com.br", Date.now());
       const b = await sites.create("https://b.exemplo.com.br", Date.now());
       if (a === "origin_taken" || b === "origin_taken") throw new Error("unexpected");
       const ids = (from: number, to: number) => rows.slice(from, to).map((r) => Number(r.id));
-      await database.db.updateTable("subscriptions").set({ site_id: a.id }).where("id", "in", ids(0, 15)).execute();
-      await database.db.updateTable("subscriptions").set({ site_id: b.id }).where("id", "in", ids(15, 25)).execute();
-      const channel = await createChannelsRepository(database).create({ slug: "c", name: "C", description: null, isDefault: false }, Date.now());
+      await run.database.db.updateTable("subscriptions").set({ site_id: a.id }).where("id", "in", ids(0, 15)).execute();
+      await run.database.db.updateTable("subscriptions").set({ site_id: b.id }).where("id", "in", ids(15, 25)).execute();
+      const channel = await createChannelsRepository(run.database).create({ slug: "c", name: "C", description: null, isDefault: false }, Date.now());
       if (channel === "slug_taken") throw new Error("unexpected");
-      await database.db
+      await run.database.db
         .insertInto("subscription_channels")
         .values(ids(10, 30).map((subscription_id) => ({ subscription_id, channel_id: channel.id })))
         .execute();
@@ -68,31 +35,31 @@ for (const dialect of DIALECTS) {
 
     it("sends a send narrowed to one site only to the subscribers made on it, and counts only them", async () => {
       const { fakeIds, a } = await seed();
-      const created = await engine.createSend({ title: "Só o site A", audience: { kind: "everyone", sites: [a] } });
+      const created = await run.engine.createSend({ title: "Só o site A", audience: { kind: "everyone", sites: [a] } });
       expect(created.counts.queued).toBe(15);
-      const done = await waitForSend(() => engine.getSend(created.id));
+      const done = await waitForSend(() => run.engine.getSend(created.id));
       expect(done.counts).toMatchObject({ queued: 15, accepted: 15, failed: 0 });
-      expect([...fake.stats().acceptedById.keys()].sort()).toEqual(fakeIds.slice(0, 15).sort());
+      expect([...fake().stats().acceptedById.keys()].sort()).toEqual(fakeIds.slice(0, 15).sort());
     });
 
     it("narrows a channel send to the sites chosen (Sino's own included), once each", async () => {
       const { fakeIds, b, c } = await seed();
-      const created = await engine.createSend({ title: "Canal C em B e no Sino", audience: { kind: "channels", channels: [c], sites: [b, BUILT_IN_SITE_ID] } });
+      const created = await run.engine.createSend({ title: "Canal C em B e no Sino", audience: { kind: "channels", channels: [c], sites: [b, BUILT_IN_SITE_ID] } });
       // Channel c is s10–s29; of those, s15–s24 are on B and s25–s29 on Sino's own.
       expect(created.counts.queued).toBe(15);
-      await waitForSend(() => engine.getSend(created.id));
-      expect([...fake.stats().acceptedById.keys()].sort()).toEqual(fakeIds.slice(15, 30).sort());
-      expect(fake.stats().duplicateAcceptances).toBe(0);
+      await waitForSend(() => run.engine.getSend(created.id));
+      expect([...fake().stats().acceptedById.keys()].sort()).toEqual(fakeIds.slice(15, 30).sort());
+      expect(fake().stats().duplicateAcceptances).toBe(0);
     });
 
     it("reaches nobody when the only site it was narrowed to is deleted before it goes out", async () => {
       const { a } = await seed();
-      const sites = createSitesRepository(database);
+      const sites = createSitesRepository(run.database);
       const scheduledAt = Date.now() + 3_600_000;
-      const scheduled = await engine.createSend({ title: "Mais tarde", audience: { kind: "everyone", sites: [a] }, sendAt: scheduledAt });
+      const scheduled = await run.engine.createSend({ title: "Mais tarde", audience: { kind: "everyone", sites: [a] }, sendAt: scheduledAt });
       expect(scheduled.status).toBe("scheduled");
       expect(await sites.remove(a, Date.now())).toEqual({ outcome: "removed", removedSubscribers: 15 });
-      const [started] = await createNotificationsRepository(database).startDue(scheduledAt, { jobSize: 10, limit: 5 });
+      const [started] = await createNotificationsRepository(run.database).startDue(scheduledAt, { jobSize: 10, limit: 5 });
       expect(started).toMatchObject({ id: scheduled.id, status: "completed", counts: { queued: 0 } });
     });
   });
