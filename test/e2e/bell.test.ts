@@ -3,13 +3,12 @@
  * stubbed, because Chromium's real subscribe() never settles offline; everything else is real: the built app, the
  * service worker, the HTTP API and the database.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
 import { ptBR } from "../../src/shared/i18n/catalog.js";
 import { API_ROUTES } from "../../src/shared/api/routes.js";
-import { launchChromium } from "../support/browser.js";
 import { startTestServer } from "../support/server.js";
-import { requireBuiltWebApp } from "./support/built-web-app.js";
+import { BELL_TEXT, useChromiumWithInsecureHost } from "./support/bell-chromium.js";
 import { bell, bellIconColour, isGrey, settledBell, settledStatus } from "./support/bell-page.js";
 import { countStartingWith, recordConsole } from "./support/console-log.js";
 import { installPushStub, makeSubscriptionKeys, STUB_STORAGE, testEndpoint } from "./support/push-stub.js";
@@ -17,25 +16,10 @@ import type { SubscriptionKeys } from "./support/push-stub.js";
 
 type TestServer = Awaited<ReturnType<typeof startTestServer>>;
 
-const TEXT = {
-  enable: "Habilitar Notificações",
-  disable: "Desabilitar Notificações",
-  notInitialised: "Não inicializando o Firebase no webview",
-  noToken: "No registration token available. Request permission to generate one.",
-  tokenError: "An error occurred while retrieving token",
-};
-
 /** A name Chromium resolves to 127.0.0.1 but does not treat as potentially trustworthy (not a secure context). */
 const INSECURE_HOST = "sino.test";
 
-let browser: Browser;
-beforeAll(async () => {
-  requireBuiltWebApp();
-  browser = await launchChromium({ args: [`--host-resolver-rules=MAP ${INSECURE_HOST} 127.0.0.1`] });
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useChromiumWithInsecureHost(INSECURE_HOST);
 
 async function subscriptionRows(server: TestServer) {
   return server.database.db.selectFrom("subscriptions").select(["endpoint", "p256dh", "auth"]).execute();
@@ -54,7 +38,7 @@ async function open(
   server: TestServer,
   options: { grant?: boolean; mode?: "ok" | "throw"; endpoint?: string } = {},
 ): Promise<Fixture> {
-  const context = await browser.newContext();
+  const context = await browser().newContext();
   if (options.grant ?? true) await context.grantPermissions(["notifications"], { origin: server.baseUrl });
   const keys = makeSubscriptionKeys();
   const endpoint = options.endpoint ?? testEndpoint();
@@ -72,7 +56,7 @@ async function onOffRoundTrip(server: TestServer): Promise<void> {
   try {
     await (await settledBell(page, "off")).click();
     const on = await settledBell(page, "on");
-    expect(await on.getAttribute("aria-label")).toBe(TEXT.disable);
+    expect(await on.getAttribute("aria-label")).toBe(BELL_TEXT.disable);
 
     // Exactly one row, and it is exactly the subscription the page produced.
     expect(await subscriptionRows(server)).toEqual([{ endpoint, p256dh: keys.p256dh, auth: keys.auth }]);
@@ -87,7 +71,7 @@ async function onOffRoundTrip(server: TestServer): Promise<void> {
 
     await (await settledBell(page, "on")).click();
     const off = await settledBell(page, "off");
-    expect(await off.getAttribute("aria-label")).toBe(TEXT.enable);
+    expect(await off.getAttribute("aria-label")).toBe(BELL_TEXT.enable);
     expect(await subscriptionRows(server)).toEqual([]);
     expect(await page.evaluate((key) => localStorage.getItem(key), STUB_STORAGE.subscription)).toBeNull();
   } finally {
@@ -113,7 +97,7 @@ describe("the bell (SQLite)", () => {
   };
 
   it("is hidden on an insecure origin, and the console says messaging was not initialised", async () => {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     contexts.push(context);
     const page = await context.newPage();
     const messages = recordConsole(page);
@@ -123,23 +107,23 @@ describe("the bell (SQLite)", () => {
     expect(await page.evaluate(() => window.isSecureContext)).toBe(false);
     expect(await settledStatus(page, ptBR.app.home.status.checking)).toBe(ptBR.app.home.status.insecure);
     expect(await bell(page).count()).toBe(0);
-    expect(countStartingWith(messages, TEXT.notInitialised)).toBe(1);
+    expect(countStartingWith(messages, BELL_TEXT.notInitialised)).toBe(1);
   });
 
   it("is grey and off with the tooltip 'Habilitar Notificações' when messaging is available", async () => {
     const { page, consoleMessages } = await openPage();
     const button = await settledBell(page, "off");
 
-    expect(await button.getAttribute("aria-label")).toBe(TEXT.enable);
+    expect(await button.getAttribute("aria-label")).toBe(BELL_TEXT.enable);
     expect(await button.getAttribute("aria-pressed")).toBe("false");
     expect(isGrey(await bellIconColour(page))).toBe(true);
     await button.hover();
     // By name: another control's tooltip may still be fading out when this one opens.
-    const tooltip = page.getByRole("tooltip", { name: TEXT.enable, exact: true });
+    const tooltip = page.getByRole("tooltip", { name: BELL_TEXT.enable, exact: true });
     await tooltip.waitFor({ state: "visible" });
-    expect(await tooltip.textContent()).toBe(TEXT.enable);
-    expect(await page.getByRole("button", { name: TEXT.enable, exact: true }).count()).toBe(1);
-    expect(countStartingWith(consoleMessages, TEXT.notInitialised)).toBe(0);
+    expect(await tooltip.textContent()).toBe(BELL_TEXT.enable);
+    expect(await page.getByRole("button", { name: BELL_TEXT.enable, exact: true }).count()).toBe(1);
+    expect(countStartingWith(consoleMessages, BELL_TEXT.notInitialised)).toBe(0);
   });
 
   it("turns on with a click, stays on after a reload, and turns off with a second click (server row follows)", async () => {
@@ -153,9 +137,9 @@ describe("the bell (SQLite)", () => {
     expect(isGrey(await bellIconColour(page))).toBe(false);
     await button.hover();
     // By name: another control's tooltip may still be fading out when this one opens.
-    const tooltip = page.getByRole("tooltip", { name: TEXT.disable, exact: true });
+    const tooltip = page.getByRole("tooltip", { name: BELL_TEXT.disable, exact: true });
     await tooltip.waitFor({ state: "visible" });
-    expect(await tooltip.textContent()).toBe(TEXT.disable);
+    expect(await tooltip.textContent()).toBe(BELL_TEXT.disable);
     expect(await page.getByTestId("push-status").textContent()).toBe(ptBR.app.home.status.on);
   });
 
@@ -168,7 +152,7 @@ describe("the bell (SQLite)", () => {
     expect(await notice.textContent()).toContain(ptBR.bell.blocked.title);
     expect(await notice.textContent()).toContain(ptBR.bell.blocked.chrome);
     await settledBell(page, "off");
-    expect(countStartingWith(consoleMessages, TEXT.noToken)).toBe(1);
+    expect(countStartingWith(consoleMessages, BELL_TEXT.noToken)).toBe(1);
     expect(await page.evaluate(() => Notification.permission)).toBe("denied");
     expect(await subscriptionRows(server)).toEqual([]);
 
@@ -182,7 +166,7 @@ describe("the bell (SQLite)", () => {
     await page.waitForFunction((key) => localStorage.getItem(key) === "1", STUB_STORAGE.subscribeCalls);
     await settledBell(page, "off");
 
-    expect(countStartingWith(consoleMessages, TEXT.tokenError)).toBe(1);
+    expect(countStartingWith(consoleMessages, BELL_TEXT.tokenError)).toBe(1);
     expect(await page.getByTestId("push-notice").count()).toBe(0);
     expect(await page.getByRole("alert").count()).toBe(0);
     expect(await subscriptionRows(server)).toEqual([]);

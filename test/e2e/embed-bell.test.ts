@@ -4,38 +4,22 @@
  * service inside the page is stubbed (TESTING.md §2); the site's service worker, which imports
  * Sino's, is real, and so are CORS, the API and the database.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
 import { ptBR } from "../../src/shared/i18n/catalog.js";
 import { DIALECTS } from "../support/db.js";
-import { launchChromium } from "../support/browser.js";
 import type { ApiClient } from "../support/operators.js";
 import type { TestServer } from "../support/server.js";
-import { requireBuiltWebApp } from "./support/built-web-app.js";
+import { BELL_TEXT, useChromiumWithInsecureHost } from "./support/bell-chromium.js";
 import { countStartingWith, recordConsole } from "./support/console-log.js";
 import { adminOf, registerSite, startEmbedSite, startSinoForEmbed, type EmbedSite } from "./support/embed-site.js";
 import { axeViolations, embedBell, embedIconColour, settledEmbedBell } from "./support/embed-page.js";
 import { installPushStub, makeSubscriptionKeys, STUB_STORAGE, testEndpoint } from "./support/push-stub.js";
 
-const TEXT = {
-  enable: "Habilitar Notificações",
-  disable: "Desabilitar Notificações",
-  notInitialised: "Não inicializando o Firebase no webview",
-  noToken: "No registration token available. Request permission to generate one.",
-  tokenError: "An error occurred while retrieving token",
-};
-
 /** A name Chromium resolves to 127.0.0.1 but does not treat as a secure context. */
 const INSECURE_HOST = "site.test";
 
-let browser: Browser;
-beforeAll(async () => {
-  requireBuiltWebApp();
-  browser = await launchChromium({ args: [`--host-resolver-rules=MAP ${INSECURE_HOST} 127.0.0.1`] });
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useChromiumWithInsecureHost(INSECURE_HOST);
 
 interface Opened {
   context: BrowserContext;
@@ -74,7 +58,7 @@ for (const dialect of DIALECTS) {
     });
 
     async function open(options: { grant?: boolean; mode?: "ok" | "throw"; url?: string } = {}): Promise<Opened> {
-      const context = await browser.newContext();
+      const context = await browser().newContext();
       contexts.push(context);
       if (options.grant ?? true) await context.grantPermissions(["notifications"], { origin: site.origin });
       const keys = makeSubscriptionKeys();
@@ -91,7 +75,7 @@ for (const dialect of DIALECTS) {
       const { page, endpoint, keys, consoleMessages } = await open();
       await (await settledEmbedBell(page, "off")).click();
       const on = await settledEmbedBell(page, "on");
-      expect(await on.getAttribute("aria-label")).toBe(TEXT.disable);
+      expect(await on.getAttribute("aria-label")).toBe(BELL_TEXT.disable);
       expect(await on.getAttribute("aria-pressed")).toBe("true");
       expect(await subscriptionRows(sino)).toEqual([{ endpoint, p256dh: keys.p256dh, auth: keys.auth, site_id: Number(siteId) }]);
 
@@ -101,9 +85,9 @@ for (const dialect of DIALECTS) {
 
       await (await settledEmbedBell(page, "on")).click();
       const off = await settledEmbedBell(page, "off");
-      expect(await off.getAttribute("aria-label")).toBe(TEXT.enable);
+      expect(await off.getAttribute("aria-label")).toBe(BELL_TEXT.enable);
       expect(await subscriptionRows(sino)).toEqual([]);
-      expect(countStartingWith(consoleMessages, TEXT.notInitialised)).toBe(0);
+      expect(countStartingWith(consoleMessages, BELL_TEXT.notInitialised)).toBe(0);
     });
 
     if (dialect !== "sqlite") return;
@@ -114,20 +98,20 @@ for (const dialect of DIALECTS) {
       expect(await page.evaluate(() => window.isSecureContext)).toBe(false);
       expect(await embedBell(page).isVisible()).toBe(false);
       expect(await page.evaluate(() => window.Sino?.state)).toBe("hidden");
-      expect(countStartingWith(consoleMessages, TEXT.notInitialised)).toBe(1);
+      expect(countStartingWith(consoleMessages, BELL_TEXT.notInitialised)).toBe(1);
     });
 
     it("is grey and off, named 'Habilitar Notificações', with the tooltip on hover and on keyboard focus (Escape hides it), and axe-clean", async () => {
       const { page } = await open();
       const button = await settledEmbedBell(page, "off");
-      expect(await button.getAttribute("aria-label")).toBe(TEXT.enable);
+      expect(await button.getAttribute("aria-label")).toBe(BELL_TEXT.enable);
       expect(await button.getAttribute("aria-pressed")).toBe("false");
       const [r, g, b] = await embedIconColour(page);
       expect(r === g && g === b).toBe(true);
-      expect(await page.getByRole("button", { name: TEXT.enable, exact: true }).count()).toBe(1);
+      expect(await page.getByRole("button", { name: BELL_TEXT.enable, exact: true }).count()).toBe(1);
 
       await button.hover();
-      const tooltip = page.getByRole("tooltip", { name: TEXT.enable, exact: true });
+      const tooltip = page.getByRole("tooltip", { name: BELL_TEXT.enable, exact: true });
       await tooltip.waitFor({ state: "visible" });
       await page.mouse.move(0, 0);
       await tooltip.waitFor({ state: "hidden" });
@@ -153,7 +137,7 @@ for (const dialect of DIALECTS) {
       const [r, g, b] = await embedIconColour(page);
       expect(r === g && g === b).toBe(false);
       await button.hover();
-      await page.getByRole("tooltip", { name: TEXT.disable, exact: true }).waitFor({ state: "visible" });
+      await page.getByRole("tooltip", { name: BELL_TEXT.disable, exact: true }).waitFor({ state: "visible" });
       expect(await subscriptionRows(sino)).toHaveLength(1);
       expect(await axeViolations(page)).toEqual([]);
 
@@ -169,7 +153,7 @@ for (const dialect of DIALECTS) {
       const help = page.getByRole("dialog", { name: ptBR.bell.blocked.title });
       await help.waitFor();
       expect(await help.textContent()).toContain(ptBR.bell.blocked.chrome);
-      expect(countStartingWith(consoleMessages, TEXT.noToken)).toBe(1);
+      expect(countStartingWith(consoleMessages, BELL_TEXT.noToken)).toBe(1);
       expect(await page.evaluate(() => Notification.permission)).toBe("denied");
       expect(await subscriptionRows(sino)).toEqual([]);
       expect(await axeViolations(page)).toEqual([]);
@@ -181,7 +165,7 @@ for (const dialect of DIALECTS) {
       await page.reload();
       const denied = await settledEmbedBell(page, "denied");
       // Still "Habilitar Notificações" (seed-spec §4), described as blocked for screen readers.
-      expect(await denied.getAttribute("aria-label")).toBe(TEXT.enable);
+      expect(await denied.getAttribute("aria-label")).toBe(BELL_TEXT.enable);
       const description = await denied.evaluate((el) => {
         const id = el.getAttribute("aria-describedby");
         return id === null ? null : ((el.getRootNode() as ShadowRoot).getElementById(id)?.textContent ?? null);
@@ -199,7 +183,7 @@ for (const dialect of DIALECTS) {
       await (await settledEmbedBell(page, "off")).click();
       await page.waitForFunction((key) => localStorage.getItem(key) === "1", STUB_STORAGE.subscribeCalls);
       await settledEmbedBell(page, "off");
-      expect(countStartingWith(consoleMessages, TEXT.tokenError)).toBe(1);
+      expect(countStartingWith(consoleMessages, BELL_TEXT.tokenError)).toBe(1);
       expect(await page.getByRole("dialog").count()).toBe(0);
       expect(await subscriptionRows(sino)).toEqual([]);
     });
@@ -384,14 +368,14 @@ describe("the embedded bell on a site Sino does not know", () => {
   });
 
   it("gets no CORS grant: the bell stays off with a pt-BR notice and nothing is stored", async () => {
-    const context = await browser.newContext();
+    const context = await browser().newContext();
     try {
       await context.grantPermissions(["notifications"], { origin: site.origin });
       await installPushStub(context, { endpoint: testEndpoint(), keys: makeSubscriptionKeys() });
       const page = await context.newPage();
       await page.goto(site.pageUrl());
       await (await settledEmbedBell(page, "off")).click();
-      const notice = page.getByRole("dialog", { name: TEXT.enable });
+      const notice = page.getByRole("dialog", { name: BELL_TEXT.enable });
       await notice.waitFor();
       expect(await notice.textContent()).toContain(ptBR.bell.failed.enable);
       await settledEmbedBell(page, "off");

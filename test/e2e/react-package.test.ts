@@ -20,16 +20,9 @@ import { countStartingWith, recordConsole } from "./support/console-log.js";
 import { installPushStub, makeSubscriptionKeys, STUB_STORAGE, testEndpoint } from "./support/push-stub.js";
 import type { SubscriptionKeys } from "./support/push-stub.js";
 import { requireBuiltWebApp } from "./support/built-web-app.js";
+import { BELL_TEXT } from "./support/bell-chromium.js";
 import { buildReactTestApp, serveStaticSite } from "./support/react-test-app.js";
 import type { StaticSite } from "./support/react-test-app.js";
-
-const TEXT = {
-  enable: "Habilitar Notificações",
-  disable: "Desabilitar Notificações",
-  notInitialised: "Não inicializando o Firebase no webview",
-  noToken: "No registration token available. Request permission to generate one.",
-  tokenError: "An error occurred while retrieving token",
-};
 
 /** A name Chromium resolves to 127.0.0.1 but does not treat as a secure context. */
 const INSECURE_HOST = "loja.test";
@@ -149,7 +142,7 @@ async function roundTrip(setup: Setup): Promise<void> {
   try {
     await (await settledBell(page, "off")).click();
     const on = await settledBell(page, "on");
-    expect(await on.getAttribute("aria-label")).toBe(TEXT.disable);
+    expect(await on.getAttribute("aria-label")).toBe(BELL_TEXT.disable);
     expect(await subscriptionRows(setup.server)).toEqual([{ endpoint, p256dh: keys.p256dh, auth: keys.auth }]);
     // Collected on the registered site, from its own origin (CORS granted to it).
     expect(await subscriptionSites(setup.server)).toEqual([setup.siteId]);
@@ -212,20 +205,20 @@ describe("@sino/react in a host app (SQLite)", () => {
     expect(await page.evaluate(() => window.isSecureContext)).toBe(false);
     await page.waitForSelector('[data-testid="hook-state"]:text-is("hidden")');
     expect(await bell(page).count()).toBe(0);
-    expect(countStartingWith(messages, TEXT.notInitialised)).toBe(1);
+    expect(countStartingWith(messages, BELL_TEXT.notInitialised)).toBe(1);
     expect(await setTokenActions(page)).toEqual([{ type: "sino/setToken", payload: null }]);
   });
 
   it("is grey and off with the tooltip 'Habilitar Notificações', on hover and on keyboard focus; Escape hides it", async () => {
     const { page } = await openPage();
     const button = await settledBell(page, "off");
-    expect(await button.getAttribute("aria-label")).toBe(TEXT.enable);
+    expect(await button.getAttribute("aria-label")).toBe(BELL_TEXT.enable);
     expect(await button.getAttribute("aria-pressed")).toBe("false");
     expect(isGrey(await bellIconColour(page))).toBe(true);
-    expect(await page.getByRole("button", { name: TEXT.enable, exact: true }).count()).toBe(1);
+    expect(await page.getByRole("button", { name: BELL_TEXT.enable, exact: true }).count()).toBe(1);
 
     await button.hover();
-    const tooltip = page.getByRole("tooltip", { name: TEXT.enable, exact: true });
+    const tooltip = page.getByRole("tooltip", { name: BELL_TEXT.enable, exact: true });
     await tooltip.waitFor({ state: "visible" });
     await page.mouse.move(0, 0);
     await tooltip.waitFor({ state: "detached" });
@@ -246,7 +239,7 @@ describe("@sino/react in a host app (SQLite)", () => {
     const button = await settledBell(page, "on");
     expect(isGrey(await bellIconColour(page))).toBe(false);
     await button.hover();
-    await page.getByRole("tooltip", { name: TEXT.disable, exact: true }).waitFor({ state: "visible" });
+    await page.getByRole("tooltip", { name: BELL_TEXT.disable, exact: true }).waitFor({ state: "visible" });
   });
 
   it("works from the keyboard: Tab to the bell, Enter turns it on, Space turns it off", async () => {
@@ -274,7 +267,7 @@ describe("@sino/react in a host app (SQLite)", () => {
     expect(await notice.textContent()).toContain(ptBR.bell.blocked.title);
     expect(await notice.textContent()).toContain(ptBR.bell.blocked.chrome);
     await settledBell(page, "off");
-    expect(countStartingWith(consoleMessages, TEXT.noToken)).toBe(1);
+    expect(countStartingWith(consoleMessages, BELL_TEXT.noToken)).toBe(1);
     expect(await subscriptionRows(setup.server)).toEqual([]);
     expect(await page.getByTestId("store-token").textContent()).toBe("nenhum");
 
@@ -287,7 +280,7 @@ describe("@sino/react in a host app (SQLite)", () => {
     await (await settledBell(page, "off")).click();
     await notice.waitFor();
     expect(await notice.textContent()).toContain(ptBR.bell.blocked.title);
-    expect(countStartingWith(consoleMessages, TEXT.noToken)).toBe(2);
+    expect(countStartingWith(consoleMessages, BELL_TEXT.noToken)).toBe(2);
   });
 
   it("logs 'An error occurred while retrieving token' and shows nothing when the push service fails", async () => {
@@ -295,7 +288,7 @@ describe("@sino/react in a host app (SQLite)", () => {
     await (await settledBell(page, "off")).click();
     await page.waitForFunction((key) => localStorage.getItem(key) === "1", STUB_STORAGE.subscribeCalls);
     await settledBell(page, "off");
-    expect(countStartingWith(consoleMessages, TEXT.tokenError)).toBe(1);
+    expect(countStartingWith(consoleMessages, BELL_TEXT.tokenError)).toBe(1);
     expect(await page.getByRole("alert").count()).toBe(0);
     expect(await subscriptionRows(setup.server)).toEqual([]);
     expect(await setTokenActions(page)).toEqual([{ type: "sino/setToken", payload: null }]);
