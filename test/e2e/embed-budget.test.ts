@@ -7,12 +7,8 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { gzipSync } from "node:zlib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
-import { launchChromium } from "../support/browser.js";
-import type { TestServer } from "../support/server.js";
-import { requireBuiltWebApp } from "./support/built-web-app.js";
-import { adminOf, registerSite, startEmbedSite, startSinoForEmbed, type EmbedSite } from "./support/embed-site.js";
+import { describe, expect, it } from "vitest";
+import { useRegisteredEmbedSite } from "./support/registered-embed-site.js";
 import { settledEmbedBell } from "./support/embed-page.js";
 import { installPushStub, makeSubscriptionKeys, testEndpoint } from "./support/push-stub.js";
 
@@ -20,37 +16,23 @@ const BUDGET_BYTES = 25 * 1024;
 
 const gzipped = (bytes: Buffer | string): number => gzipSync(bytes, { level: 9 }).length;
 
-let browser: Browser;
-let sino: TestServer;
-let site: EmbedSite;
-beforeAll(async () => {
-  requireBuiltWebApp();
-  browser = await launchChromium();
-  sino = await startSinoForEmbed();
-  site = await startEmbedSite({ sinoUrl: sino.baseUrl, siteKey: null });
-  site.setSiteKey((await registerSite(await adminOf(sino), site.origin)).key);
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await sino?.close();
-});
+const embed = useRegisteredEmbedSite();
 
 describe("the embed's byte budget", () => {
   it("is at most 25 KB gzipped for everything the page loads to show the bell (measured in Chromium)", async () => {
-    const context = await browser.newContext();
+    const context = await embed.browser.newContext();
     try {
-      await context.grantPermissions(["notifications"], { origin: site.origin });
+      await context.grantPermissions(["notifications"], { origin: embed.site.origin });
       await installPushStub(context, { endpoint: testEndpoint(), keys: makeSubscriptionKeys() });
       const loaded = new Map<string, Promise<Buffer>>();
       // Context-level: the page's requests and the service worker's (its script and what it imports).
       context.on("response", (response) => {
         const url = response.url();
-        if (url === site.pageUrl() || response.request().resourceType() === "document") return;
+        if (url === embed.site.pageUrl() || response.request().resourceType() === "document") return;
         loaded.set(url, response.body().catch(() => Buffer.alloc(0)));
       });
       const page = await context.newPage();
-      await page.goto(site.pageUrl());
+      await page.goto(embed.site.pageUrl());
       await settledEmbedBell(page, "off");
       // The worker is installed (its scripts fetched) once `ready` resolves.
       await page.evaluate(async () => {

@@ -4,40 +4,23 @@
  * `data-service-worker`. Its fetch handler keeps answering, and Sino's push handler shows pushes.
  * Chromium, with the page's push service stubbed and the push delivered by DevTools (TESTING.md §2, §3).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
-import { launchChromium } from "../support/browser.js";
-import type { TestServer } from "../support/server.js";
-import { requireBuiltWebApp } from "./support/built-web-app.js";
+import { describe, expect, it } from "vitest";
+import { useRegisteredEmbedSite } from "./support/registered-embed-site.js";
 import { attachCdpPush, listenForShown, shownNotifications } from "./support/cdp-push.js";
-import { adminOf, NETWORK_HELLO, registerSite, SITE_WORKER_HELLO, startEmbedSite, startSinoForEmbed, type EmbedSite } from "./support/embed-site.js";
+import { NETWORK_HELLO, SITE_WORKER_HELLO } from "./support/embed-site.js";
 import { settledEmbedBell } from "./support/embed-page.js";
 import { installPushStub, makeSubscriptionKeys, testEndpoint } from "./support/push-stub.js";
 
-let browser: Browser;
-let sino: TestServer;
-let site: EmbedSite;
-beforeAll(async () => {
-  requireBuiltWebApp();
-  browser = await launchChromium();
-  sino = await startSinoForEmbed();
-  site = await startEmbedSite({ sinoUrl: sino.baseUrl, siteKey: null });
-  site.setSiteKey((await registerSite(await adminOf(sino), site.origin)).key);
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await sino?.close();
-});
+const embed = useRegisteredEmbedSite();
 
 describe("a site's existing service worker that imports Sino's", () => {
   it("keeps its own fetch handler, and shows pushes through Sino's handler", async () => {
-    const context = await browser.newContext();
+    const context = await embed.browser.newContext();
     try {
-      await context.grantPermissions(["notifications"], { origin: site.origin });
+      await context.grantPermissions(["notifications"], { origin: embed.site.origin });
       await installPushStub(context, { endpoint: testEndpoint(), keys: makeSubscriptionKeys() });
       const page = await context.newPage();
-      await page.goto(site.pageUrl({ data: { "data-service-worker": "/pwa-sw.js" } }));
+      await page.goto(embed.site.pageUrl({ data: { "data-service-worker": "/pwa-sw.js" } }));
       await (await settledEmbedBell(page, "off")).click();
       await settledEmbedBell(page, "on");
 
@@ -51,12 +34,12 @@ describe("a site's existing service worker that imports Sino's", () => {
       await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
       expect(await page.evaluate(async () => (await fetch("/hello")).text())).toBe(SITE_WORKER_HELLO);
       // Without the worker, the same path answers from the network.
-      const direct = await (await fetch(`${site.origin}/hello`)).text();
+      const direct = await (await fetch(`${embed.site.origin}/hello`)).text();
       expect(direct).toBe(NETWORK_HELLO);
 
       // A push goes to the same worker: Sino's handler shows it.
       await listenForShown(page);
-      const push = await attachCdpPush(context, page, `${site.origin}/`);
+      const push = await attachCdpPush(context, page, `${embed.site.origin}/`);
       try {
         await push.deliver(JSON.stringify({ title: "Aviso da prefeitura", body: "Coleta de lixo muda na segunda.", tag: "coleta" }));
         const { signals, notifications } = await shownNotifications(page, 1);
