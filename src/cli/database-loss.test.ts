@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createTestDatabase, type TestDatabase } from "../../test/support/db.js";
 import { seedSubscriptions, waitForSend } from "../../test/support/delivery.js";
 import { startFakePushService, type FakePushService } from "../../test/support/fake-push/fake-push-service.js";
-import { loadTestTls } from "../../test/support/fake-push/test-tls.js";
+import { fakePushWorkerEnv } from "../../test/support/worker-env.js";
 import { testDatabaseUrl } from "../../test/support/postgres.js";
 import { createTcpProxy, type TcpProxy } from "../../test/support/tcp-proxy.js";
 import { createSendService, type SendService } from "../delivery/send-service.js";
@@ -65,19 +65,7 @@ describe("Sino processes losing PostgreSQL", { timeout: 180_000 }, () => {
         SINO_PORT: "0",
         SINO_HOST: "127.0.0.1",
         SINO_WEB_DIR: "/nonexistent",
-        SINO_VAPID_PUBLIC_KEY: vapidKeys.publicKey,
-        SINO_VAPID_PRIVATE_KEY: vapidKeys.privateKey,
-        SINO_VAPID_SUBJECT: "mailto:ops@sino.example.com",
-        SINO_PUSH_ALLOWED_HOSTS: "127.0.0.1",
-        SINO_PUSH_ALLOW_PRIVATE: "true",
-        SINO_PUSH_CA_FILE: loadTestTls().caPath,
-        SINO_PUSH_TIMEOUT_MS: "2500",
-        SINO_LEASE_SECONDS: "6",
-        SINO_WORKER_LANES: String(LANES),
-        SINO_WORKER_BATCH: String(BATCH),
-        SINO_WORKER_POLL_MS: "50",
-        SINO_ENCRYPTION_THREADS: "1",
-        SINO_LOG_LEVEL: "warn",
+        ...fakePushWorkerEnv(vapidKeys, { lanes: LANES, batch: BATCH }),
         ...env,
       },
       stdio: ["ignore", "pipe", "pipe"],

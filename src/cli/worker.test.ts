@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createTestDatabase, type TestDatabase } from "../../test/support/db.js";
 import { seedSubscriptions, waitForSend } from "../../test/support/delivery.js";
 import { startFakePushService, type FakePushService } from "../../test/support/fake-push/fake-push-service.js";
-import { loadTestTls } from "../../test/support/fake-push/test-tls.js";
+import { fakePushWorkerEnv } from "../../test/support/worker-env.js";
 import { createSendService, type SendService } from "../delivery/send-service.js";
 import { generateVapidKeys } from "../push/vapid-keys.js";
 import { createRepositories } from "../store/repositories.js";
@@ -42,21 +42,7 @@ describe("sino worker processes on PostgreSQL", { timeout: 120_000 }, () => {
         DATABASE_URL: database.location.url,
         SINO_DATABASE_SCHEMA: database.location.schema!,
         SINO_DATABASE_POOL_SIZE: "4",
-        SINO_VAPID_PUBLIC_KEY: vapidKeys.publicKey,
-        SINO_VAPID_PRIVATE_KEY: vapidKeys.privateKey,
-        SINO_VAPID_SUBJECT: "mailto:ops@sino.example.com",
-        SINO_PUSH_ALLOWED_HOSTS: "127.0.0.1",
-        SINO_PUSH_ALLOW_PRIVATE: "true",
-        SINO_PUSH_CA_FILE: loadTestTls().caPath,
-        // Far above the fake's latency even on a loaded machine (a timeout would resend), and the
-        // lease just over twice that, so the SIGKILL test waits little for it to run out.
-        SINO_PUSH_TIMEOUT_MS: "2500",
-        SINO_LEASE_SECONDS: "6",
-        SINO_WORKER_LANES: String(LANES),
-        SINO_WORKER_BATCH: String(BATCH),
-        SINO_WORKER_POLL_MS: "50",
-        SINO_ENCRYPTION_THREADS: "1",
-        SINO_LOG_LEVEL: "warn",
+        ...fakePushWorkerEnv(vapidKeys, { lanes: LANES, batch: BATCH }),
         ...env,
       },
       stdio: ["ignore", "pipe", "inherit"],
