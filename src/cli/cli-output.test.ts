@@ -5,9 +5,8 @@
  * aliases. Real processes, as a script or a person at a terminal runs them.
  */
 import { execFile } from "node:child_process";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addToken, setUpAdmin, type ApiClient } from "../../test/support/operators.js";
-import { startTestServer, type TestServer } from "../../test/support/server.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { usePublishingServer } from "../../test/support/publishing-server.js";
 
 interface Run {
   readonly code: number | null;
@@ -63,37 +62,29 @@ describe("the sino command's own output", () => {
 });
 
 describe("sino send flags against a real server", () => {
-  let server: TestServer;
-  let admin: ApiClient;
-  let secret: string;
+  const setup = usePublishingServer();
   beforeAll(async () => {
-    server = await startTestServer({ env: { SINO_WORKER_EMBEDDED: "false" } });
-    admin = await setUpAdmin({ url: server.url, origin: server.url });
-    ({ secret } = await addToken(admin, "publish", "cli"));
-    expect((await admin.post("/api/v1/channels", { slug: "obras", name: "Obras" })).status).toBe(201);
-  });
-  afterAll(async () => {
-    await server.close();
+    expect((await setup.admin.post("/api/v1/channels", { slug: "obras", name: "Obras" })).status).toBe(201);
   });
 
   it("takes --channel and --schedule, and still the Portuguese --canal and --agendar", async () => {
     const day = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
-    const env = { SINO_TOKEN: secret };
+    const env = { SINO_TOKEN: setup.secret };
     const [english, portuguese] = await Promise.all([
-      sino(["send", "--server", server.url, "--title", "Em inglês", "--channel", "obras", "--schedule", `${day} 18:00`], env),
-      sino(["send", "--server", server.url, "--title", "Em português", "--canal", "obras", "--agendar", `${day} 19:00`], env),
+      sino(["send", "--server", setup.server.url, "--title", "Em inglês", "--channel", "obras", "--schedule", `${day} 18:00`], env),
+      sino(["send", "--server", setup.server.url, "--title", "Em português", "--canal", "obras", "--agendar", `${day} 19:00`], env),
     ]);
     for (const [run, hour] of [[english, 21], [portuguese, 22]] as const) {
       expect(run.stderr).toBe("");
       expect(run.code).toBe(0);
       const id = /^Envio (\d+) agendado/.exec(run.stdout)?.[1];
-      const read = await admin.get(`/api/v1/notifications/${id}`);
+      const read = await setup.admin.get(`/api/v1/notifications/${id}`);
       expect(read.body.notification).toMatchObject({ status: "scheduled", audience: { type: "channels", channels: ["obras"] }, sendAt: `${day}T${hour}:00:00.000Z` });
     }
   }, 120_000);
 
   it("shows the server's pt-BR refusal of a control character in the title (exit 1)", async () => {
-    const run = await sino(["send", "--server", server.url, "--title", "Sino\u001b[31m vermelho"], { SINO_TOKEN: secret });
+    const run = await sino(["send", "--server", setup.server.url, "--title", "Sino\u001b[31m vermelho"], { SINO_TOKEN: setup.secret });
     expect(run).toMatchObject({ code: 1, stdout: "" });
     expect(run.stderr).toMatch(/^O servidor recusou o envio: O texto contém caracteres de controle .* \(text_control_characters\)\n$/);
   }, 60_000);

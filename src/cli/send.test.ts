@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { addToken, setUpAdmin, type ApiClient } from "../../test/support/operators.js";
-import { startTestServer, type TestServer } from "../../test/support/server.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { addToken } from "../../test/support/operators.js";
+import { usePublishingServer } from "../../test/support/publishing-server.js";
 import { runCli, type CliIo } from "./main.js";
 import { parseScheduleTime } from "./schedule-time.js";
 
@@ -22,42 +22,31 @@ describe("--agendar times", () => {
 });
 
 describe("sino send against a real server", () => {
-  let server: TestServer;
-  let admin: ApiClient;
-  let secret: string;
-  beforeAll(async () => {
-    // No worker: the sends stay as stored, which is all this command reports.
-    server = await startTestServer({ env: { SINO_WORKER_EMBEDDED: "false" } });
-    admin = await setUpAdmin({ url: server.url, origin: server.url });
-    ({ secret } = await addToken(admin, "publish", "cli"));
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const setup = usePublishingServer();
   beforeEach(() => {
     process.exitCode = undefined;
   });
 
   it("creates a send with a token from SINO_TOKEN and prints its id and status (exit 0)", async () => {
-    const io = captureIo({ SINO_TOKEN: secret });
-    await runCli(["send", "--server", server.url, "--title", "Backup concluído", "--body", "Tudo certo", "--link", "/avisos"], io);
+    const io = captureIo({ SINO_TOKEN: setup.secret });
+    await runCli(["send", "--server", setup.server.url, "--title", "Backup concluído", "--body", "Tudo certo", "--link", "/avisos"], io);
     expect(process.exitCode).toBe(0);
     const match = /^Envio (\d+) criado: concluído; nenhum assinante para receber\.\n$/.exec(io.out.join(""));
     expect(match).not.toBeNull();
-    const read = await admin.get(`/api/v1/notifications/${match![1]}`);
+    const read = await setup.admin.get(`/api/v1/notifications/${match![1]}`);
     expect(read.body.notification).toMatchObject({ title: "Backup concluído", body: "Tudo certo", url: "/avisos" });
   });
 
   it("narrows a send to one site with --site, and reports an unknown site in pt-BR (exit 1)", async () => {
-    const site = (await admin.post("/api/v1/sites", { origin: "https://www.exemplo.com.br" })).body.site;
-    const io = captureIo({ SINO_TOKEN: secret });
-    await runCli(["send", "--server", server.url, "--title", "Só no site", "--site", site.id], io);
+    const site = (await setup.admin.post("/api/v1/sites", { origin: "https://www.exemplo.com.br" })).body.site;
+    const io = captureIo({ SINO_TOKEN: setup.secret });
+    await runCli(["send", "--server", setup.server.url, "--title", "Só no site", "--site", site.id], io);
     expect(process.exitCode).toBe(0);
     const id = /Envio (\d+)/.exec(io.out.join(""))![1];
-    expect((await admin.get(`/api/v1/notifications/${id}`)).body.notification.audience).toEqual({ type: "all", sites: [site.id] });
+    expect((await setup.admin.get(`/api/v1/notifications/${id}`)).body.notification.audience).toEqual({ type: "all", sites: [site.id] });
 
-    const refused = captureIo({ SINO_TOKEN: secret });
-    await runCli(["send", "--server", server.url, "--title", "Nenhum", "--site", "999999"], refused);
+    const refused = captureIo({ SINO_TOKEN: setup.secret });
+    await runCli(["send", "--server", setup.server.url, "--title", "Nenhum", "--site", "999999"], refused);
     expect(process.exitCode).toBe(1);
     expect(refused.err.join("")).toContain("Um dos sites escolhidos para o público não existe.");
   });
@@ -66,32 +55,32 @@ describe("sino send against a real server", () => {
     const day = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
     const [year, month, date] = day.split("-");
     const io = captureIo();
-    await runCli(["send", "--server", server.url, "--token", secret, "--title", "Mais tarde", "--agendar", `${day} 18:00`], io);
+    await runCli(["send", "--server", setup.server.url, "--token", setup.secret, "--title", "Mais tarde", "--agendar", `${day} 18:00`], io);
     expect(io.err).toEqual([]);
     expect(process.exitCode).toBe(0);
     expect(io.out.join("")).toMatch(new RegExp(`^Envio \\d+ agendado para ${date}/${month}/${year},? 18:00 \\(America/Sao_Paulo\\)\\.\\n$`));
     const id = /Envio (\d+)/.exec(io.out.join(""))![1];
-    const read = await admin.get(`/api/v1/notifications/${id}`);
+    const read = await setup.admin.get(`/api/v1/notifications/${id}`);
     expect(read.body.notification).toMatchObject({ status: "scheduled", sendAt: `${day}T21:00:00.000Z` });
   });
 
   it("exits 1 with the server's pt-BR message when the server refuses", async () => {
-    const tooLong = captureIo({ SINO_TOKEN: secret });
-    await runCli(["send", "--server", server.url, "--title", "x".repeat(81)], tooLong);
+    const tooLong = captureIo({ SINO_TOKEN: setup.secret });
+    await runCli(["send", "--server", setup.server.url, "--title", "x".repeat(81)], tooLong);
     expect(process.exitCode).toBe(1);
     expect(tooLong.err.join("")).toBe("O servidor recusou o envio: O título pode ter no máximo 80 caracteres. (title_too_long)\n");
 
-    const { secret: revoked, token } = await addToken(admin, "publish", "revogado");
-    await admin.delete(`/api/v1/tokens/${token.id}`);
+    const { secret: revoked, token } = await addToken(setup.admin, "publish", "revogado");
+    await setup.admin.delete(`/api/v1/tokens/${token.id}`);
     const io = captureIo({ SINO_TOKEN: revoked });
     process.exitCode = undefined;
-    await runCli(["send", "--server", server.url, "--title", "Oi"], io);
+    await runCli(["send", "--server", setup.server.url, "--title", "Oi"], io);
     expect(process.exitCode).toBe(1);
     expect(io.err.join("")).toBe("O servidor recusou o envio: Este token de API foi revogado. (token_revoked)\n");
   });
 
   it("exits 1 when no server answers", async () => {
-    const io = captureIo({ SINO_TOKEN: secret });
+    const io = captureIo({ SINO_TOKEN: setup.secret });
     await runCli(["send", "--server", "http://127.0.0.1:9", "--title", "Oi"], io);
     expect(process.exitCode).toBe(1);
     expect(io.err.join("")).toMatch(/^Não foi possível falar com o Sino em http:\/\/127\.0\.0\.1:9 \(.+\)\.\n$/);
@@ -99,9 +88,9 @@ describe("sino send against a real server", () => {
 
   it("exits 2 for usage errors: no title, no token, a bad --agendar", async () => {
     for (const [args, env, first] of [
-      [["send", "--token", secret], {}, "Uso: sino send"],
+      [["send", "--token", setup.secret], {}, "Uso: sino send"],
       [["send", "--title", "Oi"], {}, "Informe um token de API"],
-      [["send", "--title", "Oi", "--token", secret, "--agendar", "sexta às 5"], {}, 'Data de agendamento inválida: "sexta às 5"'],
+      [["send", "--title", "Oi", "--token", setup.secret, "--agendar", "sexta às 5"], {}, 'Data de agendamento inválida: "sexta às 5"'],
     ] as const) {
       process.exitCode = undefined;
       const io = captureIo({ ...env });
@@ -115,8 +104,8 @@ describe("sino send against a real server", () => {
     const run = await new Promise<{ code: number | null; stdout: string }>((resolve) => {
       const child = execFile(
         process.execPath,
-        ["--import", "tsx", "src/cli/main.ts", "send", "--server", server.url, "--title", "Do processo"],
-        { env: { ...process.env, SINO_TOKEN: secret }, encoding: "utf8" },
+        ["--import", "tsx", "src/cli/main.ts", "send", "--server", setup.server.url, "--title", "Do processo"],
+        { env: { ...process.env, SINO_TOKEN: setup.secret }, encoding: "utf8" },
         (_error, stdout) => resolve({ code: child.exitCode, stdout }),
       );
     });
