@@ -1,20 +1,14 @@
 import fastifyHelmet from "@fastify/helmet";
 import type { FastifyInstance } from "fastify";
-import { API_ROUTES } from "../shared/api/routes.js";
+import { PUBLIC_API_PATHS } from "./sites/public-cors.js";
 
 /**
- * Paths that other sites' pages load or call (the embed script and the public subscriber API):
- * they must be readable cross-origin, so they answer `Cross-Origin-Resource-Policy: cross-origin`
- * instead of helmet's `same-origin`, which would make the browser drop them.
+ * Paths that other sites' pages load or call (the embed script and the public subscriber API,
+ * the same paths that answer CORS): they must be readable cross-origin, so they answer
+ * `Cross-Origin-Resource-Policy: cross-origin` instead of helmet's `same-origin`, which would make
+ * the browser drop them.
  */
-export const CROSS_ORIGIN_PATHS: readonly string[] = [
-  API_ROUTES.config,
-  API_ROUTES.subscriptions,
-  API_ROUTES.subscriptionChannels,
-  API_ROUTES.events,
-  API_ROUTES.notices,
-  API_ROUTES.noticesStream,
-];
+export const CROSS_ORIGIN_PATHS: readonly string[] = [...PUBLIC_API_PATHS];
 
 /** Everything under these prefixes is cross-origin too (`/embed/sino.js`, `/embed/sw.js`, chunks). */
 export const CROSS_ORIGIN_PREFIXES: readonly string[] = ["/embed/"];
