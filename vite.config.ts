@@ -14,15 +14,6 @@ const embedEntries = {
   "embed/sw.js": fileURLToPath(new URL("./src/embed/sw-entry.ts", import.meta.url)),
 } as const;
 
-/**
- * Bundles the service worker into ONE classic script (IIFE) served at /sw.js: Firefox ESR does not
- * run module workers, and a worker at the root may control the whole origin (scope `/`) without a
- * Service-Worker-Allowed header. The app itself stays an ES module build.
- */
-async function bundleServiceWorker(mode: string, minify: boolean): Promise<string> {
-  return bundleClassicScript(serviceWorkerEntry, mode, minify);
-}
-
 /** One entry as ONE classic script (IIFE), nothing loaded at run time: a worker or a `<script async>`. */
 async function bundleClassicScript(entry: string, mode: string, minify: boolean): Promise<string> {
   const result = await build({
@@ -47,43 +38,19 @@ async function bundleClassicScript(entry: string, mode: string, minify: boolean)
   throw new Error(`The build of ${entry} produced no entry chunk`);
 }
 
-function serviceWorkerPlugin(): Plugin {
-  let mode = "production";
-  return {
-    name: "sino-service-worker",
-    configResolved(config) {
-      mode = config.mode;
-    },
-    configureServer(server) {
-      server.middlewares.use("/sw.js", (_req, res, next) => {
-        bundleServiceWorker("development", false).then((code) => {
-          res.setHeader("content-type", "text/javascript; charset=utf-8");
-          res.setHeader("cache-control", "no-cache");
-          res.end(code);
-        }, next);
-      });
-    },
-    async generateBundle() {
-      this.emitFile({ type: "asset", fileName: "sw.js", source: await bundleServiceWorker(mode, true) });
-    },
-  };
-}
-
 /**
- * The embed (issue 9): `embed/sino.js`, the script-tag bundle a site includes, and `embed/sw.js`,
- * which a site's service worker imports (the server wraps it with Sino's URL and the site key).
- * Both framework-free classic scripts. sino.js has a byte budget (test/e2e/embed-budget.test.ts);
- * the server sends .br/.gz copies where the build writes them (preCompressed).
+ * Serves each entry (`fileName` -> source entry) as ONE classic script: built on each request in
+ * development, emitted minified into the build.
  */
-function embedPlugin(): Plugin {
+function classicScriptsPlugin(name: string, entries: Readonly<Record<string, string>>): Plugin {
   let mode = "production";
   return {
-    name: "sino-embed",
+    name,
     configResolved(config) {
       mode = config.mode;
     },
     configureServer(server) {
-      for (const [fileName, entry] of Object.entries(embedEntries)) {
+      for (const [fileName, entry] of Object.entries(entries)) {
         server.middlewares.use(`/${fileName}`, (_req, res, next) => {
           bundleClassicScript(entry, "development", false).then((code) => {
             res.setHeader("content-type", "text/javascript; charset=utf-8");
@@ -94,11 +61,30 @@ function embedPlugin(): Plugin {
       }
     },
     async generateBundle() {
-      for (const [fileName, entry] of Object.entries(embedEntries)) {
+      for (const [fileName, entry] of Object.entries(entries)) {
         this.emitFile({ type: "asset", fileName, source: await bundleClassicScript(entry, mode, true) });
       }
     },
   };
+}
+
+/**
+ * The service worker as ONE classic script (IIFE) served at /sw.js: Firefox ESR does not run
+ * module workers, and a worker at the root may control the whole origin (scope `/`) without a
+ * Service-Worker-Allowed header. The app itself stays an ES module build.
+ */
+function serviceWorkerPlugin(): Plugin {
+  return classicScriptsPlugin("sino-service-worker", { "sw.js": serviceWorkerEntry });
+}
+
+/**
+ * The embed (issue 9): `embed/sino.js`, the script-tag bundle a site includes, and `embed/sw.js`,
+ * which a site's service worker imports (the server wraps it with Sino's URL and the site key).
+ * Both framework-free classic scripts. sino.js has a byte budget (test/e2e/embed-budget.test.ts);
+ * the server sends .br/.gz copies where the build writes them (preCompressed).
+ */
+function embedPlugin(): Plugin {
+  return classicScriptsPlugin("sino-embed", embedEntries);
 }
 
 /**
