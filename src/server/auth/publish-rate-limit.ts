@@ -22,18 +22,13 @@ export function createPublishRateLimit(
   app: FastifyInstance,
   maxPerMinute: number,
 ): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
-  return app.rateLimit({
-    max: maxPerMinute,
-    timeWindow: 60_000,
-    // Separate counters from any other limit registered with the same plugin instance.
-    keyGenerator: (request) => {
-      const principal = request.principal;
-      if (principal?.kind === "token") return `publish:token:${principal.token.id}`;
-      if (principal?.kind === "session") return `publish:user:${principal.user.id}`;
-      return `publish:ip:${request.ip}`;
-    },
-    errorResponseBuilder: () => apiError("rate_limited"),
-  }) as (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  // Separate counters from any other limit registered with the same plugin instance.
+  return perMinuteLimit(app, maxPerMinute, "rate_limited", (request) => {
+    const principal = request.principal;
+    if (principal?.kind === "token") return `publish:token:${principal.token.id}`;
+    if (principal?.kind === "session") return `publish:user:${principal.user.id}`;
+    return `publish:ip:${request.ip}`;
+  });
 }
 
 /**
@@ -46,10 +41,20 @@ export function createSiteSubscribeRateLimit(
   app: FastifyInstance,
   maxPerMinute: number,
 ): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
+  return perMinuteLimit(app, maxPerMinute, "site_rate_limited", (request) => `site-subscribe:ip:${request.ip}`);
+}
+
+/** A `preHandler` hook: `maxPerMinute` requests per key, then 429 with `code` and Retry-After. */
+function perMinuteLimit(
+  app: FastifyInstance,
+  maxPerMinute: number,
+  code: "rate_limited" | "site_rate_limited",
+  keyGenerator: (request: FastifyRequest) => string,
+): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
   return app.rateLimit({
     max: maxPerMinute,
     timeWindow: 60_000,
-    keyGenerator: (request) => `site-subscribe:ip:${request.ip}`,
-    errorResponseBuilder: () => apiError("site_rate_limited"),
+    keyGenerator,
+    errorResponseBuilder: () => apiError(code),
   }) as (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 }
