@@ -2,60 +2,41 @@
  * Avisos, the public home page: what was sent, newest first, with relative times in
  * pt-BR; a new notification appears without a reload (SSE); text is text, never markup.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ptBR } from "../../src/shared/i18n/catalog.js";
-import { launchChromium } from "../support/browser.js";
-import { startFakePushService } from "../support/fake-push/fake-push-service.js";
-import type { FakePushService } from "../support/fake-push/fake-push-service.js";
-import { startTestServer } from "../support/server.js";
-import type { TestServer } from "../support/server.js";
-import { adminContext, createChannel, FAKE_PUSH_ENV, sendNotification, waitForNotification } from "./support/audience.js";
-import { requireBuiltWebApp } from "./support/built-web-app.js";
+import { useAdminOnFakePush } from "./support/admin-on-fake-push.js";
+import { createChannel, sendNotification, waitForNotification } from "./support/audience.js";
 
 const A = ptBR.notices;
 
-let browser: Browser;
-let fake: FakePushService;
-let server: TestServer;
-let admin: BrowserContext;
+const run = useAdminOnFakePush();
 beforeAll(async () => {
-  requireBuiltWebApp();
-  [browser, fake] = await Promise.all([launchChromium(), startFakePushService()]);
-  server = await startTestServer({ dialect: "sqlite", env: FAKE_PUSH_ENV });
-  admin = await adminContext(browser, server);
-  await createChannel(admin.request, server, "obras", "Obras");
-});
-afterAll(async () => {
-  await admin?.close();
-  await server?.close();
-  await fake?.close();
-  await browser?.close();
+  await createChannel(run.admin.request, run.server, "obras", "Obras");
 });
 
 describe("the Avisos page", () => {
   it("lists a new send without a reload, newest first, as text, with its link and a pt-BR relative time", async () => {
-    const first = await sendNotification(admin.request, server, { title: "Primeiro aviso", body: "Corpo do primeiro." });
-    await waitForNotification(admin.request, server, first.id);
+    const first = await sendNotification(run.admin.request, run.server, { title: "Primeiro aviso", body: "Corpo do primeiro." });
+    await waitForNotification(run.admin.request, run.server, first.id);
 
-    const context = await browser.newContext();
+    const context = await run.browser.newContext();
     try {
       const page = await context.newPage();
       page.setDefaultTimeout(15_000);
-      await page.goto(server.baseUrl);
+      await page.goto(run.server.baseUrl);
       await page.getByTestId("notice").filter({ hasText: "Primeiro aviso" }).waitFor();
       expect(await page.getByTestId("notice-time").first().textContent()).toBe(A.justNow);
       // Loaded in this document, not by navigating: a reload would reset this mark.
       await page.evaluate(() => ((window as unknown as { sameDocument: boolean }).sameDocument = true));
 
       const hostile = '<img src=x onerror="window.pwned=1">Obra na <b>rua</b>';
-      const second = await sendNotification(admin.request, server, {
+      const second = await sendNotification(run.admin.request, run.server, {
         title: hostile,
         body: "Linha 1\nLinha 2",
         url: "https://www.gov.br/obras",
         audience: { type: "channels", channels: ["obras"] },
       });
-      await waitForNotification(admin.request, server, second.id);
+      await waitForNotification(run.admin.request, run.server, second.id);
 
       const card = page.getByTestId("notice").filter({ hasText: "Obra na" });
       await card.waitFor();
@@ -84,19 +65,19 @@ describe("the Avisos page", () => {
   it("pages with 'Carregar mais'", async () => {
     // 20 per page (NOTICES_PAGE_SIZE); the test above sent some too.
     for (let i = 1; i <= 20; i++) {
-      const sent = await sendNotification(admin.request, server, { title: `Aviso em série ${i}` });
-      await waitForNotification(admin.request, server, sent.id);
+      const sent = await sendNotification(run.admin.request, run.server, { title: `Aviso em série ${i}` });
+      await waitForNotification(run.admin.request, run.server, sent.id);
     }
-    const context = await browser.newContext();
+    const context = await run.browser.newContext();
     try {
       const page = await context.newPage();
       page.setDefaultTimeout(15_000);
-      await page.goto(server.baseUrl);
+      await page.goto(run.server.baseUrl);
       await page.getByTestId("notice").first().waitFor();
       expect(await page.getByTestId("notice").count()).toBe(20);
       await page.getByRole("button", { name: A.loadMore }).click();
       await page.getByText(A.end).waitFor();
-      const all = (await (await fetch(`${server.url}/api/v1/notices?limit=100`)).json()) as { notices: unknown[] };
+      const all = (await (await fetch(`${run.server.url}/api/v1/notices?limit=100`)).json()) as { notices: unknown[] };
       expect(all.notices.length).toBeGreaterThan(20);
       expect(await page.getByTestId("notice").count()).toBe(all.notices.length);
       expect(await page.getByTestId("notice").last().getByRole("heading").textContent()).toBe("Primeiro aviso");

@@ -5,39 +5,21 @@
  * "Ativar notificações" button and /avisos as a real route.
  */
 import AxeBuilder from "@axe-core/playwright";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
 import { API_ROUTES } from "../../src/shared/api/routes.js";
 import type { SitesResponse } from "../../src/shared/api/sites.js";
 import { ptBR } from "../../src/shared/i18n/catalog.js";
-import { launchChromium } from "../support/browser.js";
-import { startFakePushService, type FakePushService } from "../support/fake-push/fake-push-service.js";
-import { startTestServer, type TestServer } from "../support/server.js";
 import { aBrowserSubscription } from "../support/subscriptions.js";
-import { adminCall, adminContext, FAKE_PUSH_ENV, sendNotification } from "./support/audience.js";
+import { useAdminOnFakePush } from "./support/admin-on-fake-push.js";
+import { adminCall, sendNotification } from "./support/audience.js";
 import { settledBell } from "./support/bell-page.js";
-import { requireBuiltWebApp } from "./support/built-web-app.js";
 import { installPushStub, makeSubscriptionKeys } from "./support/push-stub.js";
 
 const T = ptBR.sites;
 const SITE = "https://www.exemplo.com.br";
 
-let browser: Browser;
-let fake: FakePushService;
-let server: TestServer;
-let admin: BrowserContext;
-beforeAll(async () => {
-  requireBuiltWebApp();
-  [browser, fake] = await Promise.all([launchChromium(), startFakePushService()]);
-  server = await startTestServer({ dialect: "sqlite", env: FAKE_PUSH_ENV });
-  admin = await adminContext(browser, server);
-});
-afterAll(async () => {
-  await admin?.close();
-  await server?.close();
-  await fake?.close();
-  await browser?.close();
-});
+const run = useAdminOnFakePush();
 
 async function axeViolations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).analyze();
@@ -46,7 +28,7 @@ async function axeViolations(page: Page): Promise<string[]> {
 
 /** A browser on the site registering there (the embedded bell's request, made from Node). */
 async function subscribeOnSite(key: string): Promise<void> {
-  const res = await fetch(server.url + API_ROUTES.subscriptions, {
+  const res = await fetch(run.server.url + API_ROUTES.subscriptions, {
     method: "POST",
     headers: { origin: SITE, "content-type": "application/json" },
     body: JSON.stringify({ ...aBrowserSubscription(), site: key }),
@@ -56,10 +38,10 @@ async function subscribeOnSite(key: string): Promise<void> {
 
 describe("Sites in the Painel", () => {
   it("an admin registers a site, gets the snippet with its key, and deletes it after a confirmation naming its subscribers", async () => {
-    const page = await admin.newPage();
+    const page = await run.admin.newPage();
     page.setDefaultTimeout(15_000);
     try {
-      await page.goto(`${server.baseUrl}/painel/sites`);
+      await page.goto(`${run.server.baseUrl}/painel/sites`);
       await page.getByRole("heading", { name: T.title, level: 1 }).waitFor();
       const rows = page.getByTestId("site-row");
       await expect.poll(() => rows.count()).toBe(1);
@@ -75,7 +57,7 @@ describe("Sites in the Painel", () => {
       // Straight to the snippet, filled in with Sino's address and the new site's key.
       const dialog = page.getByRole("dialog", { name: T.snippetTitle });
       await dialog.waitFor();
-      const { sites, sinoUrl } = await adminCall<SitesResponse>(admin.request, server, "GET", API_ROUTES.sites);
+      const { sites, sinoUrl } = await adminCall<SitesResponse>(run.admin.request, run.server, "GET", API_ROUTES.sites);
       const site = sites.find((s) => s.origin === SITE)!;
       expect(site.key).toMatch(/^[A-Za-z0-9_-]{12}$/);
       expect(await dialog.getByTestId("snippet-script").textContent()).toBe(`<script src="${sinoUrl}/embed/sino.js" data-site="${site.key}" async></script>`);
@@ -102,7 +84,7 @@ describe("Sites in the Painel", () => {
       await confirm.waitFor({ state: "hidden" });
       await page.getByText(T.deleted_other.replace("{{origin}}", SITE).replace("{{count}}", "2")).waitFor();
       await expect.poll(() => rows.count()).toBe(1);
-      const after = await adminCall<SitesResponse>(admin.request, server, "GET", API_ROUTES.sites);
+      const after = await adminCall<SitesResponse>(run.admin.request, run.server, "GET", API_ROUTES.sites);
       expect(after.sites.map((s) => s.origin)).not.toContain(SITE);
     } finally {
       await page.close();
@@ -112,14 +94,14 @@ describe("Sites in the Painel", () => {
 
 describe("Sino's own public pages", () => {
   it("the home page has a visible button that turns notifications on and off, like the bell", async () => {
-    const context = await browser.newContext();
+    const context = await run.browser.newContext();
     try {
-      await context.grantPermissions(["notifications"], { origin: server.baseUrl });
+      await context.grantPermissions(["notifications"], { origin: run.server.baseUrl });
       const keys = makeSubscriptionKeys();
-      await installPushStub(context, { endpoint: fake.endpointFor("home-button"), keys });
+      await installPushStub(context, { endpoint: run.fake.endpointFor("home-button"), keys });
       const page = await context.newPage();
       page.setDefaultTimeout(15_000);
-      await page.goto(server.baseUrl);
+      await page.goto(run.server.baseUrl);
       await settledBell(page, "off");
       await page.getByRole("button", { name: ptBR.app.home.enableButton }).click();
       await page.getByRole("button", { name: ptBR.app.home.disableButton }).waitFor();
@@ -134,11 +116,11 @@ describe("Sino's own public pages", () => {
   });
 
   it("/avisos is a real page listing the notices, not 'Página não encontrada'", async () => {
-    await sendNotification(admin.request, server, { title: "Feira na praça no sábado", body: "Das 8h às 13h." });
-    const page = await browser.newPage();
+    await sendNotification(run.admin.request, run.server, { title: "Feira na praça no sábado", body: "Das 8h às 13h." });
+    const page = await run.browser.newPage();
     try {
       page.setDefaultTimeout(15_000);
-      await page.goto(`${server.baseUrl}/avisos`);
+      await page.goto(`${run.server.baseUrl}/avisos`);
       await page.getByTestId("notices").getByText("Feira na praça no sábado").waitFor();
       expect(await page.getByRole("heading", { name: ptBR.notices.title, level: 1 }).count()).toBe(1);
       expect(await page.getByText(ptBR.app.notFound.title).count()).toBe(0);
