@@ -5,48 +5,30 @@
  * function in the page (a headless browser has no notification to click). Both end
  * up in the notification's results.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext } from "playwright-core";
-import { launchChromium } from "../support/browser.js";
-import { startFakePushService } from "../support/fake-push/fake-push-service.js";
-import type { FakePushService } from "../support/fake-push/fake-push-service.js";
-import { startTestServer } from "../support/server.js";
-import type { TestServer } from "../support/server.js";
-import { adminContext, FAKE_PUSH_ENV, sendNotification, visitorWithBellOn, waitForNotification } from "./support/audience.js";
-import { requireBuiltWebApp } from "./support/built-web-app.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { useAdminOnFakePush } from "./support/admin-on-fake-push.js";
+import { sendNotification, visitorWithBellOn, waitForNotification } from "./support/audience.js";
 import { bundleEntry } from "./support/bundle-entry.js";
 import { attachCdpPush, listenForShown, shownNotifications } from "./support/cdp-push.js";
 
-let browser: Browser;
-let fake: FakePushService;
-let server: TestServer;
-let admin: BrowserContext;
+const run = useAdminOnFakePush({ decryptSample: 1 });
 let eventsBundle: string;
 beforeAll(async () => {
-  requireBuiltWebApp();
-  [browser, fake, eventsBundle] = await Promise.all([launchChromium(), startFakePushService({ decryptSample: 1 }), bundleEntry("events-entry.ts")]);
-  server = await startTestServer({ dialect: "sqlite", env: FAKE_PUSH_ENV });
-  admin = await adminContext(browser, server);
-});
-afterAll(async () => {
-  await admin?.close();
-  await server?.close();
-  await fake?.close();
-  await browser?.close();
+  eventsBundle = await bundleEntry("events-entry.ts");
 });
 
 describe("notification events", () => {
   it("a shown and a clicked report reach the server and appear in the send's results", async () => {
-    const visitor = await visitorWithBellOn(browser, server, fake, "events");
+    const visitor = await visitorWithBellOn(run.browser, run.server, run.fake, "events");
     const { page, context } = visitor;
     try {
-      const push = await attachCdpPush(context, page, `${server.baseUrl}/`);
+      const push = await attachCdpPush(context, page, `${run.server.baseUrl}/`);
       await listenForShown(page);
 
-      const sent = await sendNotification(admin.request, server, { title: "Vacinação no sábado", body: "Postos abertos das 8h às 17h.", url: "/" });
-      await waitForNotification(admin.request, server, sent.id);
+      const sent = await sendNotification(run.admin.request, run.server, { title: "Vacinação no sábado", body: "Postos abertos das 8h às 17h.", url: "/" });
+      await waitForNotification(run.admin.request, run.server, sent.id);
       // What the browser would have decrypted: the payload Sino really sent, with the notification's id.
-      const plaintext = fake.stats().log.find((entry) => entry.id === "events")?.plaintext;
+      const plaintext = run.fake.stats().log.find((entry) => entry.id === "events")?.plaintext;
       expect(plaintext).toBeDefined();
       expect(JSON.parse(plaintext ?? "{}")).toMatchObject({ id: sent.id, title: "Vacinação no sábado" });
 
@@ -54,7 +36,7 @@ describe("notification events", () => {
       const { notifications } = await shownNotifications(page, 1);
       expect(notifications[0]).toMatchObject({ title: "Vacinação no sábado", data: { notificationId: sent.id } });
       expect(await storedEvents(sent.id, (types) => types.includes("shown"))).toEqual(["shown"]);
-      const shown = await waitForNotification(admin.request, server, sent.id, (n) => countOf(n, "shown") >= 1);
+      const shown = await waitForNotification(run.admin.request, run.server, sent.id, (n) => countOf(n, "shown") >= 1);
       expect(countOf(shown, "shown")).toBe(1);
       expect(countOf(shown, "clicked")).toBe(0);
 
@@ -77,7 +59,7 @@ describe("notification events", () => {
       expect(reported).toEqual([true, true]);
 
       expect(await storedEvents(sent.id, (types) => types.includes("clicked"))).toEqual(["clicked", "shown"]);
-      const clicked = await waitForNotification(admin.request, server, sent.id, (n) => countOf(n, "clicked") >= 1);
+      const clicked = await waitForNotification(run.admin.request, run.server, sent.id, (n) => countOf(n, "clicked") >= 1);
       expect(clicked.counts).toMatchObject({ accepted: 1, shown: 1, clicked: 1 });
       expect((clicked.counts as unknown as { clickRate: number | null }).clickRate).toBe(1);
       await push.close();
@@ -90,7 +72,7 @@ describe("notification events", () => {
 /** The event types stored for the notification (one row per type and subscription), once `ready` holds. */
 async function storedEvents(notificationId: string, ready: (types: string[]) => boolean): Promise<string[]> {
   for (;;) {
-    const rows = await server.database.db
+    const rows = await run.server.database.db
       .selectFrom("notification_events")
       .select("type")
       .where("notification_id", "=", Number(notificationId))
