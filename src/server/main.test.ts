@@ -15,8 +15,9 @@ async function publicKeyOf(server: TestServer): Promise<string> {
   const response = await fetch(`${server.url}/api/v1/config`);
   expect(response.status).toBe(200);
   const body = (await response.json()) as PublicConfig;
-  // Only public settings: the VAPID public key and what the bell's channel menu needs.
-  expect(Object.keys(body).sort()).toEqual(["channels", "maxChannelsPerSubscription", "vapidPublicKey"]);
+  // Only public settings: the VAPID public key, what the bell's channel menu needs and the zone the
+  // Painel shows and schedules times in.
+  expect(Object.keys(body).sort()).toEqual(["channels", "maxChannelsPerSubscription", "timeZone", "vapidPublicKey"]);
   return body.vapidPublicKey;
 }
 
