@@ -19,6 +19,7 @@ import { settledBell } from "./support/bell-page.js";
 import { requireBuiltWebApp } from "./support/built-web-app.js";
 import { ADMIN, createFirstAdmin, field, signInContext } from "./support/dashboard-page.js";
 import { installPushStub, makeSubscriptionKeys, testEndpoint } from "./support/push-stub.js";
+import { settledTransitions } from "./support/settled-transitions.js";
 
 let browser: Browser;
 let server: TestServer;
@@ -36,6 +37,7 @@ afterAll(async () => {
 
 /** axe's violations on the page as it is now, one readable line each (empty when clean). */
 async function violations(page: Page): Promise<string[]> {
+  await settledTransitions(page);
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations.flatMap((violation) =>
     violation.nodes.map(

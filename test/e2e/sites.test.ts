@@ -15,6 +15,7 @@ import { useAdminOnFakePush } from "./support/admin-on-fake-push.js";
 import { adminCall, sendNotification } from "./support/audience.js";
 import { settledBell } from "./support/bell-page.js";
 import { installPushStub, makeSubscriptionKeys } from "./support/push-stub.js";
+import { settledTransitions } from "./support/settled-transitions.js";
 
 const T = ptBR.sites;
 const SITE = "https://www.exemplo.com.br";
@@ -22,6 +23,7 @@ const SITE = "https://www.exemplo.com.br";
 const run = useAdminOnFakePush();
 
 async function axeViolations(page: Page): Promise<string[]> {
+  await settledTransitions(page);
   const result = await new AxeBuilder({ page }).analyze();
   return result.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${JSON.stringify(node.target)}`));
 }
