@@ -93,6 +93,8 @@ describe("the send confirmation", () => {
       await page.getByRole("dialog").getByRole("button", { name: P.compose.submit.now }).click();
       await page.getByRole("heading", { level: 1, name: "Obra e evento" }).waitFor();
       const audience = page.locator("dt", { hasText: ptBR.notifications.details.audience }).locator("xpath=following-sibling::dd[1]");
+      // The page shows the slugs until the channel list arrives, then the channels' names.
+      await audience.filter({ hasText: /Obras e Eventos/ }).waitFor(); // a string would match case-insensitively
       expect(await audience.textContent()).toBe("Quem assina os canais Obras e Eventos");
       expect(await page.locator("main").textContent()).not.toMatch(/notifications\.|envios\.|dashboard\./);
     } finally {
