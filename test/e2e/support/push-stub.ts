@@ -7,6 +7,7 @@
  */
 import { createECDH, randomBytes, randomUUID } from "node:crypto";
 import type { BrowserContext } from "playwright-core";
+import { scalarBytes } from "../../support/fake-push/vapid-token.js";
 
 export interface SubscriptionKeys {
   p256dh: string;
@@ -21,7 +22,7 @@ export function makeSubscriptionKeys(): SubscriptionKeys {
   return {
     p256dh: ecdh.getPublicKey().toString("base64url"),
     auth: randomBytes(16).toString("base64url"),
-    privateKey: ecdh.getPrivateKey().toString("base64url"),
+    privateKey: scalarBytes(ecdh).toString("base64url"),
   };
 }
 

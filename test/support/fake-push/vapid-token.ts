@@ -24,8 +24,17 @@ export function generateVapidTestKeys(): VapidTestKeys {
   ecdh.generateKeys();
   return {
     publicKey: ecdh.getPublicKey().toString("base64url"),
-    privateKey: ecdh.getPrivateKey().toString("base64url"),
+    privateKey: scalarBytes(ecdh).toString("base64url"),
   };
+}
+
+/**
+ * The private scalar as its fixed 32 bytes. OpenSSL drops leading zero bytes (one key in 256), and
+ * a 31-byte `d` is refused by JWK import and by web-push ("should be 32 bytes long").
+ */
+export function scalarBytes(ecdh: { getPrivateKey(): Buffer }): Buffer {
+  const scalar = ecdh.getPrivateKey();
+  return scalar.length === 32 ? scalar : Buffer.concat([Buffer.alloc(32 - scalar.length), scalar]);
 }
 
 export function vapidKeyObject(keys: VapidTestKeys): KeyObject {
