@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import SqliteDatabase from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import { Kysely, PostgresDialect, SqliteDialect, sql, type SqliteDialectConfig } from "kysely";
 import pg from "pg";
 import type { Schema } from "./schema.js";
 
@@ -74,8 +74,37 @@ function createSqlite(url: string): Database {
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma("foreign_keys = ON");
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: "sqlite", schema: undefined, destroy: () => db.destroy() };
+}
+
+/** Distinct SQL texts kept prepared; Sino's queries are a few dozen shapes (IN lists vary in length). */
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely's SQLite driver prepares every query anew; compiling the same SQL thousands of times a
+ * second (a fan-out's target reads and checkpoints) costs more than running it. Statements are
+ * kept by their SQL text and reused: safe, because Kysely runs one query at a time on its single
+ * connection and Sino never streams from SQLite (a statement being iterated cannot be reused).
+ * SQLite re-prepares a kept statement by itself when a migration changes the schema.
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database): SqliteDialectConfig["database"] {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    prepare(sqlText: string) {
+      let statement = statements.get(sqlText);
+      if (statement === undefined) {
+        if (statements.size >= STATEMENT_CACHE_SIZE) statements.clear();
+        statement = sqlite.prepare(sqlText);
+        statements.set(sqlText, statement);
+      }
+      return statement;
+    },
+    close() {
+      statements.clear();
+      sqlite.close();
+    },
+  };
 }
 
 function createPostgres(url: string, options: DatabaseOptions): Database {
