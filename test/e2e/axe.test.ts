@@ -5,7 +5,6 @@
  * send, a send, channels, subscribers, users, tokens, its 404). Any violation fails the test, listed
  * one per line with the rule, its impact, the elements and axe's summary of what to fix.
  */
-import AxeBuilder from "@axe-core/playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { API_ROUTES } from "../../src/shared/api/routes.js";
@@ -19,7 +18,7 @@ import { settledBell } from "./support/bell-page.js";
 import { requireBuiltWebApp } from "./support/built-web-app.js";
 import { ADMIN, createFirstAdmin, field, signInContext } from "./support/dashboard-page.js";
 import { installPushStub, makeSubscriptionKeys, testEndpoint } from "./support/push-stub.js";
-import { settledTransitions } from "./support/settled-transitions.js";
+import { axeViolations } from "./support/axe.js";
 
 let browser: Browser;
 let server: TestServer;
@@ -35,25 +34,13 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** axe's violations on the page as it is now, one readable line each (empty when clean). */
-async function violations(page: Page): Promise<string[]> {
-  await settledTransitions(page);
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.flatMap((violation) =>
-    violation.nodes.map(
-      (node) =>
-        `${violation.id} (${violation.impact ?? "?"}) ${node.target.join(" ")} ${node.html.slice(0, 120)}: ${violation.help} — ${(node.failureSummary ?? "").replace(/\s+/g, " ")}`,
-    ),
-  );
-}
-
 /** Opens `path`, waits for its main heading and for loading indicators to go, then runs axe. */
 async function check(page: Page, path: string, ready: (page: Page) => Promise<void> = defaultReady): Promise<{ path: string; violations: string[] }> {
   await page.goto(server.baseUrl + path);
   await ready(page).catch((error: unknown) => {
     throw new Error(`${path} did not finish loading`, { cause: error });
   });
-  return { path, violations: await violations(page) };
+  return { path, violations: await axeViolations(page) };
 }
 
 async function defaultReady(page: Page): Promise<void> {
@@ -73,7 +60,7 @@ describe("axe on every page", () => {
       await page.goto(server.baseUrl);
       await (await settledBell(page, "off")).click();
       await page.getByTestId("push-notice").waitFor();
-      results.push({ path: "/ (permissão negada)", violations: await violations(page) });
+      results.push({ path: "/ (permissão negada)", violations: await axeViolations(page) });
       expect(results).toEqual(results.map(({ path }) => ({ path, violations: [] })));
     } finally {
       await context.close();
@@ -115,7 +102,7 @@ describe("axe on every page", () => {
       await field(page, ptBR.dashboard.compose.fields.title).fill("Teste de acessibilidade");
       await page.getByRole("button", { name: ptBR.dashboard.compose.submit.now }).click();
       await page.getByRole("dialog").waitFor();
-      results.push({ path: "/painel/nova (confirmação)", violations: await violations(page) });
+      results.push({ path: "/painel/nova (confirmação)", violations: await axeViolations(page) });
 
       expect(results).toEqual(results.map(({ path }) => ({ path, violations: [] })));
     } finally {

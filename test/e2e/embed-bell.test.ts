@@ -13,7 +13,8 @@ import type { TestServer } from "../support/server.js";
 import { BELL_TEXT, useChromiumWithInsecureHost } from "./support/bell-chromium.js";
 import { countStartingWith, recordConsole } from "./support/console-log.js";
 import { adminOf, registerSite, startEmbedSite, startSinoForEmbed, type EmbedSite } from "./support/embed-site.js";
-import { axeViolations, embedBell, embedIconColour, settledEmbedBell } from "./support/embed-page.js";
+import { axeViolations } from "./support/axe.js";
+import { embedBell, embedIconColour, settledEmbedBell } from "./support/embed-page.js";
 import { installPushStub, makeSubscriptionKeys, STUB_STORAGE, testEndpoint } from "./support/push-stub.js";
 
 /** A name Chromium resolves to 127.0.0.1 but does not treat as a secure context. */

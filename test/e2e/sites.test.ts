@@ -4,9 +4,7 @@
  * the subscribers going with it), axe-clean; and Sino's own lighter public pages: the home page's
  * "Ativar notificações" button and /avisos as a real route.
  */
-import AxeBuilder from "@axe-core/playwright";
 import { describe, expect, it } from "vitest";
-import type { Page } from "playwright-core";
 import { API_ROUTES } from "../../src/shared/api/routes.js";
 import type { SitesResponse } from "../../src/shared/api/sites.js";
 import { ptBR } from "../../src/shared/i18n/catalog.js";
@@ -15,18 +13,12 @@ import { useAdminOnFakePush } from "./support/admin-on-fake-push.js";
 import { adminCall, sendNotification } from "./support/audience.js";
 import { settledBell } from "./support/bell-page.js";
 import { installPushStub, makeSubscriptionKeys } from "./support/push-stub.js";
-import { settledTransitions } from "./support/settled-transitions.js";
+import { axeViolations } from "./support/axe.js";
 
 const T = ptBR.sites;
 const SITE = "https://www.exemplo.com.br";
 
 const run = useAdminOnFakePush();
-
-async function axeViolations(page: Page): Promise<string[]> {
-  await settledTransitions(page);
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${JSON.stringify(node.target)}`));
-}
 
 /** A browser on the site registering there (the embedded bell's request, made from Node). */
 async function subscribeOnSite(key: string): Promise<void> {

@@ -1,4 +1,3 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page } from "playwright-core";
 
 export type EmbedState = "off" | "on" | "denied" | "hidden";
@@ -25,8 +24,3 @@ export async function embedIconColour(page: Page): Promise<[number, number, numb
   return [Number(match[1]), Number(match[2]), Number(match[3])];
 }
 
-/** axe-core's violations on the page (shadow roots included), as "rule: target" lines. */
-export async function axeViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).analyze();
-  return result.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${JSON.stringify(node.target)}`));
-}
