@@ -132,6 +132,7 @@ for (const dialect of DIALECTS) {
         { field: "GET /api/v1/subscribers channel", who: "admin", method: "GET", path: `/api/v1/subscribers?channel=obras${q}`, errorField: "channel" },
         { field: "GET /api/v1/subscribers browser", who: "admin", method: "GET", path: `/api/v1/subscribers?browser=Chrome${q}`, errorField: "browser" },
         { field: "GET /api/v1/audience channels", who: "admin", method: "GET", path: `/api/v1/audience?channels=obras${q}`, errorField: "channels" },
+        { field: "GET /api/v1/audience sites", who: "admin", method: "GET", path: `/api/v1/audience?sites=1${q}`, errorField: "sites" },
         { field: "GET /api/v1/notifications query", who: "admin", method: "GET", path: `/api/v1/notifications?query=obra${q}`, errorField: "query" },
         { field: "POST /api/v1/notifications title", who: "admin", method: "POST", path: "/api/v1/notifications", body: { ...note, title: `Aviso${bad}` }, errorField: "title" },
         { field: "POST /api/v1/notifications body", who: "admin", method: "POST", path: "/api/v1/notifications", body: { ...note, body: `Texto${bad}` }, errorField: "body" },

@@ -102,6 +102,12 @@ export interface NotificationsRepository {
    * `limit` per call; returns the sends started.
    */
   startDue(now: number, options: { jobSize: number; limit: number }): Promise<Notification[]>;
+  /**
+   * How many subscriptions a send with this audience would target if it went out now: the very
+   * count `createWithJobs` and `startDue` take (flagged subscriptions left out), for the compose
+   * confirmation.
+   */
+  countTargets(audience: Audience): Promise<number>;
 }
 
 const INSERT_CHUNK = 500;
@@ -186,7 +192,11 @@ export function createNotificationsRepository(database: DatabaseHandle): Notific
     return started;
   }
 
-  return { createWithJobs, findById, cancel, startDue };
+  async function countTargets(audience: Audience): Promise<number> {
+    return (await targetRange(db, audience)).count;
+  }
+
+  return { createWithJobs, findById, cancel, startDue, countTargets };
 }
 
 /**

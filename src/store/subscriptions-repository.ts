@@ -1,7 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import { normalizeEndpoint } from "../push/endpoint-policy.js";
 import type { Schema, SubscriptionsTable } from "./schema.js";
-import { inChannels } from "./audience-filter.js";
 import { constantTimeEqual } from "./constant-time.js";
 import type { DatabaseHandle } from "./database.js";
 import { activeChannelSlugs, joinDefaultChannels, moveChannelsFromPrevious, type SubscriptionProof } from "./subscription-channels-repository.js";
@@ -60,8 +59,6 @@ export interface SubscriptionsRepository {
   removeWithProof(endpoint: string, auth: string, now?: number): Promise<RemoveResult>;
   findByEndpoint(endpoint: string): Promise<Subscription | undefined>;
   count(): Promise<number>;
-  /** Subscriptions in any of these channels (each counted once), as a channels send would target them. */
-  countInChannels(channelIds: readonly number[]): Promise<number>;
   /** Up to `limit` subscriptions with `id > afterId`, in id order: page through all with the last id. */
   listAfter(afterId: number, limit: number): Promise<Subscription[]>;
 }
@@ -165,15 +162,6 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
     return Number(row.n);
   }
 
-  async function countInChannels(channelIds: readonly number[]): Promise<number> {
-    const row = await db
-      .selectFrom("subscriptions")
-      .select((eb) => eb.fn.countAll<number | string | bigint>().as("n"))
-      .where(inChannels(channelIds))
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  }
-
   async function listAfter(afterId: number, limit: number): Promise<Subscription[]> {
     const rows = await db
       .selectFrom("subscriptions")
@@ -185,7 +173,7 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
     return rows.map(toSubscription);
   }
 
-  return { register, removeWithProof, findByEndpoint, count, countInChannels, listAfter };
+  return { register, removeWithProof, findByEndpoint, count, listAfter };
 }
 
 async function findIn(q: Kysely<Schema>, endpoint: string): Promise<Subscription | undefined> {

@@ -1,11 +1,14 @@
 /**
  * The compose confirmation names who will receive the send, in Chromium against the real server:
- * everyone or the chosen channels by name, with the recipient count the server takes right now
- * (pt-BR plurals), and the Envio page names the channels instead of showing a raw catalog key.
+ * everyone or the chosen channels by name, narrowed to the chosen sites, with the recipient count
+ * the server takes right now (pt-BR plurals), and the Envio page names the channels instead of
+ * showing a raw catalog key.
  */
+import AxeBuilder from "@axe-core/playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { API_ROUTES } from "../../src/shared/api/routes.js";
+import type { SiteResponse } from "../../src/shared/api/sites.js";
 import { ptBR } from "../../src/shared/i18n/catalog.js";
 import { launchChromium } from "../support/browser.js";
 import { startTestServer, type TestServer } from "../support/server.js";
@@ -13,6 +16,7 @@ import { aBrowserSubscription } from "../support/subscriptions.js";
 import { adminCall, adminContext, createChannel } from "./support/audience.js";
 import { requireBuiltWebApp } from "./support/built-web-app.js";
 import { field } from "./support/dashboard-page.js";
+import { settledTransitions } from "./support/settled-transitions.js";
 
 const P = ptBR.dashboard;
 
@@ -45,14 +49,34 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function composeAndConfirm(page: Page, title: string, channels: string[]): Promise<{ title: string; text: string }> {
+/** Registers a site, then one browser subscribing on it per entry (the embedded bell's request, made from Node), in those channels. */
+async function siteWithSubscribers(origin: string, subscribers: string[][]): Promise<void> {
+  const { site } = await adminCall<SiteResponse>(admin.request, server, "POST", API_ROUTES.sites, { origin });
+  for (const channels of subscribers) {
+    const sub = aBrowserSubscription();
+    const res = await fetch(server.url + API_ROUTES.subscriptions, {
+      method: "POST",
+      headers: { origin, "content-type": "application/json" },
+      body: JSON.stringify({ ...sub, site: site.key }),
+    });
+    if (res.status !== 201) throw new Error(`registration answered ${res.status}: ${await res.text()}`);
+    await adminCall(admin.request, server, "PUT", API_ROUTES.subscriptionChannels, { endpoint: sub.endpoint, auth: sub.keys.auth, channels });
+  }
+}
+
+/** Ticks options of one of the compose form's multiple selects (channels or sites), by the start of their names. */
+async function tick(page: Page, label: string, names: string[]): Promise<void> {
+  if (names.length === 0) return;
+  await page.getByRole("combobox", { name: label }).click();
+  for (const name of names) await page.getByRole("option", { name: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`) }).click();
+  await page.keyboard.press("Escape");
+}
+
+async function composeAndConfirm(page: Page, title: string, channels: string[], sites: string[] = []): Promise<{ title: string; text: string }> {
   await page.goto(`${server.baseUrl}/painel/nova`);
   await field(page, P.compose.fields.title).fill(title);
-  if (channels.length > 0) {
-    await page.getByRole("combobox", { name: P.compose.fields.audience }).click();
-    for (const name of channels) await page.getByRole("option", { name: new RegExp(`^${name}`) }).click();
-    await page.keyboard.press("Escape");
-  }
+  await tick(page, P.compose.fields.audience, channels);
+  await tick(page, ptBR.sites.audience.label, sites);
   await page.getByRole("button", { name: P.compose.submit.now }).click();
   const dialog = page.getByRole("dialog");
   await dialog.waitFor();
@@ -79,6 +103,32 @@ describe("the send confirmation", () => {
       expect(await composeAndConfirm(page, "Para todos", [])).toEqual({
         title: "Enviar para todos os assinantes?",
         text: "“Para todos” será enviada agora para todos os assinantes (8 assinantes).",
+      });
+    } finally {
+      await page.close();
+    }
+  });
+
+  // After the counts above: its site's subscribers would change them.
+  it("counts only the subscribers of the chosen site, names the site, and stays axe-clean", async () => {
+    const site = "https://www.exemplo.com.br";
+    // On the site: 2 in Obras, 1 in none; the 8 on Sino's own page are not counted.
+    await siteWithSubscribers(site, [["obras"], ["obras"], []]);
+    const page = await admin.newPage();
+    page.setDefaultTimeout(15_000);
+    try {
+      expect(await composeAndConfirm(page, "Só no site", [], [site])).toEqual({
+        title: "Enviar para o site https://www.exemplo.com.br?",
+        text: "“Só no site” será enviada agora para todos os assinantes do site https://www.exemplo.com.br (3 assinantes).",
+      });
+      await settledTransitions(page);
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      expect(violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${JSON.stringify(node.target)}`))).toEqual([]);
+      await page.getByRole("dialog").getByRole("button", { name: ptBR.dashboard.common.cancel }).click();
+
+      expect(await composeAndConfirm(page, "Obra no site", ["Obras"], [site])).toEqual({
+        title: "Enviar para o canal Obras?",
+        text: "“Obra no site” será enviada agora para quem assina o canal Obras no site https://www.exemplo.com.br (2 assinantes).",
       });
     } finally {
       await page.close();

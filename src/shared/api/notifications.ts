@@ -58,14 +58,16 @@ const link = text({ error: "link_invalid" })
  * Narrows an "all" or "channels" audience to subscribers made on these sites (ids, from GET
  * /sites); absent or empty: every site.
  */
-const audienceSites = z.array(siteIdSchema).max(100).optional();
+const audienceSites = z.array(siteIdSchema).max(100);
+/** The channels of a "channels" audience (slugs, at most 100). */
+const audienceChannels = z.array(text()).max(100);
 
 export const audienceSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("all"), sites: audienceSites }),
+  z.object({ type: z.literal("all"), sites: audienceSites.optional() }),
   /** One browser: "enviar para mim". The subscription must exist. */
   z.object({ type: z.literal("endpoint"), endpoint: text({ error: "subscription_not_found" }).min(1, { error: "subscription_not_found" }).max(2_048) }),
   /** Subscribers of any of these active channels (slugs). */
-  z.object({ type: z.literal("channels"), channels: z.array(text()).min(1, { error: "channel_not_found" }).max(100), sites: audienceSites }),
+  z.object({ type: z.literal("channels"), channels: audienceChannels.min(1, { error: "channel_not_found" }), sites: audienceSites.optional() }),
 ]);
 export type NotificationAudience = z.infer<typeof audienceSchema>;
 
@@ -152,17 +154,31 @@ export const notificationsPageSchema = z.object({
 });
 export type NotificationsPage = z.infer<typeof notificationsPageSchema>;
 
+/** A comma-separated list in a query string (`obras,eventos`): each item trimmed, blanks and repeats dropped. */
+function queryList(maxLength: number) {
+  return text()
+    .max(maxLength)
+    .transform((value) => [...new Set(value.split(",").map((item) => item.trim()).filter((item) => item !== ""))]);
+}
+
 /**
- * GET /audience?channels=obras,eventos (signed in): how many subscriptions a send would reach now,
- * and the channels by name, for the compose confirmation. No `channels`: everyone. An unknown or
- * archived channel is 400 `channel_not_found`.
+ * GET /audience?channels=obras,eventos&sites=2,5 (signed in): how many subscriptions a send with
+ * that audience would reach now, and the channels and sites by name, for the compose
+ * confirmation. The same narrowing a send takes, checked by the same rules: no `channels` is
+ * everyone, no `sites` every site; an unknown or archived channel is 400 `channel_not_found`, an
+ * unknown site 400 `audience_site_not_found`.
  */
-export const audienceSizeQuerySchema = z.object({ channels: text().max(4_100).optional() });
+export const audienceSizeQuerySchema = z.object({
+  channels: queryList(4_100).pipe(audienceChannels).optional(),
+  sites: queryList(1_700).pipe(audienceSites).optional(),
+});
 export type AudienceSizeQuery = z.input<typeof audienceSizeQuerySchema>;
 export const audienceSizeSchema = z.object({
   recipients: z.number().int(),
   /** The chosen channels in the order asked; empty for everyone. */
   channels: z.array(z.object({ slug: z.string(), name: z.string() })),
+  /** The chosen sites in the order asked; empty for every site. */
+  sites: z.array(z.object({ id: z.string(), origin: z.string() })),
 });
 export type AudienceSize = z.infer<typeof audienceSizeSchema>;
 

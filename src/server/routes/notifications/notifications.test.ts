@@ -7,6 +7,7 @@ import { loadTestTls } from "../../../../test/support/fake-push/test-tls.js";
 import { ApiClient, addToken, addUser, errorOf, setUpAdmin } from "../../../../test/support/operators.js";
 import { startTestServer, type TestServer } from "../../../../test/support/server.js";
 import { readProgressEvents } from "../../../../test/support/sse.js";
+import { BUILT_IN_SITE_ID } from "../../../store/sites-repository.js";
 
 const NOTIFICATIONS = "/api/v1/notifications";
 const ENGINE_ENV = {
@@ -269,15 +270,53 @@ for (const dialect of DIALECTS) {
       const rows = [[subs[0], obras], [subs[1], obras], [subs[2], obras], [subs[2], eventos], [subs[3], eventos]];
       await db.insertInto("subscription_channels").values(rows.map(([subscription, channel]) => ({ subscription_id: subscription!, channel_id: channel! }))).execute();
 
-      expect((await publisher.get("/api/v1/audience")).body).toEqual({ recipients: 20, channels: [] });
+      expect((await publisher.get("/api/v1/audience")).body).toEqual({ recipients: 20, channels: [], sites: [] });
       expect((await publisher.get("/api/v1/audience?channels=eventos,obras")).body).toEqual({
         recipients: 4,
         channels: [{ slug: "eventos", name: "Eventos" }, { slug: "obras", name: "Obras" }],
+        sites: [],
       });
       expect((await publisher.get("/api/v1/audience?channels=obras")).body.recipients).toBe(3);
       expect(await publisher.get("/api/v1/audience?channels=obras,antigo")).toMatchObject({ status: 400, body: errorOf("channel_not_found", "channels") });
       expect(await new ApiClient(client()).get("/api/v1/audience")).toMatchObject({ status: 401, body: errorOf("unauthenticated") });
       await db.deleteFrom("subscription_channels").execute();
+    });
+
+    it("counts an audience narrowed to sites exactly as the send with that audience targets, flagged subscriptions left out", async () => {
+      const db = server.database.db;
+      const [a, b] = await Promise.all(
+        ["https://a.exemplo.com.br", "https://b.exemplo.com.br"].map(async (origin) => (await admin.post("/api/v1/sites", { origin })).body.site.id as string),
+      );
+      const vagas = Number((await admin.post("/api/v1/channels", { slug: "vagas", name: "Vagas" })).body.channel.id);
+      const subs = (await db.selectFrom("subscriptions").select("id").orderBy("id").execute()).map((row) => Number(row.id));
+      // s0–s5 on A (s0 flagged for a VAPID key mismatch), s6–s9 on B, the other ten on Sino's own; s4–s11 in Vagas.
+      await db.updateTable("subscriptions").set({ site_id: Number(a) }).where("id", "in", subs.slice(0, 6)).execute();
+      await db.updateTable("subscriptions").set({ site_id: Number(b) }).where("id", "in", subs.slice(6, 10)).execute();
+      await db.updateTable("subscriptions").set({ vapid_mismatch_at: Date.now() }).where("id", "=", subs[0]!).execute();
+      await db.insertInto("subscription_channels").values(subs.slice(4, 12).map((subscription_id) => ({ subscription_id, channel_id: vagas }))).execute();
+
+      expect((await publisher.get(`/api/v1/audience?channels=vagas&sites=${b},${a}`)).body).toEqual({
+        recipients: 6,
+        channels: [{ slug: "vagas", name: "Vagas" }],
+        sites: [{ id: b, origin: "https://b.exemplo.com.br" }, { id: a, origin: "https://a.exemplo.com.br" }],
+      });
+      const audiences: [string, unknown, number][] = [
+        [`sites=${a}`, { type: "all", sites: [a] }, 5],
+        [`channels=vagas&sites=${a},${b}`, { type: "channels", channels: ["vagas"], sites: [a, b] }, 6],
+        [`sites=${b},${BUILT_IN_SITE_ID}`, { type: "all", sites: [b, String(BUILT_IN_SITE_ID)] }, 14],
+      ];
+      for (const [query, audience, expected] of audiences) {
+        const { recipients } = (await publisher.get(`/api/v1/audience?${query}`)).body as { recipients: number };
+        fake.reset();
+        const sent = await publisher.post(NOTIFICATIONS, { title: `Público ${query}`, audience });
+        const done = await waitForSend(() => server.delivery.getSend(Number(sent.body.notification.id)));
+        expect({ query, recipients, queued: done.counts.queued, reached: fake.stats().acceptedById.size }).toEqual({ query, recipients: expected, queued: expected, reached: expected });
+      }
+
+      expect(await publisher.get("/api/v1/audience?sites=abc")).toMatchObject({ status: 400, body: errorOf("audience_site_not_found", "sites.0") });
+      expect(await publisher.get(`/api/v1/audience?sites=${a},999999`)).toMatchObject({ status: 400, body: errorOf("audience_site_not_found", "sites") });
+      await db.deleteFrom("subscription_channels").execute();
+      await db.updateTable("subscriptions").set({ site_id: BUILT_IN_SITE_ID, vapid_mismatch_at: null }).execute();
     });
 
     it("tells a curl user what is wrong: no token, a bad token, an empty message (nothing sent)", async () => {

@@ -17,6 +17,7 @@ import { createPublishRateLimit } from "../../auth/publish-rate-limit.js";
 import { siteFilterQuerySchema } from "../../../shared/api/sites.js";
 import { apiError } from "../../errors.js";
 import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
+import { presentAudienceSize } from "../../presenters/audience-size.js";
 import { presentNotification } from "../../presenters/notification.js";
 import { clickRate } from "../../../store/notification-events-repository.js";
 import { requireJson } from "../../require-json.js";
@@ -24,9 +25,12 @@ import type { NotificationRoutesDeps } from "./notifications-deps.js";
 import { streamProgress } from "./progress-stream.js";
 import { checkIdempotencyKey, publish, toApiFailure, type PublishDeps } from "./publish.js";
 import { registerQuickPublish } from "./quick-publish.js";
+import { resolveAudience, type AudienceFields } from "./resolve-audience.js";
 
 const idParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "notification_not_found" }) });
 const RECENT_SENDS = 5;
+/** GET /audience's refusals point at its query parameters. */
+const QUERY_FIELDS: AudienceFields = { channels: "channels", sites: "sites" };
 
 /**
  * Sends: create (now or scheduled, Idempotency-Key), list, read, cancel, follow live (SSE), the
@@ -48,6 +52,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
     publicUrl: deps.publicUrl,
     now: deps.now,
   };
+  const publicOrigin = new URL(deps.publicUrl).origin;
   const doc = (summary: string) => ({ summary: t(summary), tags: [t("api:tags.notifications")], security: OPERATOR_SECURITY });
   const byId = `${API_ROUTES.notifications}/:id`;
 
@@ -161,16 +166,25 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
 
   routes.get(
     API_ROUTES.audience,
-    { onRequest: requireUser, schema: { ...doc("api:routes.audience"), querystring: audienceSizeQuerySchema, response: { 200: audienceSizeSchema, "4xx": apiErrorSchema } } },
+    {
+      onRequest: requireUser,
+      schema: {
+        ...doc("api:routes.audience"),
+        description: t("api:descriptions.audience"),
+        querystring: audienceSizeQuerySchema,
+        response: { 200: audienceSizeSchema, "4xx": apiErrorSchema },
+      },
+    },
     async (request) => {
-      const slugs = [...new Set((request.query.channels ?? "").split(",").map((slug) => slug.trim()).filter((slug) => slug !== ""))];
-      if (slugs.length === 0) return { recipients: await deps.repositories.subscriptions.count(), channels: [] };
-      const active = await deps.repositories.channels.listActive();
-      const chosen = slugs.map((slug) => active.find((channel) => channel.slug === slug));
-      if (chosen.some((channel) => channel === undefined)) throw apiError("channel_not_found", "channels");
-      const found = chosen.filter((channel) => channel !== undefined);
-      const recipients = await deps.repositories.subscriptions.countInChannels(found.map((channel) => channel.id));
-      return { recipients, channels: found.map(({ slug, name }) => ({ slug, name })) };
+      const { channels, sites: siteIds = [] } = request.query;
+      // The send's own rules and count: what this says is what POST /notifications would reach now.
+      const resolved = await resolveAudience(publishDeps, { channels, sites: siteIds }, QUERY_FIELDS);
+      const [recipients, known] = await Promise.all([
+        deps.repositories.notifications.countTargets(resolved.audience),
+        siteIds.length === 0 ? [] : sites.listPlain(),
+      ]);
+      const chosen = siteIds.map((id) => known.find((site) => String(site.id) === id)).filter((site) => site !== undefined);
+      return presentAudienceSize(recipients, resolved.channels, chosen, publicOrigin);
     },
   );
 

@@ -9,12 +9,11 @@ import {
   type NotificationUrgency,
 } from "../../../shared/api/notifications.js";
 import type { ErrorCode } from "../../../shared/errors.js";
-import type { ChannelsRepository } from "../../../store/channels-repository.js";
-import type { SitesRepository } from "../../../store/sites-repository.js";
 import type { SubscriptionsRepository } from "../../../store/subscriptions-repository.js";
 import type { Principal } from "../../auth/principal.js";
 import { apiError } from "../../errors.js";
 import { presentNotification } from "../../presenters/notification.js";
+import { resolveAudience, type AudienceDeps, type AudienceFields } from "./resolve-audience.js";
 
 /** A send request after its schema: from POST /notifications or from the quick publish. */
 export interface PublishRequest {
@@ -29,13 +28,9 @@ export interface PublishRequest {
   readonly sendAt?: string | undefined;
 }
 
-export interface PublishDeps {
+export interface PublishDeps extends AudienceDeps {
   readonly engine: Pick<DeliveryEngine, "createSend">;
   readonly subscriptions: Pick<SubscriptionsRepository, "findByEndpoint">;
-  /** Resolves a channels audience (slugs) to active channel ids. */
-  readonly channels?: Pick<ChannelsRepository, "listActive">;
-  /** Checks the sites an audience is narrowed to. */
-  readonly sites?: Pick<SitesRepository, "existingIds">;
   /** SINO_PUBLIC_URL: an http link on this origin is "same-origin", hence allowed. */
   readonly publicUrl: string;
   readonly now: () => number;
@@ -47,6 +42,9 @@ export interface PublishAnswer {
   /** The answer of an earlier request with the same Idempotency-Key. */
   readonly replayed: boolean;
 }
+
+/** A send's refusals point into its body. */
+const BODY_FIELDS: AudienceFields = { channels: "audience.channels", sites: "audience.sites" };
 
 /** A send scheduled up to this long ago is sent now: the clocks of client and server differ a little. */
 const PAST_TOLERANCE_MS = 60_000;
@@ -127,26 +125,15 @@ async function toSendInput(deps: PublishDeps, request: PublishRequest, now: numb
     if (at > now + NOTIFICATION_LIMITS.scheduleDays * 86_400_000) throw apiError("send_at_too_far", "sendAt");
     if (at > now) sendAt = at;
   }
-  let audience: SendInput["audience"] = { kind: "everyone" };
-  if (request.audience.type === "channels") {
-    const slugs = [...new Set(request.audience.channels)];
-    const active = deps.channels === undefined ? [] : await deps.channels.listActive();
-    const chosen = slugs.map((slug) => active.find((c) => c.slug === slug));
-    // Archived channels are no longer targets; an unknown one is a mistake worth saying.
-    if (chosen.some((c) => c === undefined)) throw apiError("channel_not_found", "audience.channels");
-    audience = { kind: "channels", channels: chosen.map((c) => c!.id), slugs };
-  }
-  if (request.audience.type !== "endpoint" && request.audience.sites !== undefined && request.audience.sites.length > 0) {
-    const wanted = [...new Set(request.audience.sites.map(Number))];
-    const existing = deps.sites === undefined ? [] : await deps.sites.existingIds(wanted);
-    if (existing.length !== wanted.length) throw apiError("audience_site_not_found", "audience.sites");
-    audience = { ...audience, sites: wanted.sort((a, b) => a - b) };
-  }
+  let audience: SendInput["audience"];
   if (request.audience.type === "endpoint") {
     const subscription = await deps.subscriptions.findByEndpoint(request.audience.endpoint);
     if (subscription === undefined) throw apiError("subscription_not_found", "audience.endpoint");
     // The stored spelling: the send is matched against the row, whatever spelling was asked for.
     audience = { kind: "endpoint", endpoint: subscription.endpoint };
+  } else {
+    const channels = request.audience.type === "channels" ? request.audience.channels : undefined;
+    audience = (await resolveAudience(deps, { channels, sites: request.audience.sites }, BODY_FIELDS)).audience;
   }
   return {
     title: request.title,

@@ -20,8 +20,11 @@ export interface NotificationsApi {
   cancelNotification(id: string): Promise<Notification>;
   /** `site`: count one site's subscribers. */
   getOverview(site?: string): Promise<Overview>;
-  /** How many subscribers a send to these channels (none: everyone) would reach now, and their names. */
-  getAudienceSize(channels: readonly string[]): Promise<AudienceSize>;
+  /**
+   * How many subscribers a send to these channels (none: everyone) made on these sites (none:
+   * every site) would reach now, and the channels and sites by name.
+   */
+  getAudienceSize(narrowing: { channels: readonly string[]; sites: readonly string[] }): Promise<AudienceSize>;
   /** The progress stream's URL (Server-Sent Events), for an EventSource. */
   eventsUrl(id: string): string;
 }
@@ -46,7 +49,13 @@ export function createNotificationsApi(options: { baseUrl?: string; fetch?: type
       return (await json<{ notification: Notification }>("POST", notificationCancelPath(id))).notification;
     },
     getOverview: (site) => json("GET", site === undefined ? API_ROUTES.overview : `${API_ROUTES.overview}?site=${encodeURIComponent(site)}`),
-    getAudienceSize: (channels) => json("GET", channels.length === 0 ? API_ROUTES.audience : `${API_ROUTES.audience}?${new URLSearchParams({ channels: channels.join(",") }).toString()}`),
+    getAudienceSize({ channels, sites }) {
+      const params = new URLSearchParams();
+      if (channels.length > 0) params.set("channels", channels.join(","));
+      if (sites.length > 0) params.set("sites", sites.join(","));
+      const query = params.toString();
+      return json("GET", `${API_ROUTES.audience}${query === "" ? "" : `?${query}`}`);
+    },
     eventsUrl: (id) => baseUrl + notificationEventsPath(id),
   };
 }

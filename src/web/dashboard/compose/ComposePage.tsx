@@ -135,7 +135,7 @@ export function ComposePage() {
     setBusy("send");
     setOutcome(null);
     try {
-      setConfirming(await notifications.getAudienceSize(channels));
+      setConfirming(await notifications.getAudienceSize({ channels, sites }));
     } catch (error) {
       setOutcome({ severity: "error", text: t("dashboard.compose.result.failed", { reason: errorText(t, error) }) });
     } finally {
@@ -297,21 +297,35 @@ export function ComposePage() {
 
 type Translate = ReturnType<typeof useTranslation>["t"];
 
-/** "Obras e Eventos": the chosen channels by name, as a pt-BR list. */
-function channelNames(size: AudienceSize): string {
-  return new Intl.ListFormat("pt-BR", { type: "conjunction" }).format(size.channels.map((channel) => channel.name));
+/** "Obras e Eventos": names as a pt-BR list. */
+function listOf(names: readonly string[]): string {
+  return new Intl.ListFormat("pt-BR", { type: "conjunction" }).format(names);
 }
+
+const channelNames = (size: AudienceSize) => listOf(size.channels.map((channel) => channel.name));
+const siteNames = (size: AudienceSize) => listOf(size.sites.map((site) => site.origin));
 
 function confirmTitle(t: Translate, when: ComposeValues["when"], size: AudienceSize | null): string {
   if (when === "later") return t("dashboard.compose.confirm.laterTitle");
-  if (size === null || size.channels.length === 0) return t("dashboard.compose.confirm.nowTitle");
-  return t("dashboard.compose.confirm.nowTitleChannels", { count: size.channels.length, channels: channelNames(size) });
+  if (size === null) return t("dashboard.compose.confirm.nowTitle");
+  if (size.channels.length > 0) return t("dashboard.compose.confirm.nowTitleChannels", { count: size.channels.length, channels: channelNames(size) });
+  if (size.sites.length > 0) return t("dashboard.compose.confirm.nowTitleSites", { count: size.sites.length, sites: siteNames(size) });
+  return t("dashboard.compose.confirm.nowTitle");
 }
 
-/** "todos os assinantes (1.250 assinantes)" or "os canais Obras e Eventos (3 assinantes)". */
+/**
+ * "todos os assinantes (1.250 assinantes)", "os canais Obras e Eventos (3 assinantes)", and with
+ * sites chosen "quem assina o canal Obras no site https://www.exemplo.com.br (2 assinantes)".
+ */
 function audienceText(t: Translate, size: AudienceSize | null): string {
   if (size === null) return "";
   const recipients = t("dashboard.compose.confirm.recipients", { count: size.recipients, formatted: formatNumber(size.recipients) });
+  if (size.sites.length > 0) {
+    const sites = siteNames(size);
+    if (size.channels.length === 0) return t("dashboard.compose.confirm.everyoneOnSites", { count: size.sites.length, sites, recipients });
+    const channels = t("dashboard.compose.confirm.channelList", { count: size.channels.length, channels: channelNames(size) });
+    return t("dashboard.compose.confirm.channelsOnSites", { count: size.sites.length, channels, sites, recipients });
+  }
   if (size.channels.length === 0) return t("dashboard.compose.confirm.everyone", { recipients });
   return t("dashboard.compose.confirm.channels", { count: size.channels.length, channels: channelNames(size), recipients });
 }
