@@ -4,7 +4,6 @@
  * the server takes right now (pt-BR plurals), and the Envio page names the channels instead of
  * showing a raw catalog key.
  */
-import AxeBuilder from "@axe-core/playwright";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { API_ROUTES } from "../../src/shared/api/routes.js";
@@ -16,7 +15,7 @@ import { aBrowserSubscription } from "../support/subscriptions.js";
 import { adminCall, adminContext, createChannel } from "./support/audience.js";
 import { requireBuiltWebApp } from "./support/built-web-app.js";
 import { field } from "./support/dashboard-page.js";
-import { settledTransitions } from "./support/settled-transitions.js";
+import { axeViolations } from "./support/axe.js";
 
 const P = ptBR.dashboard;
 
@@ -121,9 +120,7 @@ describe("the send confirmation", () => {
         title: "Enviar para o site https://www.exemplo.com.br?",
         text: "“Só no site” será enviada agora para todos os assinantes do site https://www.exemplo.com.br (3 assinantes).",
       });
-      await settledTransitions(page);
-      const { violations } = await new AxeBuilder({ page }).analyze();
-      expect(violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${JSON.stringify(node.target)}`))).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await page.getByRole("dialog").getByRole("button", { name: ptBR.dashboard.common.cancel }).click();
 
       expect(await composeAndConfirm(page, "Obra no site", ["Obras"], [site])).toEqual({
