@@ -21,7 +21,7 @@ import { installPushStub, makeSubscriptionKeys, STUB_STORAGE, testEndpoint } fro
 import type { SubscriptionKeys } from "./support/push-stub.js";
 import { requireBuiltWebApp } from "./support/built-web-app.js";
 import { BELL_TEXT } from "./support/bell-chromium.js";
-import { buildReactTestApp, serveStaticSite } from "./support/react-test-app.js";
+import { buildReactTestApp, reactTestAppPage, serveReactTestApp } from "./support/react-test-app.js";
 import type { StaticSite } from "./support/react-test-app.js";
 
 /** A name Chromium resolves to 127.0.0.1 but does not treat as a secure context. */
@@ -53,10 +53,7 @@ interface Setup {
 async function setUp(dialect: "sqlite" | "postgres"): Promise<Setup> {
   const server = await startTestServer({ dialect });
   let siteKey = "";
-  const site = await serveStaticSite(testAppDir, {
-    // What the site owner puts at the root of the site: one line importing Sino's worker.
-    "/sino-sw.js": () => `importScripts(${JSON.stringify(`${server.baseUrl}/embed/sw.js?site=${siteKey}`)});\n`,
-  });
+  const site = await serveReactTestApp(testAppDir, { url: server.baseUrl, siteKey: () => siteKey });
   let admin: BrowserContext | undefined;
   const close = async () => {
     await admin?.close();
@@ -84,8 +81,7 @@ interface Opened {
 }
 
 function appUrl(setup: Setup, options: { origin?: string; siteKey?: string } = {}): string {
-  const query = new URLSearchParams({ sino: setup.server.baseUrl, site: options.siteKey ?? setup.siteKey });
-  return `${options.origin ?? setup.site.url}/?${query}`;
+  return reactTestAppPage(options.origin ?? setup.site.url, setup.server.baseUrl, options.siteKey ?? setup.siteKey);
 }
 
 async function open(setup: Setup, options: { grant?: boolean; mode?: "ok" | "throw"; siteKey?: string } = {}): Promise<Opened> {
