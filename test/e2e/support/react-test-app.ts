@@ -60,7 +60,10 @@ export function serveReactTestApp(dir: string, sino: { url: string; siteKey: () 
   });
 }
 
-/** The test app's page for one run: Sino's address and the site key travel in the query string. */
-export function reactTestAppPage(appOrigin: string, sinoUrl: string, siteKey: string): string {
-  return `${appOrigin}/?${new URLSearchParams({ sino: sinoUrl, site: siteKey })}`;
+/**
+ * The test app's page for one run: Sino's address and the site key travel in the query string,
+ * with `extra` settings of the test app (e.g. `prompt=1&promptVisits=2`, see its main.tsx).
+ */
+export function reactTestAppPage(appOrigin: string, sinoUrl: string, siteKey: string, extra: Record<string, string> = {}): string {
+  return `${appOrigin}/?${new URLSearchParams({ sino: sinoUrl, site: siteKey, ...extra })}`;
 }
