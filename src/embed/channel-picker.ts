@@ -1,4 +1,4 @@
-import { ApiRequestError } from "../client/index.js";
+import { channelSaveErrorMessage, exceedsChannelLimit } from "../client/index.js";
 import type { PublicChannel, SinoClient } from "../client/index.js";
 import { h } from "./dom.js";
 import type { Translate } from "./texts.js";
@@ -40,7 +40,7 @@ export function createChannelPicker(doc: Document, client: SinoClient, t: Transl
     [...list.querySelectorAll<HTMLInputElement>("input[type=checkbox]")].filter((box) => box.checked).map((box) => box.value);
 
   function refresh(): void {
-    const over = limit !== null && checked().length > limit;
+    const over = exceedsChannelLimit(checked(), limit);
     limitText.textContent = over ? t("embed.channels.limit", { limit: limit ?? 0 }) : "";
     save.disabled = saving || over || available.length === 0;
   }
@@ -83,8 +83,7 @@ export function createChannelPicker(doc: Document, client: SinoClient, t: Transl
     client.setChannels(checked()).then(
       () => dialog.close(),
       (error: unknown) => {
-        // The server's pt-BR message when it answered; ours when there was no answer at all.
-        status.textContent = error instanceof ApiRequestError && error.status !== 0 ? error.message : t("embed.channels.saveFailed");
+        status.textContent = channelSaveErrorMessage(error) ?? t("embed.channels.saveFailed");
       },
     ).finally(() => {
       saving = false;

@@ -1,14 +1,8 @@
+import { softPromptConfig } from "../client/index.js";
+import type { SoftPromptConfig } from "../client/index.js";
+
 /** Where a floating bell sits when the page has no `<sino-bell>` element. */
 export type BellPosition = "bottom-right" | "bottom-left" | "top-right" | "top-left";
-
-export interface SoftPromptConfig {
-  /** Show the prompt from the visitor's Nth visit (a visit = a browser session on the site). */
-  visits: number;
-  /** …and only after this many seconds on the page. */
-  delaySeconds: number;
-  /** "Agora não" hides it for this many days. */
-  backoffDays: number;
-}
 
 export interface EmbedConfig {
   /** Sino's base URL (no trailing slash), e.g. `https://sino.exemplo.com.br`. */
@@ -24,8 +18,6 @@ export interface EmbedConfig {
 }
 
 const POSITIONS: readonly BellPosition[] = ["bottom-right", "bottom-left", "top-right", "top-left"];
-
-export const DEFAULT_SOFT_PROMPT: SoftPromptConfig = { visits: 1, delaySeconds: 0, backoffDays: 7 };
 
 /**
  * The snippet's settings, read from the script tag's data attributes:
@@ -47,11 +39,11 @@ export function readEmbedConfig(script: { readonly src: string; getAttribute(nam
   const softPrompt =
     promptAttr === null || promptAttr === "false" || promptAttr === "off"
       ? null
-      : {
-          visits: positiveNumber(attr("prompt-visits"), DEFAULT_SOFT_PROMPT.visits, 1),
-          delaySeconds: positiveNumber(attr("prompt-delay"), DEFAULT_SOFT_PROMPT.delaySeconds, 0),
-          backoffDays: positiveNumber(attr("prompt-backoff-days"), DEFAULT_SOFT_PROMPT.backoffDays, 0),
-        };
+      : softPromptConfig({
+          visits: numberAttr(attr("prompt-visits")),
+          delaySeconds: numberAttr(attr("prompt-delay")),
+          backoffDays: numberAttr(attr("prompt-backoff-days")),
+        });
   const site = attr("site");
   return {
     sinoUrl: base.replace(/\/+$/, ""),
@@ -63,9 +55,7 @@ export function readEmbedConfig(script: { readonly src: string; getAttribute(nam
   };
 }
 
-/** A number attribute, or the default when absent or not a finite number ≥ min. */
-function positiveNumber(value: string | null, fallback: number, min: number): number {
-  if (value === null || value.trim() === "") return fallback;
-  const n = Number(value);
-  return Number.isFinite(n) && n >= min ? n : fallback;
+/** A number attribute; undefined when absent or blank (softPromptConfig then takes the default). */
+function numberAttr(value: string | null): number | undefined {
+  return value === null || value.trim() === "" ? undefined : Number(value);
 }

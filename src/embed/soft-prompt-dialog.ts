@@ -1,12 +1,9 @@
+import type { SoftPromptChoice } from "../client/index.js";
 import { h } from "./dom.js";
 import type { Translate } from "./texts.js";
 
-export interface PromptChoice {
-  /** "Ativar notificações": runs inside the click, so the browser's own dialog may open. */
-  accept(): void;
-  /** "Agora não" or Escape. */
-  later(): void;
-}
+/** The client's soft-prompt choice: the dialog calls one of its two answers. */
+export type PromptChoice = SoftPromptChoice;
 
 export interface SoftPromptDialog {
   readonly dialog: HTMLDialogElement;

@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { API_ROUTES } from "../../src/shared/api/routes.js";
 import type { SiteResponse } from "../../src/shared/api/sites.js";
+import { PROMPT_STORAGE_KEY } from "../../src/client/index.js";
 import { ptBR } from "../../src/shared/i18n/catalog.js";
 import { launchChromium } from "../support/browser.js";
 import { adminCall, adminContext, createChannel } from "./support/audience.js";
@@ -21,7 +22,7 @@ import { installPushStub, makeSubscriptionKeys, STUB_STORAGE, testEndpoint } fro
 import type { SubscriptionKeys } from "./support/push-stub.js";
 import { requireBuiltWebApp } from "./support/built-web-app.js";
 import { BELL_TEXT } from "./support/bell-chromium.js";
-import { buildReactTestApp, serveStaticSite } from "./support/react-test-app.js";
+import { buildReactTestApp, reactTestAppPage, serveReactTestApp } from "./support/react-test-app.js";
 import type { StaticSite } from "./support/react-test-app.js";
 
 /** A name Chromium resolves to 127.0.0.1 but does not treat as a secure context. */
@@ -53,10 +54,7 @@ interface Setup {
 async function setUp(dialect: "sqlite" | "postgres"): Promise<Setup> {
   const server = await startTestServer({ dialect });
   let siteKey = "";
-  const site = await serveStaticSite(testAppDir, {
-    // What the site owner puts at the root of the site: one line importing Sino's worker.
-    "/sino-sw.js": () => `importScripts(${JSON.stringify(`${server.baseUrl}/embed/sw.js?site=${siteKey}`)});\n`,
-  });
+  const site = await serveReactTestApp(testAppDir, { url: server.baseUrl, siteKey: () => siteKey });
   let admin: BrowserContext | undefined;
   const close = async () => {
     await admin?.close();
@@ -83,22 +81,49 @@ interface Opened {
   endpoint: string;
 }
 
-function appUrl(setup: Setup, options: { origin?: string; siteKey?: string } = {}): string {
-  const query = new URLSearchParams({ sino: setup.server.baseUrl, site: options.siteKey ?? setup.siteKey });
-  return `${options.origin ?? setup.site.url}/?${query}`;
+interface PageOptions {
+  origin?: string;
+  siteKey?: string;
+  /** More settings of the test app, in its query string (e.g. the soft prompt's). */
+  query?: Record<string, string>;
 }
 
-async function open(setup: Setup, options: { grant?: boolean; mode?: "ok" | "throw"; siteKey?: string } = {}): Promise<Opened> {
+function appUrl(setup: Setup, options: PageOptions = {}): string {
+  return reactTestAppPage(options.origin ?? setup.site.url, setup.server.baseUrl, options.siteKey ?? setup.siteKey, options.query);
+}
+
+interface OpenOptions extends Omit<PageOptions, "origin"> {
+  grant?: boolean;
+  mode?: "ok" | "throw";
+  /** Runs in every page of the context before the app's own scripts. */
+  initScript?: () => void;
+}
+
+async function open(setup: Setup, options: OpenOptions = {}): Promise<Opened> {
   const context = await browser.newContext();
   if (options.grant ?? true) await context.grantPermissions(["notifications"], { origin: setup.site.url });
   const keys = makeSubscriptionKeys();
   const endpoint = testEndpoint();
   await installPushStub(context, { endpoint, keys, mode: options.mode ?? "ok" });
+  if (options.initScript) await context.addInitScript(options.initScript);
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   const consoleMessages = recordConsole(page);
-  await page.goto(appUrl(setup, options.siteKey === undefined ? {} : { siteKey: options.siteKey }));
+  await page.goto(appUrl(setup, options));
   return { context, page, consoleMessages, keys, endpoint };
+}
+
+/** The soft prompt's memory on the app's origin (see src/client/prompt/prompt-policy.ts). */
+async function promptMemory(page: Page): Promise<{ visits?: number; dismissedAt?: number | null }> {
+  return page.evaluate((key) => JSON.parse(localStorage.getItem(key) ?? "{}") as { visits?: number; dismissedAt?: number | null }, PROMPT_STORAGE_KEY);
+}
+
+/** The text the bell is described by (its `aria-describedby`), or null. */
+async function bellDescription(page: Page): Promise<string | null> {
+  return bell(page).evaluate((el) => {
+    const id = el.getAttribute("aria-describedby");
+    return id === null ? null : (document.getElementById(id)?.textContent ?? null);
+  });
 }
 
 async function subscriptionRows(server: TestServer) {
@@ -261,11 +286,13 @@ describe("@sino/react in a host app (SQLite)", () => {
 
   it("stays off when permission is denied, logs that no token is available, and explains how to unblock in pt-BR", async () => {
     const { page, consoleMessages } = await openPage({ grant: false });
+    expect(await bellDescription(page)).toBeNull();
     await (await settledBell(page, "off")).click();
     const notice = page.getByRole("alert");
     await notice.waitFor();
     expect(await notice.textContent()).toContain(ptBR.bell.blocked.title);
     expect(await notice.textContent()).toContain(ptBR.bell.blocked.chrome);
+    expect(await axeViolations(page)).toEqual([]);
     await settledBell(page, "off");
     expect(countStartingWith(consoleMessages, BELL_TEXT.noToken)).toBe(1);
     expect(await subscriptionRows(setup.server)).toEqual([]);
@@ -277,6 +304,9 @@ describe("@sino/react in a host app (SQLite)", () => {
     // After a reload, while the permission stays denied, a click explains it again.
     await page.reload();
     await page.waitForSelector('[data-testid="hook-state"]:text-is("denied")');
+    // Blocked is said with the bell itself, before any click (as <sino-bell> does).
+    expect(await bellDescription(page)).toBe(ptBR.embed.blockedStatus);
+    expect(await axeViolations(page)).toEqual([]);
     await (await settledBell(page, "off")).click();
     await notice.waitFor();
     expect(await notice.textContent()).toContain(ptBR.bell.blocked.title);
@@ -316,6 +346,131 @@ describe("@sino/react in a host app (SQLite)", () => {
     await settledBell(page, "off");
     expect(await subscriptionRows(setup.server)).toEqual([]);
     expect(await page.getByTestId("store-token").textContent()).toBe("nenhum");
+  });
+
+  it("chooses channels in the bell's own picker: Escape cancels, 'Salvar' stores the choice on the server", async () => {
+    await createChannel(setup.admin.request, setup.server, "obras", "Obras na cidade", "Interdições e obras nas ruas");
+    await createChannel(setup.admin.request, setup.server, "eventos", "Eventos");
+    const { page, endpoint } = await openPage();
+    const opener = page.getByRole("button", { name: ptBR.embed.channels.open });
+    await settledBell(page, "off");
+    // Only while on.
+    expect(await opener.count()).toBe(0);
+    await (await settledBell(page, "off")).click();
+    await settledBell(page, "on");
+
+    await opener.click();
+    const dialog = page.getByRole("dialog", { name: ptBR.embed.channels.title });
+    await dialog.waitFor();
+    const obras = dialog.getByRole("checkbox", { name: /Obras na cidade/ });
+    const eventos = dialog.getByRole("checkbox", { name: "Eventos" });
+    await obras.waitFor();
+    expect(await obras.isChecked()).toBe(false);
+    // The first channel has the focus once they are loaded.
+    await page.waitForFunction(() => {
+      const first = document.querySelector("dialog[open] input[type=checkbox]");
+      return first !== null && first === document.activeElement;
+    });
+    expect(await dialog.textContent()).toContain("Interdições e obras nas ruas");
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Escape cancels: nothing stored, focus back on the channels button.
+    await eventos.check();
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "hidden" });
+    expect(await opener.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await storedChannels(setup.server, endpoint)).toEqual([]);
+
+    await opener.click();
+    await eventos.waitFor();
+    expect(await eventos.isChecked()).toBe(false);
+    await eventos.check();
+    await dialog.getByRole("button", { name: ptBR.embed.channels.save }).click();
+    await dialog.waitFor({ state: "hidden" });
+    expect(await storedChannels(setup.server, endpoint)).toEqual(["eventos"]);
+    expect(await page.getByTestId("hook-channels").textContent()).toBe("eventos");
+
+    // Reopened, it shows what the server holds.
+    await opener.click();
+    await eventos.waitFor();
+    expect(await eventos.isChecked()).toBe(true);
+    expect(await obras.isChecked()).toBe(false);
+  });
+
+  it("offers the soft prompt from the configured visit; 'Agora não' backs off and the browser is never asked", async () => {
+    const query = { prompt: "1", promptVisits: "2", promptBackoffDays: "7" };
+    const { page, context } = await openPage({ grant: false, query });
+    await settledBell(page, "off");
+    const promptIn = (p: Page) => p.getByRole("dialog", { name: ptBR.embed.prompt.title });
+    // First visit (this tab's session): counted, no prompt yet.
+    await page.waitForFunction((key) => localStorage.getItem(key) !== null, PROMPT_STORAGE_KEY);
+    expect(await promptMemory(page)).toEqual({ visits: 1, dismissedAt: null });
+    expect(await promptIn(page).count()).toBe(0);
+
+    // A second visit (a new tab is a new session).
+    const second = await context.newPage();
+    await second.goto(appUrl(setup, { query }));
+    const prompt = promptIn(second);
+    await prompt.waitFor();
+    expect(await prompt.textContent()).toContain(ptBR.embed.prompt.text);
+    const later = prompt.getByRole("button", { name: ptBR.embed.prompt.later });
+    const accept = prompt.getByRole("button", { name: ptBR.embed.prompt.accept });
+    expect(await accept.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await axeViolations(second)).toEqual([]);
+
+    await later.click();
+    await prompt.waitFor({ state: "detached" });
+    const memory = await promptMemory(second);
+    expect(memory.visits).toBe(2);
+    expect(typeof memory.dismissedAt).toBe("number");
+    expect(await second.evaluate(() => Notification.permission)).toBe("default");
+    expect(await second.evaluate((key) => localStorage.getItem(key), STUB_STORAGE.subscribeCalls)).toBeNull();
+    await settledBell(second, "off");
+
+    // A third visit within the back-off: counted, no prompt.
+    const third = await context.newPage();
+    await third.goto(appUrl(setup, { query }));
+    await settledBell(third, "off");
+    await third.waitForFunction((key) => (JSON.parse(localStorage.getItem(key) ?? "{}") as { visits?: number }).visits === 3, PROMPT_STORAGE_KEY);
+    // Longer than the prompt's zero delay: had it been allowed, it would be showing.
+    await third.waitForTimeout(300);
+    expect(await promptIn(third).count()).toBe(0);
+
+    // Once the back-off is over it is offered again (the dismissal is moved 8 days back).
+    await third.evaluate((key) => {
+      const saved = JSON.parse(localStorage.getItem(key) ?? "{}") as { dismissedAt: number };
+      localStorage.setItem(key, JSON.stringify({ ...saved, dismissedAt: saved.dismissedAt - 8 * 24 * 3600 * 1000 }));
+    }, PROMPT_STORAGE_KEY);
+    await third.reload();
+    await promptIn(third).waitFor();
+  });
+
+  it("asks the browser only after 'Ativar notificações' in the soft prompt, and turns on", async () => {
+    const { page, endpoint } = await openPage({
+      grant: false,
+      query: { prompt: "1", promptVisits: "1", promptDelay: "0" },
+      // Headless Chromium cannot show its permission dialog; this stands for a visitor answering
+      // "Permitir" in it, and counts how often the page asked.
+      initScript: () => {
+        let answer: NotificationPermission = "default";
+        let asked = 0;
+        Object.defineProperty(Notification, "permission", { get: () => answer });
+        Notification.requestPermission = async () => {
+          asked += 1;
+          (window as unknown as { asked: number }).asked = asked;
+          answer = "granted";
+          return answer;
+        };
+      },
+    });
+    const prompt = page.getByRole("dialog", { name: ptBR.embed.prompt.title });
+    await prompt.waitFor();
+    expect(await page.evaluate(() => (window as unknown as { asked?: number }).asked ?? 0)).toBe(0);
+    await prompt.getByRole("button", { name: ptBR.embed.prompt.accept }).click();
+    await settledBell(page, "on");
+    expect(await prompt.count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { asked?: number }).asked)).toBe(1);
+    expect((await subscriptionRows(setup.server)).map((row) => row.endpoint)).toEqual([endpoint]);
   });
 
   it("has no axe violations, off (tooltip open) and on", async () => {

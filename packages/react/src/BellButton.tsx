@@ -8,6 +8,8 @@ export interface BellButtonProps {
   busy: boolean;
   /** The accessible name, also shown as the tooltip (seed-spec §2). */
   label: string;
+  /** The id of a text read with the bell (why it cannot be turned on), if any. */
+  describedBy?: string | undefined;
   onToggle(): void;
   className?: string | undefined;
   style?: CSSProperties | undefined;
@@ -62,7 +64,7 @@ const BUBBLE_STYLE: CSSProperties = {
  * `aria-pressed` for on/off, and a tooltip shown on hover and on keyboard focus, dismissed with
  * Escape. Busy is `aria-disabled` rather than `disabled` so keyboard focus stays on the bell.
  */
-export function BellButton({ on, busy, label, onToggle, className, style }: BellButtonProps) {
+export function BellButton({ on, busy, label, describedBy, onToggle, className, style }: BellButtonProps) {
   const [hovered, setHovered] = useState(false);
   const [focused, setFocused] = useState(false);
   const [dismissed, setDismissed] = useState(false);
@@ -89,6 +91,7 @@ export function BellButton({ on, busy, label, onToggle, className, style }: Bell
         type="button"
         className={className}
         aria-label={label}
+        aria-describedby={describedBy}
         aria-pressed={on}
         aria-busy={busy}
         aria-disabled={busy || undefined}

@@ -1,29 +1,10 @@
 import type { CSSProperties } from "react";
 import { unblockHelpKey } from "../../../src/client/index.js";
 import type { SinoNotice } from "../../../src/client/index.js";
+import { PANEL_STYLE } from "./panel-styles.js";
 import { BELL_TEXTS, noticeText, unblockHelpText } from "./texts.js";
 
-const PANEL_STYLE: CSSProperties = {
-  position: "absolute",
-  top: "100%",
-  right: 0,
-  marginTop: 4,
-  zIndex: 1500,
-  width: "min(22rem, calc(100vw - 16px))",
-  boxSizing: "border-box",
-  display: "flex",
-  alignItems: "flex-start",
-  gap: 8,
-  padding: "12px 8px 12px 16px",
-  borderRadius: 4,
-  background: "var(--sino-notice-background, #fff)",
-  color: "var(--sino-notice-color, #1f1f1f)",
-  boxShadow: "0 2px 8px rgba(0, 0, 0, 0.25)",
-  fontFamily: "system-ui, sans-serif",
-  fontSize: "0.875rem",
-  lineHeight: 1.45,
-  textAlign: "left",
-};
+const NOTICE_STYLE: CSSProperties = { ...PANEL_STYLE, display: "flex", alignItems: "flex-start", gap: 8, padding: "12px 8px 12px 16px" };
 
 const CLOSE_STYLE: CSSProperties = {
   flex: "none",
@@ -49,7 +30,7 @@ export function BellNotice({ notice, onClose }: { notice: SinoNotice; onClose():
     <div
       role="alert"
       data-sino-notice={notice}
-      style={PANEL_STYLE}
+      style={NOTICE_STYLE}
       onKeyDown={(event) => {
         if (event.key === "Escape") onClose();
       }}

@@ -16,3 +16,14 @@ export function BellIcon({ on }: { on: boolean }) {
     </svg>
   );
 }
+
+/** Material Icons "Tune" (same source and licence as above): the channel picker's button. */
+const CHANNELS_PATH = "M3 17v2h6v-2zM3 5v2h10V5zm10 16v-2h8v-2h-8v-2h-2v6zM7 9v2H3v2h4v2h2V9zm14 4v-2H11v2zm-6-4h2V7h4V5h-4V3h-2z";
+
+export function ChannelsIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="24" height="24" fill="currentColor" aria-hidden="true" focusable="false">
+      <path d={CHANNELS_PATH} />
+    </svg>
+  );
+}

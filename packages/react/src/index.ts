@@ -16,4 +16,4 @@ export type { SinoState, SinoToken } from "./sino-slice.js";
 export { connectTokenToStore } from "./token-bridge.js";
 export type { SetTokenActionCreator, SnapshotSource } from "./token-bridge.js";
 export { CONSOLE_MESSAGES } from "../../../src/client/index.js";
-export type { SinoChannelChoice, SinoClient, SinoNotice, SinoSnapshot, SinoStatus } from "../../../src/client/index.js";
+export type { SinoChannelChoice, SinoClient, SinoNotice, SinoSnapshot, SinoStatus, SoftPromptConfig } from "../../../src/client/index.js";

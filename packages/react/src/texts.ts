@@ -1,15 +1,27 @@
 import bell from "../../../src/shared/i18n/pt-BR/bell.json" with { type: "json" };
+import embed from "../../../src/shared/i18n/pt-BR/embed.json" with { type: "json" };
 import type { SinoNotice, UnblockHelpKey } from "../../../src/client/index.js";
 
 /**
- * The pt-BR texts the React bell shows, read from Sino's catalog (namespace `bell`, the same keys
- * as Sino's own bell and `<sino-bell>`), without i18next: the host app may not use it.
+ * The pt-BR texts the React bell shows, read from Sino's catalog (namespaces `bell` and `embed`,
+ * the same keys as Sino's own bell and `<sino-bell>`), without i18next: the host app may not use it.
  */
 export const BELL_TEXTS = {
   enable: bell.enable,
   disable: bell.disable,
   close: bell.close,
   blockedTitle: bell.blocked.title,
+  /** Read with the bell while the browser blocks notifications (its `aria-describedby`). */
+  blockedStatus: embed.blockedStatus,
+} as const;
+
+/** The soft prompt (`embed.prompt.*`), as `<sino-bell>` shows it. */
+export const PROMPT_TEXTS = embed.prompt;
+
+/** The channel picker (`embed.channels.*`), as `<sino-bell>` shows it. */
+export const CHANNEL_TEXTS = {
+  ...embed.channels,
+  limit: (limit: number) => embed.channels.limit.replace(/\{\{\s*limit\s*\}\}/g, String(limit)),
 } as const;
 
 const UNBLOCK_HELP: Record<UnblockHelpKey, string> = {

@@ -1,6 +1,6 @@
 import { useSelector } from "react-redux";
 import { SinoBell, selectSinoToken, useSino } from "@sino/react";
-import type { SinoToken } from "@sino/react";
+import type { SinoBellProps, SinoToken } from "@sino/react";
 import { Channels } from "./Channels.js";
 
 /**
@@ -8,14 +8,14 @@ import { Channels } from "./Channels.js";
  * through `setToken`), and a custom control on `useSino()`. The browser test reads the
  * `data-testid`s; the texts are pt-BR like any page of a Sino site.
  */
-export function App() {
+export function App({ softPrompt }: Pick<SinoBellProps, "softPrompt">) {
   const token = useSelector((state: { sino: { token: SinoToken | null } }) => selectSinoToken(state));
   const sino = useSino();
   return (
     <>
       <header style={{ display: "flex", alignItems: "center", justifyContent: "space-between", padding: "0 16px" }}>
         <p style={{ fontWeight: 600 }}>Loja de teste</p>
-        <SinoBell />
+        <SinoBell softPrompt={softPrompt} />
       </header>
       <main style={{ padding: "0 16px", fontFamily: "system-ui, sans-serif" }}>
         <h1>Aplicativo de teste do @sino/react</h1>

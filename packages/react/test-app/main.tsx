@@ -4,6 +4,7 @@ import { configureStore } from "@reduxjs/toolkit";
 import type { Middleware } from "@reduxjs/toolkit";
 import { Provider } from "react-redux";
 import { SinoProvider, sinoReducer } from "@sino/react";
+import type { SinoBellProps } from "@sino/react";
 import { App } from "./App.js";
 
 /**
@@ -15,6 +16,16 @@ const params = new URLSearchParams(window.location.search);
 const sinoUrl = params.get("sino");
 if (!sinoUrl) throw new Error("The test app needs ?sino=<Sino's address>");
 const site = params.get("site");
+
+/**
+ * The bell's soft prompt, as a site would configure it: `?prompt=1` for the defaults, plus
+ * `promptVisits`, `promptDelay` and `promptBackoffDays` (the snippet's data attributes).
+ */
+function softPromptFrom(query: URLSearchParams): SinoBellProps["softPrompt"] {
+  if (query.get("prompt") !== "1") return false;
+  const number = (name: string) => (query.has(name) ? Number(query.get(name)) : undefined);
+  return { visits: number("promptVisits"), delaySeconds: number("promptDelay"), backoffDays: number("promptBackoffDays") };
+}
 
 /** Every action the store saw, for the browser test to check that the token came through `setToken`. */
 const seen: unknown[] = [];
@@ -32,7 +43,7 @@ createRoot(container).render(
   <StrictMode>
     <Provider store={store}>
       <SinoProvider sinoUrl={sinoUrl} site={site} dispatch={store.dispatch}>
-        <App />
+        <App softPrompt={softPromptFrom(params)} />
       </SinoProvider>
     </Provider>
   </StrictMode>,

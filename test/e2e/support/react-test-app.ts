@@ -47,3 +47,23 @@ export async function serveStaticSite(dir: string, scripts: Record<string, () =>
     close: () => app.close(),
   };
 }
+
+/**
+ * The test app as a site owner would deploy it: the build served on its own origin, with the
+ * one-line `/sino-sw.js` at its root importing Sino's worker (the provider's default
+ * `serviceWorkerUrl`). `siteKey` is read per request: it is known only once the app's origin is
+ * registered, which needs the app's port.
+ */
+export function serveReactTestApp(dir: string, sino: { url: string; siteKey: () => string }): Promise<StaticSite> {
+  return serveStaticSite(dir, {
+    "/sino-sw.js": () => `importScripts(${JSON.stringify(`${sino.url}/embed/sw.js?site=${encodeURIComponent(sino.siteKey())}`)});\n`,
+  });
+}
+
+/**
+ * The test app's page for one run: Sino's address and the site key travel in the query string,
+ * with `extra` settings of the test app (e.g. `prompt=1&promptVisits=2`, see its main.tsx).
+ */
+export function reactTestAppPage(appOrigin: string, sinoUrl: string, siteKey: string, extra: Record<string, string> = {}): string {
+  return `${appOrigin}/?${new URLSearchParams({ sino: sinoUrl, site: siteKey, ...extra })}`;
+}

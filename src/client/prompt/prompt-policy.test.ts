@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PROMPT_STORAGE_KEY, readPromptMemory, recordDismissal, recordVisit, shouldOfferPrompt } from "./prompt-policy.js";
+import { DEFAULT_SOFT_PROMPT, PROMPT_STORAGE_KEY, readPromptMemory, recordDismissal, recordVisit, shouldOfferPrompt, softPromptConfig } from "./prompt-policy.js";
 
 function memoryStorage() {
   const items = new Map<string, string>();
@@ -63,5 +63,12 @@ describe("the soft prompt's policy", () => {
     const garbage = memoryStorage();
     garbage.items.set(PROMPT_STORAGE_KEY, "{not json");
     expect(readPromptMemory(garbage)).toEqual({ visits: 0, dismissedAt: null });
+  });
+
+  it("completes a site's partial configuration, taking the default for missing or out-of-range values", () => {
+    expect(softPromptConfig()).toEqual(DEFAULT_SOFT_PROMPT);
+    expect(softPromptConfig({ visits: 3, delaySeconds: 10, backoffDays: 14 })).toEqual({ visits: 3, delaySeconds: 10, backoffDays: 14 });
+    expect(softPromptConfig({ visits: 0, delaySeconds: -1, backoffDays: Number.NaN })).toEqual(DEFAULT_SOFT_PROMPT);
+    expect(softPromptConfig({ delaySeconds: 0, backoffDays: 0 })).toEqual({ visits: 1, delaySeconds: 0, backoffDays: 0 });
   });
 });

@@ -1,4 +1,31 @@
-import type { SoftPromptConfig } from "./embed-config.js";
+/**
+ * The optional soft prompt (issue 9): a pt-BR question in the page before the browser's own
+ * permission dialog. These are its rules, shared by the script-tag bell and `<SinoBell />`.
+ */
+export interface SoftPromptConfig {
+  /** Show the prompt from the visitor's Nth visit (a visit = a browser session on the site). */
+  visits: number;
+  /** …and only after this many seconds on the page. */
+  delaySeconds: number;
+  /** "Agora não" hides it for this many days. */
+  backoffDays: number;
+}
+
+export const DEFAULT_SOFT_PROMPT: SoftPromptConfig = { visits: 1, delaySeconds: 0, backoffDays: 7 };
+
+/**
+ * A complete configuration from a site's partial one (data attributes, React props): a missing,
+ * non-finite or too small value (visits < 1, a negative delay or backoff) takes the default.
+ */
+export function softPromptConfig(given: { readonly [K in keyof SoftPromptConfig]?: number | undefined } = {}): SoftPromptConfig {
+  const pick = (value: number | undefined, fallback: number, min: number) =>
+    value !== undefined && Number.isFinite(value) && value >= min ? value : fallback;
+  return {
+    visits: pick(given.visits, DEFAULT_SOFT_PROMPT.visits, 1),
+    delaySeconds: pick(given.delaySeconds, DEFAULT_SOFT_PROMPT.delaySeconds, 0),
+    backoffDays: pick(given.backoffDays, DEFAULT_SOFT_PROMPT.backoffDays, 0),
+  };
+}
 
 /** What the soft prompt remembers on the site's origin (localStorage), across visits. */
 export interface PromptMemory {
