@@ -5,9 +5,9 @@
  * store. The push service inside the page is stubbed (TESTING.md §2); the service worker, the HTTP
  * API and the database are real.
  */
-import { AxeBuilder } from "@axe-core/playwright";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { axeViolations } from "./support/axe.js";
 import { API_ROUTES } from "../../src/shared/api/routes.js";
 import type { SiteResponse } from "../../src/shared/api/sites.js";
 import { PROMPT_STORAGE_KEY } from "../../src/client/index.js";
@@ -154,11 +154,6 @@ async function setTokenActions(page: Page): Promise<{ type: string; payload: unk
       a.type.endsWith("/setToken"),
     ),
   );
-}
-
-async function axeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(" ")) }));
 }
 
 /** On with a click (token in the host's store through setToken, row on the server), reload, off through useSino(). */
