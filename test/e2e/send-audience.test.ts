@@ -2,7 +2,7 @@
  * The compose confirmation names who will receive the send, in Chromium against the real server:
  * everyone or the chosen channels by name, narrowed to the chosen sites, with the recipient count
  * the server takes right now (pt-BR plurals), and the Envio page names the channels instead of
- * showing a raw catalog key.
+ * showing a raw catalog key, and the sites a send was narrowed to by origin.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -127,6 +127,32 @@ describe("the send confirmation", () => {
         title: "Enviar para o canal Obras?",
         text: "“Obra no site” será enviada agora para quem assina o canal Obras no site https://www.exemplo.com.br (2 assinantes).",
       });
+    } finally {
+      await page.close();
+    }
+  });
+
+  // After the site test above, which registered https://www.exemplo.com.br.
+  it("sends narrowed to sites and the Envio page names them by origin, Sino's own by its public origin, and stays axe-clean", async () => {
+    const page = await admin.newPage();
+    page.setDefaultTimeout(15_000);
+    const audience = page.locator("dt", { hasText: ptBR.notifications.details.audience }).locator("xpath=following-sibling::dd[1]");
+    try {
+      await composeAndConfirm(page, "Só no site", [], ["https://www.exemplo.com.br"]);
+      await page.getByRole("dialog").getByRole("button", { name: P.compose.submit.now }).click();
+      await page.getByRole("heading", { level: 1, name: "Só no site" }).waitFor();
+      // The page shows the site's number until the site list arrives, then its origin.
+      await audience.filter({ hasText: "https://www.exemplo.com.br" }).waitFor();
+      expect(await audience.textContent()).toBe("Todos os assinantes do site https://www.exemplo.com.br");
+      expect(await axeViolations(page)).toEqual([]);
+
+      // Sino's own site is named by SINO_PUBLIC_URL's origin (the test server's is http://localhost:8080);
+      // the send keeps its sites by number, whatever order they were ticked in, so the built-in one comes first.
+      await composeAndConfirm(page, "Obra nos sites", ["Obras"], ["https://www.exemplo.com.br", "http://localhost:8080"]);
+      await page.getByRole("dialog").getByRole("button", { name: P.compose.submit.now }).click();
+      await page.getByRole("heading", { level: 1, name: "Obra nos sites" }).waitFor();
+      await audience.filter({ hasText: /Obras nos sites http:\/\/localhost:8080 e https:\/\/www\.exemplo\.com\.br/ }).waitFor();
+      expect(await audience.textContent()).toBe("Quem assina o canal Obras nos sites http://localhost:8080 e https://www.exemplo.com.br");
     } finally {
       await page.close();
     }

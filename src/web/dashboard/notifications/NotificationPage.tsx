@@ -150,17 +150,36 @@ function ProgressCard({ notification, live }: { notification: Notification; live
   );
 }
 
-/** Who the send went to: everyone, the test browser, or the channels by name ("Obras e Eventos"). */
+/** "Obras e Eventos": names as a pt-BR list. */
+function listOf(names: readonly string[]): string {
+  return new Intl.ListFormat("pt-BR", { type: "conjunction" }).format(names);
+}
+
+/**
+ * Who the send went to: everyone, the test browser, or the channels by name ("Obras e Eventos"),
+ * and the sites it was narrowed to by origin, as the Sites page shows them (Sino's own by its
+ * public origin).
+ */
 function useAudienceText(audience: Notification["audience"]): string {
   const { t } = useTranslation();
-  const { audience: audienceApi } = useDashboardServices();
+  const { audience: audienceApi, sites: sitesApi } = useDashboardServices();
   const slugs = audience.type === "channels" ? audience.channels : [];
-  // Channel names, when the list loads; the slugs meanwhile (or if it cannot load).
-  const { resource } = useResource(useCallback(() => (slugs.length === 0 ? Promise.resolve([]) : audienceApi.listChannels()), [audienceApi, slugs.length]));
-  if (audience.type !== "channels") return t(`notifications.audience.${audience.type}`);
-  const nameOf = (slug: string) => (resource.status === "ready" ? resource.data.find((channel) => channel.slug === slug)?.name : undefined) ?? slug;
-  const names = new Intl.ListFormat("pt-BR", { type: "conjunction" }).format(audience.channels.map(nameOf));
-  return t("notifications.audience.channels", { count: audience.channels.length, channels: names });
+  const siteIds = audience.type === "endpoint" ? [] : (audience.sites ?? []);
+  // Channel names and site origins, when their lists load; the slugs and site numbers meanwhile (or if they cannot load).
+  const { resource: channels } = useResource(useCallback(() => (slugs.length === 0 ? Promise.resolve([]) : audienceApi.listChannels()), [audienceApi, slugs.length]));
+  const { resource: sites } = useResource(useCallback(() => (siteIds.length === 0 ? Promise.resolve([]) : sitesApi.listSites().then(({ sites }) => sites)), [sitesApi, siteIds.length]));
+  if (audience.type === "endpoint") return t("notifications.audience.endpoint");
+  const nameOf = (slug: string) => (channels.status === "ready" ? channels.data.find((channel) => channel.slug === slug)?.name : undefined) ?? slug;
+  // A site deleted since the send is no longer listed: its number stands in.
+  const originOf = (id: string) => (sites.status === "ready" ? sites.data.find((site) => site.id === id)?.origin : undefined) ?? t("notifications.audience.siteNumber", { id });
+  const channelNames = audience.type === "channels" ? listOf(audience.channels.map(nameOf)) : "";
+  if (siteIds.length === 0) {
+    return audience.type === "all" ? t("notifications.audience.all") : t("notifications.audience.channels", { count: slugs.length, channels: channelNames });
+  }
+  const siteNames = listOf(siteIds.map(originOf));
+  if (audience.type === "all") return t("notifications.audience.allOnSites", { count: siteIds.length, sites: siteNames });
+  const channelList = t("notifications.audience.channelList", { count: slugs.length, channels: channelNames });
+  return t("notifications.audience.channelsOnSites", { count: siteIds.length, channels: channelList, sites: siteNames });
 }
 
 function DetailsCard({ notification }: { notification: Notification }) {
