@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { decodeBase64Url, encodeBase64Url } from "./base64url.js";
-import { createPayloadEncryptor, encryptedLength, encryptPayload, MAX_PLAINTEXT_LENGTH, type EncryptionTrace } from "./encrypt.js";
+import { createPayloadEncryptor, encryptedLength, encryptPayload, MAX_PLAINTEXT_LENGTH, replaceKeyPair, type EncryptionTrace } from "./encrypt.js";
 import { prepareSubscriberKeys } from "./subscriber-keys.js";
 
 interface Vector {
@@ -138,6 +138,43 @@ describe("createPayloadEncryptor (one per encryption thread)", () => {
     const at = (i: number) => Buffer.from(out.buffer, i * length, length);
     expect(ece.decrypt(at(0), { version: "aes128gcm", privateKey: a.ecdh, authSecret: a.keys.auth }).toString()).toBe("olá!");
     expect(ece.decrypt(at(2), { version: "aes128gcm", privateKey: b3.ecdh, authSecret: b3.keys.auth }).toString()).toBe("olá!");
+  });
+});
+
+describe("replaceKeyPair (the sender's key for each message)", () => {
+  // The order of P-256: a private key must be at least 1 and below it.
+  const ORDER = Buffer.from("ffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551", "hex");
+
+  it("makes the pair of the drawn scalar: its public key is the scalar's, and agreement with it works both ways", () => {
+    const ecdh = createECDH("prime256v1");
+    const scalar = randomBytes(32);
+    const publicKey = replaceKeyPair(ecdh, Buffer.from(scalar));
+    const reference = createECDH("prime256v1");
+    reference.setPrivateKey(scalar);
+    expect(publicKey.equals(reference.getPublicKey())).toBe(true);
+    const peer = createECDH("prime256v1");
+    peer.generateKeys();
+    expect(ecdh.computeSecret(peer.getPublicKey()).equals(peer.computeSecret(publicKey))).toBe(true);
+  });
+
+  it("draws again when the scalar is 0, the order itself or above it, and only then", () => {
+    const ecdh = createECDH("prime256v1");
+    const valid = randomBytes(32);
+    for (const bad of [Buffer.alloc(32), Buffer.from(ORDER), Buffer.alloc(32, 0xff)]) {
+      let draws = 0;
+      const publicKey = replaceKeyPair(ecdh, Buffer.from(bad), (buffer) => {
+        draws += 1;
+        valid.copy(buffer);
+      });
+      expect(draws).toBe(1);
+      const reference = createECDH("prime256v1");
+      reference.setPrivateKey(valid);
+      expect(publicKey.equals(reference.getPublicKey())).toBe(true);
+    }
+    // The largest valid scalar (order - 1) is kept as drawn.
+    const largest = Buffer.from(ORDER);
+    largest[31] = largest[31]! - 1;
+    expect(() => replaceKeyPair(ecdh, largest, () => expect.fail("must not draw again"))).not.toThrow();
   });
 });
 
