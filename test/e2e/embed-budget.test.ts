@@ -65,3 +65,13 @@ describe("the embed's byte budget", () => {
     expect(sino).not.toMatch(/react\.element|__reactFiber|MuiButtonBase|i18next::|ZodError/);
   });
 });
+
+describe("Sino's own service worker (/sw.js)", () => {
+  it("is the same light worker as the embed's: no i18next or other framework, under 10 KB gzipped", () => {
+    const own = readFileSync(resolve("dist/web/sw.js"));
+    const embedded = readFileSync(resolve("dist/web/embed/sw.js"));
+    console.log(`own sw.js: ${gzipped(own)} bytes gzipped (embed sw.js ${gzipped(embedded)})`);
+    expect(own.toString("utf8")).not.toMatch(/i18next|react\.element|ZodError/);
+    expect(gzipped(own)).toBeLessThanOrEqual(10 * 1024);
+  });
+});
