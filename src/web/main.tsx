@@ -1,5 +1,3 @@
-// First import: it must run before any module below validates anything (see the file).
-import "./zod-jitless.js";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { I18nextProvider } from "react-i18next";

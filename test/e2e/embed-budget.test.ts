@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
+import { publicPageFiles } from "../../bench/public-page-files.js";
 import { useRegisteredEmbedSite } from "./support/registered-embed-site.js";
 import { settledEmbedBell } from "./support/embed-page.js";
 import { installPushStub, makeSubscriptionKeys, testEndpoint } from "./support/push-stub.js";
@@ -66,8 +67,15 @@ describe("the embed's byte budget", () => {
   });
 });
 
-describe("Sino's own service worker (/sw.js)", () => {
-  it("is the same light worker as the embed's: no i18next or other framework, under 10 KB gzipped", () => {
+describe("what Sino's own public page loads", () => {
+  it("leaves zod to the Painel: no file the home page loads carries it (the API schemas stay server and Painel side)", () => {
+    const files = publicPageFiles("dist/web");
+    expect(files.length).toBeGreaterThan(0);
+    const carrying = files.filter((file) => /ZodError|_zod/.test(readFileSync(resolve("dist/web", file), "utf8")));
+    expect(carrying).toEqual([]);
+  });
+
+  it("has a service worker (/sw.js) as light as the embed's: no i18next or other framework, under 10 KB gzipped", () => {
     const own = readFileSync(resolve("dist/web/sw.js"));
     const embedded = readFileSync(resolve("dist/web/embed/sw.js"));
     console.log(`own sw.js: ${gzipped(own)} bytes gzipped (embed sw.js ${gzipped(embedded)})`);

@@ -35,6 +35,5 @@ export const noticesResponseSchema = z.object({
 });
 export type NoticesResponse = z.infer<typeof noticesResponseSchema>;
 
-/** GET /notices/stream?channel= (public): Server-Sent Events; each new notice is an event of this name, data = `Notice` JSON. */
-export const NOTICE_STREAM_EVENT = "notice";
+/** GET /notices/stream?channel= (public): Server-Sent Events named `NOTICE_STREAM_EVENT` (routes.ts), data = `Notice` JSON. */
 export const noticeStreamQuerySchema = z.object({ channel: text().optional() });

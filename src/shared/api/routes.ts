@@ -46,6 +46,13 @@ export const API_ROUTES = {
   docs: "/api/docs",
 } as const;
 
+/**
+ * The event name of each new notice on `API_ROUTES.noticesStream` (Server-Sent Events, data =
+ * `Notice` JSON). Here, beside the route, so the public page reads it without loading the zod
+ * schemas of notices.ts.
+ */
+export const NOTICE_STREAM_EVENT = "notice";
+
 /** `/api/v1/users/:id`. */
 export function userPath(id: string): string {
   return `${API_ROUTES.users}/${encodeURIComponent(id)}`;

@@ -1,3 +1,5 @@
+// First import: the Painel validates with zod, and this must run before any module below does (see the file).
+import "../zod-jitless.js";
 import { useCallback } from "react";
 import { useTranslation } from "react-i18next";
 import Alert from "@mui/material/Alert";

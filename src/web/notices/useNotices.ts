@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
-import { NOTICE_STREAM_EVENT } from "../../shared/api/notices.js";
 import type { Notice } from "../../shared/api/notices.js";
-import { API_ROUTES } from "../../shared/api/routes.js";
+import { API_ROUTES, NOTICE_STREAM_EVENT } from "../../shared/api/routes.js";
 import type { ApiClient } from "../../client/messaging/api-client.js";
 import { mergeNotices } from "./notice-list.js";
 

@@ -2,13 +2,12 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import {
   NOTICES_PAGE_SIZE,
-  NOTICE_STREAM_EVENT,
   noticeStreamQuerySchema,
   noticesQuerySchema,
   noticesResponseSchema,
   type Notice,
 } from "../../../shared/api/notices.js";
-import { API_ROUTES } from "../../../shared/api/routes.js";
+import { API_ROUTES, NOTICE_STREAM_EVENT } from "../../../shared/api/routes.js";
 import type { ChannelsRepository } from "../../../store/channels-repository.js";
 import type { NoticeCursor, NoticeRecord, NoticesRepository } from "../../../store/notices-repository.js";
 import type { Translator } from "../../i18n.js";
