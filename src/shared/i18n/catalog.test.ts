@@ -43,6 +43,9 @@ const KEY_TEMPLATE_PREFIX = new RegExp(`\`((?:${namespacePattern})[.:][A-Za-z0-9
 /** Direct lookups: `t("…")`, `i18n.t("…")`, `translator.t("…")`. */
 const T_CALL = /\bt\(\s*(["'`])([^"'`$]+)\1/g;
 
+/** A namespace read as plain JSON, without i18next (the service workers): `import sw from "…/pt-BR/sw.json"`. */
+const JSON_NAMESPACE_IMPORT = /import\s+(\w+)\s+from\s+["'][^"']*\/pt-BR\/(\w+)\.json["']/g;
+
 const normalise = (key: string) => key.replace(":", ".");
 /** `"sw.js"` names a file, not a key of the `sw` namespace. */
 const FILE_NAME = /\.(js|mjs|ts|tsx|json|html|css|map|svg|png|webmanifest)$/;
@@ -69,6 +72,13 @@ function scan(): Usage {
     }
     for (const match of text.matchAll(KEY_TEMPLATE_PREFIX)) add(usage.prefixes, normalise(match[1] ?? ""), file);
     for (const match of text.matchAll(T_CALL)) add(usage.calls, normalise(match[2] ?? ""), file);
+    // …and its keys read as properties: `sw.defaultTitle` is the key `sw.defaultTitle`.
+    for (const [, local, namespace] of text.matchAll(JSON_NAMESPACE_IMPORT)) {
+      for (const access of text.matchAll(new RegExp(`\\b${local}\\.([A-Za-z0-9_]+(?:\\.[A-Za-z0-9_]+)*)`, "g"))) {
+        const key = `${namespace}.${access[1]}`;
+        if (!FILE_NAME.test(key)) add(usage.literals, key, file);
+      }
+    }
   }
   return usage;
 }
