@@ -1,6 +1,7 @@
 import { useState } from "react";
 import type { CSSProperties, KeyboardEvent } from "react";
 import { BellIcon } from "./bell-icons.js";
+import { ROUND_BUTTON_STYLE } from "./panel-styles.js";
 
 export interface BellButtonProps {
   on: boolean;
@@ -20,21 +21,7 @@ export interface BellButtonProps {
  * `--sino-bell-off-color` (grey while off, seed-spec §2), `--sino-bell-on-color`. The defaults keep
  * a 3:1 contrast on a light background (WCAG 1.4.11).
  */
-const BUTTON_STYLE: CSSProperties = {
-  position: "relative",
-  display: "inline-flex",
-  alignItems: "center",
-  justifyContent: "center",
-  // 48 px: a comfortable touch target (WCAG 2.5.8 asks for at least 24).
-  width: 48,
-  height: 48,
-  padding: 0,
-  border: "none",
-  borderRadius: "50%",
-  background: "transparent",
-  cursor: "pointer",
-  font: "inherit",
-};
+const BUTTON_STYLE: CSSProperties = { ...ROUND_BUTTON_STYLE, position: "relative" };
 
 const TOOLTIP_STYLE: CSSProperties = {
   position: "absolute",

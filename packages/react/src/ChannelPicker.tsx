@@ -3,23 +3,11 @@ import type { CSSProperties } from "react";
 import { channelSaveErrorMessage, exceedsChannelLimit } from "../../../src/client/index.js";
 import type { PublicChannel } from "../../../src/client/index.js";
 import { ChannelsIcon } from "./bell-icons.js";
-import { ACTIONS_STYLE, PRIMARY_ACTION_STYLE, SECONDARY_ACTION_STYLE, TITLE_STYLE } from "./panel-styles.js";
+import { ACTIONS_STYLE, PRIMARY_ACTION_STYLE, ROUND_BUTTON_STYLE, SECONDARY_ACTION_STYLE, TITLE_STYLE } from "./panel-styles.js";
 import { CHANNEL_TEXTS } from "./texts.js";
 import { useSino } from "./useSino.js";
 
-const OPENER_STYLE: CSSProperties = {
-  display: "inline-flex",
-  alignItems: "center",
-  justifyContent: "center",
-  width: 48,
-  height: 48,
-  padding: 0,
-  border: "none",
-  borderRadius: "50%",
-  background: "transparent",
-  color: "var(--sino-bell-off-color, #6b6b6b)",
-  cursor: "pointer",
-};
+const OPENER_STYLE: CSSProperties = { ...ROUND_BUTTON_STYLE, color: "var(--sino-bell-off-color, #6b6b6b)" };
 
 const DIALOG_STYLE: CSSProperties = {
   width: "min(24rem, calc(100vw - 32px))",

@@ -23,6 +23,22 @@ export const PANEL_STYLE: CSSProperties = {
   textAlign: "left",
 };
 
+/** A round, borderless icon button of 48 px: the bell and the picker's opener beside it. */
+export const ROUND_BUTTON_STYLE: CSSProperties = {
+  display: "inline-flex",
+  alignItems: "center",
+  justifyContent: "center",
+  // 48 px: a comfortable touch target (WCAG 2.5.8 asks for at least 24).
+  width: 48,
+  height: 48,
+  padding: 0,
+  border: "none",
+  borderRadius: "50%",
+  background: "transparent",
+  cursor: "pointer",
+  font: "inherit",
+};
+
 const ACTION_STYLE: CSSProperties = {
   minHeight: 36,
   padding: "6px 14px",
