@@ -10,7 +10,7 @@ import { ptBR } from "../../src/shared/i18n/catalog.js";
 import { DIALECTS } from "../support/db.js";
 import type { ApiClient } from "../support/operators.js";
 import type { TestServer } from "../support/server.js";
-import { BELL_TEXT, useChromiumWithInsecureHost } from "./support/bell-chromium.js";
+import { answerPermissionWhenAsked, BELL_TEXT, useChromiumWithInsecureHost } from "./support/bell-chromium.js";
 import { countStartingWith, recordConsole } from "./support/console-log.js";
 import { adminOf, registerSite, startEmbedSite, startSinoForEmbed, type EmbedSite } from "./support/embed-site.js";
 import { axeViolations } from "./support/axe.js";
@@ -305,19 +305,7 @@ for (const dialect of DIALECTS) {
 
     it("asks the browser only after 'Ativar notificações' in the soft prompt, and turns on", async () => {
       const { page, context, endpoint } = await open({ grant: false, url: "about:blank" });
-      // Headless Chromium cannot show its permission dialog; this stands for a visitor answering
-      // "Permitir" in it, and counts how often the page asked.
-      await context.addInitScript(() => {
-        let answer: NotificationPermission = "default";
-        let asked = 0;
-        Object.defineProperty(Notification, "permission", { get: () => answer });
-        Notification.requestPermission = async () => {
-          asked += 1;
-          (window as unknown as { asked: number }).asked = asked;
-          answer = "granted";
-          return answer;
-        };
-      });
+      await context.addInitScript(answerPermissionWhenAsked);
       await page.goto(site.pageUrl({ data: { "data-soft-prompt": "", "data-prompt-visits": "1", "data-prompt-delay": "0" } }));
       const prompt = page.getByRole("dialog", { name: ptBR.embed.prompt.title });
       await prompt.waitFor();

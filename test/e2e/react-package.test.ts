@@ -21,7 +21,7 @@ import { countStartingWith, recordConsole } from "./support/console-log.js";
 import { installPushStub, makeSubscriptionKeys, STUB_STORAGE, testEndpoint } from "./support/push-stub.js";
 import type { SubscriptionKeys } from "./support/push-stub.js";
 import { requireBuiltWebApp } from "./support/built-web-app.js";
-import { BELL_TEXT } from "./support/bell-chromium.js";
+import { answerPermissionWhenAsked, BELL_TEXT } from "./support/bell-chromium.js";
 import { buildReactTestApp, reactTestAppPage, serveReactTestApp } from "./support/react-test-app.js";
 import type { StaticSite } from "./support/react-test-app.js";
 
@@ -444,19 +444,7 @@ describe("@sino/react in a host app (SQLite)", () => {
     const { page, endpoint } = await openPage({
       grant: false,
       query: { prompt: "1", promptVisits: "1", promptDelay: "0" },
-      // Headless Chromium cannot show its permission dialog; this stands for a visitor answering
-      // "Permitir" in it, and counts how often the page asked.
-      initScript: () => {
-        let answer: NotificationPermission = "default";
-        let asked = 0;
-        Object.defineProperty(Notification, "permission", { get: () => answer });
-        Notification.requestPermission = async () => {
-          asked += 1;
-          (window as unknown as { asked: number }).asked = asked;
-          answer = "granted";
-          return answer;
-        };
-      },
+      initScript: answerPermissionWhenAsked,
     });
     const prompt = page.getByRole("dialog", { name: ptBR.embed.prompt.title });
     await prompt.waitFor();

@@ -31,3 +31,20 @@ export function useChromiumWithInsecureHost(insecureHost: string): () => Browser
     return browser;
   };
 }
+
+/**
+ * An init script for a page whose visitor answers "Permitir" when asked: headless Chromium cannot
+ * show its permission dialog, so `Notification.permission` starts as "default", turns "granted"
+ * on `requestPermission()`, and `window.asked` counts how often the page asked.
+ */
+export function answerPermissionWhenAsked(): void {
+  let answer: NotificationPermission = "default";
+  let asked = 0;
+  Object.defineProperty(Notification, "permission", { get: () => answer });
+  Notification.requestPermission = async () => {
+    asked += 1;
+    (window as unknown as { asked: number }).asked = asked;
+    answer = "granted";
+    return answer;
+  };
+}
