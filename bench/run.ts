@@ -2,7 +2,7 @@
  * `npm run bench -- [--subs 20000] [--db sqlite|postgres] [--webpush-inflight 200]
  *   [--decrypt-sample 100] [--ceiling-ms 3000] [--no-webpush] [--no-ceiling] [--no-floor]
  *   [--latency-sends 20] [--registrations 5000] [--registration-connections 50] [--no-registrations]
- *   [--workers 0]`
+ *   [--workers 0] [--rounds 3]`
  *
  * How fast one send reaches N subscribers, against what the machine allows. Seeds N subscriptions
  * with real P-256 keys (derived with `subscriberKeysFor`, so the fake can decrypt a sample)
@@ -15,6 +15,11 @@
  * Then, in the same run: the same N through the `web-push` library (`sendNotification`, 200 in
  * flight, https.Agent trusting the fake's CA) and the encryption-only ceiling of every core
  * (`measureEncryptionCeiling`). Prints the ratios and ends with one JSON line of every figure.
+ *
+ * Rounds: Sino, web-push and the ceiling are measured back to back `--rounds` times (default 3),
+ * and each ratio printed is the median of the rounds' own ratios. The machine's speed drifts within
+ * minutes, so two figures measured a minute apart are not comparable, while three back-to-back
+ * figures are; the median keeps one round that landed in a slow stretch from deciding the result.
  *
  * Last, the HTTP/2 floor (http2-floor.ts): CPU per request of a bare node:http2 client and server
  * (in their own processes) and of one encryption on one thread. Sino, its encryption threads and
@@ -55,7 +60,7 @@ import type { Notification } from "../src/store/notifications-repository.js";
 import { subscriberKeysFor } from "../test/support/fake-push/keys.js";
 import { spawnFakePushService } from "../test/support/fake-push/remote.js";
 import { loadTestTls } from "../test/support/fake-push/test-tls.js";
-import { measureEncryptionCeiling } from "./encryption-ceiling.js";
+import { measureEncryptionCeiling, type EncryptionCeiling } from "./encryption-ceiling.js";
 import { ceilingRatioBound, describeFloor, measureEncryptUsPerMessage, measureHttp2Floor } from "./http2-floor.js";
 import { createRepositories } from "../src/store/repositories.js";
 import { measureRegistrations, type RegistrationBench } from "./registration.js";
@@ -78,6 +83,9 @@ const { values } = parseArgs({
     // 0: the engine's lanes in this process, as `sino start` runs them. N (PostgreSQL): N `sino
     // worker` processes deliver instead, and this process only creates the sends.
     workers: { type: "string", default: "0" },
+    // Sino, web-push and the ceiling measured back to back this many times; ratios are the medians
+    // of the rounds' own. Default 3 (1 with --workers: a million-subscription send takes minutes).
+    rounds: { type: "string" },
     // Engine knobs, for tuning runs only; unset = the engine's defaults, as `sino start` runs it.
     lanes: { type: "string" },
     batch: { type: "string" },
@@ -92,6 +100,8 @@ if (dialect !== "sqlite" && dialect !== "postgres") throw new Error("--db must b
 const WORKERS = Number(values.workers);
 if (!Number.isInteger(WORKERS) || WORKERS < 0) throw new Error("--workers must be 0 or more");
 if (WORKERS > 0 && dialect !== "postgres") throw new Error("--workers needs --db postgres (sino worker shares sends through PostgreSQL)");
+const ROUNDS = values.rounds === undefined ? (WORKERS > 0 ? 1 : 3) : Number(values.rounds);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error("--rounds must be a positive integer");
 const LATENCY_SENDS = WORKERS > 0 ? 0 : Number(values["latency-sends"]);
 const POSTGRES_URL = process.env.SINO_BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const WEBPUSH_IN_FLIGHT = Number(values["webpush-inflight"]);
@@ -497,125 +507,195 @@ await seed(database, PREFIX, 0, N);
 const seedSeconds = (performance.now() - seedStarted) / 1000;
 log(`seeded ${N} subscriptions (${dialect}) in ${seedSeconds.toFixed(1)} s`);
 
-await fake.reset();
-timed.reset();
-globalThis.gc?.();
-const rss = rssSampler();
-const baselineRss = process.memoryUsage.rss();
-rss.start();
-const cpuBefore = process.cpuUsage();
-const threadsBefore = threadCpuMs();
-const workersCpuBefore = workers?.cpuMs() ?? 0;
-const startedAt = Date.now();
-const started = performance.now();
-const { finished } = await sendAndWait();
-const sinoResult = await finished;
-const completedMs = performance.now() - started;
-const cpu = process.cpuUsage(cpuBefore);
-const threadsMs = cpuDelta(threadsBefore, threadCpuMs());
-const workersCpuMs = workers === undefined ? 0 : workers.cpuMs() - workersCpuBefore;
-const workersPeakRssMB = workers?.peakRssMB();
-const peakRss = rss.stop();
-const sinoCheck = await verifyExactlyOnce(N);
-// In this process the transport times the accepted pushes; `sino worker`s are timed by the fake.
-const accepted = workers === undefined ? timed.accepted : sinoCheck.accepted;
-const firstMs = workers === undefined ? timed.first - started : sinoCheck.firstAcceptedAt - startedAt;
-const lastMs = workers === undefined ? timed.last - started : sinoCheck.lastAcceptedAt - startedAt;
-// Sino's CPU: this whole process (every thread), or the worker processes in --workers mode.
-const cpuMs = workers === undefined ? (cpu.user + cpu.system) / 1000 : workersCpuMs;
-// CPU per accepted push: the whole process (every thread), by kind of thread, and the fake.
-const perPushUs = (ms: number): number => Math.round((ms * 1000) / Math.max(1, accepted));
-const sinoCpuPerPushUs = (cpuMs * 1000) / Math.max(1, accepted);
-const perPushByThread: Record<string, number> = {};
-if (workers === undefined) for (const [kind, ms] of Object.entries(threadsMs)) perPushByThread[kind] = perPushUs(ms);
-const sinoRate = Math.round(accepted / (lastMs / 1000));
-const exactlyOnce = sinoCheck.accepted === N && sinoCheck.missing === 0 && sinoCheck.duplicates === 0 && sinoCheck.unexpected === 0;
-log(
-  `Sino:     ${accepted}/${N} accepted in ${(lastMs / 1000).toFixed(2)} s = ${sinoRate} msgs/s ` +
-    `(first ${firstMs.toFixed(0)} ms, last ${lastMs.toFixed(0)} ms, send completed ${completedMs.toFixed(0)} ms; ` +
-    `fake: ${sinoCheck.accepted} accepted, ${sinoCheck.distinct} distinct ids, ${sinoCheck.duplicates} duplicates, ${sinoCheck.missing} missing, ` +
-    `decrypted ${sinoCheck.decrypted.ok} ok / ${sinoCheck.decrypted.failed} failed, peak ${sinoCheck.concurrentPeak} in flight, ` +
-    `${(sinoCheck.cpuSeconds / (completedMs / 1000)).toFixed(2)} cores busy; ` +
-    (workersPeakRssMB === undefined
-      ? `RSS ${mb(baselineRss)} MB before, peak ${mb(peakRss)} MB; Sino process ${(cpuMs / completedMs).toFixed(2)} cores busy)`
-      : `${WORKERS} sino worker processes, peak RSS ${workersPeakRssMB.join(" / ")} MB, ${(cpuMs / completedMs).toFixed(2)} cores busy)`),
-);
-log(
-  `CPU per push: Sino ${workers === undefined ? "process" : "workers"} ${Math.round(sinoCpuPerPushUs)} µs` +
-    (workers === undefined
-      ? ` (${Object.entries(perPushByThread)
-          .map(([kind, us]) => `${kind} ${us}`)
-          .join(", ")} µs)`
-      : "") +
-    `, fake push service ${perPushUs(sinoCheck.cpuSeconds * 1000)} µs`,
-);
-if (!exactlyOnce) log("Sino: NOT every subscription exactly once — see the figures above");
+/** One timed send of Sino to the N seeded subscriptions, checked at the fake. */
+interface SinoRound {
+  readonly rate: number;
+  readonly accepted: number;
+  readonly firstMs: number;
+  readonly lastMs: number;
+  readonly completedMs: number;
+  readonly result: Finished;
+  readonly check: Awaited<ReturnType<typeof verifyExactlyOnce>>;
+  readonly exactlyOnce: boolean;
+  readonly cpuMs: number;
+  readonly cpuPerPushUs: number;
+  readonly perPushByThread: Readonly<Record<string, number>>;
+  readonly fakeCpuPerPushUs: number;
+  readonly baselineRss: number;
+  readonly peakRss: number;
+  readonly maxRss: number;
+  readonly workersPeakRssMB: number[] | undefined;
+}
+
+async function timeSino(): Promise<SinoRound> {
+  await fake.reset();
+  timed.reset();
+  globalThis.gc?.();
+  const rss = rssSampler();
+  const baselineRss = process.memoryUsage.rss();
+  rss.start();
+  const cpuBefore = process.cpuUsage();
+  const threadsBefore = threadCpuMs();
+  const workersCpuBefore = workers?.cpuMs() ?? 0;
+  const startedAt = Date.now();
+  const started = performance.now();
+  const { finished } = await sendAndWait();
+  const result = await finished;
+  const completedMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  const threadsMs = cpuDelta(threadsBefore, threadCpuMs());
+  const workersCpuMs = workers === undefined ? 0 : workers.cpuMs() - workersCpuBefore;
+  const peakRss = rss.stop();
+  const check = await verifyExactlyOnce(N);
+  // In this process the transport times the accepted pushes; `sino worker`s are timed by the fake.
+  const accepted = workers === undefined ? timed.accepted : check.accepted;
+  const firstMs = workers === undefined ? timed.first - started : check.firstAcceptedAt - startedAt;
+  const lastMs = workers === undefined ? timed.last - started : check.lastAcceptedAt - startedAt;
+  // Sino's CPU: this whole process (every thread), or the worker processes in --workers mode.
+  const cpuMs = workers === undefined ? (cpu.user + cpu.system) / 1000 : workersCpuMs;
+  // CPU per accepted push: the whole process (every thread), by kind of thread, and the fake.
+  const perPushUs = (ms: number): number => Math.round((ms * 1000) / Math.max(1, accepted));
+  const perPushByThread: Record<string, number> = {};
+  if (workers === undefined) for (const [kind, ms] of Object.entries(threadsMs)) perPushByThread[kind] = perPushUs(ms);
+  return {
+    rate: Math.round(accepted / (lastMs / 1000)),
+    accepted,
+    firstMs,
+    lastMs,
+    completedMs,
+    result,
+    check,
+    exactlyOnce: check.accepted === N && check.missing === 0 && check.duplicates === 0 && check.unexpected === 0,
+    cpuMs,
+    cpuPerPushUs: (cpuMs * 1000) / Math.max(1, accepted),
+    perPushByThread,
+    fakeCpuPerPushUs: perPushUs(check.cpuSeconds * 1000),
+    baselineRss,
+    peakRss,
+    maxRss: process.resourceUsage().maxRSS * 1024,
+    workersPeakRssMB: workers?.peakRssMB(),
+  };
+}
+
+function logSino(s: SinoRound): void {
+  const { check } = s;
+  log(
+    `Sino:     ${s.accepted}/${N} accepted in ${(s.lastMs / 1000).toFixed(2)} s = ${s.rate} msgs/s ` +
+      `(first ${s.firstMs.toFixed(0)} ms, last ${s.lastMs.toFixed(0)} ms, send completed ${s.completedMs.toFixed(0)} ms; ` +
+      `fake: ${check.accepted} accepted, ${check.distinct} distinct ids, ${check.duplicates} duplicates, ${check.missing} missing, ` +
+      `decrypted ${check.decrypted.ok} ok / ${check.decrypted.failed} failed, peak ${check.concurrentPeak} in flight, ` +
+      `${(check.cpuSeconds / (s.completedMs / 1000)).toFixed(2)} cores busy; ` +
+      (s.workersPeakRssMB === undefined
+        ? `RSS ${mb(s.baselineRss)} MB before, peak ${mb(s.peakRss)} MB; Sino process ${(s.cpuMs / s.completedMs).toFixed(2)} cores busy)`
+        : `${WORKERS} sino worker processes, peak RSS ${s.workersPeakRssMB.join(" / ")} MB, ${(s.cpuMs / s.completedMs).toFixed(2)} cores busy)`),
+  );
+  log(
+    `CPU per push: Sino ${workers === undefined ? "process" : "workers"} ${Math.round(s.cpuPerPushUs)} µs` +
+      (workers === undefined
+        ? ` (${Object.entries(s.perPushByThread)
+            .map(([kind, us]) => `${kind} ${us}`)
+            .join(", ")} µs)`
+        : "") +
+      `, fake push service ${s.fakeCpuPerPushUs} µs`,
+  );
+  if (!s.exactlyOnce) log("Sino: NOT every subscription exactly once — see the figures above");
+}
+
+// ── 2. web-push, same N, same fake ───────────────────────────────────────────────────────────
+interface WebpushRound {
+  readonly rate: number;
+  readonly accepted: number;
+  readonly seconds: number;
+  readonly cpuPerPushUs: number;
+}
+
+const webpushAgent = values["no-webpush"] ? undefined : new Agent({ ca: tls.ca, keepAlive: true });
+const webpushOptions = {
+  vapidDetails: { subject: "mailto:bench@sino.example.com", publicKey: vapidKeys.publicKey, privateKey: vapidKeys.privateKey },
+  TTL: 3600,
+  agent: webpushAgent,
+  timeout: 30_000,
+};
+const webpushPayload = JSON.stringify({ ...NOTIFICATION, tag: "sino-bench" });
+
+/** `count` pushes through web-push with WEBPUSH_IN_FLIGHT lanes; resolves with how many were accepted. */
+async function runWebpush(prefix: string, count: number): Promise<number> {
+  const subscriptionOf = (id: string) => {
+    const keys = subscriberKeysFor(KEY_SEED, id);
+    return { endpoint: fake.endpointFor(id), keys: { p256dh: keys.p256dh.toString("base64url"), auth: keys.auth.toString("base64url") } };
+  };
+  let next = 0;
+  let accepted = 0;
+  async function lane(): Promise<void> {
+    while (next < count) {
+      // Subscriptions built as the application would read them from its database, one by one.
+      const subscription = subscriptionOf(`${prefix}${next++}`);
+      try {
+        const reply = await webpush.sendNotification(subscription, webpushPayload, webpushOptions);
+        if (reply.statusCode === 201 || reply.statusCode === 202) accepted++;
+      } catch {
+        // counted as not accepted
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: WEBPUSH_IN_FLIGHT }, lane));
+  return accepted;
+}
+
+async function timeWebpush(): Promise<WebpushRound> {
+  await fake.reset();
+  globalThis.gc?.();
+  const t0 = performance.now();
+  const cpuBefore = process.cpuUsage();
+  const accepted = await runWebpush(PREFIX, N);
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const round = { rate: Math.round(accepted / seconds), accepted, seconds, cpuPerPushUs: Math.round((cpu.user + cpu.system) / Math.max(1, accepted)) };
+  const stats = await fake.stats();
+  log(
+    `web-push: ${accepted}/${N} accepted in ${seconds.toFixed(2)} s = ${round.rate} msgs/s (${WEBPUSH_IN_FLIGHT} in flight; ` +
+      `fake: ${stats.accepted} accepted, ${stats.connections} connections; ${round.cpuPerPushUs} µs of CPU per push)`,
+  );
+  return round;
+}
+
+// ── 3. the encryption-only ceiling of every core ────────────────────────────────────────────
+async function timeCeiling(): Promise<EncryptionCeiling> {
+  // web-push's garbage would otherwise be collected by V8's helper threads inside the window.
+  globalThis.gc?.();
+  const ceiling = await measureEncryptionCeiling({ durationMs: Number(values["ceiling-ms"]), payloadBytes: PAYLOAD_BYTES });
+  log(`ceiling:  ${ceiling.msgsPerSecond} msgs/s encryption only, ${ceiling.threads} threads, ${ceiling.cpuUsPerMessage} µs of CPU per message (${ceiling.threadCpuUsPerMessage} µs on the threads)`);
+  return ceiling;
+}
+
+// ── the rounds: Sino, web-push and the ceiling one after another, ROUNDS times ───────────────
+// The machine's speed drifts within minutes (other tenants of the host): a ratio of two figures
+// measured a minute apart can be off by a quarter. Each round measures the three back to back,
+// and the ratios reported are the medians of the rounds' own ratios.
+if (webpushAgent !== undefined) {
+  await runWebpush("w", WARM_UP);
+}
+interface Round {
+  readonly sino: SinoRound;
+  readonly webpush: WebpushRound | undefined;
+  readonly ceiling: EncryptionCeiling | undefined;
+}
+const rounds: Round[] = [];
+for (let r = 1; r <= ROUNDS; r++) {
+  if (ROUNDS > 1) log(`── round ${r} of ${ROUNDS}`);
+  const sino = await timeSino();
+  logSino(sino);
+  const webpushRound = webpushAgent === undefined ? undefined : await timeWebpush();
+  const ceiling = values["no-ceiling"] ? undefined : await timeCeiling();
+  rounds.push({ sino, webpush: webpushRound, ceiling });
+}
 
 await engine.stop({ graceful: true });
 await workers?.stop();
 await timed.transport.close();
 await drop();
-
-// ── 2. web-push, same N, same fake ───────────────────────────────────────────────────────────
-let webpushRate: number | undefined;
-let webpushAccepted: number | undefined;
-let webpushSeconds: number | undefined;
-let webpushCpuPerPushUs: number | undefined;
-if (!values["no-webpush"]) {
-  const agent = new Agent({ ca: tls.ca, keepAlive: true });
-  const options = {
-    vapidDetails: { subject: "mailto:bench@sino.example.com", publicKey: vapidKeys.publicKey, privateKey: vapidKeys.privateKey },
-    TTL: 3600,
-    agent,
-    timeout: 30_000,
-  };
-  const subscriptionOf = (id: string) => {
-    const keys = subscriberKeysFor(KEY_SEED, id);
-    return { endpoint: fake.endpointFor(id), keys: { p256dh: keys.p256dh.toString("base64url"), auth: keys.auth.toString("base64url") } };
-  };
-  const payload = JSON.stringify({ ...NOTIFICATION, tag: "sino-bench" });
-  async function run(prefix: string, count: number): Promise<number> {
-    let next = 0;
-    let accepted = 0;
-    async function lane(): Promise<void> {
-      while (next < count) {
-        // Subscriptions built as the application would read them from its database, one by one.
-        const subscription = subscriptionOf(`${prefix}${next++}`);
-        try {
-          const reply = await webpush.sendNotification(subscription, payload, options);
-          if (reply.statusCode === 201 || reply.statusCode === 202) accepted++;
-        } catch {
-          // counted as not accepted
-        }
-      }
-    }
-    await Promise.all(Array.from({ length: WEBPUSH_IN_FLIGHT }, lane));
-    return accepted;
-  }
-  await run("w", WARM_UP);
-  await fake.reset();
-  const t0 = performance.now();
-  const webpushCpuBefore = process.cpuUsage();
-  webpushAccepted = await run(PREFIX, N);
-  webpushSeconds = (performance.now() - t0) / 1000;
-  const webpushCpu = process.cpuUsage(webpushCpuBefore);
-  webpushCpuPerPushUs = Math.round((webpushCpu.user + webpushCpu.system) / Math.max(1, webpushAccepted));
-  webpushRate = Math.round(webpushAccepted / webpushSeconds);
-  const stats = await fake.stats();
-  agent.destroy();
-  log(
-    `web-push: ${webpushAccepted}/${N} accepted in ${webpushSeconds.toFixed(2)} s = ${webpushRate} msgs/s (${WEBPUSH_IN_FLIGHT} in flight; ` +
-      `fake: ${stats.accepted} accepted, ${stats.connections} connections; ${webpushCpuPerPushUs} µs of CPU per push)`,
-  );
-}
+webpushAgent?.destroy();
 await fake.close();
-
-// ── 3. the encryption-only ceiling of every core ────────────────────────────────────────────
-let ceiling: Awaited<ReturnType<typeof measureEncryptionCeiling>> | undefined;
-if (!values["no-ceiling"]) {
-  ceiling = await measureEncryptionCeiling({ durationMs: Number(values["ceiling-ms"]), payloadBytes: PAYLOAD_BYTES });
-  log(`ceiling:  ${ceiling.msgsPerSecond} msgs/s encryption only, ${ceiling.threads} threads`);
-}
 
 // ── 4. the HTTP/2 floor: Node's HTTP/2 at both ends, and one encryption, in CPU per push ─────
 let floor:
@@ -654,50 +734,104 @@ if (!values["no-registrations"]) {
 }
 
 const round2 = (x: number): number => Math.round(x * 100) / 100;
-const vsWebpush = webpushRate === undefined ? undefined : round2(sinoRate / webpushRate);
-const vsCeiling = ceiling === undefined ? undefined : round2(sinoRate / ceiling.msgsPerSecond);
-// The same comparison in CPU per push: unlike msgs/s, it does not depend on how many cores the
-// machine's other work left to each sender while it ran.
-const vsWebpushCpu = webpushCpuPerPushUs === undefined ? undefined : round2(webpushCpuPerPushUs / sinoCpuPerPushUs);
-if (vsWebpush !== undefined) log(`Sino / web-push = ${vsWebpush} (target ≥ 5); in CPU per push ${vsWebpushCpu}`);
-if (vsCeiling !== undefined) log(`Sino / ceiling  = ${vsCeiling} (target ≥ 0.6)`);
-// CPU efficiency: of the CPU Sino's process spends per accepted push (every thread), the share that
-// is the encryption itself, as the ceiling's threads measure it with the same encryptor. The fake
-// push service, which shares the cores here but runs elsewhere in production, is not counted.
-const efficiency = ceiling === undefined ? undefined : round2(ceiling.cpuUsPerMessage / sinoCpuPerPushUs);
-if (efficiency !== undefined) {
+
+/** Median of `values` (the mean of the middle two for an even count); undefined when empty. */
+function median(values: ReadonlyArray<number | undefined>): number | undefined {
+  const known = values.filter((v): v is number => v !== undefined).sort((a, b) => a - b);
+  if (known.length === 0) return undefined;
+  const mid = Math.floor(known.length / 2);
+  return known.length % 2 === 1 ? known[mid]! : (known[mid - 1]! + known[mid]!) / 2;
+}
+
+/** The round whose `key` is the (lower) median: its figures are printed as the run's. */
+function medianRound<T>(items: readonly T[], key: (item: T) => number): T {
+  const sorted = [...items].sort((a, b) => key(a) - key(b));
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
+// Each round's own ratios: Sino and its anchors measured within the same half minute.
+const roundRatios = rounds.map(({ sino, webpush: w, ceiling: c }) => ({
+  sinoOverWebpush: w === undefined ? undefined : round2(sino.rate / w.rate),
+  // The same comparison in CPU per push: unlike msgs/s, it does not depend on how many cores the
+  // machine's other work left to each sender while it ran.
+  sinoOverWebpushCpu: w === undefined ? undefined : round2(w.cpuPerPushUs / sino.cpuPerPushUs),
+  sinoOverCeiling: c === undefined ? undefined : round2(sino.rate / c.msgsPerSecond),
+  // CPU efficiency: of the CPU Sino's process spends per accepted push (every thread), the share
+  // that is the encryption itself, as the ceiling's threads measure it with the same encryptor. The
+  // fake push service, which shares the cores here but runs elsewhere in production, is not counted.
+  efficiency: c === undefined ? undefined : round2(c.cpuUsPerMessage / sino.cpuPerPushUs),
+}));
+const ratioOf = (key: keyof (typeof roundRatios)[number]): number | undefined => {
+  const m = median(roundRatios.map((r) => r[key]));
+  return m === undefined ? undefined : round2(m);
+};
+const vsWebpush = ratioOf("sinoOverWebpush");
+const vsWebpushCpu = ratioOf("sinoOverWebpushCpu");
+const vsCeiling = ratioOf("sinoOverCeiling");
+const efficiency = ratioOf("efficiency");
+const ofRounds = (key: keyof (typeof roundRatios)[number]): string =>
+  rounds.length === 1 ? "" : ` (median of ${rounds.length} rounds: ${roundRatios.map((r) => r[key]).join(", ")})`;
+
+const sino = medianRound(rounds, (r) => r.sino.rate).sino;
+const sinoCpu = median(rounds.map((r) => r.sino.cpuPerPushUs))!;
+const webpushRounds = rounds.flatMap((r) => (r.webpush === undefined ? [] : [r.webpush]));
+const webpushMedian = webpushRounds.length === 0 ? undefined : medianRound(webpushRounds, (w) => w.rate);
+const ceilingRounds = rounds.flatMap((r) => (r.ceiling === undefined ? [] : [r.ceiling]));
+const ceilingMedian = ceilingRounds.length === 0 ? undefined : medianRound(ceilingRounds, (c) => c.cpuUsPerMessage);
+const exactlyOnce = rounds.every((r) => r.sino.exactlyOnce);
+
+if (rounds.length > 1) {
   log(
-    `efficiency = ${efficiency}: encryption ${ceiling!.cpuUsPerMessage} µs / Sino ${Math.round(sinoCpuPerPushUs)} µs of CPU per push, ` +
-      `every thread on both sides (target ≥ 0.7); the encryption threads alone ${ceiling!.threadCpuUsPerMessage} µs`,
+    `rounds:   Sino ${rounds.map((r) => r.sino.rate).join(", ")} msgs/s` +
+      (webpushRounds.length > 0 ? `; web-push ${webpushRounds.map((w) => w.rate).join(", ")} msgs/s` : "") +
+      `; Sino CPU per push ${rounds.map((r) => Math.round(r.sino.cpuPerPushUs)).join(", ")} µs` +
+      (ceilingRounds.length > 0 ? `; ceiling ${ceilingRounds.map((c) => c.cpuUsPerMessage).join(", ")} µs per message` : ""),
   );
 }
+if (vsWebpush !== undefined) log(`Sino / web-push = ${vsWebpush} (target ≥ 5)${ofRounds("sinoOverWebpush")}; in CPU per push ${vsWebpushCpu}`);
+if (vsCeiling !== undefined) log(`Sino / ceiling  = ${vsCeiling} (target ≥ 0.6)${ofRounds("sinoOverCeiling")}`);
+if (efficiency !== undefined) {
+  log(
+    `efficiency = ${efficiency} (target ≥ 0.7)${ofRounds("efficiency")}: encryption ${ceilingMedian!.cpuUsPerMessage} µs / ` +
+      `Sino ${Math.round(sinoCpu)} µs of CPU per push (medians), every thread on both sides; ` +
+      `the encryption threads alone ${ceilingMedian!.threadCpuUsPerMessage} µs`,
+  );
+}
+if (!exactlyOnce) log("Sino: NOT every subscription exactly once in every round — see the figures above");
 
 console.log(
   JSON.stringify({
     subs: N,
     db: dialect,
     cores: availableParallelism(),
-    payloadBytes: Buffer.byteLength(JSON.stringify({ ...NOTIFICATION, tag: `sino-${sinoResult.id}` })),
+    payloadBytes: Buffer.byteLength(JSON.stringify({ ...NOTIFICATION, tag: `sino-${sino.result.id}` })),
     seedSeconds: round2(seedSeconds),
+    // The round with the median Sino rate; `exactlyOnce` holds for every round.
     sino: {
-      msgsPerSecond: sinoRate,
-      accepted,
-      workers: workers === undefined ? null : { processes: WORKERS, peakRssMB: workersPeakRssMB },
-      firstAcceptedMs: Math.round(firstMs),
-      lastAcceptedMs: Math.round(lastMs),
-      completedMs: Math.round(completedMs),
-      status: sinoResult.status,
-      counts: sinoResult.counts,
+      msgsPerSecond: sino.rate,
+      accepted: sino.accepted,
+      workers: workers === undefined ? null : { processes: WORKERS, peakRssMB: sino.workersPeakRssMB },
+      firstAcceptedMs: Math.round(sino.firstMs),
+      lastAcceptedMs: Math.round(sino.lastMs),
+      completedMs: Math.round(sino.completedMs),
+      status: sino.result.status,
+      counts: sino.result.counts,
       exactlyOnce,
-      fake: sinoCheck,
-      rssBeforeMB: mb(baselineRss),
-      peakRssMB: mb(peakRss),
-      maxRssMB: mb(process.resourceUsage().maxRSS * 1024),
-      cpuCores: round2(cpuMs / completedMs),
-      cpuPerPushUs: { process: Math.round(sinoCpuPerPushUs), ...perPushByThread, fake: perPushUs(sinoCheck.cpuSeconds * 1000) },
+      fake: sino.check,
+      rssBeforeMB: mb(sino.baselineRss),
+      peakRssMB: mb(sino.peakRss),
+      maxRssMB: mb(sino.maxRss),
+      cpuCores: round2(sino.cpuMs / sino.completedMs),
+      cpuPerPushUs: { process: Math.round(sino.cpuPerPushUs), ...sino.perPushByThread, fake: sino.fakeCpuPerPushUs },
     },
-    webpush: webpushRate === undefined ? null : { msgsPerSecond: webpushRate, accepted: webpushAccepted, seconds: round2(webpushSeconds!), inFlight: WEBPUSH_IN_FLIGHT, cpuPerPushUs: webpushCpuPerPushUs },
-    ceiling: ceiling === undefined ? null : { msgsPerSecond: ceiling.msgsPerSecond, threads: ceiling.threads, cpuUsPerMessage: ceiling.cpuUsPerMessage, threadCpuUsPerMessage: ceiling.threadCpuUsPerMessage },
+    webpush:
+      webpushMedian === undefined
+        ? null
+        : { msgsPerSecond: webpushMedian.rate, accepted: webpushMedian.accepted, seconds: round2(webpushMedian.seconds), inFlight: WEBPUSH_IN_FLIGHT, cpuPerPushUs: webpushMedian.cpuPerPushUs },
+    ceiling:
+      ceilingMedian === undefined
+        ? null
+        : { msgsPerSecond: ceilingMedian.msgsPerSecond, threads: ceilingMedian.threads, cpuUsPerMessage: ceilingMedian.cpuUsPerMessage, threadCpuUsPerMessage: ceilingMedian.threadCpuUsPerMessage },
     floor: floor ?? null,
     latency:
       latenciesMs.length === 0
@@ -705,5 +839,11 @@ console.log(
         : { sends: latenciesMs.length, p50Ms: round2(percentile(latenciesMs, 50)), p95Ms: round2(percentile(latenciesMs, 95)) },
     registrations: registrations.map((r) => ({ db: r.dialect, perSecond: r.perSecond, p50Ms: r.p50Ms, p99Ms: r.p99Ms, created: r.created, failed: r.failed, stored: r.stored, connections: r.connections })),
     ratios: { sinoOverWebpush: vsWebpush ?? null, sinoOverWebpushCpu: vsWebpushCpu ?? null, sinoOverCeiling: vsCeiling ?? null, efficiency: efficiency ?? null },
+    rounds: rounds.map((r, i) => ({
+      sino: { msgsPerSecond: r.sino.rate, cpuPerPushUs: Math.round(r.sino.cpuPerPushUs), exactlyOnce: r.sino.exactlyOnce },
+      webpush: r.webpush === undefined ? null : { msgsPerSecond: r.webpush.rate, cpuPerPushUs: r.webpush.cpuPerPushUs },
+      ceiling: r.ceiling === undefined ? null : { msgsPerSecond: r.ceiling.msgsPerSecond, cpuUsPerMessage: r.ceiling.cpuUsPerMessage },
+      ratios: Object.fromEntries(Object.entries(roundRatios[i]!).map(([k, v]) => [k, v ?? null])),
+    })),
   }),
 );
