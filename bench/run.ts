@@ -2,7 +2,8 @@
  * `npm run bench -- [--subs 20000] [--db sqlite|postgres] [--webpush-inflight 200]
  *   [--decrypt-sample 100] [--ceiling-ms 3000] [--no-webpush] [--no-ceiling] [--no-floor]
  *   [--latency-sends 20] [--registrations 5000] [--registration-connections 50] [--no-registrations]
- *   [--workers 0] [--rounds 3]`
+ *   [--workers 0] [--rounds 3]
+ *   [--warm-up min(subs, 20000)]`
  *
  * How fast one send reaches N subscribers, against what the machine allows. Seeds N subscriptions
  * with real P-256 keys (derived with `subscriberKeysFor`, so the fake can decrypt a sample)
@@ -34,10 +35,12 @@
  * its own process); and with `--workers N` (PostgreSQL) the send is delivered by N `sino worker`
  * processes instead of this process's lanes (msgs/s from the fake's timestamps, peak RSS each).
  *
- * Warm-up, the same for both senders: a few hundred pushes before timing, so neither pays for
- * JIT, TLS handshakes or (Sino) starting its encryption threads inside the measured window — a
- * running server has all three ready. Sino's warm-up subscriptions are deleted before the timed
- * send, so it targets exactly the N seeded ones.
+ * Warm-up, the same for both senders: `--warm-up` pushes before timing (default as many as the
+ * timed send, at most 20,000), so neither pays for JIT, a heap still growing, TLS handshakes or
+ * (Sino) starting its encryption threads inside the measured window — a running server has all of
+ * them ready. With only a few hundred, the first timed send cost ~20% more CPU per push than the
+ * next ones. Sino's warm-up subscriptions are deleted before the timed send, so it targets exactly
+ * the N seeded ones.
  */
 import { Agent } from "node:https";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -86,6 +89,9 @@ const { values } = parseArgs({
     // Sino, web-push and the ceiling measured back to back this many times; ratios are the medians
     // of the rounds' own. Default 3 (1 with --workers: a million-subscription send takes minutes).
     rounds: { type: "string" },
+    // Pushes each sender makes before anything is timed; default: as many as the timed send, at
+    // most 20,000 (a running server is warm: JIT, heap grown, connections open).
+    "warm-up": { type: "string" },
     // Engine knobs, for tuning runs only; unset = the engine's defaults, as `sino start` runs it.
     lanes: { type: "string" },
     batch: { type: "string" },
@@ -105,7 +111,8 @@ if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error("--rounds must be a
 const LATENCY_SENDS = WORKERS > 0 ? 0 : Number(values["latency-sends"]);
 const POSTGRES_URL = process.env.SINO_BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const WEBPUSH_IN_FLIGHT = Number(values["webpush-inflight"]);
-const WARM_UP = 500;
+const WARM_UP = values["warm-up"] === undefined ? Math.min(N, 20_000) : Number(values["warm-up"]);
+if (!Number.isInteger(WARM_UP) || WARM_UP < 1) throw new Error("--warm-up must be a positive integer");
 const KEY_SEED = "sino-bench";
 const PREFIX = "b";
 
@@ -668,7 +675,7 @@ async function timeCeiling(): Promise<EncryptionCeiling> {
   return ceiling;
 }
 
-// ── the rounds: Sino, web-push and the ceiling one after another, ROUNDS times ───────────────
+// ── the rounds: Sino, the ceiling and web-push one after another, ROUNDS times ───────────────
 // The machine's speed drifts within minutes (other tenants of the host): a ratio of two figures
 // measured a minute apart can be off by a quarter. Each round measures the three back to back,
 // and the ratios reported are the medians of the rounds' own ratios.
@@ -685,8 +692,9 @@ for (let r = 1; r <= ROUNDS; r++) {
   if (ROUNDS > 1) log(`── round ${r} of ${ROUNDS}`);
   const sino = await timeSino();
   logSino(sino);
-  const webpushRound = webpushAgent === undefined ? undefined : await timeWebpush();
+  // The ceiling right after Sino: the efficiency divides one by the other.
   const ceiling = values["no-ceiling"] ? undefined : await timeCeiling();
+  const webpushRound = webpushAgent === undefined ? undefined : await timeWebpush();
   rounds.push({ sino, webpush: webpushRound, ceiling });
 }
 
