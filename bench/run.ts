@@ -3,7 +3,7 @@
  *   [--decrypt-sample 100] [--ceiling-ms 3000] [--no-webpush] [--no-ceiling] [--no-floor]
  *   [--latency-sends 20] [--registrations 5000] [--registration-connections 50] [--no-registrations]
  *   [--workers 0] [--rounds 3]
- *   [--warm-up min(subs, 20000)]`
+ *   [--warm-up min(subs, 20000)] [--profile main.cpuprofile]`
  *
  * How fast one send reaches N subscribers, against what the machine allows. Seeds N subscriptions
  * with real P-256 keys (derived with `subscriberKeysFor`, so the fake can decrypt a sample)
@@ -66,6 +66,7 @@ import { loadTestTls } from "../test/support/fake-push/test-tls.js";
 import { measureEncryptionCeiling, type EncryptionCeiling } from "./encryption-ceiling.js";
 import { ceilingRatioBound, describeFloor, measureEncryptUsPerMessage, measureHttp2Floor } from "./http2-floor.js";
 import { createRepositories } from "../src/store/repositories.js";
+import { startMainThreadProfiler, writeProfile } from "./main-thread-profile.js";
 import { measureRegistrations, type RegistrationBench } from "./registration.js";
 
 const { values } = parseArgs({
@@ -92,6 +93,8 @@ const { values } = parseArgs({
     // Pushes each sender makes before anything is timed; default: as many as the timed send, at
     // most 20,000 (a running server is warm: JIT, heap grown, connections open).
     "warm-up": { type: "string" },
+    // A .cpuprofile of the main thread during one extra, untimed send, summarised on stderr.
+    profile: { type: "string" },
     // Engine knobs, for tuning runs only; unset = the engine's defaults, as `sino start` runs it.
     lanes: { type: "string" },
     batch: { type: "string" },
@@ -696,6 +699,21 @@ for (let r = 1; r <= ROUNDS; r++) {
   const ceiling = values["no-ceiling"] ? undefined : await timeCeiling();
   const webpushRound = webpushAgent === undefined ? undefined : await timeWebpush();
   rounds.push({ sino, webpush: webpushRound, ceiling });
+}
+
+// --profile FILE: one more send, not counted, with V8's sampling profiler on the main thread (the
+// profiler's own cost would inflate a timed round): where the main thread's CPU per push goes.
+if (values.profile !== undefined && workers === undefined) {
+  const profiler = await startMainThreadProfiler();
+  const profiled = await timeSino();
+  const result = await profiler.stop();
+  writeProfile(values.profile, result);
+  const mainUs = profiled.perPushByThread["main"] ?? 0;
+  const part = (share: number): string => `${Math.round(share * 100)}% (${Math.round(share * mainUs)} µs)`;
+  log(`profile:  main thread ${mainUs} µs per push in a profiled send (${profiled.rate} msgs/s), by what ran: ` +
+    result.groups.map((g) => `${g.group} ${part(g.share)}`).join("; "));
+  log(`profile:  most self time: ${result.top.map((f) => `${f.name} ${Math.round(f.share * 1000) / 10}%`).join("; ")}`);
+  log(`profile:  written to ${values.profile} (open it in Chrome DevTools' Performance panel)`);
 }
 
 await engine.stop({ graceful: true });
