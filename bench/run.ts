@@ -66,7 +66,7 @@ import { loadTestTls } from "../test/support/fake-push/test-tls.js";
 import { measureEncryptionCeiling, type EncryptionCeiling } from "./encryption-ceiling.js";
 import { ceilingRatioBound, describeFloor, measureEncryptUsPerMessage, measureHttp2Floor } from "./http2-floor.js";
 import { createRepositories } from "../src/store/repositories.js";
-import { startMainThreadProfiler, writeProfile } from "./main-thread-profile.js";
+import { startAllocationSampler, startMainThreadProfiler, writeProfile } from "./main-thread-profile.js";
 import { measureRegistrations, type RegistrationBench } from "./registration.js";
 
 const { values } = parseArgs({
@@ -702,7 +702,8 @@ for (let r = 1; r <= ROUNDS; r++) {
 }
 
 // --profile FILE: one more send, not counted, with V8's sampling profiler on the main thread (the
-// profiler's own cost would inflate a timed round): where the main thread's CPU per push goes.
+// profiler's own cost would inflate a timed round): where the main thread's CPU per push goes. Then
+// another with V8's allocation sampling: what the main thread allocates per push.
 if (values.profile !== undefined && workers === undefined) {
   const profiler = await startMainThreadProfiler();
   const profiled = await timeSino();
@@ -713,6 +714,14 @@ if (values.profile !== undefined && workers === undefined) {
   log(`profile:  main thread ${mainUs} µs per push in a profiled send (${profiled.rate} msgs/s), by what ran: ` +
     result.groups.map((g) => `${g.group} ${part(g.share)}`).join("; "));
   log(`profile:  most self time: ${result.top.map((f) => `${f.name} ${Math.round(f.share * 1000) / 10}%`).join("; ")}`);
+  const sampler = await startAllocationSampler();
+  const sampled = await timeSino();
+  const allocations = await sampler.stop();
+  const perPush = (bytes: number): number => Math.round(bytes / Math.max(1, sampled.accepted));
+  log(
+    `profile:  ${perPush(allocations.allocatedBytes)} bytes allocated per push on the main thread (V8's sampling estimate, ` +
+      `one more send); most by: ${allocations.topAllocations.map((f) => `${f.name} ${perPush(f.bytes)}`).join("; ")}`,
+  );
   log(`profile:  written to ${values.profile} (open it in Chrome DevTools' Performance panel)`);
 }
 
