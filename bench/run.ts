@@ -17,7 +17,7 @@
  * flight, https.Agent trusting the fake's CA) and the encryption-only ceiling of every core
  * (`measureEncryptionCeiling`). Prints the ratios and ends with one JSON line of every figure.
  *
- * Rounds: Sino, web-push and the ceiling are measured back to back `--rounds` times (default 3),
+ * Rounds: Sino, the ceiling and web-push are measured back to back `--rounds` times (default 3),
  * and each ratio printed is the median of the rounds' own ratios. The machine's speed drifts within
  * minutes, so two figures measured a minute apart are not comparable, while three back-to-back
  * figures are; the median keeps one round that landed in a slow stretch from deciding the result.
@@ -87,13 +87,14 @@ const { values } = parseArgs({
     // 0: the engine's lanes in this process, as `sino start` runs them. N (PostgreSQL): N `sino
     // worker` processes deliver instead, and this process only creates the sends.
     workers: { type: "string", default: "0" },
-    // Sino, web-push and the ceiling measured back to back this many times; ratios are the medians
+    // Sino, the ceiling and web-push measured back to back this many times; ratios are the medians
     // of the rounds' own. Default 3 (1 with --workers: a million-subscription send takes minutes).
     rounds: { type: "string" },
     // Pushes each sender makes before anything is timed; default: as many as the timed send, at
     // most 20,000 (a running server is warm: JIT, heap grown, connections open).
     "warm-up": { type: "string" },
-    // A .cpuprofile of the main thread during one extra, untimed send, summarised on stderr.
+    // A .cpuprofile of the main thread during one extra, untimed send, summarised on stderr, and
+    // the main thread's allocations over another (not with --workers: the sends run elsewhere).
     profile: { type: "string" },
     // Engine knobs, for tuning runs only; unset = the engine's defaults, as `sino start` runs it.
     lanes: { type: "string" },
@@ -704,6 +705,7 @@ for (let r = 1; r <= ROUNDS; r++) {
 // --profile FILE: one more send, not counted, with V8's sampling profiler on the main thread (the
 // profiler's own cost would inflate a timed round): where the main thread's CPU per push goes. Then
 // another with V8's allocation sampling: what the main thread allocates per push.
+if (values.profile !== undefined && workers !== undefined) log("profile:  skipped: with --workers the sends run in other processes");
 if (values.profile !== undefined && workers === undefined) {
   const profiler = await startMainThreadProfiler();
   const profiled = await timeSino();
