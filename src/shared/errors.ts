@@ -90,6 +90,27 @@ export const ERROR_STATUS = {
   site_rate_limited: 429,
   site_subscription_cap: 403,
   audience_site_not_found: 400,
+
+  user_id_invalid: 400,
+  user_signature_required: 403,
+  user_signature_invalid: 403,
+  site_identity_secret_missing: 409,
+  person_not_found: 404,
+  too_many_users: 400,
+  user_data_invalid: 400,
+  user_data_too_large: 400,
+  placeholder_missing: 400,
+  placeholder_not_allowed: 400,
+  category_invalid: 400,
+  transactional_audience: 400,
+  collapse_key_invalid: 400,
+  webhook_not_found: 404,
+  webhook_message_not_found: 404,
+  webhook_url_invalid: 400,
+  webhook_url_not_https: 400,
+  webhook_url_private_address: 400,
+  webhook_events_invalid: 400,
+  too_many_webhooks: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -22,6 +22,10 @@ export interface Schema {
   subscription_removals: SubscriptionRemovalsTable;
   sites: SitesTable;
   notification_sites: NotificationSitesTable;
+  notification_people: NotificationPeopleTable;
+  notification_recipients: NotificationRecipientsTable;
+  webhooks: WebhooksTable;
+  webhook_messages: WebhookMessagesTable;
 }
 
 export interface SubscriptionsTable {
@@ -43,6 +47,12 @@ export interface SubscriptionsTable {
   warned_at: Generated<number | null>;
   /** The site the browser subscribed on; defaults to the built-in site (Sino's own, id 1). */
   site_id: Generated<number>;
+  /**
+   * The person (a user of the host app, by the opaque id the site gives) this browser was last
+   * identified as; null: anonymous. The last identification on a browser wins.
+   */
+  person_id: Generated<string | null>;
+  identified_at: Generated<number | null>;
 }
 
 /** Server-wide key/value settings (the VAPID key pair lives here). */
@@ -84,6 +94,74 @@ export interface NotificationsTable {
   retrying: Generated<number>;
   failed: Generated<number>;
   removed: Generated<number>;
+  /** Engagement rules (caps, quiet hours) apply to marketing only; transactional goes to people or one browser. */
+  category: Generated<NotificationCategory>;
+  /** Replaces an earlier notification with the same key: the RFC 8030 Topic (hashed) and the tag. */
+  collapse_key: Generated<string | null>;
+  /** 1 when title, body or link hold `{{placeholders}}` filled per person from notification_people.data. */
+  personalised: Generated<number>;
+}
+
+export type NotificationCategory = "marketing" | "transactional";
+
+/** The people a `users` send targets (all their subscriptions), each with its placeholder values. */
+export interface NotificationPeopleTable {
+  notification_id: number;
+  person_id: string;
+  /** JSON object (string values), or null. */
+  data: string | null;
+}
+
+/** What became of one push: `accepted` | `retrying` | `failed` | `removed`. */
+export type RecipientOutcome = "accepted" | "retrying" | "failed" | "removed";
+
+/** One row per (send, subscription), written when its first attempt settles and updated by its retries. */
+export interface NotificationRecipientsTable {
+  notification_id: number;
+  subscription_id: number;
+  person_id: string | null;
+  site_id: number | null;
+  outcome: RecipientOutcome;
+  /** Why it failed or is retrying (the classifier's reason), else null. */
+  reason: string | null;
+  attempts: Generated<number>;
+  updated_at: number;
+}
+
+/** An https URL an admin registered to receive signed events (Standard Webhooks). */
+export interface WebhooksTable {
+  id: Generated<number>;
+  url: string;
+  description: string | null;
+  /** JSON array of event types (src/shared/api/webhooks.ts). */
+  events: string;
+  /** `whsec_` + base64 of 32 random bytes: signs each delivery (HMAC-SHA256). */
+  secret: string;
+  enabled: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export type WebhookMessageStatus = "pending" | "delivered" | "failed";
+
+/** The durable outbox: one row per (webhook, event), retried with backoff until delivered or given up. */
+export interface WebhookMessagesTable {
+  id: Generated<number>;
+  webhook_id: number;
+  /** The `webhook-id` header, the same on every attempt. */
+  message_id: string;
+  event_type: string;
+  /** The exact JSON body that is signed and sent. */
+  payload: string;
+  status: Generated<WebhookMessageStatus>;
+  attempts: Generated<number>;
+  not_before: number;
+  last_status: Generated<number | null>;
+  last_error: Generated<string | null>;
+  lease_owner: Generated<string | null>;
+  lease_until: Generated<number>;
+  created_at: number;
+  delivered_at: Generated<number | null>;
 }
 
 /** A range of subscription ids of one send, walked by one leased worker lane at a time. */
@@ -224,6 +302,14 @@ export interface SitesTable {
   /** 0 or 1. */
   built_in: Generated<number>;
   created_at: number;
+  /** Signs person ids (HMAC-SHA256, hex): null until an admin generates one. Shown once. */
+  identity_secret: Generated<string | null>;
+  /** The secret before the last rotation, still accepted until `identity_previous_until`. */
+  identity_previous_secret: Generated<string | null>;
+  identity_previous_until: Generated<number | null>;
+  identity_rotated_at: Generated<number | null>;
+  /** 1 (default): identification needs a valid signature; 0: any id is accepted (a warned choice). */
+  identity_verification: Generated<number>;
 }
 
 /** The sites a send was narrowed to; none means every site. */

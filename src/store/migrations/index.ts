@@ -5,6 +5,7 @@ import { operators } from "./0003-operators.js";
 import { sends } from "./0004-sends.js";
 import { channels } from "./0005-channels.js";
 import { sites } from "./0006-sites.js";
+import { people } from "./0007-people.js";
 
 /**
  * Every migration, in order, listed in code rather than read from a folder (Kysely's
@@ -18,4 +19,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: SinoMi
   ["0004-sends", sends],
   ["0005-channels", channels],
   ["0006-sites", sites],
+  ["0007-people", people],
 ];
