@@ -38,6 +38,9 @@ describe("the OpenAPI document and the docs page", () => {
         "/api/v1/subscriptions/channels",
         "/api/v1/sites",
         "/api/v1/sites/{id}",
+        "/api/v1/sites/{id}/identity-secret",
+        "/api/v1/subscriptions/user",
+        "/api/v1/people/{userId}/subscriptions",
       ].sort(),
     );
     const createUser = doc.paths["/api/v1/users"].post;
