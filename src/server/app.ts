@@ -25,6 +25,8 @@ import { registerNoticeRoutes } from "./routes/notices/notices.js";
 import { registerStatsRoutes } from "./routes/stats/stats.js";
 import { registerSubscriberRoutes } from "./routes/subscribers/subscribers.js";
 import { registerNotificationRoutes } from "./routes/notifications/notifications.js";
+import { registerRecipientRoutes } from "./routes/notifications/recipients.js";
+import { registerPeopleRoutes } from "./routes/people/people.js";
 import { registerSessionRoutes } from "./routes/session/session.js";
 import { registerSetupRoutes } from "./routes/setup/setup.js";
 import { registerSubscriptionRoutes } from "./routes/subscriptions/subscriptions.js";
@@ -166,6 +168,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerSiteRoutes(app, { ...operatorDeps, sites: deps.repositories.sites, registry: siteRegistry, publicUrl: deps.config.publicUrl });
   registerSubscriberRoutes(app, { ...operatorDeps, subscribers, channels });
   registerStatsRoutes(app, { ...operatorDeps, stats: deps.repositories.stats, channels, subscribers, timeZone: deps.config.timeZone });
+  registerPeopleRoutes(app, { ...operatorDeps, people: deps.repositories.people, publicUrl: deps.config.publicUrl });
+  registerRecipientRoutes(app, {
+    ...operatorDeps,
+    recipients: deps.repositories.recipients,
+    notifications: deps.repositories.notifications,
+    publicUrl: deps.config.publicUrl,
+  });
   if (deps.delivery !== undefined) {
     await registerNotificationRoutes(app, {
       engine: deps.delivery,

@@ -40,6 +40,8 @@ export const API_ROUTES = {
   quickPublish: "/p",
   /** GET (signed in): sites and Sino's address for the snippet; POST (admin) create; `/sites/:id` DELETE (admin). */
   sites: `${API_PREFIX}/sites`,
+  /** GET (admin): the host app's people (`PeopleResponse`); `/people/:userId` and `/people/:userId/notifications`. */
+  people: `${API_PREFIX}/people`,
   /** GET: the OpenAPI 3 document, generated from the same zod schemas that validate requests. */
   openapi: `${API_PREFIX}/openapi.json`,
   /** The readable API documentation (Swagger UI, served locally). */
@@ -96,4 +98,19 @@ export function notificationEventsPath(id: string): string {
 /** `/api/v1/sites/:id`. */
 export function sitePath(id: string): string {
   return `${API_ROUTES.sites}/${encodeURIComponent(id)}`;
+}
+
+/** `/api/v1/notifications/:id/recipients`: what became of each push of a send. */
+export function notificationRecipientsPath(id: string): string {
+  return `${notificationPath(id)}/recipients`;
+}
+
+/** `/api/v1/people/:userId`: a person's devices (admin). */
+export function personPath(userId: string): string {
+  return `${API_ROUTES.people}/${encodeURIComponent(userId)}`;
+}
+
+/** `/api/v1/people/:userId/notifications`: the pushes that went to a person (admin). */
+export function personNotificationsPath(userId: string): string {
+  return `${personPath(userId)}/notifications`;
 }
