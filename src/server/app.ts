@@ -90,6 +90,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     // Public API: bodies are small. Routes that take JSON set their own, smaller limit.
     bodyLimit: 64 * 1024,
+    // A person's user id is a path parameter (/people/:userId) of up to 128 characters; percent-
+    // encoded, each may take 12 (4 UTF-8 bytes as %XX). Fastify's default of 100 would answer 414.
+    maxParamLength: 128 * 12,
     // The client address the sign-in throttle counts per address (see SINO_TRUST_PROXY).
     // (A union Fastify's overloads do not take as is; every member is one of its accepted forms.)
     trustProxy: deps.config.trustProxy as boolean,
