@@ -50,7 +50,6 @@ export function RecipientsCard({ notificationId }: { notificationId: string }) {
 
   useEffect(() => {
     let current = true;
-    setState({ status: "loading" });
     load(undefined).then(
       (page) => current && setState({ status: "ready", recipients: page.recipients, next: page.next, loadingMore: false }),
       (error: unknown) => current && setState({ status: "error", error }),
@@ -83,7 +82,10 @@ export function RecipientsCard({ notificationId }: { notificationId: string }) {
           size="small"
           label={t("people.recipients.filter")}
           value={outcome}
-          onChange={(e) => setOutcome(e.target.value as RecipientOutcome | "")}
+          onChange={(e) => {
+            setState({ status: "loading" });
+            setOutcome(e.target.value as RecipientOutcome | "");
+          }}
           slotProps={ALL_SHOWN}
           sx={{ minWidth: 200 }}
           data-testid="recipients-filter"
