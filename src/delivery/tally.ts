@@ -1,5 +1,5 @@
 import type { PushOutcome } from "../push/sender.js";
-import type { NewRetry, RangeBatchResult, RetryOutcome } from "../store/delivery-queue-repository.js";
+import type { DeliveryTarget, FailedRecipient, NewRetry, RangeBatchResult, RetryOutcome } from "../store/delivery-queue-repository.js";
 
 /** The final or next step for one push, from the classifier's verdict. */
 export function retryOutcomeOf(outcome: PushOutcome): RetryOutcome {
@@ -11,27 +11,38 @@ export function retryOutcomeOf(outcome: PushOutcome): RetryOutcome {
     case "retry":
       return { kind: "retry", notBefore: outcome.at, reason: outcome.reason };
     case "fatal":
-      return outcome.flag === "vapid_mismatch" ? { kind: "failed", flag: true } : { kind: "failed" };
+      return outcome.flag === "vapid_mismatch" ? { kind: "failed", reason: outcome.reason, flag: true } : { kind: "failed", reason: outcome.reason };
   }
 }
 
-/** Adds up a first-attempt sub-batch: `outcomes[i]` belongs to `subscriptionIds[i]`. */
-export function tallyRange(subscriptionIds: readonly number[], outcomes: readonly PushOutcome[]): RangeBatchResult {
-  let accepted = 0;
-  let failed = 0;
-  const gone: number[] = [];
+/**
+ * Sorts a first-attempt sub-batch by outcome: `outcomes[i]` belongs to `targets[i]`. The fan-out's
+ * hot path: accepted and gone targets are kept as they are (no copy), only the rarer failures and
+ * retries get an object of their own.
+ */
+export function tallyRange(targets: readonly DeliveryTarget[], outcomes: readonly PushOutcome[]): RangeBatchResult {
+  const accepted: DeliveryTarget[] = [];
+  const failed: FailedRecipient[] = [];
+  const gone: DeliveryTarget[] = [];
   const flagged: number[] = [];
   const retries: NewRetry[] = [];
-  outcomes.forEach((outcome, i) => {
-    const id = subscriptionIds[i]!;
-    const next = retryOutcomeOf(outcome);
-    if (next.kind === "accepted") accepted++;
-    else if (next.kind === "removed") gone.push(id);
-    else if (next.kind === "retry") retries.push({ subscriptionId: id, attempt: 2, notBefore: next.notBefore, reason: next.reason });
-    else {
-      failed++;
-      if (next.flag === true) flagged.push(id);
+  for (let i = 0; i < outcomes.length; i++) {
+    const outcome = outcomes[i]!;
+    const target = targets[i]!;
+    switch (outcome.kind) {
+      case "ok":
+        accepted.push(target);
+        break;
+      case "gone":
+        gone.push(target);
+        break;
+      case "retry":
+        retries.push({ recipient: target, attempt: 2, notBefore: outcome.at, reason: outcome.reason });
+        break;
+      case "fatal":
+        failed.push({ recipient: target, reason: outcome.reason });
+        if (outcome.flag === "vapid_mismatch") flagged.push(target.id);
     }
-  });
+  }
   return { accepted, failed, gone, flagged, retries };
 }

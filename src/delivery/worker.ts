@@ -148,7 +148,7 @@ export function createWorker(deps: WorkerDeps): Worker {
       const cursor = targets.length < options.batchSize ? job.toId : targets[targets.length - 1]!.id;
       const outcomes = await deps.pusher.push(send, targets.map((target) => ({ target, attempt: 1 })), now);
       if (abandoned) return;
-      const result = tallyRange(targets.map((t) => t.id), outcomes);
+      const result = tallyRange(targets, outcomes);
       warnFlagged(result.flagged.length, job.notificationId, owner);
       const updated = await queue.checkpoint(lease(owner), { job, cursor, result });
       if (updated === undefined) {
@@ -185,7 +185,7 @@ export function createWorker(deps: WorkerDeps): Worker {
         if (send === undefined) return;
         if (send.ttlSeconds > 0 && now >= send.expiresAt) {
           // RFC 8030 §5.2: past its TTL the message must not be sent at all.
-          for (const retry of list) settled.push({ retry, outcome: { kind: "failed" } });
+          for (const retry of list) settled.push({ retry, outcome: { kind: "failed", reason: "expired" } });
           return;
         }
         const outcomes = await deps.pusher.push(send, list.map((r) => ({ target: r.target!, attempt: r.attempt })), now);

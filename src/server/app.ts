@@ -26,6 +26,8 @@ import { registerStatsRoutes } from "./routes/stats/stats.js";
 import { registerSubscriberRoutes } from "./routes/subscribers/subscribers.js";
 import { registerNotificationRoutes } from "./routes/notifications/notifications.js";
 import { registerPeopleLinkRoutes } from "./routes/people/people-links.js";
+import { registerRecipientRoutes } from "./routes/notifications/recipients.js";
+import { registerPeopleRoutes } from "./routes/people/people.js";
 import { registerSessionRoutes } from "./routes/session/session.js";
 import { registerSetupRoutes } from "./routes/setup/setup.js";
 import { registerSubscriptionRoutes } from "./routes/subscriptions/subscriptions.js";
@@ -95,7 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: deps.config.trustProxy as boolean,
     // Path parameters carry people's ids (up to 128 characters, percent-encoded: up to 12 bytes
     // each for a 4-byte UTF-8 one); find-my-way's default of 100 would answer 404 to long ones.
-    routerOptions: { maxParamLength: 1600 },
+    routerOptions: { maxParamLength: 128 * 12 },
   });
   const now = deps.now ?? Date.now;
   // Every route's zod schema validates its request and (where declared) its answer, and the
@@ -178,6 +180,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerPeopleLinkRoutes(app, { ...operatorDeps, subscriptions: deps.repositories.subscriptions });
   registerSubscriberRoutes(app, { ...operatorDeps, subscribers, channels });
   registerStatsRoutes(app, { ...operatorDeps, stats: deps.repositories.stats, channels, subscribers, timeZone: deps.config.timeZone });
+  registerPeopleRoutes(app, { ...operatorDeps, people: deps.repositories.people, publicUrl: deps.config.publicUrl });
+  registerRecipientRoutes(app, {
+    ...operatorDeps,
+    recipients: deps.repositories.recipients,
+    notifications: deps.repositories.notifications,
+    publicUrl: deps.config.publicUrl,
+  });
   if (deps.delivery !== undefined) {
     await registerNotificationRoutes(app, {
       engine: deps.delivery,

@@ -2,9 +2,15 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DIALECTS, createTestDatabase, openTestDatabase, type TestDatabase } from "../../test/support/db.js";
 import { aNewNotification as aSend, insertPlaceholderSubscriptions as seed } from "../../test/support/delivery.js";
 import { createDeliveryQueueRepository, type RangeBatchResult } from "./delivery-queue-repository.js";
+import type { Recipient } from "./recipient-outcomes.js";
 import { createNotificationsRepository } from "./notifications-repository.js";
 
-const NOTHING: RangeBatchResult = { accepted: 0, failed: 0, gone: [], flagged: [], retries: [] };
+const NOTHING: RangeBatchResult = { accepted: [], failed: [], gone: [], flagged: [], retries: [] };
+
+/** `count` recipients with made-up subscription ids from `from` (recipient rows have no foreign key). */
+function someRecipients(count: number, from = 1): Recipient[] {
+  return Array.from({ length: count }, (_, i) => ({ id: from + i, personId: null, siteId: 1 }));
+}
 
 
 
@@ -46,10 +52,10 @@ for (const dialect of DIALECTS) {
       const taken = await queue.claimJob({ owner: "b", now: 1500, leaseMs: 500 });
       expect(taken?.id).toBe(first?.id);
       // The first owner's checkpoint now changes nothing: the job is b's.
-      expect(await queue.checkpoint({ owner: "a", now: 1600, leaseMs: 500 }, { job: first!, cursor: first!.toId, result: { ...NOTHING, accepted: 5 } })).toBeUndefined();
+      expect(await queue.checkpoint({ owner: "a", now: 1600, leaseMs: 500 }, { job: first!, cursor: first!.toId, result: { ...NOTHING, accepted: someRecipients(5) } })).toBeUndefined();
       const after = await createNotificationsRepository(database).findById(first!.notificationId);
       expect(after?.counts.accepted).toBe(0);
-      expect(await queue.checkpoint({ owner: "b", now: 1600, leaseMs: 500 }, { job: taken!, cursor: taken!.toId, result: { ...NOTHING, accepted: 5 } })).toMatchObject({
+      expect(await queue.checkpoint({ owner: "b", now: 1600, leaseMs: 500 }, { job: taken!, cursor: taken!.toId, result: { ...NOTHING, accepted: someRecipients(5) } })).toMatchObject({
         status: "completed",
         counts: { accepted: 5 },
       });
@@ -69,7 +75,7 @@ for (const dialect of DIALECTS) {
           const jobs = await Promise.all(queues.map((q, i) => q.claimJob({ owner: `w${i}`, now: 1, leaseMs: 60_000 })));
           expect(new Set(jobs.map((j) => j?.id)).size).toBe(4);
           const results = await Promise.all(
-            queues.map((q, i) => q.checkpoint({ owner: `w${i}`, now: 2, leaseMs: 60_000 }, { job: jobs[i]!, cursor: jobs[i]!.toId, result: { ...NOTHING, accepted: 10 } })),
+            queues.map((q, i) => q.checkpoint({ owner: `w${i}`, now: 2, leaseMs: 60_000 }, { job: jobs[i]!, cursor: jobs[i]!.toId, result: { ...NOTHING, accepted: someRecipients(10, i * 100) } })),
           );
           expect(results.every((r) => r !== undefined)).toBe(true);
           expect(await notifications.findById(send.id)).toMatchObject({ status: "completed", finishedAt: 2, counts: { queued: 40, accepted: 40 } });
@@ -85,13 +91,14 @@ for (const dialect of DIALECTS) {
       const send = await notifications.createWithJobs(aSend(), { now: 0, jobSize: 10, payloadFor: () => "{}" });
       const queue = createDeliveryQueueRepository(database);
       const job = (await queue.claimJob({ owner: "a", now: 1, leaseMs: 1000 }))!;
-      const [s0, s1] = (await queue.listTargets(job, job.cursor, 10)).map((t) => t.id);
+      const targets = await queue.listTargets(job, job.cursor, 10);
+      const [s0, s1] = targets.map((t) => t.id);
       await queue.checkpoint(
         { owner: "a", now: 2, leaseMs: 1000 },
         {
           job,
           cursor: job.toId,
-          result: { ...NOTHING, retries: [s0!, s1!].map((id) => ({ subscriptionId: id, attempt: 2, notBefore: 100, reason: "server_error" })) },
+          result: { ...NOTHING, retries: targets.map((recipient) => ({ recipient, attempt: 2, notBefore: 100, reason: "server_error" })) },
         },
       );
       expect(await notifications.findById(send.id)).toMatchObject({ status: "sending", counts: { retrying: 2 } });

@@ -3,6 +3,16 @@ import type { DatabaseHandle } from "./database.js";
 import { toNotification, type Notification } from "./notifications-repository.js";
 import type { Schema } from "./schema.js";
 import { inSendAudience, notFlagged } from "./audience-filter.js";
+import {
+  completedEvent,
+  enqueueIfHooked,
+  insertRecipientRows,
+  recipientEvent,
+  recipientOfRow,
+  type Recipient,
+  type RecipientResult,
+} from "./recipient-outcomes.js";
+import type { WebhookEvent } from "../shared/api/webhook-events.js";
 import { removeSubscriptionsLogged } from "./subscription-removals.js";
 import { writeTransaction } from "./write-transaction.js";
 
@@ -20,10 +30,12 @@ export interface DeliveryTarget {
   readonly endpoint: string;
   readonly p256dh: string;
   readonly auth: string;
+  readonly personId: string | null;
+  readonly siteId: number;
 }
 
 export interface NewRetry {
-  readonly subscriptionId: number;
+  readonly recipient: Recipient;
   /** The attempt the retry will make (2 for the first retry). */
   readonly attempt: number;
   readonly notBefore: number;
@@ -32,13 +44,19 @@ export interface NewRetry {
 
 /** The settled outcome of every target of one sub-batch of a range job. */
 export interface RangeBatchResult {
-  readonly accepted: number;
-  readonly failed: number;
+  readonly accepted: readonly Recipient[];
+  /** Failed for good, with the classifier's reason. */
+  readonly failed: readonly FailedRecipient[];
   /** 404/410: removed from the database, counted as removed. */
-  readonly gone: readonly number[];
+  readonly gone: readonly Recipient[];
   /** 403: the subscription is kept and flagged (counted as failed too). */
   readonly flagged: readonly number[];
   readonly retries: readonly NewRetry[];
+}
+
+export interface FailedRecipient {
+  readonly recipient: Recipient;
+  readonly reason: string;
 }
 
 export interface RangeCheckpoint {
@@ -59,7 +77,7 @@ export interface ClaimedRetry {
 
 export type RetryOutcome =
   | { readonly kind: "accepted" }
-  | { readonly kind: "failed"; readonly flag?: boolean }
+  | { readonly kind: "failed"; readonly reason?: string; readonly flag?: boolean }
   | { readonly kind: "removed" }
   | { readonly kind: "retry"; readonly notBefore: number; readonly reason: string };
 
@@ -150,7 +168,7 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
   async function listTargets(job: ClaimedJob, cursor: number, limit: number): Promise<DeliveryTarget[]> {
     const rows = await db
       .selectFrom("subscriptions")
-      .select(["id", "endpoint", "p256dh", "auth"])
+      .select(["id", "endpoint", "p256dh", "auth", "person_id", "site_id"])
       .where("id", ">", cursor)
       .where("id", "<=", job.toId)
       .where(inSendAudience(job.notificationId))
@@ -158,7 +176,7 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
       .orderBy("id")
       .limit(limit)
       .execute();
-    return rows.map((r) => ({ id: Number(r.id), endpoint: r.endpoint, p256dh: r.p256dh, auth: r.auth }));
+    return rows.map(toTarget);
   }
 
   async function checkpoint(lease: Lease, { job, cursor, result }: RangeCheckpoint): Promise<Notification | undefined> {
@@ -178,20 +196,20 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
       await trx
         .updateTable("notifications")
         .set((eb) => ({
-          accepted: eb("accepted", "+", result.accepted),
-          failed: eb("failed", "+", result.failed),
+          accepted: eb("accepted", "+", result.accepted.length),
+          failed: eb("failed", "+", result.failed.length),
           removed: eb("removed", "+", result.gone.length),
           retrying: eb("retrying", "+", result.retries.length),
         }))
         .where("id", "=", job.notificationId)
         .execute();
-      await removeSubscriptionsLogged(trx, result.gone, "gone", lease.now);
+      await removeSubscriptionsLogged(trx, result.gone.map((r) => r.id), "gone", lease.now);
       if (result.flagged.length > 0) {
         await trx.updateTable("subscriptions").set({ vapid_mismatch_at: lease.now }).where("id", "in", [...result.flagged]).execute();
       }
       const rows = result.retries.map((r) => ({
         notification_id: job.notificationId,
-        subscription_id: r.subscriptionId,
+        subscription_id: r.recipient.id,
         attempt: r.attempt,
         not_before: r.notBefore,
         last_reason: r.reason,
@@ -199,6 +217,9 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
       for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
         await trx.insertInto("delivery_retries").values(rows.slice(i, i + INSERT_CHUNK)).execute();
       }
+      const recipients = recipientResults(result);
+      await insertRecipientRows(trx, job.notificationId, recipients, lease.now);
+      await enqueueIfHooked(trx, () => recipientEvents(job.notificationId, recipients), lease.now);
       if (done) await finishIfSettled(trx, job.notificationId, lease.now);
       return readNotification(trx, job.notificationId);
     });
@@ -216,19 +237,49 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
         .where("done", "=", 0)
         .executeTakeFirst();
       if (moved.numUpdatedRows === 0n) return undefined;
-      const left = await trx
-        .selectFrom("subscriptions")
-        .select((eb) => eb.fn.countAll<number | string>().as("n"))
-        .where("id", ">", job.cursor)
-        .where("id", "<=", job.toId)
-        .where(inSendAudience(job.notificationId))
-      .where(notFlagged())
-        .executeTakeFirstOrThrow();
+      // Every target not reached gets its row, failed as "expired", in one INSERT ... SELECT; the
+      // rows inserted are the count. Literals, not parameters: PostgreSQL types a parameter in a
+      // select list as text, which a bigint column then refuses.
+      const inserted = await trx
+        .insertInto("notification_recipients")
+        .columns(["notification_id", "subscription_id", "person_id", "site_id", "outcome", "reason", "attempts", "updated_at"])
+        .expression((eb) =>
+          eb
+            .selectFrom("subscriptions")
+            .select([
+              sql<number>`${sql.lit(job.notificationId)}`.as("notification_id"),
+              "id",
+              "person_id",
+              "site_id",
+              sql<string>`${sql.lit("failed")}`.as("outcome"),
+              sql<string>`${sql.lit("expired")}`.as("reason"),
+              sql<number>`${sql.lit(0)}`.as("attempts"),
+              sql<number>`${sql.lit(lease.now)}`.as("updated_at"),
+            ])
+            .where("id", ">", job.cursor)
+            .where("id", "<=", job.toId)
+            .where(inSendAudience(job.notificationId))
+            .where(notFlagged()),
+        )
+        .onConflict((oc) => oc.columns(["notification_id", "subscription_id"]).doNothing())
+        .executeTakeFirst();
       await trx
         .updateTable("notifications")
-        .set((eb) => ({ failed: eb("failed", "+", Number(left.n)) }))
+        .set((eb) => ({ failed: eb("failed", "+", Number(inserted.numInsertedOrUpdatedRows ?? 0n)) }))
         .where("id", "=", job.notificationId)
         .execute();
+      await enqueueIfHooked(trx, async () => {
+        const rows = await trx
+          .selectFrom("notification_recipients")
+          .select(["subscription_id", "person_id", "site_id"])
+          .where("notification_id", "=", job.notificationId)
+          .where("subscription_id", ">", job.cursor)
+          .where("subscription_id", "<=", job.toId)
+          .where("reason", "=", "expired")
+          .orderBy("subscription_id")
+          .execute();
+        return rows.map((r) => recipientEvent(job.notificationId, recipientOfRow(r), "failed", "expired")!);
+      }, lease.now);
       await finishIfSettled(trx, job.notificationId, lease.now);
       return readNotification(trx, job.notificationId);
     });
@@ -264,10 +315,10 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
     const ids = rows.map((r) => Number(r.subscription_id));
     const subscriptions = await db
       .selectFrom("subscriptions")
-      .select(["id", "endpoint", "p256dh", "auth"])
+      .select(["id", "endpoint", "p256dh", "auth", "person_id", "site_id"])
       .where("id", "in", ids)
       .execute();
-    const byId = new Map(subscriptions.map((s) => [Number(s.id), { id: Number(s.id), endpoint: s.endpoint, p256dh: s.p256dh, auth: s.auth }]));
+    const byId = new Map(subscriptions.map((s) => [Number(s.id), toTarget(s)]));
     return rows.map((r) => ({
       id: Number(r.id),
       notificationId: Number(r.notification_id),
@@ -293,12 +344,18 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
         const counts = { accepted: 0, failed: 0, removed: 0, settled: 0 };
         const gone: number[] = [];
         const flagged: number[] = [];
+        const events: WebhookEvent[] = [];
         for (const { retry, outcome } of byNotification.get(notificationId)!) {
           const mine = trx.updateTable("delivery_retries").where("id", "=", retry.id).where("lease_owner", "=", lease.owner);
+          const row = trx
+            .updateTable("notification_recipients")
+            .where("notification_id", "=", notificationId)
+            .where("subscription_id", "=", retry.subscriptionId);
           if (outcome.kind === "retry") {
-            await mine
+            const moved = await mine
               .set({ attempt: retry.attempt + 1, not_before: outcome.notBefore, last_reason: outcome.reason, lease_owner: null, lease_until: 0 })
-              .execute();
+              .executeTakeFirst();
+            if (moved.numUpdatedRows > 0n) await row.set({ attempts: retry.attempt, reason: outcome.reason, updated_at: lease.now }).execute();
             continue;
           }
           const deleted = await trx
@@ -308,15 +365,31 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
             .executeTakeFirst();
           if (deleted.numDeletedRows === 0n) continue; // lease lost: whoever holds it now counts it
           counts.settled++;
-          if (outcome.kind === "accepted") counts.accepted++;
-          else if (outcome.kind === "removed") {
+          let final: RecipientResult["outcome"];
+          let reason: string | null = null;
+          if (outcome.kind === "accepted") {
+            counts.accepted++;
+            final = "accepted";
+          } else if (outcome.kind === "removed") {
             counts.removed++;
+            final = "removed";
+            reason = "gone";
             if (retry.target !== undefined) gone.push(retry.subscriptionId);
+            else reason = "removed"; // gone before its retry (unsubscribed, hygiene)
           } else {
             counts.failed++;
+            final = "failed";
+            reason = outcome.reason ?? "failed";
             if (outcome.flag === true) flagged.push(retry.subscriptionId);
           }
+          const updated = await row
+            .set({ outcome: final, reason, attempts: retry.attempt, updated_at: lease.now })
+            .returning(["subscription_id", "person_id", "site_id"])
+            .executeTakeFirst();
+          const recipient = updated === undefined ? retry.target : recipientOfRow(updated);
+          if (recipient !== undefined) events.push(recipientEvent(notificationId, recipient, final, reason)!);
         }
+        await enqueueIfHooked(trx, () => events, lease.now);
         if (counts.settled > 0) {
           await trx
             .updateTable("notifications")
@@ -358,6 +431,29 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
   return { claimJob, listTargets, checkpoint, expireJob, releaseJob, claimRetries, settleRetries, releaseRetries };
 }
 
+function toTarget(row: { id: number; endpoint: string; p256dh: string; auth: string; person_id: string | null; site_id: number }): DeliveryTarget {
+  return { id: Number(row.id), endpoint: row.endpoint, p256dh: row.p256dh, auth: row.auth, personId: row.person_id, siteId: Number(row.site_id) };
+}
+
+/** A sub-batch's first-attempt outcomes, as `notification_recipients` rows keep them. */
+function recipientResults(result: RangeBatchResult): RecipientResult[] {
+  const rows: RecipientResult[] = [];
+  for (const recipient of result.accepted) rows.push({ recipient, outcome: "accepted", reason: null });
+  for (const { recipient, reason } of result.failed) rows.push({ recipient, outcome: "failed", reason });
+  for (const recipient of result.gone) rows.push({ recipient, outcome: "removed", reason: "gone" });
+  for (const { recipient, reason } of result.retries) rows.push({ recipient, outcome: "retrying", reason });
+  return rows;
+}
+
+function recipientEvents(notificationId: number, results: readonly RecipientResult[]): WebhookEvent[] {
+  const events: WebhookEvent[] = [];
+  for (const { recipient, outcome, reason } of results) {
+    const event = recipientEvent(notificationId, recipient, outcome, reason);
+    if (event !== undefined) events.push(event);
+  }
+  return events;
+}
+
 /**
  * Marks a send finished once no job and no retry is left, exactly once (the status guard). A
  * target that vanished before its range was reached (unsubscribed meanwhile) was never counted:
@@ -379,7 +475,7 @@ async function finishIfSettled(trx: Kysely<Schema>, notificationId: number, now:
     .limit(1)
     .executeTakeFirst();
   if (pendingRetry !== undefined) return;
-  await trx
+  const finished = await trx
     .updateTable("notifications")
     .set({
       status: sql`case when accepted = 0 and failed > 0 then 'failed' else 'completed' end`,
@@ -388,7 +484,12 @@ async function finishIfSettled(trx: Kysely<Schema>, notificationId: number, now:
     })
     .where("id", "=", notificationId)
     .where("status", "in", ["queued", "sending"])
-    .execute();
+    .returningAll()
+    .executeTakeFirst();
+  if (finished !== undefined) {
+    const send = toNotification(finished);
+    await enqueueIfHooked(trx, () => [completedEvent(send)], now);
+  }
 }
 
 async function readNotification(trx: Kysely<Schema>, id: number): Promise<Notification | undefined> {

@@ -3,6 +3,8 @@ import { constantTimeEqual } from "./constant-time.js";
 import { toCount } from "./count.js";
 import type { NotificationEventsTable } from "./schema.js";
 import type { DatabaseHandle } from "./database.js";
+import { enqueueWebhookEvents } from "./webhook-outbox.js";
+import { writeTransaction } from "./write-transaction.js";
 
 export type NotificationEventType = NotificationEventsTable["type"];
 
@@ -34,19 +36,30 @@ export const NO_EVENTS: EventCountsRecord = { shown: 0, clicked: 0, closed: 0 };
 export function createNotificationEventsRepository(database: DatabaseHandle): NotificationEventsRepository {
   const { db } = database;
   async function record(event: NewNotificationEvent, now: number): Promise<RecordEventResult> {
-    const subscription = await db.selectFrom("subscriptions").select(["id", "auth"]).where("endpoint", "=", normalizeEndpoint(event.endpoint)).executeTakeFirst();
+    const subscription = await db.selectFrom("subscriptions").select(["id", "auth", "person_id", "site_id"]).where("endpoint", "=", normalizeEndpoint(event.endpoint)).executeTakeFirst();
     if (subscription === undefined) return "subscription_not_found";
     if (!constantTimeEqual(subscription.auth, event.auth)) return "auth_mismatch";
     const notification = await db.selectFrom("notifications").select("id").where("id", "=", event.notificationId).executeTakeFirst();
     if (notification === undefined) return "notification_not_found";
-    // Insert-if-absent in one statement: two reports racing each other still make one row.
-    const inserted = await db
-      .insertInto("notification_events")
-      .values({ notification_id: event.notificationId, subscription_id: Number(subscription.id), type: event.type, created_at: now })
-      .onConflict((oc) => oc.columns(["notification_id", "subscription_id", "type"]).doNothing())
-      .returning("type")
-      .executeTakeFirst();
-    return inserted === undefined ? "duplicate" : "recorded";
+    return writeTransaction(database, async (trx) => {
+      // Insert-if-absent in one statement: two reports racing each other still make one row.
+      const inserted = await trx
+        .insertInto("notification_events")
+        .values({ notification_id: event.notificationId, subscription_id: Number(subscription.id), type: event.type, created_at: now })
+        .onConflict((oc) => oc.columns(["notification_id", "subscription_id", "type"]).doNothing())
+        .returning("type")
+        .executeTakeFirst();
+      if (inserted === undefined) return "duplicate";
+      // Only a report newly recorded is an event: a service worker repeating itself is not.
+      const data = {
+        notificationId: String(event.notificationId),
+        subscriptionId: String(subscription.id),
+        userId: subscription.person_id,
+        siteId: String(subscription.site_id),
+      };
+      await enqueueWebhookEvents(trx, [{ type: `recipient.${event.type}`, data }], now);
+      return "recorded";
+    });
   }
 
   async function countsForMany(notificationIds: readonly number[]): Promise<Map<number, EventCountsRecord>> {

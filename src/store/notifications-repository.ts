@@ -2,6 +2,7 @@ import type { Kysely, Selectable } from "kysely";
 import type { DatabaseHandle } from "./database.js";
 import type { NotificationStatus, NotificationsTable, Schema } from "./schema.js";
 import { writeTransaction } from "./write-transaction.js";
+import { completedEvent, enqueueIfHooked } from "./recipient-outcomes.js";
 import { inChannels, inSites, notFlagged } from "./audience-filter.js";
 
 /**
@@ -141,6 +142,13 @@ export function createNotificationsRepository(database: DatabaseHandle): Notific
       // A lane still holding a job finds it done at its next checkpoint and stops.
       await trx.updateTable("delivery_jobs").set({ done: 1 }).where("notification_id", "=", id).where("done", "=", 0).execute();
       await trx.deleteFrom("delivery_retries").where("notification_id", "=", id).execute();
+      // The retries dropped will never be made: their recipients failed, and say why.
+      await trx
+        .updateTable("notification_recipients")
+        .set({ outcome: "failed", reason: "cancelled", updated_at: now })
+        .where("notification_id", "=", id)
+        .where("outcome", "=", "retrying")
+        .execute();
       return toNotification(cancelled);
     });
   }
@@ -184,7 +192,9 @@ export function createNotificationsRepository(database: DatabaseHandle): Notific
           .returningAll()
           .executeTakeFirstOrThrow();
         await insertJobs(trx, notification.id, range, options.jobSize);
-        return toNotification(row);
+        const started = toNotification(row);
+        if (started.status === "completed") await enqueueIfHooked(trx, () => [completedEvent(started)], now);
+        return started;
       });
       // Claimed by another process between the look and the claim: look again.
       if (send !== undefined) started.push(send);
@@ -257,7 +267,10 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, input: NewNotifica
       .execute();
   }
   await insertJobs(trx, id, range, options.jobSize);
-  return toNotification(row);
+  const send = toNotification(row);
+  // Nothing to send to: completed at once, and reported as any finished send is.
+  if (send.status === "completed") await enqueueIfHooked(trx, () => [completedEvent(send)], options.now);
+  return send;
 }
 
 /** One job per `jobSize` ids over min..max (a few rows, never one per subscription). */

@@ -8,6 +8,8 @@ import { createLoginAttemptsRepository, type LoginAttemptsRepository } from "./l
 import { createNoticesRepository, type NoticesRepository } from "./notices-repository.js";
 import { createNotificationEventsRepository, type NotificationEventsRepository } from "./notification-events-repository.js";
 import { createNotificationsRepository, type NotificationsRepository } from "./notifications-repository.js";
+import { createPeopleRepository, type PeopleRepository } from "./people-repository.js";
+import { createRecipientsRepository, type RecipientsRepository } from "./recipients-repository.js";
 import { createSendHistoryRepository, type SendHistoryRepository } from "./send-history-repository.js";
 import { createSessionsRepository, type SessionsRepository } from "./sessions-repository.js";
 import { createSettingsRepository, type SettingsRepository } from "./settings-repository.js";
@@ -29,6 +31,8 @@ export interface Repositories {
   readonly notices: NoticesRepository;
   readonly notificationEvents: NotificationEventsRepository;
   readonly notifications: NotificationsRepository;
+  readonly people: PeopleRepository;
+  readonly recipients: RecipientsRepository;
   readonly sendHistory: SendHistoryRepository;
   readonly sessions: SessionsRepository;
   readonly settings: SettingsRepository;
@@ -51,6 +55,8 @@ export function createRepositories(database: DatabaseHandle): Repositories {
     notices: createNoticesRepository(database),
     notificationEvents: createNotificationEventsRepository(database),
     notifications: createNotificationsRepository(database),
+    people: createPeopleRepository(database),
+    recipients: createRecipientsRepository(database),
     sendHistory: createSendHistoryRepository(database),
     sessions: createSessionsRepository(database),
     settings: createSettingsRepository(database),

@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { DatabaseHandle } from "./database.js";
 import { toCount } from "./count.js";
 import type { Schema } from "./schema.js";
@@ -8,6 +8,7 @@ import { writeTransaction } from "./write-transaction.js";
 export interface SubscriberRecord {
   readonly id: number;
   readonly userAgent: string | null;
+  readonly personId: string | null;
   /** Active channels' slugs. */
   readonly channels: string[];
   readonly createdAt: number;
@@ -27,6 +28,8 @@ export interface SubscribersQuery {
   /** Only the subscriptions made on this site. */
   readonly siteId?: number;
   readonly userAgents?: UserAgentFilter;
+  /** Only subscriptions of people whose id starts with this (case-sensitive: substr, not LIKE). */
+  readonly personIdPrefix?: string;
   readonly offset: number;
   readonly limit: number;
 }
@@ -48,6 +51,9 @@ export function createSubscribersRepository(database: DatabaseHandle): Subscribe
       db
         .selectFrom("subscriptions")
         .$if(query.siteId !== undefined, (qb) => qb.where("site_id", "=", query.siteId!))
+        .$if(query.personIdPrefix !== undefined, (qb) =>
+          qb.where(sql<string>`substr(person_id, 1, ${sql.lit(query.personIdPrefix!.length)})`, "=", query.personIdPrefix!),
+        )
         .$if(query.channelId !== undefined, (qb) =>
           qb.where((eb) =>
             eb.exists(
@@ -73,7 +79,7 @@ export function createSubscribersRepository(database: DatabaseHandle): Subscribe
       .select((eb) => eb.fn.countAll<number | string>().as("n"))
       .executeTakeFirstOrThrow();
     const rows = await filtered()
-      .select(["id", "user_agent", "created_at", "last_seen_at", "vapid_mismatch_at"])
+      .select(["id", "user_agent", "person_id", "created_at", "last_seen_at", "vapid_mismatch_at"])
       .orderBy("id", "desc")
       .offset(query.offset)
       .limit(query.limit)
@@ -84,6 +90,7 @@ export function createSubscribersRepository(database: DatabaseHandle): Subscribe
       subscribers: rows.map((r) => ({
         id: Number(r.id),
         userAgent: r.user_agent,
+        personId: r.person_id,
         channels: channels.get(Number(r.id)) ?? [],
         createdAt: Number(r.created_at),
         lastSeenAt: Number(r.last_seen_at),
@@ -110,7 +117,8 @@ export function createSubscribersRepository(database: DatabaseHandle): Subscribe
   return { list, countByUserAgent, remove };
 }
 
-async function channelsOf(db: Kysely<Schema>, ids: readonly number[]): Promise<Map<number, string[]>> {
+/** Active channels' slugs of each subscription, by id. */
+export async function channelsOf(db: Kysely<Schema>, ids: readonly number[]): Promise<Map<number, string[]>> {
   const result = new Map<number, string[]>();
   if (ids.length === 0) return result;
   const rows = await db

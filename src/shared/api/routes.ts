@@ -43,7 +43,11 @@ export const API_ROUTES = {
    * the site verifies, the signature); DELETE: make it anonymous again (`ForgetSubscriptionRequest`).
    */
   subscriptionUser: `${API_PREFIX}/subscriptions/user`,
-  /** The host app's people, by their user id; `/people/:userId/subscriptions` PUT/DELETE links one. */
+  /**
+   * The host app's people, by their user id. GET (admin): the list (`PeopleResponse`);
+   * `/people/:userId` and `/people/:userId/notifications` (admin); `/people/:userId/subscriptions`
+   * PUT/DELETE links one (any API token or an admin).
+   */
   people: `${API_PREFIX}/people`,
   /** GET (signed in): sites and Sino's address for the snippet; POST (admin) create; `/sites/:id` DELETE (admin). */
   sites: `${API_PREFIX}/sites`,
@@ -113,4 +117,19 @@ export function siteIdentitySecretPath(id: string): string {
 /** `/api/v1/people/:userId/subscriptions` (PUT links, DELETE unlinks a subscription). */
 export function personSubscriptionsPath(userId: string): string {
   return `${API_ROUTES.people}/${encodeURIComponent(userId)}/subscriptions`;
+}
+
+/** `/api/v1/notifications/:id/recipients`: what became of each push of a send. */
+export function notificationRecipientsPath(id: string): string {
+  return `${notificationPath(id)}/recipients`;
+}
+
+/** `/api/v1/people/:userId`: a person's devices (admin). */
+export function personPath(userId: string): string {
+  return `${API_ROUTES.people}/${encodeURIComponent(userId)}`;
+}
+
+/** `/api/v1/people/:userId/notifications`: the pushes that went to a person (admin). */
+export function personNotificationsPath(userId: string): string {
+  return `${personPath(userId)}/notifications`;
 }

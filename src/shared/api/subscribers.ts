@@ -11,6 +11,8 @@ export const subscriberSchema = z.object({
   browser: z.string().nullable(),
   /** e.g. "Android", "Windows"; null when unknown. */
   os: z.string().nullable(),
+  /** The host app's person this browser was identified as; null: anonymous. */
+  userId: z.string().nullable(),
   /** Slugs of the chosen channels. */
   channels: z.array(z.string()),
   createdAt: z.string(),
@@ -30,6 +32,8 @@ export const subscribersQuerySchema = z.object({
   /** A site id (GET /sites): only the subscribers made on it. */
   site: z.string().regex(/^\d{1,15}$/, { error: "site_not_found" }).optional(),
   browser: text().optional(),
+  /** Only subscriptions of people whose user id starts with this (case-sensitive). */
+  user: text().max(128).optional(),
   page: z.coerce.number().int().min(1).optional(),
   pageSize: z.coerce.number().int().min(1).max(SUBSCRIBERS_MAX_PAGE_SIZE).optional(),
 });

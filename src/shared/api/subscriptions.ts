@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { text } from "./text.js";
-import { userClaimSchema, userIdSchema } from "./user-id.js";
+import { userClaimSchema } from "./user-id.js";
 
 /**
  * A browser push subscription as `PushSubscription.toJSON()` gives it. The shape is checked here;
@@ -101,4 +101,3 @@ export type SubscriptionResponse = z.infer<typeof subscriptionResponseSchema>;
  */
 export const personSubscriptionRequestSchema = z.object({ endpoint: text() });
 export type PersonSubscriptionRequest = z.infer<typeof personSubscriptionRequestSchema>;
-export const personParamsSchema = z.object({ userId: userIdSchema });

@@ -23,6 +23,8 @@ import { HistoryPage } from "./notifications/HistoryPage.js";
 import { NotificationPage } from "./notifications/NotificationPage.js";
 import { SignInPage } from "./pages/SignInPage.js";
 import { SubscribersPage } from "./subscribers/SubscribersPage.js";
+import { PeoplePage } from "./people/PeoplePage.js";
+import { PersonPage } from "./people/PersonPage.js";
 import { createDashboardServices, DashboardServicesContext } from "./services.js";
 import type { DashboardServices } from "./services.js";
 import { RequireAdmin } from "./session/RequireAdmin.js";
@@ -88,6 +90,22 @@ export function DashboardApp({ services }: { services?: DashboardServices }) {
               element={
                 <RequireAdmin>
                   <SubscribersPage />
+                </RequireAdmin>
+              }
+            />
+            <Route
+              path="pessoas"
+              element={
+                <RequireAdmin>
+                  <PeoplePage />
+                </RequireAdmin>
+              }
+            />
+            <Route
+              path="pessoas/:userId"
+              element={
+                <RequireAdmin>
+                  <PersonPage />
                 </RequireAdmin>
               }
             />

@@ -8,6 +8,8 @@ export const DASHBOARD_PATHS = {
   channels: "/painel/canais",
   sites: "/painel/sites",
   subscribers: "/painel/assinantes",
+  /** `/painel/pessoas/:userId`: one person (see `personPagePath`). */
+  people: "/painel/pessoas",
   users: "/painel/usuarios",
   tokens: "/painel/tokens",
   /** `/painel/envios/:id`: one notification's live progress (see `notificationPagePath`). */
@@ -17,4 +19,9 @@ export const DASHBOARD_PATHS = {
 /** Envio: `/painel/envios/<id>`. */
 export function notificationPagePath(id: string): string {
   return `${DASHBOARD_PATHS.notifications}/${encodeURIComponent(id)}`;
+}
+
+/** Pessoa: `/painel/pessoas/<user id>` (the id percent-encoded: it is opaque text). */
+export function personPagePath(userId: string): string {
+  return `${DASHBOARD_PATHS.people}/${encodeURIComponent(userId)}`;
 }

@@ -4,6 +4,8 @@ import type { AudienceApi } from "./api/audience-api.js";
 import { createDashboardApi } from "./api/dashboard-api.js";
 import type { DashboardApi } from "./api/dashboard-api.js";
 import { createNotificationsApi } from "./api/notifications-api.js";
+import { createPeopleApi } from "./api/people-api.js";
+import type { PeopleApi } from "./api/people-api.js";
 import { createSitesApi } from "./api/sites-api.js";
 import type { SitesApi } from "./api/sites-api.js";
 import type { NotificationsApi } from "./api/notifications-api.js";
@@ -19,6 +21,8 @@ export interface DashboardServices {
   notifications: NotificationsApi;
   /** Channels, subscribers and the charts. */
   audience: AudienceApi;
+  /** People (the host app's users) and each send's recipients. */
+  people: PeopleApi;
   /** Sites: the origins that may show the bell. */
   sites: SitesApi;
   /** SINO_TIME_ZONE (from the public config): the zone dates are shown and schedules entered in. */
@@ -35,6 +39,7 @@ export function createDashboardServices(options: { siteOrigin: string; timeZone:
     notifications: createNotificationsApi(),
     audience: createAudienceApi(),
     sites: createSitesApi(),
+    people: createPeopleApi(),
     timeZone: options.timeZone,
     siteOrigin: options.siteOrigin,
     now: () => Date.now(),

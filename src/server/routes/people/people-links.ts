@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { API_ROUTES } from "../../../shared/api/routes.js";
-import { personParamsSchema, personSubscriptionRequestSchema, subscriptionResponseSchema, type SubscriptionResponse } from "../../../shared/api/subscriptions.js";
+import { userIdParamsSchema } from "../../../shared/api/people.js";
+import { personSubscriptionRequestSchema, subscriptionResponseSchema, type SubscriptionResponse } from "../../../shared/api/subscriptions.js";
 import type { SubscriptionsRepository } from "../../../store/subscriptions-repository.js";
 import type { Authenticator } from "../../auth/authenticator.js";
 import { roleOf } from "../../auth/principal.js";
@@ -29,7 +30,7 @@ export function registerPeopleLinkRoutes(app: FastifyInstance, deps: PeopleLinkR
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const path = `${API_ROUTES.people}/:userId/subscriptions`;
   const doc = (summary: string) => ({ summary: t(summary), tags: [t("api:tags.people")], security: OPERATOR_SECURITY });
-  const schema = { params: personParamsSchema, body: personSubscriptionRequestSchema, response: { 200: subscriptionResponseSchema, "4xx": apiErrorSchema } };
+  const schema = { params: userIdParamsSchema, body: personSubscriptionRequestSchema, response: { 200: subscriptionResponseSchema, "4xx": apiErrorSchema } };
 
   async function requireLinker(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const principal = await deps.authenticator.authenticate(request, reply);

@@ -77,12 +77,14 @@ export function registerSubscriberRoutes(app: FastifyInstance, deps: SubscriberR
         ...(channelId === undefined ? {} : { channelId }),
         ...(q.site === undefined ? {} : { siteId: Number(q.site) }),
         ...(q.browser === undefined || q.browser === "" ? {} : { userAgents: await userAgentFilter(q.browser) }),
+        ...(q.user === undefined || q.user === "" ? {} : { personIdPrefix: q.user }),
       });
       return {
         total: result.total,
         subscribers: result.subscribers.map((s) => ({
           id: String(s.id),
           ...describeUserAgent(s.userAgent),
+          userId: s.personId,
           channels: s.channels,
           createdAt: new Date(s.createdAt).toISOString(),
           lastSeenAt: new Date(s.lastSeenAt).toISOString(),

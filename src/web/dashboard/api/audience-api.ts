@@ -10,6 +10,8 @@ export interface SubscribersFilter {
   /** A site id. */
   site?: string | undefined;
   browser?: string | undefined;
+  /** The start of a person's user id. */
+  user?: string | undefined;
   /** From 1. */
   page?: number | undefined;
   pageSize?: number | undefined;

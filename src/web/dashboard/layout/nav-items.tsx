@@ -7,6 +7,7 @@ import PeopleAltOutlined from "@mui/icons-material/PeopleAltOutlined";
 import ForumOutlined from "@mui/icons-material/ForumOutlined";
 import GroupsOutlined from "@mui/icons-material/GroupsOutlined";
 import LanguageOutlined from "@mui/icons-material/LanguageOutlined";
+import BadgeOutlined from "@mui/icons-material/BadgeOutlined";
 import type { Role } from "../api/types.js";
 import { DASHBOARD_PATHS } from "../paths.js";
 
@@ -25,6 +26,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { path: DASHBOARD_PATHS.channels, label: "dashboard.nav.channels", icon: <ForumOutlined />, adminOnly: false },
   { path: DASHBOARD_PATHS.sites, label: "dashboard.nav.sites", icon: <LanguageOutlined />, adminOnly: false },
   { path: DASHBOARD_PATHS.subscribers, label: "dashboard.nav.subscribers", icon: <GroupsOutlined />, adminOnly: true },
+  { path: DASHBOARD_PATHS.people, label: "dashboard.nav.people", icon: <BadgeOutlined />, adminOnly: true },
   { path: DASHBOARD_PATHS.users, label: "dashboard.nav.users", icon: <PeopleAltOutlined />, adminOnly: true },
   { path: DASHBOARD_PATHS.tokens, label: "dashboard.nav.tokens", icon: <KeyOutlined />, adminOnly: true },
 ];

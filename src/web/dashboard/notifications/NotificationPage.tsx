@@ -22,6 +22,7 @@ import { useDashboardServices } from "../services.js";
 import { NotificationStatusChip, settledPercent } from "./NotificationStatusChip.js";
 import { useNotificationProgress } from "./useNotificationProgress.js";
 import { NotificationResults } from "../results/NotificationResults.js";
+import { RecipientsCard } from "./RecipientsCard.js";
 
 const COUNTERS = ["queued", "accepted", "retrying", "failed", "removed"] as const;
 const CANCELLABLE = new Set(["scheduled", "queued", "sending"]);
@@ -67,6 +68,7 @@ export function NotificationPage() {
       <Stack spacing={3}>
         <ProgressCard notification={notification} live={progress.live} />
         {notification.status !== "scheduled" && <NotificationResults id={notification.id} counts={notification.counts} />}
+        {notification.status !== "scheduled" && <RecipientsCard key={notification.status} notificationId={notification.id} />}
         <DetailsCard notification={notification} />
       </Stack>
       <ConfirmDialog

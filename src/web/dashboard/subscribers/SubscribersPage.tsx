@@ -1,6 +1,8 @@
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Link as RouterLink } from "react-router";
 import Button from "@mui/material/Button";
+import Link from "@mui/material/Link";
 import Card from "@mui/material/Card";
 import Chip from "@mui/material/Chip";
 import IconButton from "@mui/material/IconButton";
@@ -32,6 +34,7 @@ import { useNotice } from "../components/useNotice.js";
 import { VisuallyHidden } from "../components/VisuallyHidden.js";
 import { formatDateTime, formatNumber } from "../format.js";
 import { useResource } from "../hooks/useResource.js";
+import { personPagePath } from "../paths.js";
 import { useDashboardServices } from "../services.js";
 
 const PAGE_SIZES = [25, 50, 100];
@@ -43,6 +46,8 @@ interface Filters {
   /** A site id, or "" for every site. */
   site: string;
   browser: string;
+  /** The start of a person's user id, or "". */
+  user: string;
   page: number;
   pageSize: number;
 }
@@ -51,7 +56,7 @@ interface Filters {
 export function SubscribersPage() {
   const { t } = useTranslation();
   const { audience: api, sites: sitesApi, timeZone } = useDashboardServices();
-  const [filters, setFilters] = useState<Filters>({ channel: "", site: "", browser: "", page: 1, pageSize: 50 });
+  const [filters, setFilters] = useState<Filters>({ channel: "", site: "", browser: "", user: "", page: 1, pageSize: 50 });
   const [removing, setRemoving] = useState<Subscriber | null>(null);
   const [noticeElement, setNotice] = useNotice();
 
@@ -62,6 +67,7 @@ export function SubscribersPage() {
           channel: filters.channel || undefined,
           site: filters.site || undefined,
           browser: filters.browser || undefined,
+          user: filters.user || undefined,
           page: filters.page,
           pageSize: filters.pageSize,
         }),
@@ -79,7 +85,7 @@ export function SubscribersPage() {
   const channels = facets.resource.status === "ready" ? facets.resource.data.channels : [];
   const stats = facets.resource.status === "ready" ? facets.resource.data.stats : null;
   const nameOf = (slug: string) => channels.find((c) => c.slug === slug)?.name ?? slug;
-  const filtered = filters.channel !== "" || filters.site !== "" || filters.browser !== "";
+  const filtered = filters.channel !== "" || filters.site !== "" || filters.browser !== "" || filters.user !== "";
 
   const change = (next: Partial<Filters>) => setFilters((current) => ({ ...current, page: 1, ...next }));
 
@@ -123,6 +129,15 @@ export function SubscribersPage() {
               </MenuItem>
             ))}
           </TextField>
+          <TextField
+            size="small"
+            type="search"
+            label={t("subscribers.filters.user")}
+            value={filters.user}
+            onChange={(e) => change({ user: e.target.value })}
+            sx={{ minWidth: 200 }}
+            slotProps={{ htmlInput: { maxLength: 128, "data-testid": "subscribers-user-search" } }}
+          />
         </Stack>
         <ResourceView
           resource={list.resource}
@@ -215,6 +230,7 @@ function SubscribersTable({ data, filters, timeZone, nameOf, onRemove, onPage, o
         <TableHead>
           <TableRow>
             <TableCell>{t("subscribers.columns.browser")}</TableCell>
+            <TableCell>{t("subscribers.columns.user")}</TableCell>
             <TableCell>{t("subscribers.columns.channels")}</TableCell>
             <TableCell sx={{ display: { xs: "none", md: "table-cell" } }}>{t("subscribers.columns.created")}</TableCell>
             <TableCell sx={{ display: { xs: "none", sm: "table-cell" } }}>{t("subscribers.columns.lastSeen")}</TableCell>
@@ -245,6 +261,17 @@ function SubscribersTable({ data, filters, timeZone, nameOf, onRemove, onPage, o
                         sx={{ ml: 1 }}
                       />
                     </Tooltip>
+                  )}
+                </TableCell>
+                <TableCell sx={{ overflowWrap: "anywhere" }}>
+                  {s.userId === null ? (
+                    <Typography variant="body2" color="text.secondary">
+                      {t("people.recipients.anonymous")}
+                    </Typography>
+                  ) : (
+                    <Link component={RouterLink} to={personPagePath(s.userId)}>
+                      {s.userId}
+                    </Link>
                   )}
                 </TableCell>
                 <TableCell>

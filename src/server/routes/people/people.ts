@@ -1,0 +1,83 @@
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import {
+  peopleQuerySchema,
+  peopleResponseSchema,
+  personDeliveriesQuerySchema,
+  personDeliveriesResponseSchema,
+  personResponseSchema,
+  userIdParamsSchema,
+} from "../../../shared/api/people.js";
+import { API_ROUTES } from "../../../shared/api/routes.js";
+import type { PeopleRepository } from "../../../store/people-repository.js";
+import type { Authenticator } from "../../auth/authenticator.js";
+import { apiError } from "../../errors.js";
+import type { Translator } from "../../i18n.js";
+import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
+import { presentPersonDelivery, presentPersonDevice, presentPersonSummary } from "../../presenters/recipient.js";
+
+export interface PeopleRoutesDeps {
+  readonly people: PeopleRepository;
+  readonly authenticator: Authenticator;
+  readonly translator: Translator;
+  /** SINO_PUBLIC_URL: the built-in site's origin. */
+  readonly publicUrl: string;
+}
+
+/**
+ * The host app's people, for admins: who has devices, which, and what reached them. Named
+ * "people" so they never mix with Sino's operators (/users). Never endpoints or keys.
+ */
+export function registerPeopleRoutes(app: FastifyInstance, deps: PeopleRoutesDeps): void {
+  const { t } = deps.translator;
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const doc = (summary: string) => ({ summary: t(summary), tags: [t("api:tags.people")], security: OPERATOR_SECURITY });
+  const { requireAdmin } = deps.authenticator;
+  const publicOrigin = new URL(deps.publicUrl).origin;
+  const byUserId = `${API_ROUTES.people}/:userId`;
+
+  routes.get(
+    API_ROUTES.people,
+    { onRequest: requireAdmin, schema: { ...doc("api:routes.peopleList"), querystring: peopleQuerySchema, response: { 200: peopleResponseSchema, "4xx": apiErrorSchema } } },
+    async (request) => {
+      const { query, page, pageSize } = request.query;
+      const result = await deps.people.list({ ...(query === undefined ? {} : { query }), offset: (page - 1) * pageSize, limit: pageSize });
+      return { people: result.people.map(presentPersonSummary), total: result.total, page, pageSize };
+    },
+  );
+
+  routes.get(
+    byUserId,
+    { onRequest: requireAdmin, schema: { ...doc("api:routes.peopleGet"), params: userIdParamsSchema, response: { 200: personResponseSchema, "4xx": apiErrorSchema } } },
+    async (request) => {
+      const { userId } = request.params;
+      const { devices, hasHistory } = await deps.people.find(userId);
+      // A person who forgot every device still has a history worth reading.
+      if (devices.length === 0 && !hasHistory) throw apiError("person_not_found");
+      return { person: { userId, subscriptions: devices.map((d) => presentPersonDevice(d, publicOrigin)) } };
+    },
+  );
+
+  routes.get(
+    `${byUserId}/notifications`,
+    {
+      onRequest: requireAdmin,
+      schema: {
+        ...doc("api:routes.peopleNotifications"),
+        params: userIdParamsSchema,
+        querystring: personDeliveriesQuerySchema,
+        response: { 200: personDeliveriesResponseSchema, "4xx": apiErrorSchema },
+      },
+    },
+    async (request) => {
+      const { userId } = request.params;
+      const { page, pageSize } = request.query;
+      const result = await deps.people.deliveries(userId, { offset: (page - 1) * pageSize, limit: pageSize });
+      if (result.total === 0) {
+        const { devices } = await deps.people.find(userId);
+        if (devices.length === 0) throw apiError("person_not_found");
+      }
+      return { deliveries: result.deliveries.map((d) => presentPersonDelivery(d, publicOrigin)), total: result.total, page, pageSize };
+    },
+  );
+}
