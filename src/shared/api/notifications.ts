@@ -76,13 +76,16 @@ const audienceSites = z.array(siteIdSchema).max(100);
 /** The channels of a "channels" audience (slugs, at most 100). */
 const audienceChannels = z.array(text()).max(100);
 
+/** Shared by the server and the Painel: no `Buffer` here. */
+const UTF8 = new TextEncoder();
+
 /** A person's placeholder values (`{{nome}}`): at most 1 KB of JSON. */
 export const personDataSchema = z
   .record(z.string(), z.unknown(), { error: "user_data_invalid" })
   // Refinements rather than typed members: a bad value must say `user_data_invalid`, not make
   // the whole entry fail the `users` union as an invalid id.
   .refine((data) => Object.entries(data).every(([key, value]) => !hasControlCharacters(key) && isPersonValue(value)), { error: "user_data_invalid" })
-  .refine((data) => Buffer.byteLength(JSON.stringify(data)) <= NOTIFICATION_LIMITS.personData, { error: "user_data_too_large" })
+  .refine((data) => UTF8.encode(JSON.stringify(data)).length <= NOTIFICATION_LIMITS.personData, { error: "user_data_too_large" })
   .transform((data) => data as Record<string, string | number | boolean>);
 
 /** A placeholder value: text (line breaks allowed, as in a body), a finite number or a boolean. */

@@ -285,7 +285,7 @@ export function ComposePage() {
                 <AudienceSelect value={channels} onChange={setChannels} />
               )}
               <SiteSelect value={sites} onChange={setSites} />
-              <Accordion variant="outlined" disableGutters>
+              <Accordion variant="outlined" disableGutters slotProps={{ heading: { component: "h2" } }}>
                 <AccordionSummary expandIcon={<ExpandMore />} aria-controls="compose-advanced" id="compose-advanced-summary">
                   <Typography>{t("dashboard.compose.advanced.title")}</Typography>
                 </AccordionSummary>
