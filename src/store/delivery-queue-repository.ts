@@ -30,6 +30,7 @@ export interface DeliveryTarget {
   readonly endpoint: string;
   readonly p256dh: string;
   readonly auth: string;
+  /** The person the subscription is identified as (a `people` send fills its copy from their data). */
   readonly personId: string | null;
   readonly siteId: number;
 }
@@ -120,6 +121,10 @@ export interface DeliveryQueueRepository {
 }
 
 const INSERT_CHUNK = 500;
+
+function toTarget(row: { id: number | string; endpoint: string; p256dh: string; auth: string; person_id: string | null; site_id: number | string }): DeliveryTarget {
+  return { id: Number(row.id), endpoint: row.endpoint, p256dh: row.p256dh, auth: row.auth, personId: row.person_id, siteId: Number(row.site_id) };
+}
 
 /**
  * A row nobody holds (or whose lease ran out), or one this very lane holds: a lane whose work
@@ -429,10 +434,6 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
   }
 
   return { claimJob, listTargets, checkpoint, expireJob, releaseJob, claimRetries, settleRetries, releaseRetries };
-}
-
-function toTarget(row: { id: number; endpoint: string; p256dh: string; auth: string; person_id: string | null; site_id: number }): DeliveryTarget {
-  return { id: Number(row.id), endpoint: row.endpoint, p256dh: row.p256dh, auth: row.auth, personId: row.person_id, siteId: Number(row.site_id) };
 }
 
 /** A sub-batch's first-attempt outcomes, as `notification_recipients` rows keep them. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NOTIFICATION_STATUSES } from "./notifications.js";
+import { NOTIFICATION_CATEGORIES, NOTIFICATION_STATUSES } from "./notifications.js";
 import { RECIPIENT_OUTCOMES, recipientSiteSchema } from "./recipients.js";
 import { text } from "./text.js";
 import { USER_ID_MAX_LENGTH, userIdSchema } from "./user-id.js";
@@ -69,7 +69,7 @@ export const personDeliverySchema = z.object({
   notification: z.object({
     id: z.string(),
     title: z.string(),
-    category: z.enum(["marketing", "transactional"]),
+    category: z.enum(NOTIFICATION_CATEGORIES),
     createdAt: z.string(),
     status: z.enum(NOTIFICATION_STATUSES),
   }),
