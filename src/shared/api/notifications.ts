@@ -243,7 +243,7 @@ export const audienceSizeQuerySchema = z.object({
    * most 1,000: the whole request line must fit Node's 16 KB of headers.
    */
   users: z
-    .union([userIdSchema, z.array(userIdSchema)])
+    .union([userIdSchema, z.array(userIdSchema)], { error: "user_id_invalid" })
     .transform((value) => [...new Set(Array.isArray(value) ? value : [value])])
     .pipe(z.array(z.string()).max(AUDIENCE_SIZE_MAX_USERS, { error: "too_many_users" }))
     .optional(),
