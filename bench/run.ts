@@ -2,7 +2,7 @@
  * `npm run bench -- [--subs 20000] [--db sqlite|postgres] [--webpush-inflight 200]
  *   [--decrypt-sample 100] [--ceiling-ms 3000] [--no-webpush] [--no-ceiling] [--no-floor]
  *   [--latency-sends 20] [--registrations 5000] [--registration-connections 50] [--no-registrations]
- *   [--workers 0] [--rounds 3]
+ *   [--workers 0] [--rounds 3] [--people-subs 100000] [--people-ids 10000] [--no-people]
  *   [--warm-up min(subs, 20000)] [--profile main.cpuprofile]`
  *
  * How fast one send reaches N subscribers, against what the machine allows. Seeds N subscriptions
@@ -29,6 +29,10 @@
  *
  * CPU efficiency (what the push service does not pay for): the ceiling's CPU per encryption over
  * Sino's CPU per accepted push, every thread of each process counted, the fake's not.
+ *
+ * Sends to people (bench/people.ts): creating a `users` send to 10,000 ids with 100,000
+ * subscriptions in the table, its delivery rate, and publish → first accepted push of a one-person
+ * transactional send.
  *
  * Also: publish → first accepted push over `--latency-sends` single-subscriber sends (p50, p95);
  * subscription registration throughput on SQLite and PostgreSQL (registration.ts, autocannon in
@@ -68,6 +72,8 @@ import { ceilingRatioBound, describeFloor, measureEncryptUsPerMessage, measureHt
 import { createRepositories } from "../src/store/repositories.js";
 import { startAllocationSampler, startMainThreadProfiler, writeProfile } from "./main-thread-profile.js";
 import { measureRegistrations, type RegistrationBench } from "./registration.js";
+import { measurePeopleSends, type PeopleBench } from "./people.js";
+import type { SendInput } from "../src/delivery/send-input.js";
 
 const { values } = parseArgs({
   options: {
@@ -84,6 +90,11 @@ const { values } = parseArgs({
     registrations: { type: "string", default: "5000" },
     "registration-connections": { type: "string", default: "50" },
     "no-registrations": { type: "boolean", default: false },
+    // Sends to people (bench/people.ts): a users send to this many ids with this many subscriptions
+    // in the table, then --latency-sends one-person transactional sends.
+    "people-subs": { type: "string", default: "100000" },
+    "people-ids": { type: "string", default: "10000" },
+    "no-people": { type: "boolean", default: false },
     // 0: the engine's lanes in this process, as `sino start` runs them. N (PostgreSQL): N `sino
     // worker` processes deliver instead, and this process only creates the sends.
     workers: { type: "string", default: "0" },
@@ -185,7 +196,7 @@ async function freshDatabase(): Promise<BenchDatabase> {
  * databases' parameter limits), 50,000 rows per transaction so a million rows neither holds one
  * giant transaction nor pays a commit per row.
  */
-async function seed(database: Database, prefix: string, from: number, count: number): Promise<void> {
+async function seed(database: Database, prefix: string, from: number, count: number, personOf?: (index: number) => string): Promise<void> {
   const now = Date.now();
   const ROWS = 1000;
   const PER_TRANSACTION = 50_000;
@@ -205,6 +216,7 @@ async function seed(database: Database, prefix: string, from: number, count: num
             created_at: now,
             updated_at: now,
             last_seen_at: now,
+            ...(personOf === undefined ? {} : { person_id: personOf(j), identified_at: now }),
           });
         }
         await trx.insertInto("subscriptions").values(rows).execute();
@@ -454,9 +466,9 @@ interface Finished {
  * Creates the send and resolves when the engine reports it finished (progress events, no polling).
  * The workers of --workers mode are other processes: there the send's row is polled instead.
  */
-async function sendAndWait(): Promise<{ finished: Promise<Finished> }> {
+async function sendAndWait(input: SendInput = NOTIFICATION): Promise<{ finished: Promise<Finished> }> {
   if (workers !== undefined) {
-    const send = await engine.createSend(NOTIFICATION);
+    const send = await engine.createSend(input);
     const finished = (async () => {
       for (;;) {
         const now = await engine.getSend(send.id);
@@ -470,7 +482,7 @@ async function sendAndWait(): Promise<{ finished: Promise<Finished> }> {
   }
   let resolve: (value: Finished) => void = () => undefined;
   const finished = new Promise<Finished>((r) => (resolve = r));
-  const send = await engine.createSend(NOTIFICATION);
+  const send = await engine.createSend(input);
   const done = (s: Notification) => {
     if (s.status === "completed" || s.status === "failed" || s.status === "cancelled") {
       off();
@@ -727,6 +739,22 @@ if (values.profile !== undefined && workers === undefined) {
   log(`profile:  written to ${values.profile} (open it in Chrome DevTools' Performance panel)`);
 }
 
+// Sends to people, on the same engine and push service (not with --workers: they time this process).
+let people: PeopleBench | undefined;
+if (!values["no-people"] && workers === undefined) {
+  people = await measurePeopleSends(
+    {
+      database,
+      engine,
+      seed: (prefix, from, count, personOf) => seed(database, prefix, from, count, personOf),
+      sendAndWait: async (input) => (await sendAndWait(input)).finished,
+      timed,
+      log,
+    },
+    { subscriptions: Number(values["people-subs"]), ids: Number(values["people-ids"]), latencySends: LATENCY_SENDS },
+  );
+}
+
 await engine.stop({ graceful: true });
 await workers?.stop();
 await timed.transport.close();
@@ -874,6 +902,7 @@ console.log(
       latenciesMs.length === 0
         ? null
         : { sends: latenciesMs.length, p50Ms: round2(percentile(latenciesMs, 50)), p95Ms: round2(percentile(latenciesMs, 95)) },
+    people: people ?? null,
     registrations: registrations.map((r) => ({ db: r.dialect, perSecond: r.perSecond, p50Ms: r.p50Ms, p99Ms: r.p99Ms, created: r.created, failed: r.failed, stored: r.stored, connections: r.connections })),
     ratios: { sinoOverWebpush: vsWebpush ?? null, sinoOverWebpushCpu: vsWebpushCpu ?? null, sinoOverCeiling: vsCeiling ?? null, efficiency: efficiency ?? null },
     rounds: rounds.map((r, i) => ({
