@@ -105,8 +105,6 @@ export interface WebhooksRepository {
   resend(webhookId: number, messageId: string, now: number): Promise<WebhookMessageRecord | undefined>;
   /** Deletes up to `limit` messages delivered before `before`; returns how many. */
   pruneDelivered(before: number, limit: number): Promise<number>;
-  /** The earliest `not_before` of pending messages of enabled webhooks (the dispatcher's next wake-up). */
-  nextDue(): Promise<number | undefined>;
 }
 
 const ERROR_MAX_LENGTH = 500;
@@ -370,14 +368,5 @@ export function createWebhooksRepository(database: DatabaseHandle): WebhooksRepo
       return Number(result.numDeletedRows);
     },
 
-    async nextDue() {
-      const row = await db
-        .selectFrom("webhook_messages")
-        .select((eb) => eb.fn.min("not_before").as("due"))
-        .where("status", "=", "pending")
-        .where("webhook_id", "in", (sub) => sub.selectFrom("webhooks").select("id").where("enabled", "=", 1))
-        .executeTakeFirst();
-      return row?.due === null || row?.due === undefined ? undefined : Number(row.due);
-    },
   };
 }
