@@ -3,7 +3,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
 import { defaultDeliveryOptions } from "../delivery/delivery-options.js";
 import type { HygieneOptions } from "../delivery/hygiene-task.js";
-import type { DeliveryRuntimeOptions } from "../delivery/runtime.js";
+import type { DeliveryRuntimeOptions, WebhookRuntimeOptions } from "../delivery/runtime.js";
 import { DEFAULT_PUSH_HOSTS, MAX_ENDPOINT_LENGTH, type EndpointPolicy } from "../push/endpoint-policy.js";
 import { DEFAULT_MAX_IN_FLIGHT_PER_ORIGIN, DEFAULT_PUSH_TIMEOUT_MS } from "../push/transport.js";
 import { parseVapidKeys, type VapidKeys } from "../push/vapid-keys.js";
@@ -55,6 +55,13 @@ export interface Config {
   readonly sites: SitesConfig;
   /** SINO_STREAMS_MAX / SINO_STREAMS_MAX_PER_ADDRESS: open public live streams (Avisos) allowed. */
   readonly streams: StreamsConfig;
+  /** SINO_WEBHOOK_*: outbound webhooks (URL policy, deadline, retention). */
+  readonly webhooks: WebhooksConfig;
+}
+
+export interface WebhooksConfig extends WebhookRuntimeOptions {
+  /** SINO_WEBHOOK_ALLOW_PRIVATE: tests and local development only (http and private addresses). */
+  readonly allowPrivateAddresses: boolean;
 }
 
 export interface SitesConfig {
@@ -295,6 +302,26 @@ const OPTIONS = {
     doc: "Most open public live streams one client address may hold; past it new ones get 429 too_many_streams.",
     schema: (d, m) => integer(1, 1_000_000, d, m("positiveInteger")),
   }),
+  SINO_WEBHOOK_ALLOW_PRIVATE: option({
+    default: false,
+    doc: "Tests and local development only: webhook URLs may use plain http and loopback/private addresses.",
+    schema: (d, m) => flag(d, m("boolean")),
+  }),
+  SINO_WEBHOOK_TIMEOUT_MS: option({
+    default: 10_000,
+    doc: "Deadline of one webhook delivery in ms; a receiver that does not answer in time is retried with backoff.",
+    schema: (d, m) => integer(100, 120_000, d, m("positiveInteger")),
+  }),
+  SINO_WEBHOOK_RETENTION_DAYS: option({
+    default: 7,
+    doc: "Delivered webhook messages are deleted after this many days; failed ones are kept; 0 keeps everything.",
+    schema: (d, m) => integer(0, 3650, d, m("positiveInteger")),
+  }),
+  SINO_WEBHOOK_CA_FILE: option({
+    default: undefined,
+    doc: "Extra CA certificates (PEM file) to trust for webhook receivers; for tests against a local receiver.",
+    schema: (_d, m) => z.string().refine((path) => existsSync(path), m("file")).optional(),
+  }),
 };
 
 type Options = typeof OPTIONS;
@@ -409,6 +436,12 @@ function createEnvSchema(t: Translator["t"]) {
           maxSubscriptionsPerSite: v.SINO_SITE_MAX_SUBSCRIPTIONS,
         }),
         streams: Object.freeze({ maxTotal: v.SINO_STREAMS_MAX, maxPerAddress: v.SINO_STREAMS_MAX_PER_ADDRESS }),
+        webhooks: Object.freeze({
+          allowPrivateAddresses: v.SINO_WEBHOOK_ALLOW_PRIVATE,
+          timeoutMs: v.SINO_WEBHOOK_TIMEOUT_MS,
+          retentionDays: v.SINO_WEBHOOK_RETENTION_DAYS,
+          caFile: v.SINO_WEBHOOK_CA_FILE === undefined ? undefined : resolve(v.SINO_WEBHOOK_CA_FILE),
+        }),
       };
     });
 }

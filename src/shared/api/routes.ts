@@ -40,6 +40,8 @@ export const API_ROUTES = {
   quickPublish: "/p",
   /** GET (signed in): sites and Sino's address for the snippet; POST (admin) create; `/sites/:id` DELETE (admin). */
   sites: `${API_PREFIX}/sites`,
+  /** Admin: GET list, POST create; `/webhooks/:id` GET, PATCH, DELETE; `/secret`, `/messages`, `/test`. */
+  webhooks: `${API_PREFIX}/webhooks`,
   /** GET: the OpenAPI 3 document, generated from the same zod schemas that validate requests. */
   openapi: `${API_PREFIX}/openapi.json`,
   /** The readable API documentation (Swagger UI, served locally). */
@@ -96,4 +98,29 @@ export function notificationEventsPath(id: string): string {
 /** `/api/v1/sites/:id`. */
 export function sitePath(id: string): string {
   return `${API_ROUTES.sites}/${encodeURIComponent(id)}`;
+}
+
+/** `/api/v1/webhooks/:id`. */
+export function webhookPath(id: string): string {
+  return `${API_ROUTES.webhooks}/${encodeURIComponent(id)}`;
+}
+
+/** `/api/v1/webhooks/:id/secret` (POST): a new signing secret. */
+export function webhookSecretPath(id: string): string {
+  return `${webhookPath(id)}/secret`;
+}
+
+/** `/api/v1/webhooks/:id/messages?page=`: its deliveries, newest first. */
+export function webhookMessagesPath(id: string): string {
+  return `${webhookPath(id)}/messages`;
+}
+
+/** `/api/v1/webhooks/:id/messages/:messageId/resend` (POST). */
+export function webhookResendPath(id: string, messageId: string): string {
+  return `${webhookMessagesPath(id)}/${encodeURIComponent(messageId)}/resend`;
+}
+
+/** `/api/v1/webhooks/:id/test` (POST): queues a `webhook.test` event. */
+export function webhookTestPath(id: string): string {
+  return `${webhookPath(id)}/test`;
 }
