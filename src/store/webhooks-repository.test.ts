@@ -131,6 +131,25 @@ for (const dialect of DIALECTS) {
       expect(left).toHaveLength(0);
     });
 
+    it("settles many attempts in one transaction and says which leases were lost", async () => {
+      const hook = (await webhooks.create(aWebhook(), 0, 20))!;
+      await enqueue(3);
+      const [m1, m2, m3] = await webhooks.claimDue(lease("a", 1000), claimAll);
+      await database.db.updateTable("webhook_messages").set({ lease_owner: "b" }).where("id", "=", m3!.id).execute();
+      const lost = await webhooks.settleMany(lease("a", 1000), [
+        { id: m1!.id, outcome: { kind: "delivered", status: 200 } },
+        { id: m2!.id, outcome: { kind: "retry", status: 502, error: "HTTP 502", notBefore: 6000 } },
+        { id: m3!.id, outcome: { kind: "delivered", status: 200 } },
+      ]);
+      expect(lost).toEqual([m3!.id]);
+      const byStatus = (await webhooks.listMessages(hook.id, 1, 10)).messages.map((m) => [m.status, m.attempts]);
+      expect(byStatus).toEqual([
+        ["pending", 0],
+        ["pending", 1],
+        ["delivered", 1],
+      ]);
+    });
+
     it("gives released messages back at once", async () => {
       await webhooks.create(aWebhook(), 0, 20);
       await enqueue(2);

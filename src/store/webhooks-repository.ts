@@ -99,6 +99,12 @@ export interface WebhooksRepository {
   release(owner: string, ids: readonly number[]): Promise<void>;
   /** Records one attempt; false (nothing changed) when the lease is no longer ours. */
   settle(lease: WebhookLease, messageId: number, outcome: WebhookAttemptOutcome): Promise<boolean>;
+  /**
+   * Records many attempts in one transaction (one commit instead of one per message: on SQLite
+   * each commit is a disk sync, and the push checkpoints wait for the same write lock). Returns
+   * the ids whose lease was no longer ours.
+   */
+  settleMany(lease: WebhookLease, settled: ReadonlyArray<{ readonly id: number; readonly outcome: WebhookAttemptOutcome }>): Promise<number[]>;
   /** Newest first. */
   listMessages(webhookId: number, page: number, pageSize: number): Promise<{ messages: WebhookMessageRecord[]; total: number }>;
   /** A delivered or failed message becomes pending again, due now, with its attempts reset; a pending one is due now. */
@@ -172,6 +178,29 @@ export function createWebhooksRepository(database: DatabaseHandle): WebhooksRepo
   async function findIn(trx: Kysely<Schema>, id: number): Promise<WebhookRecord | undefined> {
     const row = await trx.selectFrom("webhooks").select(hookColumns).where("id", "=", id).executeTakeFirst();
     return row === undefined ? undefined : toWebhook(row);
+  }
+
+  async function settleIn(trx: Kysely<Schema>, lease: WebhookLease, id: number, outcome: WebhookAttemptOutcome): Promise<boolean> {
+    const error = outcome.kind === "delivered" ? null : outcome.error.slice(0, ERROR_MAX_LENGTH);
+    const result = await trx
+      .updateTable("webhook_messages")
+      .set((eb) => ({
+        attempts: eb("attempts", "+", 1),
+        last_status: outcome.status,
+        last_error: error,
+        lease_owner: null,
+        lease_until: 0,
+        ...(outcome.kind === "delivered"
+          ? { status: "delivered" as const, delivered_at: lease.now }
+          : outcome.kind === "retry"
+            ? { not_before: outcome.notBefore }
+            : { status: "failed" as const }),
+      }))
+      .where("id", "=", id)
+      .where("lease_owner", "=", lease.owner)
+      .where("status", "=", "pending")
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 
   return {
@@ -300,27 +329,15 @@ export function createWebhooksRepository(database: DatabaseHandle): WebhooksRepo
         .execute();
     },
 
-    async settle(lease, id, outcome) {
-      const error = outcome.kind === "delivered" ? null : outcome.error.slice(0, ERROR_MAX_LENGTH);
-      const result = await db
-        .updateTable("webhook_messages")
-        .set((eb) => ({
-          attempts: eb("attempts", "+", 1),
-          last_status: outcome.status,
-          last_error: error,
-          lease_owner: null,
-          lease_until: 0,
-          ...(outcome.kind === "delivered"
-            ? { status: "delivered" as const, delivered_at: lease.now }
-            : outcome.kind === "retry"
-              ? { not_before: outcome.notBefore }
-              : { status: "failed" as const }),
-        }))
-        .where("id", "=", id)
-        .where("lease_owner", "=", lease.owner)
-        .where("status", "=", "pending")
-        .executeTakeFirst();
-      return result.numUpdatedRows > 0n;
+    settle: async (lease, id, outcome) => (await settleIn(db, lease, id, outcome)),
+
+    async settleMany(lease, settled) {
+      if (settled.length === 0) return [];
+      return writeTransaction(database, async (trx) => {
+        const lost: number[] = [];
+        for (const { id, outcome } of settled) if (!(await settleIn(trx, lease, id, outcome))) lost.push(id);
+        return lost;
+      });
     },
 
     async listMessages(webhookId, page, pageSize) {

@@ -72,6 +72,8 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
   let pumping: Promise<void> | undefined;
   let again = false;
   let pollTimer: NodeJS.Timeout | undefined;
+  const pendingSettles: Array<{ id: number; outcome: WebhookAttemptOutcome; resolve: (ok: boolean) => void; reject: (error: unknown) => void }> = [];
+  let flushing: Promise<void> | undefined;
   let pruneTimer: NodeJS.Timeout | undefined;
 
   const lease = () => ({ owner: id, now: clock(), leaseMs: options.leaseMs });
@@ -134,7 +136,8 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
         counts.inFlight--;
         if (--counts.held === 0) perWebhook.delete(entry.message.webhook.id);
         startReady();
-        kick();
+        // Refill in bulk once half the slots are free, rather than one claim per finished request.
+        if (held.size <= options.maxInFlight / 2) kick();
       });
       inFlight.add(work);
     }
@@ -144,10 +147,15 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
     const attempt = message.attempts + 1;
     const signature = signWebhook(message.webhook.secret, message.messageId, clock() / 1000, message.payload);
     const result = await client.post(message.webhook.url, message.payload, signature, abort.signal);
+    if (abort.signal.aborted) {
+      // Stopped mid-request (not graceful): the attempt is not counted; the message goes back as is.
+      await repository.release(id, [message.id]).catch(() => undefined);
+      return;
+    }
     const outcome = outcomeOf(result, attempt);
     const details = { webhookId: message.webhook.id, messageId: message.messageId, attempt, url: redactWebhookUrl(message.webhook.url) };
     try {
-      const settled = await repository.settle(lease(), message.id, outcome);
+      const settled = await settle(message.id, outcome);
       if (!settled) logger.warn(details, "webhook message lease lost before its attempt was recorded");
       if (result.kind === "answered" && result.status === 410) {
         // Standard Webhooks: 410 Gone means the receiver is gone for good; stop sending to it.
@@ -162,6 +170,31 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
       // The lease runs out and the message is sent again: at least once, never lost.
       logger.warn({ ...details, err: error instanceof Error ? error.message : String(error) }, "webhook attempt not recorded");
     }
+  }
+
+  /**
+   * Attempts that end while a write is under way wait and go together in the next one: one
+   * transaction for many messages, not a commit each (SQLite's single writer is shared with the
+   * push checkpoints).
+   */
+  function settle(id: number, outcome: WebhookAttemptOutcome): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      pendingSettles.push({ id, outcome, resolve, reject });
+      if (flushing === undefined) flushing = flush();
+    });
+  }
+
+  async function flush(): Promise<void> {
+    while (pendingSettles.length > 0) {
+      const batch = pendingSettles.splice(0, 500);
+      try {
+        const lost = new Set(await repository.settleMany(lease(), batch));
+        for (const s of batch) s.resolve(!lost.has(s.id));
+      } catch (error) {
+        for (const s of batch) s.reject(error);
+      }
+    }
+    flushing = undefined;
   }
 
   function outcomeOf(result: WebhookPostResult, attempt: number): WebhookAttemptOutcome {
