@@ -151,7 +151,9 @@ const dispatcher = createWebhookDispatcher({
   client: webhookClient,
   clock: Date.now,
   logger: silent,
-  options: { maxInFlight: 64, maxInFlightPerWebhook: 8, pollMs: 1000, leaseMs: 180_000, retentionDays: 7 },
+  // As the runtime wires it (src/delivery/runtime.ts).
+  pushesBusy: () => inner.stats().inFlight > 0,
+  options: { maxInFlight: 64, maxInFlightPerWebhook: 8, maxInFlightPerWebhookWhilePushing: 1, pollMs: 1000, leaseMs: 180_000, retentionDays: 7 },
 });
 dispatcher.start();
 

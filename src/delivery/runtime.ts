@@ -122,8 +122,10 @@ export function createDeliveryRuntime(config: DeliveryRuntimeConfig, repositorie
     client: webhookClient,
     clock: Date.now,
     logger,
+    pushesBusy: () => transport.stats().inFlight > 0,
     options: {
       maxInFlight: WEBHOOK_IN_FLIGHT,
+      maxInFlightPerWebhookWhilePushing: 1,
       maxInFlightPerWebhook: WEBHOOK_IN_FLIGHT_PER_WEBHOOK,
       pollMs: d.pollMs,
       // Held messages wait behind their webhook's cap: the lease covers every round of them.

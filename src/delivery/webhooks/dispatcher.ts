@@ -14,6 +14,8 @@ export interface WebhookDispatcherOptions {
   readonly maxInFlight: number;
   /** Requests in flight to one webhook: a slow receiver gets no more than this. */
   readonly maxInFlightPerWebhook: number;
+  /** Requests in flight to one webhook while `pushesBusy()` says a send is being delivered here. */
+  readonly maxInFlightPerWebhookWhilePushing?: number;
   /** How often an idle dispatcher looks for due messages. */
   readonly pollMs: number;
   /** How long a claimed message stays with a dispatcher that stopped (killed) before another takes it. */
@@ -33,6 +35,13 @@ export interface WebhookDispatcherDeps {
   /** Identifies this process in lease rows. */
   readonly id?: string;
   readonly random?: () => number;
+  /**
+   * Whether this process is delivering pushes right now. The dispatcher then keeps to
+   * `maxInFlightPerWebhookWhilePushing`: webhooks share the CPU and the database's writer with the
+   * push lanes, and the pushes are what people wait for; the events queued meanwhile go out at
+   * full speed once the send is done.
+   */
+  readonly pushesBusy?: () => boolean;
 }
 
 export interface WebhookDispatcher {
@@ -124,10 +133,11 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
 
   /** Starts queued messages of every webhook up to its in-flight cap. */
   function startReady(): void {
+    const cap = deps.pushesBusy?.() === true ? (options.maxInFlightPerWebhookWhilePushing ?? 1) : options.maxInFlightPerWebhook;
     for (const entry of held.values()) {
       if (entry.started || !running) continue;
       const counts = countsOf(entry.message.webhook.id);
-      if (counts.inFlight >= options.maxInFlightPerWebhook) continue;
+      if (counts.inFlight >= cap) continue;
       entry.started = true;
       counts.inFlight++;
       const work = deliver(entry.message).finally(() => {
