@@ -1,5 +1,5 @@
 /**
- * `npm run bench:webhooks -- [--subs 20000] [--db sqlite|postgres] [--rounds 3] [--emulate auto|yes|no]`
+ * `npm run bench:webhooks -- [--subs 20000] [--db sqlite|postgres] [--rounds 3] [--emulate auto|yes|no] [--no-dispatcher] [--while-pushing 1]`
  *
  * Outbound webhooks beside a send (issue 17, "Speed and scale"): a send to N subscriptions (the
  * fake push service in its own process, as bench/run.ts) with one webhook subscribed to
@@ -48,6 +48,10 @@ const { values } = parseArgs({
     db: { type: "string", default: "sqlite" },
     rounds: { type: "string", default: "3" },
     emulate: { type: "string", default: "auto" },
+    // Queue the events but deliver none: what queuing alone costs the send (the drain is not measured).
+    "no-dispatcher": { type: "boolean", default: false },
+    // Requests per webhook while pushes are in flight (the runtime uses 1).
+    "while-pushing": { type: "string", default: "1" },
   },
 });
 const N = Number(values.subs);
@@ -153,7 +157,7 @@ const dispatcher = createWebhookDispatcher({
   logger: silent,
   // As the runtime wires it (src/delivery/runtime.ts).
   pushesBusy: () => inner.stats().inFlight > 0,
-  options: { maxInFlight: 64, maxInFlightPerWebhook: 8, maxInFlightPerWebhookWhilePushing: 1, pollMs: 1000, leaseMs: 180_000, retentionDays: 7 },
+  options: { maxInFlight: 64, maxInFlightPerWebhook: 8, maxInFlightPerWebhookWhilePushing: Number(values["while-pushing"]), pollMs: 1000, leaseMs: 180_000, retentionDays: 7 },
 });
 dispatcher.start();
 
@@ -189,6 +193,7 @@ emulating = values.emulate === "yes" || (values.emulate === "auto" && !queuedByR
 log(`recipient.accepted events ${queuedByRealCode ? "are queued by the delivery checkpoints" : "are not queued by this build's checkpoints"}; emulated: ${emulating}`);
 // Let the warm-up's messages drain before timing.
 while ((await pendingMessages()) > 0) await new Promise((r) => setTimeout(r, 200));
+if (values["no-dispatcher"]) await dispatcher.stop({ graceful: true });
 await repositories.webhooks.update(hook.id, { enabled: false }, Date.now());
 
 const rounds: Array<{ without: number; with: number; ratio: number; webhookPerSecond: number; webhookDrainMs: number }> = [];
@@ -201,6 +206,7 @@ for (let round = 1; round <= ROUNDS; round++) {
   const withHooks = await send();
   const expected = before.count + withHooks.accepted;
   for (;;) {
+    if (values["no-dispatcher"]) break;
     const stats = await receiverStats();
     if (stats.count >= expected || Date.now() - started > 300_000) break;
     await new Promise((r) => setTimeout(r, 100));
@@ -226,7 +232,8 @@ const result = {
     sendMsgsPerSecondWith: Math.round(median(rounds.map((r) => r.with))),
     ratio: Math.round(median(rounds.map((r) => r.ratio)) * 100) / 100,
     webhookDeliveriesPerSecond: Math.round(median(rounds.map((r) => r.webhookPerSecond))),
-    webhookDrainMs: Math.round(median(rounds.map((r) => r.webhookDrainMs))),
+    webhookDrainMs: values["no-dispatcher"] ? null : Math.round(median(rounds.map((r) => r.webhookDrainMs))),
+    whilePushing: Number(values["while-pushing"]),
     rounds,
   },
 };
