@@ -12,6 +12,7 @@ export const DASHBOARD_PATHS = {
   people: "/painel/pessoas",
   users: "/painel/usuarios",
   tokens: "/painel/tokens",
+  webhooks: "/painel/webhooks",
   /** `/painel/envios/:id`: one notification's live progress (see `notificationPagePath`). */
   notifications: "/painel/envios",
 } as const;

@@ -9,6 +9,8 @@ import type { PeopleApi } from "./api/people-api.js";
 import { createSitesApi } from "./api/sites-api.js";
 import type { SitesApi } from "./api/sites-api.js";
 import type { NotificationsApi } from "./api/notifications-api.js";
+import { createWebhooksApi } from "./api/webhooks-api.js";
+import type { WebhooksApi } from "./api/webhooks-api.js";
 
 /**
  * What every dashboard page needs from outside React, built once by DashboardApp (the dashboard's
@@ -25,6 +27,8 @@ export interface DashboardServices {
   people: PeopleApi;
   /** Sites: the origins that may show the bell. */
   sites: SitesApi;
+  /** Outbound webhooks and their deliveries (admin). */
+  webhooks: WebhooksApi;
   /** SINO_TIME_ZONE (from the public config): the zone dates are shown and schedules entered in. */
   timeZone: string;
   /** The site's origin: links on it are allowed in notifications, and it names the site in the preview. */
@@ -40,6 +44,7 @@ export function createDashboardServices(options: { siteOrigin: string; timeZone:
     audience: createAudienceApi(),
     sites: createSitesApi(),
     people: createPeopleApi(),
+    webhooks: createWebhooksApi(),
     timeZone: options.timeZone,
     siteOrigin: options.siteOrigin,
     now: () => Date.now(),
