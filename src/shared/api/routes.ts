@@ -16,6 +16,8 @@ export const API_ROUTES = {
   tokens: `${API_PREFIX}/tokens`,
   /** PUT: replace a subscription's channel choice, with proof (`SubscriptionChannelsRequest`). */
   subscriptionChannels: `${API_PREFIX}/subscriptions/channels`,
+  /** PUT: tie the subscription to a person (`{ endpoint, auth, user }`); DELETE: make it anonymous again. */
+  subscriptionUser: `${API_PREFIX}/subscriptions/user`,
   /** GET (signed in) list; POST (admin) create; `/channels/:id` PATCH (admin). */
   channels: `${API_PREFIX}/channels`,
   /** POST (public): the service worker reports shown/clicked/closed (`NotificationEventRequest`). */
