@@ -1,7 +1,7 @@
 import type { PublicChannel } from "../shared/api/channels.js";
 import type { PushSubscriptionJson } from "../shared/api/subscriptions.js";
-import { isValidUserId } from "../shared/api/user-id.js";
-import type { PersonIdentity } from "../shared/api/user-id.js";
+import { isValidUserId } from "../shared/api/user-id-rule.js";
+import type { UserClaim } from "../shared/api/user-id.js";
 import { createIdentityStore, identityStorageKey, sameIdentity } from "./identity/identity-store.js";
 import { ApiRequestError, asApiError, createApiClient } from "./messaging/api-client.js";
 import type { ApiClient } from "./messaging/api-client.js";
@@ -132,7 +132,7 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
 
   let snapshot = INITIAL;
   /** The person the server holds for the current token, as far as this page knows (skips a repeated PUT). */
-  let applied: PersonIdentity | null = null;
+  let applied: UserClaim | null = null;
   const listeners = new Set<SinoChangeListener>();
   let started: Promise<SinoSnapshot> | undefined;
 
@@ -258,7 +258,7 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
     if (!isValidUserId(userId)) {
       throw refused("identify", new ApiRequestError(0, "user_id_invalid", "The user id must be 1 to 128 printable characters, without leading or trailing spaces"));
     }
-    const person: PersonIdentity = typeof signature === "string" && signature !== "" ? { id: userId, signature } : { id: userId };
+    const person: UserClaim = typeof signature === "string" && signature !== "" ? { id: userId, signature } : { id: userId };
     await start();
     const token = snapshot.token;
     // Off (or no push here): remembered only; the next subscribe carries it.

@@ -1,5 +1,5 @@
 import { softPromptConfig } from "../client/index.js";
-import type { PersonIdentity, SoftPromptConfig } from "../client/index.js";
+import type { UserClaim, SoftPromptConfig } from "../client/index.js";
 
 /** Where a floating bell sits when the page has no `<sino-bell>` element. */
 export type BellPosition = "bottom-right" | "bottom-left" | "top-right" | "top-left";
@@ -16,7 +16,7 @@ export interface EmbedConfig {
   /** null: no soft prompt (the default: the bell alone asks). */
   softPrompt: SoftPromptConfig | null;
   /** `data-user` and `data-user-signature`: who a server-rendered page says is signed in; identified on load. */
-  user: PersonIdentity | null;
+  user: UserClaim | null;
 }
 
 const POSITIONS: readonly BellPosition[] = ["bottom-right", "bottom-left", "top-right", "top-left"];

@@ -25,6 +25,7 @@ import { registerNoticeRoutes } from "./routes/notices/notices.js";
 import { registerStatsRoutes } from "./routes/stats/stats.js";
 import { registerSubscriberRoutes } from "./routes/subscribers/subscribers.js";
 import { registerNotificationRoutes } from "./routes/notifications/notifications.js";
+import { registerPeopleLinkRoutes } from "./routes/people/people-links.js";
 import { registerSessionRoutes } from "./routes/session/session.js";
 import { registerSetupRoutes } from "./routes/setup/setup.js";
 import { registerSubscriptionRoutes } from "./routes/subscriptions/subscriptions.js";
@@ -68,6 +69,7 @@ const API_METHODS = new Map<string, string>([
   [API_ROUTES.users, "GET, HEAD, POST"],
   [API_ROUTES.tokens, "GET, HEAD, POST"],
   [API_ROUTES.subscriptionChannels, "PUT"],
+  [API_ROUTES.subscriptionUser, "PUT, DELETE"],
   [API_ROUTES.channels, "GET, HEAD, POST"],
   [API_ROUTES.events, "POST"],
   [API_ROUTES.notices, "GET, HEAD"],
@@ -91,6 +93,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // The client address the sign-in throttle counts per address (see SINO_TRUST_PROXY).
     // (A union Fastify's overloads do not take as is; every member is one of its accepted forms.)
     trustProxy: deps.config.trustProxy as boolean,
+    // Path parameters carry people's ids (up to 128 characters, percent-encoded: up to 12 bytes
+    // each for a 4-byte UTF-8 one); find-my-way's default of 100 would answer 404 to long ones.
+    routerOptions: { maxParamLength: 1600 },
   });
   const now = deps.now ?? Date.now;
   // Every route's zod schema validates its request and (where declared) its answer, and the
@@ -163,7 +168,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerUserRoutes(app, authDeps);
   registerTokenRoutes(app, authDeps);
   registerChannelRoutes(app, { ...operatorDeps, channels });
-  registerSiteRoutes(app, { ...operatorDeps, sites: deps.repositories.sites, registry: siteRegistry, publicUrl: deps.config.publicUrl });
+  registerSiteRoutes(app, {
+    ...operatorDeps,
+    sites: deps.repositories.sites,
+    registry: siteRegistry,
+    publicUrl: deps.config.publicUrl,
+    identitySecretGraceMs: deps.config.identitySecretGraceMs,
+  });
+  registerPeopleLinkRoutes(app, { ...operatorDeps, subscriptions: deps.repositories.subscriptions });
   registerSubscriberRoutes(app, { ...operatorDeps, subscribers, channels });
   registerStatsRoutes(app, { ...operatorDeps, stats: deps.repositories.stats, channels, subscribers, timeZone: deps.config.timeZone });
   if (deps.delivery !== undefined) {

@@ -55,6 +55,8 @@ export interface Config {
   readonly sites: SitesConfig;
   /** SINO_STREAMS_MAX / SINO_STREAMS_MAX_PER_ADDRESS: open public live streams (Avisos) allowed. */
   readonly streams: StreamsConfig;
+  /** SINO_IDENTITY_SECRET_GRACE_HOURS, in ms: how long a site's replaced identity secret stays valid. */
+  readonly identitySecretGraceMs: number;
 }
 
 export interface SitesConfig {
@@ -295,6 +297,11 @@ const OPTIONS = {
     doc: "Most open public live streams one client address may hold; past it new ones get 429 too_many_streams.",
     schema: (d, m) => integer(1, 1_000_000, d, m("positiveInteger")),
   }),
+  SINO_IDENTITY_SECRET_GRACE_HOURS: option({
+    default: 24,
+    doc: "Hours a site's previous identity secret is still accepted after it is replaced (0: not at all).",
+    schema: (d, m) => integer(0, 8760, d, m("positiveInteger")),
+  }),
 };
 
 type Options = typeof OPTIONS;
@@ -409,6 +416,7 @@ function createEnvSchema(t: Translator["t"]) {
           maxSubscriptionsPerSite: v.SINO_SITE_MAX_SUBSCRIPTIONS,
         }),
         streams: Object.freeze({ maxTotal: v.SINO_STREAMS_MAX, maxPerAddress: v.SINO_STREAMS_MAX_PER_ADDRESS }),
+        identitySecretGraceMs: v.SINO_IDENTITY_SECRET_GRACE_HOURS * 3_600_000,
       };
     });
 }

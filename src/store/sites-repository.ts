@@ -17,6 +17,26 @@ export interface SiteRecord {
   readonly key: string;
   readonly builtIn: boolean;
   readonly createdAt: number;
+  readonly identity: SiteIdentityStatus;
+}
+
+/** What the Painel may know of a site's identity secret: never the secret itself. */
+export interface SiteIdentityStatus {
+  /** Identification needs a valid signature (the default). */
+  readonly verification: boolean;
+  readonly hasSecret: boolean;
+  /** When the current secret was generated. */
+  readonly rotatedAt: number | null;
+  /** Until when the previous secret is still accepted (null: none, or its grace is over). */
+  readonly previousUntil: number | null;
+}
+
+/** What verifying a person's signature needs: the secrets themselves. */
+export interface SiteIdentityKeys {
+  readonly verification: boolean;
+  readonly secret: string | null;
+  readonly previousSecret: string | null;
+  readonly previousUntil: number | null;
 }
 
 export interface SiteWithCount extends SiteRecord {
@@ -44,6 +64,37 @@ export interface SitesRepository {
   countSubscriptions(siteId: number): Promise<number>;
   /** Which of these ids exist. */
   existingIds(ids: readonly number[]): Promise<number[]>;
+  /**
+   * Generates the site's identity secret, or replaces it: the one it replaces stays valid until
+   * `now + graceMs` so pages already signed with it keep working while the host deploys the new
+   * one. Returns the new secret (shown once) and the site; undefined when the site does not exist.
+   */
+  rotateIdentitySecret(id: number, now: number, graceMs: number): Promise<{ secret: string; site: SiteWithCount } | undefined>;
+  /** Turns signature verification on or off; undefined when the site does not exist. */
+  setIdentityVerification(id: number, verification: boolean): Promise<SiteWithCount | undefined>;
+  /** The secrets verification needs (undefined: no such site). */
+  identityKeys(id: number): Promise<SiteIdentityKeys | undefined>;
+}
+
+/** A site's identity secret: 64 lowercase hex characters (32 random bytes). */
+export function newIdentitySecret(): string {
+  return randomBytes(32).toString("hex");
+}
+
+/** The identity keys of a site, read with `q` (a transaction: the registration that verifies). */
+export async function readIdentityKeys(q: Kysely<Schema>, siteId: number): Promise<SiteIdentityKeys | undefined> {
+  const row = await q
+    .selectFrom("sites")
+    .select(["identity_verification", "identity_secret", "identity_previous_secret", "identity_previous_until"])
+    .where("id", "=", siteId)
+    .executeTakeFirst();
+  if (row === undefined) return undefined;
+  return {
+    verification: Number(row.identity_verification) === 1,
+    secret: row.identity_secret,
+    previousSecret: row.identity_previous_secret,
+    previousUntil: row.identity_previous_until === null ? null : Number(row.identity_previous_until),
+  };
 }
 
 /** A new public key: 12 URL-safe characters from 9 random bytes. */
@@ -133,7 +184,41 @@ export function createSitesRepository(database: Pick<Database, "db" | "dialect">
     return rows.map((r) => Number(r.id));
   }
 
-  return { list, listPlain, findById, create, remove, countSubscriptions, existingIds };
+  async function rotateIdentitySecret(id: number, now: number, graceMs: number): Promise<{ secret: string; site: SiteWithCount } | undefined> {
+    const secret = newIdentitySecret();
+    const rotated = await writeTransaction(database, async (trx) => {
+      const row = await trx.selectFrom("sites").select("identity_secret").where("id", "=", id).executeTakeFirst();
+      if (row === undefined) return false;
+      // The first secret has nothing to keep; a rotation keeps the one it replaces for the grace
+      // period (and drops an older one still in its grace: only one previous secret is kept).
+      const previous = row.identity_secret;
+      await trx
+        .updateTable("sites")
+        .set({
+          identity_secret: secret,
+          identity_previous_secret: previous,
+          identity_previous_until: previous === null ? null : now + graceMs,
+          identity_rotated_at: now,
+        })
+        .where("id", "=", id)
+        .execute();
+      return true;
+    });
+    if (!rotated) return undefined;
+    const site = await findById(id);
+    return site === undefined ? undefined : { secret, site };
+  }
+
+  async function setIdentityVerification(id: number, verification: boolean): Promise<SiteWithCount | undefined> {
+    await db.updateTable("sites").set({ identity_verification: verification ? 1 : 0 }).where("id", "=", id).execute();
+    return findById(id);
+  }
+
+  function identityKeys(id: number): Promise<SiteIdentityKeys | undefined> {
+    return readIdentityKeys(db, id);
+  }
+
+  return { list, listPlain, findById, create, remove, countSubscriptions, existingIds, rotateIdentitySecret, setIdentityVerification, identityKeys };
 }
 
 async function subscriptionIdsOf(trx: Kysely<Schema>, siteId: number): Promise<number[]> {
@@ -148,5 +233,11 @@ function toSite(row: Selectable<SitesTable>): SiteRecord {
     key: row.key,
     builtIn: Number(row.built_in) === 1,
     createdAt: Number(row.created_at),
+    identity: {
+      verification: Number(row.identity_verification) === 1,
+      hasSecret: row.identity_secret !== null,
+      rotatedAt: row.identity_rotated_at === null ? null : Number(row.identity_rotated_at),
+      previousUntil: row.identity_previous_until === null ? null : Number(row.identity_previous_until),
+    },
   };
 }

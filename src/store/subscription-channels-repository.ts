@@ -95,7 +95,11 @@ export async function joinDefaultChannels(q: Kysely<Schema>, subscriptionId: num
  * or it is the same subscription. Runs inside the caller's transaction.
  */
 export async function moveChannelsFromPrevious(trx: Kysely<Schema>, previous: SubscriptionProof, subscriptionId: number): Promise<"moved" | "not_moved"> {
-  const old = await trx.selectFrom("subscriptions").select(["id", "auth"]).where("endpoint", "=", normalizeEndpoint(previous.endpoint)).executeTakeFirst();
+  const old = await trx
+    .selectFrom("subscriptions")
+    .select(["id", "auth", "person_id", "identified_at"])
+    .where("endpoint", "=", normalizeEndpoint(previous.endpoint))
+    .executeTakeFirst();
   if (old === undefined || Number(old.id) === subscriptionId || !constantTimeEqual(old.auth, previous.auth)) return "not_moved";
   const oldId = Number(old.id);
   await trx.deleteFrom("subscription_channels").where("subscription_id", "=", subscriptionId).execute();
@@ -109,6 +113,16 @@ export async function moveChannelsFromPrevious(trx: Kysely<Schema>, previous: Su
         .where("subscription_id", "=", oldId),
     )
     .execute();
+  // The same browser under a new endpoint keeps the person it was identified as (an identification
+  // in the same registration then overrides it).
+  if (old.person_id !== null) {
+    await trx
+      .updateTable("subscriptions")
+      .set({ person_id: old.person_id, identified_at: old.identified_at })
+      .where("id", "=", subscriptionId)
+      .where("person_id", "is", null)
+      .execute();
+  }
   // The same browser under a new endpoint: not a subscriber lost, so no removal is logged.
   await trx.deleteFrom("subscriptions").where("id", "=", oldId).execute();
   return "moved";

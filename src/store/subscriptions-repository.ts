@@ -1,9 +1,14 @@
 import type { Kysely, Selectable } from "kysely";
 import { normalizeEndpoint } from "../push/endpoint-policy.js";
+import type { WebhookEvent } from "../shared/api/webhook-events.js";
 import type { Schema, SubscriptionsTable } from "./schema.js";
 import { constantTimeEqual } from "./constant-time.js";
 import type { DatabaseHandle } from "./database.js";
+import { readIdentityKeys, type SiteIdentityKeys } from "./sites-repository.js";
 import { activeChannelSlugs, joinDefaultChannels, moveChannelsFromPrevious, type SubscriptionProof } from "./subscription-channels-repository.js";
+import { subscriptionCreated, subscriptionRemoved } from "./subscription-events.js";
+import { forgetSubscription, identifySubscription } from "./subscription-person.js";
+import { enqueueWebhookEvents } from "./webhook-outbox.js";
 import { writeTransaction } from "./write-transaction.js";
 
 export interface Subscription {
@@ -17,9 +22,22 @@ export interface Subscription {
   lastSeenAt: number;
   /** The site it was made on (the built-in site: Sino's own page). */
   siteId: number;
+  /** The person (the host app's user id) it was last identified as; null: anonymous. */
+  personId: string | null;
+  identifiedAt: number | null;
 }
 
-export interface RegisterSubscriptionInput {
+/**
+ * Tie the subscription to a person. `check` (absent for an API token's link, which needs no
+ * proof) decides against the subscription's own site's keys, inside the transaction: a refusal
+ * (`R`, the caller's reason) rolls back everything the same call did, the registration included.
+ */
+export interface PersonIdentification<R extends string> {
+  readonly personId: string;
+  readonly check?: (keys: SiteIdentityKeys) => R | null;
+}
+
+export interface RegisterSubscriptionInput<R extends string = never> {
   endpoint: string;
   p256dh: string;
   auth: string;
@@ -32,6 +50,8 @@ export interface RegisterSubscriptionInput {
    * simply a new subscription.
    */
   previous?: SubscriptionProof | undefined;
+  /** Identify the subscription too, in the same transaction (the bell sends the page's person). */
+  person?: PersonIdentification<R> | undefined;
 }
 
 /**
@@ -42,11 +62,25 @@ export interface RegisterSubscriptionInput {
  * the keys would silently unsubscribe the real browser, and knowing an endpoint must not be
  * enough for that).
  */
-export type RegisterResult =
+export type RegisterResult<R extends string = never> =
   | { outcome: "created" | "existing"; subscription: Subscription; channels: string[]; previousMoved: boolean }
-  | { outcome: "auth_mismatch" };
+  | { outcome: "auth_mismatch" }
+  | IdentityRefused<R>;
+
+/** The identification's `check` refused: nothing of the call was stored. */
+export interface IdentityRefused<R extends string> {
+  outcome: "identity_refused";
+  refusal: R;
+}
 
 export type RemoveResult = "removed" | "not_found" | "auth_mismatch";
+
+/** A subscription after a person change, with the channels it receives (for its presentation). */
+export interface PersonChangeResult {
+  outcome: "changed";
+  subscription: Subscription;
+  channels: string[];
+}
 
 export interface SubscriptionsRepository {
   /**
@@ -54,13 +88,70 @@ export interface SubscriptionsRepository {
    * channels of a new one, the move from `previous`, and the channels it now has. A crash or a
    * refusal leaves none of it half done. The endpoint is stored in its one spelling.
    */
-  register(input: RegisterSubscriptionInput, now: number): Promise<RegisterResult>;
+  register<R extends string = never>(input: RegisterSubscriptionInput<R>, now: number): Promise<RegisterResult<R>>;
   /** `now` stamps the removal log (default: the wall clock). */
   removeWithProof(endpoint: string, auth: string, now?: number): Promise<RemoveResult>;
   findByEndpoint(endpoint: string): Promise<Subscription | undefined>;
   count(): Promise<number>;
   /** Up to `limit` subscriptions with `id > afterId`, in id order: page through all with the last id. */
   listAfter(afterId: number, limit: number): Promise<Subscription[]>;
+  /**
+   * The browser (proving possession) identifies its subscription as a person; `person.check`
+   * verifies the claim against the subscription's site. `person.identified` is queued with it.
+   */
+  identifyWithProof<R extends string>(
+    proof: SubscriptionProof,
+    person: PersonIdentification<R>,
+    now: number,
+  ): Promise<PersonChangeResult | ProofRefused | IdentityRefused<R>>;
+  /** The browser makes its subscription anonymous again (channels kept); `person.forgotten` is queued. */
+  forgetWithProof(proof: SubscriptionProof, now: number): Promise<PersonChangeResult | ProofRefused>;
+  /** An API caller ties the subscription with this endpoint to a person (no signature: it holds a token). */
+  linkPerson(endpoint: string, personId: string, now: number): Promise<PersonChangeResult | { outcome: "not_found" }>;
+  /** An API caller unties it, if it belongs to `personId` (another person's link is left alone). */
+  unlinkPerson(endpoint: string, personId: string, now: number): Promise<PersonChangeResult | { outcome: "not_found" }>;
+}
+
+export type ProofRefused = { outcome: "not_found" } | { outcome: "auth_mismatch" };
+
+/** What a site that no longer exists verifies against: a verifying site without a secret. */
+const NO_KEYS: SiteIdentityKeys = { verification: true, secret: null, previousSecret: null, previousUntil: null };
+
+/** Thrown inside a transaction to roll it back when an identification is refused. */
+class IdentityRefusedError<R extends string> extends Error {
+  constructor(readonly refusal: R) {
+    super(refusal);
+  }
+}
+
+/** Runs `work` in a write transaction; a refused identification rolls it all back and is returned. */
+async function refusable<T, R extends string>(database: DatabaseHandle, work: (trx: Kysely<Schema>) => Promise<T>): Promise<T | IdentityRefused<R>> {
+  try {
+    return await writeTransaction(database, work);
+  } catch (error) {
+    // Only `identifyChecked` with this call's `check` throws it, so its refusal is an `R`.
+    if (error instanceof IdentityRefusedError) return { outcome: "identity_refused", refusal: (error as IdentityRefusedError<R>).refusal };
+    throw error;
+  }
+}
+
+/**
+ * Identifies `subscription` as `person`, verifying first (the subscription's site's keys, read in
+ * this transaction); a refusal throws `IdentityRefusedError`. Returns the events to queue.
+ */
+async function identifyChecked<R extends string>(
+  trx: Kysely<Schema>,
+  subscription: Subscription,
+  person: PersonIdentification<R>,
+  now: number,
+): Promise<WebhookEvent[]> {
+  if (person.check !== undefined) {
+    // The site always exists here: deleting one deletes its subscriptions in the same transaction.
+    const keys = await readIdentityKeys(trx, subscription.siteId);
+    const refusal = person.check(keys ?? NO_KEYS);
+    if (refusal !== null) throw new IdentityRefusedError(refusal);
+  }
+  return identifySubscription(trx, subscription, person.personId, now);
 }
 
 /** A concurrent remove can slip between our steps; retrying a few times always converges. */
@@ -72,20 +163,75 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
     return findIn(db, endpoint);
   }
 
-  function register(input: RegisterSubscriptionInput, now: number): Promise<RegisterResult> {
-    return writeTransaction(database, async (trx) => {
+  function register<R extends string = never>(input: RegisterSubscriptionInput<R>, now: number): Promise<RegisterResult<R>> {
+    return refusable<RegisterResult<R>, R>(database, async (trx) => {
       const row = await upsert(trx, { ...input, endpoint: normalizeEndpoint(input.endpoint) }, now);
       if (row.outcome === "auth_mismatch") return row;
-      const id = row.subscription.id;
+      let subscription = row.subscription;
+      const id = subscription.id;
       if (row.outcome === "created") await joinDefaultChannels(trx, id);
       const previousMoved = input.previous !== undefined && (await moveChannelsFromPrevious(trx, input.previous, id)) === "moved";
-      return { ...row, channels: await activeChannelSlugs(trx, id), previousMoved };
+      // The move may have brought the previous subscription's person along.
+      if (previousMoved) subscription = (await findByIdIn(trx, id)) ?? subscription;
+      const personEvents = input.person === undefined ? [] : await identifyChecked(trx, subscription, input.person, now);
+      if (personEvents.length > 0) subscription = { ...subscription, personId: input.person!.personId, identifiedAt: now };
+      const events: WebhookEvent[] = row.outcome === "created" ? [subscriptionCreated(subscription.id, subscription.personId, subscription.siteId)] : [];
+      await enqueueWebhookEvents(trx, [...events, ...personEvents], now);
+      return { outcome: row.outcome, subscription, channels: await activeChannelSlugs(trx, id), previousMoved };
+    });
+  }
+
+  /** The subscription with this endpoint, if `auth` proves possession of it. */
+  async function withProof(trx: Kysely<Schema>, proof: SubscriptionProof): Promise<Subscription | ProofRefused> {
+    const existing = await findIn(trx, proof.endpoint);
+    if (existing === undefined) return { outcome: "not_found" };
+    if (!constantTimeEqual(existing.auth, proof.auth)) return { outcome: "auth_mismatch" };
+    return existing;
+  }
+
+  /** Applies a person change to `subscription` and answers with it as it now is. */
+  async function changed(trx: Kysely<Schema>, subscription: Subscription, events: WebhookEvent[], now: number): Promise<PersonChangeResult> {
+    await enqueueWebhookEvents(trx, events, now);
+    const current = (await findByIdIn(trx, subscription.id)) ?? subscription;
+    return { outcome: "changed", subscription: current, channels: await activeChannelSlugs(trx, subscription.id) };
+  }
+
+  function identifyWithProof<R extends string>(proof: SubscriptionProof, person: PersonIdentification<R>, now: number) {
+    return refusable<PersonChangeResult | ProofRefused, R>(database, async (trx) => {
+      const subscription = await withProof(trx, proof);
+      if ("outcome" in subscription) return subscription;
+      return changed(trx, subscription, await identifyChecked(trx, subscription, person, now), now);
+    });
+  }
+
+  function forgetWithProof(proof: SubscriptionProof, now: number): Promise<PersonChangeResult | ProofRefused> {
+    return writeTransaction(database, async (trx) => {
+      const subscription = await withProof(trx, proof);
+      if ("outcome" in subscription) return subscription;
+      return changed(trx, subscription, await forgetSubscription(trx, subscription), now);
+    });
+  }
+
+  function linkPerson(endpoint: string, personId: string, now: number): Promise<PersonChangeResult | { outcome: "not_found" }> {
+    return writeTransaction(database, async (trx) => {
+      const subscription = await findIn(trx, endpoint);
+      if (subscription === undefined) return { outcome: "not_found" } as const;
+      return changed(trx, subscription, await identifySubscription(trx, subscription, personId, now), now);
+    });
+  }
+
+  function unlinkPerson(endpoint: string, personId: string, now: number): Promise<PersonChangeResult | { outcome: "not_found" }> {
+    return writeTransaction(database, async (trx) => {
+      const subscription = await findIn(trx, endpoint);
+      if (subscription === undefined) return { outcome: "not_found" } as const;
+      const events = subscription.personId === personId ? await forgetSubscription(trx, subscription) : [];
+      return changed(trx, subscription, events, now);
     });
   }
 
   async function upsert(
     trx: Kysely<Schema>,
-    input: RegisterSubscriptionInput,
+    input: RegisterSubscriptionInput<string>,
     now: number,
   ): Promise<{ outcome: "created" | "existing"; subscription: Subscription } | { outcome: "auth_mismatch" }> {
     for (let attempt = 0; attempt < MAX_REGISTER_ATTEMPTS; attempt++) {
@@ -149,6 +295,7 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
         .insertInto("subscription_removals")
         .values({ removed_at: now, reason: "unsubscribed", subscription_created_at: Number(deleted.created_at), site_id: Number(deleted.site_id) })
         .execute();
+      await enqueueWebhookEvents(trx, [subscriptionRemoved(existing.id, existing.personId, existing.siteId, "unsubscribed")], now);
       return "removed";
     });
   }
@@ -173,11 +320,16 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
     return rows.map(toSubscription);
   }
 
-  return { register, removeWithProof, findByEndpoint, count, listAfter };
+  return { register, removeWithProof, findByEndpoint, count, listAfter, identifyWithProof, forgetWithProof, linkPerson, unlinkPerson };
 }
 
 async function findIn(q: Kysely<Schema>, endpoint: string): Promise<Subscription | undefined> {
   const row = await q.selectFrom("subscriptions").selectAll().where("endpoint", "=", normalizeEndpoint(endpoint)).executeTakeFirst();
+  return row === undefined ? undefined : toSubscription(row);
+}
+
+async function findByIdIn(q: Kysely<Schema>, id: number): Promise<Subscription | undefined> {
+  const row = await q.selectFrom("subscriptions").selectAll().where("id", "=", id).executeTakeFirst();
   return row === undefined ? undefined : toSubscription(row);
 }
 
@@ -192,5 +344,7 @@ function toSubscription(row: Selectable<SubscriptionsTable>): Subscription {
     updatedAt: Number(row.updated_at),
     lastSeenAt: Number(row.last_seen_at),
     siteId: Number(row.site_id),
+    personId: row.person_id,
+    identifiedAt: row.identified_at === null ? null : Number(row.identified_at),
   };
 }

@@ -1,4 +1,4 @@
-import type { PersonIdentity, SinoClient } from "../../../src/client/index.js";
+import type { UserClaim, SinoClient } from "../../../src/client/index.js";
 
 /** The `user` prop of `<SinoProvider>`: who is signed in to the host app, or nobody. */
 export type SinoUserProp = { id: string; signature?: string | null | undefined } | null | undefined;
@@ -17,13 +17,13 @@ export interface PersonSync {
  * logs them), so they end here.
  */
 export function createPersonSync(client: Pick<SinoClient, "identify" | "forget">): PersonSync {
-  let last: PersonIdentity | null = null;
+  let last: UserClaim | null = null;
   let queue: Promise<void> = Promise.resolve();
   const enqueue = (call: () => Promise<void>): Promise<void> => (queue = queue.then(call).catch(() => undefined));
   return {
     apply(user) {
       if (user) {
-        const person: PersonIdentity = user.signature ? { id: user.id, signature: user.signature } : { id: user.id };
+        const person: UserClaim = user.signature ? { id: user.id, signature: user.signature } : { id: user.id };
         if (last !== null && last.id === person.id && last.signature === person.signature) return queue;
         last = person;
         return enqueue(() => client.identify(person.id, person.signature));

@@ -1,4 +1,4 @@
-import type { PersonIdentity } from "../../shared/api/user-id.js";
+import type { UserClaim } from "../../shared/api/user-id.js";
 
 /**
  * Who the host page said the visitor is (`identify`), remembered across visits so that the first
@@ -7,8 +7,8 @@ import type { PersonIdentity } from "../../shared/api/user-id.js";
  * one origin) apart.
  */
 export interface IdentityStore {
-  read(): PersonIdentity | null;
-  write(identity: PersonIdentity): void;
+  read(): UserClaim | null;
+  write(identity: UserClaim): void;
   clear(): void;
 }
 
@@ -22,7 +22,7 @@ export function identityStorageKey(sinoUrl: string, site: string | null): string
  */
 export function createIdentityStore(storage: Pick<Storage, "getItem" | "setItem" | "removeItem"> | null, key: string): IdentityStore {
   // Storage is read each time, not cached: a sign-out (forget) in another tab counts here too.
-  let memory: PersonIdentity | null = null;
+  let memory: UserClaim | null = null;
   let stored = storage !== null;
   return {
     read() {
@@ -54,13 +54,13 @@ export function createIdentityStore(storage: Pick<Storage, "getItem" | "setItem"
   };
 }
 
-function parse(text: string | null): PersonIdentity | null {
+function parse(text: string | null): UserClaim | null {
   if (text === null) return null;
   const value = JSON.parse(text) as { id?: unknown; signature?: unknown } | null;
   if (typeof value?.id !== "string") return null;
   return typeof value.signature === "string" ? { id: value.id, signature: value.signature } : { id: value.id };
 }
 
-export function sameIdentity(a: PersonIdentity | null, b: PersonIdentity | null): boolean {
+export function sameIdentity(a: UserClaim | null, b: UserClaim | null): boolean {
   return a !== null && b !== null && a.id === b.id && a.signature === b.signature;
 }

@@ -9,7 +9,7 @@ import type {
   RemoveSubscriptionRequest,
   SubscriptionProof,
 } from "../../shared/api/subscriptions.js";
-import type { PersonIdentity } from "../../shared/api/user-id.js";
+import type { UserClaim } from "../../shared/api/user-id.js";
 import { createJsonRequest, type RequestFailure } from "../http/json-request.js";
 
 /** A failed API call: `status` 0 means the request never got an HTTP answer. */
@@ -57,9 +57,9 @@ export interface ApiClient {
    * `previous`: the subscription the browser rotated away from, so the server moves its channels.
    * `user`: the person to tie it to, in the same transaction (a refused identification refuses all).
    */
-  registerSubscription(subscription: PushSubscriptionJson, previous?: SubscriptionProof, user?: PersonIdentity): Promise<RegisteredSubscription>;
+  registerSubscription(subscription: PushSubscriptionJson, previous?: SubscriptionProof, user?: UserClaim): Promise<RegisteredSubscription>;
   /** PUT /subscriptions/user: ties an existing subscription to a person. */
-  identifySubscription(proof: SubscriptionProof, user: PersonIdentity): Promise<void>;
+  identifySubscription(proof: SubscriptionProof, user: UserClaim): Promise<void>;
   /** DELETE /subscriptions/user: makes it anonymous again (its channels stay); a 404 counts as done. */
   forgetSubscription(proof: SubscriptionProof): Promise<void>;
   /** Resolves when removed, and also when the server no longer knows the endpoint (404). */

@@ -1,5 +1,5 @@
 import type { PushSubscriptionJson } from "../../shared/api/subscriptions.js";
-import type { PersonIdentity } from "../../shared/api/user-id.js";
+import type { UserClaim } from "../../shared/api/user-id.js";
 import type { IdentityStore } from "../identity/identity-store.js";
 import { ApiRequestError, asApiError } from "./api-client.js";
 import type { ApiClient, RegisteredSubscription } from "./api-client.js";
@@ -41,11 +41,11 @@ export interface StartResult {
   /** The channels (slugs) the server has for the token; null when unknown (no token, server unreachable). */
   channels: string[] | null;
   /** The person the server tied the token to with this registration; null when none was sent or it failed. */
-  identified: PersonIdentity | null;
+  identified: UserClaim | null;
 }
 
 export type EnableResult =
-  | { kind: "on"; token: PushSubscriptionJson; channels: string[] | null; identified: PersonIdentity | null }
+  | { kind: "on"; token: PushSubscriptionJson; channels: string[] | null; identified: UserClaim | null }
   | { kind: "no-token"; permission: NotificationPermission }
   | { kind: "token-error" }
   | { kind: "server-error"; error: ApiRequestError };
@@ -101,7 +101,7 @@ export function createPushMessaging(deps: PushMessagingDeps): PushMessaging {
     // The server may have lost or pruned it (a restored backup, a 410 it mistook): register again.
     // This also refreshes its last_seen_at, which keeps the hygiene task from expiring it.
     let channels: string[] | null = null;
-    let identified: PersonIdentity | null = null;
+    let identified: UserClaim | null = null;
     try {
       const registered = await register(token);
       channels = registered.subscription.channels ?? null;
@@ -128,7 +128,7 @@ export function createPushMessaging(deps: PushMessagingDeps): PushMessaging {
    * refused identity is dropped (the page identifies again on its next sign-in or visit), and the
    * console says why.
    */
-  async function register(token: PushSubscriptionJson): Promise<RegisteredSubscription & { identified: PersonIdentity | null }> {
+  async function register(token: PushSubscriptionJson): Promise<RegisteredSubscription & { identified: UserClaim | null }> {
     const user = deps.identity?.read() ?? null;
     if (user) {
       try {

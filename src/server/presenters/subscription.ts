@@ -12,5 +12,6 @@ export function presentSubscription(subscription: Subscription, channels: string
     createdAt: new Date(subscription.createdAt).toISOString(),
     updatedAt: new Date(subscription.updatedAt).toISOString(),
     channels,
+    userId: subscription.personId,
   };
 }

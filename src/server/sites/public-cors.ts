@@ -6,13 +6,14 @@ import type { KnownSite, SiteRegistry } from "./site-registry.js";
 
 /**
  * The subscriber API a registered site's page calls from its own origin (the embedded bell and
- * its service worker): configuration, subscriptions, the channel choice, events, Avisos and their
- * stream. Nothing else answers CORS: the Painel's and the operators' API stay same-origin.
+ * its service worker): configuration, subscriptions, the channel choice, the person, events,
+ * Avisos and their stream. Nothing else answers CORS: the Painel's and the operators' API stay same-origin.
  */
 export const PUBLIC_API_PATHS: ReadonlySet<string> = new Set([
   API_ROUTES.config,
   API_ROUTES.subscriptions,
   API_ROUTES.subscriptionChannels,
+  API_ROUTES.subscriptionUser,
   API_ROUTES.events,
   API_ROUTES.notices,
   API_ROUTES.noticesStream,

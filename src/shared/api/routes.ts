@@ -16,8 +16,6 @@ export const API_ROUTES = {
   tokens: `${API_PREFIX}/tokens`,
   /** PUT: replace a subscription's channel choice, with proof (`SubscriptionChannelsRequest`). */
   subscriptionChannels: `${API_PREFIX}/subscriptions/channels`,
-  /** PUT: tie the subscription to a person (`{ endpoint, auth, user }`); DELETE: make it anonymous again. */
-  subscriptionUser: `${API_PREFIX}/subscriptions/user`,
   /** GET (signed in) list; POST (admin) create; `/channels/:id` PATCH (admin). */
   channels: `${API_PREFIX}/channels`,
   /** POST (public): the service worker reports shown/clicked/closed (`NotificationEventRequest`). */
@@ -40,6 +38,13 @@ export const API_ROUTES = {
   overview: `${API_PREFIX}/overview`,
   /** POST `/p/<canal>` with a text/plain body: the quick publish for scripts (`curl -d`). */
   quickPublish: "/p",
+  /**
+   * PUT: identify a subscription as a person (`IdentifySubscriptionRequest`, with proof and, where
+   * the site verifies, the signature); DELETE: make it anonymous again (`ForgetSubscriptionRequest`).
+   */
+  subscriptionUser: `${API_PREFIX}/subscriptions/user`,
+  /** The host app's people, by their user id; `/people/:userId/subscriptions` PUT/DELETE links one. */
+  people: `${API_PREFIX}/people`,
   /** GET (signed in): sites and Sino's address for the snippet; POST (admin) create; `/sites/:id` DELETE (admin). */
   sites: `${API_PREFIX}/sites`,
   /** GET: the OpenAPI 3 document, generated from the same zod schemas that validate requests. */
@@ -98,4 +103,14 @@ export function notificationEventsPath(id: string): string {
 /** `/api/v1/sites/:id`. */
 export function sitePath(id: string): string {
   return `${API_ROUTES.sites}/${encodeURIComponent(id)}`;
+}
+
+/** `/api/v1/sites/:id/identity-secret` (POST, admin): generate or replace the site's identity secret. */
+export function siteIdentitySecretPath(id: string): string {
+  return `${sitePath(id)}/identity-secret`;
+}
+
+/** `/api/v1/people/:userId/subscriptions` (PUT links, DELETE unlinks a subscription). */
+export function personSubscriptionsPath(userId: string): string {
+  return `${API_ROUTES.people}/${encodeURIComponent(userId)}/subscriptions`;
 }

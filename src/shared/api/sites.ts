@@ -56,8 +56,21 @@ export const siteSchema = z.object({
   subscribers: z.number().int(),
   /** ISO 8601, UTC. */
   createdAt: z.string(),
+  identity: z.object({
+    /** Identifying a person needs `HMAC-SHA256(identity secret, userId)` (the default). */
+    verification: z.boolean(),
+    /** An identity secret was generated (it is shown only once, when generated). */
+    hasSecret: z.boolean(),
+    /** When the current secret was generated (ISO 8601), or null. */
+    rotatedAt: z.string().nullable(),
+    /** Until when the secret it replaced is still accepted (ISO 8601); null when none is. */
+    previousValidUntil: z.string().nullable(),
+    /** With verification off: why that is risky (pt-BR). */
+    warning: z.string().optional(),
+  }),
 });
 export type Site = z.infer<typeof siteSchema>;
+export type SiteIdentity = Site["identity"];
 
 /** GET /sites (signed in). */
 export const sitesResponseSchema = z.object({
@@ -74,6 +87,20 @@ export const createSiteRequestSchema = z.object({
 export type CreateSiteRequest = z.input<typeof createSiteRequestSchema>;
 export const siteResponseSchema = z.object({ site: siteSchema });
 export type SiteResponse = z.infer<typeof siteResponseSchema>;
+
+/** PATCH /sites/:id (admin) → 200 `{ site }`: turns signature verification of person ids on or off. */
+export const updateSiteRequestSchema = z.object({
+  identityVerification: z.boolean({ error: "validation_failed" }),
+});
+export type UpdateSiteRequest = z.infer<typeof updateSiteRequestSchema>;
+
+/**
+ * POST /sites/:id/identity-secret (admin) → 200 `{ secret, site }`: generates the site's identity
+ * secret, or replaces it (the previous one stays valid for SINO_IDENTITY_SECRET_GRACE_HOURS). The
+ * secret is in this answer only: Sino never shows it again.
+ */
+export const identitySecretResponseSchema = z.object({ secret: z.string(), site: siteSchema });
+export type IdentitySecretResponse = z.infer<typeof identitySecretResponseSchema>;
 
 /** DELETE /sites/:id (admin) → `{ removedSubscribers }`: its subscriptions go with it. */
 export const deleteSiteResponseSchema = z.object({ removedSubscribers: z.number().int() });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { text } from "./text.js";
+import { userClaimSchema, userIdSchema } from "./user-id.js";
 
 /**
  * A browser push subscription as `PushSubscription.toJSON()` gives it. The shape is checked here;
@@ -41,6 +42,13 @@ export const registerSubscriptionRequestSchema = pushSubscriptionSchema.extend({
    * not the request's Origin → 403 `site_origin_mismatch`.
    */
   site: text().max(64).optional(),
+  /**
+   * The person signed in on the page (the host app's user id and, on a site that verifies, its
+   * signature): identified in the same transaction as the registration. A refused identification
+   * (403 `user_signature_required` / `user_signature_invalid`, 409 `site_identity_secret_missing`)
+   * refuses the registration too: nothing is stored.
+   */
+  user: userClaimSchema.optional(),
 });
 export type RegisterSubscriptionRequest = z.infer<typeof registerSubscriptionRequestSchema>;
 
@@ -51,6 +59,8 @@ export const subscriptionPresentationSchema = z.object({
   updatedAt: z.string(),
   /** Slugs of the channels this subscription receives (a new one starts with the default channels). */
   channels: z.array(z.string()),
+  /** The person it is identified as; null: anonymous. */
+  userId: z.string().nullable(),
 });
 export type SubscriptionPresentation = z.infer<typeof subscriptionPresentationSchema>;
 export const registerSubscriptionResponseSchema = z.object({ subscription: subscriptionPresentationSchema });
@@ -67,3 +77,28 @@ export const subscriptionChannelsRequestSchema = subscriptionProofSchema.extend(
 export type SubscriptionChannelsRequest = z.infer<typeof subscriptionChannelsRequestSchema>;
 export const subscriptionChannelsResponseSchema = z.object({ channels: z.array(z.string()) });
 export type SubscriptionChannelsResponse = z.infer<typeof subscriptionChannelsResponseSchema>;
+
+/**
+ * PUT /subscriptions/user → 200 `{ subscription }`: the browser (proving possession) identifies its
+ * subscription as a person, verified against the subscription's own site. The last identification
+ * wins: a subscription identified as someone else moves to this person.
+ */
+export const identifySubscriptionRequestSchema = subscriptionProofSchema.extend({ user: userClaimSchema });
+export type IdentifySubscriptionRequest = z.infer<typeof identifySubscriptionRequestSchema>;
+
+/** DELETE /subscriptions/user → 200 `{ subscription }` (userId null): anonymous again, channels kept. */
+export const forgetSubscriptionRequestSchema = subscriptionProofSchema;
+export type ForgetSubscriptionRequest = z.infer<typeof forgetSubscriptionRequestSchema>;
+
+export const subscriptionResponseSchema = z.object({ subscription: subscriptionPresentationSchema });
+export type SubscriptionResponse = z.infer<typeof subscriptionResponseSchema>;
+
+/**
+ * PUT / DELETE /people/:userId/subscriptions (API token of scope publish or admin, or a signed-in
+ * admin) → 200 `{ subscription }`: links the subscription with this endpoint to the person, or
+ * unlinks it if it is theirs. No signature: the caller's token is the proof. Unknown endpoint →
+ * 404 `subscription_not_found`.
+ */
+export const personSubscriptionRequestSchema = z.object({ endpoint: text() });
+export type PersonSubscriptionRequest = z.infer<typeof personSubscriptionRequestSchema>;
+export const personParamsSchema = z.object({ userId: userIdSchema });

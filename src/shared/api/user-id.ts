@@ -1,27 +1,23 @@
+import { z } from "zod";
+import { isValidUserId } from "./user-id-rule.js";
+
 /**
- * The host app's user id, as a person is known to Sino (issue 17): 1–128 characters (code points),
- * printable — no C0/C1 control characters, no U+2028/U+2029, no lone surrogate — case sensitive,
- * and never trimmed silently: leading or trailing whitespace makes it invalid (`user_id_invalid`).
- *
- * A plain function, not a zod schema: the bell client (the embed, the public page) checks ids before
- * calling the server and must not load zod. The server's schema refines with this same function.
+ * A person's id: the opaque id the host app knows its own user by (the API field `userId`; the
+ * store's `person_id`). The rule itself is in user-id-rule.ts, without zod, so the bell client
+ * checks ids the same way.
  */
-export const USER_ID_MAX_LENGTH = 128;
+export { isValidUserId, USER_ID_MAX_LENGTH } from "./user-id-rule.js";
 
-const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]|\p{Cs}/u;
-const EDGE_SPACE = /^\s|\s$/u;
+/** A user id field: refused with `user_id_invalid` whatever is wrong with it. */
+export const userIdSchema = z.string({ error: "user_id_invalid" }).refine(isValidUserId, { error: "user_id_invalid", abort: true });
 
-export function isValidUserId(value: unknown): value is string {
-  if (typeof value !== "string" || value === "") return false;
-  // Counted in code points, so an emoji or a CJK character is one character, as people count them.
-  let length = 0;
-  for (const _ of value) if (++length > USER_ID_MAX_LENGTH) return false;
-  return !UNPRINTABLE.test(value) && !EDGE_SPACE.test(value);
-}
-
-/** `user` in a registration or identification body: the id and, on a verifying site, its signature. */
-export interface PersonIdentity {
-  id: string;
-  /** Hex HMAC-SHA256 of the id with the site's identity secret, computed on the host's server. */
-  signature?: string;
-}
+/**
+ * A person's identity as the browser sends it: the id and, on a site that verifies, the hex
+ * HMAC-SHA256 of the id under the site's identity secret (computed by the host's server).
+ */
+export const userClaimSchema = z.object({
+  id: userIdSchema,
+  // Its shape is checked when it is verified, so every wrong signature gets one answer.
+  signature: z.string({ error: "user_signature_invalid" }).max(256, { error: "user_signature_invalid" }).optional(),
+});
+export type UserClaim = z.infer<typeof userClaimSchema>;

@@ -5,11 +5,13 @@ import { API_ROUTES } from "../../../shared/api/routes.js";
 import {
   createSiteRequestSchema,
   deleteSiteResponseSchema,
+  identitySecretResponseSchema,
   normaliseSiteOrigin,
   siteResponseSchema,
   sitesResponseSchema,
+  updateSiteRequestSchema,
 } from "../../../shared/api/sites.js";
-import type { SitesRepository } from "../../../store/sites-repository.js";
+import type { SitesRepository, SiteWithCount } from "../../../store/sites-repository.js";
 import type { Authenticator } from "../../auth/authenticator.js";
 import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
@@ -26,12 +28,17 @@ export interface SiteRoutesDeps {
   readonly translator: Translator;
   /** SINO_PUBLIC_URL. */
   readonly publicUrl: string;
+  /** SINO_IDENTITY_SECRET_GRACE_HOURS, in ms. */
+  readonly identitySecretGraceMs: number;
   readonly now: () => number;
 }
 
 const siteParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "site_not_found" }) });
 
-/** Sites: any operator reads them (to narrow a send to one); admins register and delete them. */
+/**
+ * Sites: any operator reads them (to narrow a send to one); admins register and delete them, and
+ * manage how people are identified on them (the identity secret, verification on or off).
+ */
 export function registerSiteRoutes(app: FastifyInstance, deps: SiteRoutesDeps): void {
   const { t } = deps.translator;
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -39,11 +46,12 @@ export function registerSiteRoutes(app: FastifyInstance, deps: SiteRoutesDeps): 
   const { requireUser, requireAdmin } = deps.authenticator;
   const publicOrigin = new URL(deps.publicUrl).origin;
   const sinoUrl = deps.publicUrl.replace(/\/+$/, "");
+  const present = (site: SiteWithCount) => presentSite(site, { publicOrigin, now: deps.now(), t });
 
   routes.get(
     API_ROUTES.sites,
     { onRequest: requireUser, schema: { ...doc("api:routes.sitesList"), response: { 200: sitesResponseSchema, "4xx": apiErrorSchema } } },
-    async () => ({ sites: (await deps.sites.list()).map((site) => presentSite(site, publicOrigin)), sinoUrl }),
+    async () => ({ sites: (await deps.sites.list()).map((site) => present(site)), sinoUrl }),
   );
 
   routes.post(
@@ -61,7 +69,7 @@ export function registerSiteRoutes(app: FastifyInstance, deps: SiteRoutesDeps): 
       if (created === "origin_taken") throw apiError("site_origin_taken", "origin");
       deps.registry.invalidate();
       request.log.info({ siteId: created.id }, "site created");
-      return reply.code(201).send({ site: presentSite(created, publicOrigin) });
+      return reply.code(201).send({ site: present(created) });
     },
   );
 
@@ -78,6 +86,36 @@ export function registerSiteRoutes(app: FastifyInstance, deps: SiteRoutesDeps): 
       deps.registry.invalidate();
       request.log.info({ siteId: request.params.id, removedSubscribers: result.removedSubscribers }, "site deleted");
       return { removedSubscribers: result.removedSubscribers };
+    },
+  );
+
+  routes.patch(
+    `${API_ROUTES.sites}/:id`,
+    {
+      onRequest: [requireAdmin, requireJson],
+      schema: { ...doc("api:routes.sitesUpdate"), params: siteParams, body: updateSiteRequestSchema, response: { 200: siteResponseSchema, "4xx": apiErrorSchema } },
+    },
+    async (request) => {
+      const site = await deps.sites.setIdentityVerification(Number(request.params.id), request.body.identityVerification);
+      if (site === undefined) throw apiError("site_not_found");
+      request.log.info({ siteId: site.id, identityVerification: request.body.identityVerification }, "site identity verification set");
+      return { site: present(site) };
+    },
+  );
+
+  // The secret is in this answer only (no-store: no cache keeps it either).
+  routes.post(
+    `${API_ROUTES.sites}/:id/identity-secret`,
+    {
+      onRequest: requireAdmin,
+      schema: { ...doc("api:routes.sitesIdentitySecret"), params: siteParams, response: { 200: identitySecretResponseSchema, "4xx": apiErrorSchema } },
+    },
+    async (request, reply) => {
+      const rotated = await deps.sites.rotateIdentitySecret(Number(request.params.id), deps.now(), deps.identitySecretGraceMs);
+      if (rotated === undefined) throw apiError("site_not_found");
+      request.log.info({ siteId: rotated.site.id }, "site identity secret generated");
+      reply.header("cache-control", "no-store");
+      return { secret: rotated.secret, site: present(rotated.site) };
     },
   );
 }

@@ -3,15 +3,21 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { checkEndpoint, type EndpointPolicy } from "../../../push/endpoint-policy.js";
 import { API_ROUTES } from "../../../shared/api/routes.js";
 import {
+  forgetSubscriptionRequestSchema,
+  identifySubscriptionRequestSchema,
   registerSubscriptionResponseSchema,
   subscriptionChannelsResponseSchema,
+  subscriptionResponseSchema,
   type RegisterSubscriptionResponse,
+  type SubscriptionResponse,
 } from "../../../shared/api/subscriptions.js";
+import type { UserClaim } from "../../../shared/api/user-id.js";
 import type { SubscriptionChannelsRepository } from "../../../store/subscription-channels-repository.js";
-import type { SubscriptionsRepository } from "../../../store/subscriptions-repository.js";
+import type { PersonIdentification, SubscriptionsRepository } from "../../../store/subscriptions-repository.js";
 import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
 import { apiErrorSchema, noContentSchema } from "../../openapi.js";
+import { checkUserSignature, type IdentityRefusal } from "../../people/person-identity.js";
 import { presentSubscription } from "../../presenters/subscription.js";
 import { requireJson } from "../../require-json.js";
 import {
@@ -94,16 +100,35 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
       await checkSiteCap(site, endpoint.endpoint, deps);
 
       // pushsubscriptionchange / key rotation: with `previous` the browser proves it held the old
-      // subscription, so the subscriber keeps their channels (the store moves them).
+      // subscription, so the subscriber keeps their channels (the store moves them). With `user`,
+      // the page's person is identified in the same transaction, verified against the site the
+      // subscription belongs to: a refusal stores nothing at all.
+      const now = deps.now();
       const result = await deps.subscriptions.register(
-        { endpoint: endpoint.endpoint, p256dh: p256dh.value, auth: auth.value, userAgent: userAgentOf(request), previous: body.previous, siteId: site.id },
-        deps.now(),
+        {
+          endpoint: endpoint.endpoint,
+          p256dh: p256dh.value,
+          auth: auth.value,
+          userAgent: userAgentOf(request),
+          previous: body.previous,
+          siteId: site.id,
+          person: body.user === undefined ? undefined : verifiedPerson(body.user, now),
+        },
+        now,
       );
       // The endpoint already belongs to a browser holding another auth secret: replacing its keys
       // would silently cut that browser off, and knowing an endpoint must not be enough for that.
       if (result.outcome === "auth_mismatch") throw apiError("subscription_auth_mismatch", "keys.auth");
+      if (result.outcome === "identity_refused") throw apiError(result.refusal, "user.signature");
       request.log.info(
-        { subscriptionId: result.subscription.id, siteId: site.id, pushHost: endpoint.url.host, outcome: result.outcome, previousMoved: result.previousMoved },
+        {
+          subscriptionId: result.subscription.id,
+          siteId: site.id,
+          pushHost: endpoint.url.host,
+          outcome: result.outcome,
+          previousMoved: result.previousMoved,
+          identified: result.subscription.personId !== null,
+        },
         "subscription registered",
       );
       const response: RegisterSubscriptionResponse = { subscription: presentSubscription(result.subscription, result.channels) };
@@ -112,6 +137,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
   );
 
   registerChannelChoiceRoute(app, deps);
+  registerSubscriptionUserRoutes(app, deps);
 
   // DELETE: remove a subscription. The auth secret is the proof of possession (only the browser
   // and this server know it); the endpoint alone is not enough.
@@ -132,6 +158,73 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
       if (result === "auth_mismatch") throw apiError("subscription_auth_mismatch", "auth");
       request.log.info("subscription removed");
       return reply.code(204).send(null);
+    },
+  );
+}
+
+/**
+ * The page's person, to be identified once the signature is checked against the keys of the
+ * subscription's own site (read in the registration's transaction): a signature made with another
+ * site's secret never verifies.
+ */
+function verifiedPerson(user: UserClaim, now: number): PersonIdentification<IdentityRefusal> {
+  return { personId: user.id, check: (keys) => checkUserSignature(keys, user.id, user.signature, now) };
+}
+
+/**
+ * PUT /subscriptions/user identifies the browser's subscription as a person (the bell's
+ * `identify()` once it is subscribed); DELETE makes it anonymous again (`forget()`, at sign-out),
+ * its channels kept. Both with proof of possession, like the channel choice.
+ */
+function registerSubscriptionUserRoutes(app: FastifyInstance, deps: SubscriptionRoutesDeps): void {
+  const { t } = deps.translator;
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const tags = [t("api:tags.public")];
+  const response = { 200: subscriptionResponseSchema, "4xx": apiErrorSchema };
+
+  routes.put(
+    API_ROUTES.subscriptionUser,
+    {
+      bodyLimit: SUBSCRIPTION_BODY_LIMIT,
+      onRequest: requireJson,
+      schema: { summary: t("api:routes.subscriptionUserIdentify"), tags, body: identifySubscriptionRequestSchema, response },
+    },
+    async (request): Promise<SubscriptionResponse> => {
+      const body = request.body;
+      const auth = checkAuth(body.auth);
+      if (!auth.ok) throw apiError(auth.code, "auth");
+      const now = deps.now();
+      const result = await deps.subscriptions.identifyWithProof({ endpoint: body.endpoint, auth: auth.value }, verifiedPerson(body.user, now), now);
+      switch (result.outcome) {
+        case "not_found":
+          throw apiError("subscription_not_found", "endpoint");
+        case "auth_mismatch":
+          throw apiError("subscription_auth_mismatch", "auth");
+        case "identity_refused":
+          throw apiError(result.refusal, "user.signature");
+        case "changed":
+          request.log.info({ subscriptionId: result.subscription.id }, "subscription identified");
+          return { subscription: presentSubscription(result.subscription, result.channels) };
+      }
+    },
+  );
+
+  routes.delete(
+    API_ROUTES.subscriptionUser,
+    {
+      bodyLimit: SUBSCRIPTION_BODY_LIMIT,
+      onRequest: requireJson,
+      schema: { summary: t("api:routes.subscriptionUserForget"), tags, body: forgetSubscriptionRequestSchema, response },
+    },
+    async (request): Promise<SubscriptionResponse> => {
+      const body = request.body;
+      const auth = checkAuth(body.auth);
+      if (!auth.ok) throw apiError(auth.code, "auth");
+      const result = await deps.subscriptions.forgetWithProof({ endpoint: body.endpoint, auth: auth.value }, deps.now());
+      if (result.outcome === "not_found") throw apiError("subscription_not_found", "endpoint");
+      if (result.outcome === "auth_mismatch") throw apiError("subscription_auth_mismatch", "auth");
+      request.log.info({ subscriptionId: result.subscription.id }, "subscription forgotten");
+      return { subscription: presentSubscription(result.subscription, result.channels) };
     },
   );
 }

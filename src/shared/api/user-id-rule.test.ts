@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isValidUserId } from "./user-id.js";
+import { isValidUserId } from "./user-id-rule.js";
 
 describe("isValidUserId", () => {
   it.each([
