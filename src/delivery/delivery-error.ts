@@ -5,13 +5,24 @@ export type DeliveryErrorCode =
   | "ttl_invalid"
   | "urgency_invalid"
   | "topic_invalid"
-  | "send_not_found";
+  | "send_not_found"
+  /** A person of a personalised send has no value for a placeholder (the error's `field` names it). */
+  | "placeholder_missing"
+  /** Placeholders in a send that is not to people. */
+  | "placeholder_not_allowed"
+  /** Filled for some person, the title, body or link breaks its limit. */
+  | "title_too_long"
+  | "body_too_long"
+  | "link_invalid"
+  | "text_control_characters";
 
 export class DeliveryError extends Error {
   override readonly name = "DeliveryError";
   constructor(
     readonly code: DeliveryErrorCode,
     message: string,
+    /** What the refusal is about: a placeholder's name, or the field that broke its limit. */
+    readonly field?: string,
   ) {
     super(message);
   }

@@ -10,9 +10,19 @@ export interface PushItem {
   readonly attempt: number;
 }
 
+/**
+ * A personalised send's payload for one target (its person's copy), or undefined when the target
+ * is no longer one of the send's people (re-identified since): that push is not made.
+ */
+export type PayloadOf = (target: DeliveryTarget) => string | undefined;
+
 export interface BatchPusher {
-  /** Sends `notification` to every item at once; outcomes in the items' order. Never throws for one push. */
-  push(notification: Notification, items: readonly PushItem[], now: number): Promise<PushOutcome[]>;
+  /**
+   * Sends `notification` to every item at once; outcomes in the items' order. Never throws for
+   * one push. With `payloadOf` (a personalised send) each target gets its own payload; without
+   * it, the send's one payload goes to all, with no per-target work.
+   */
+  push(notification: Notification, items: readonly PushItem[], now: number, payloadOf?: PayloadOf): Promise<PushOutcome[]>;
 }
 
 /**
@@ -22,9 +32,15 @@ export interface BatchPusher {
  */
 const MIN_ENCRYPT_CHUNK = 25;
 
+/**
+ * A personalised push whose target is no longer one of the send's people (a retry to a browser
+ * identified as someone else since): never sent, since it would show one person another's text.
+ */
+const NOT_THEIRS: PushOutcome = { kind: "fatal", reason: "client_error", detail: "the subscription belongs to another person now", latencyMs: 0 };
+
 export function createBatchPusher(sender: PushSender, pool: EncryptionPool | undefined): BatchPusher {
   return {
-    async push(notification, items, now) {
+    async push(notification, items, now, payloadOf) {
       const base = sendOptionsFor(notification, now);
       // One options object per attempt number, shared by every push of the batch (almost all are
       // first attempts): the sender resolves and checks them once per object, not once per push.
@@ -34,38 +50,64 @@ export function createBatchPusher(sender: PushSender, pool: EncryptionPool | und
         if (options === undefined) byAttempt.set(attempt, (options = { ...base, attempt }));
         return options;
       };
-      if (pool === undefined) {
-        return Promise.all(
-          items.map(({ target, attempt }) =>
-            sender.send({ endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } }, notification.payload, optionsFor(attempt)),
-          ),
-        );
-      }
-      const chunks: Promise<PushOutcome[]>[] = [];
-      const chunkSize = Math.max(MIN_ENCRYPT_CHUNK, Math.ceil(items.length / pool.threads));
-      for (let i = 0; i < items.length; i += chunkSize) {
-        const chunk = items.slice(i, i + chunkSize);
-        chunks.push(
-          pool.encryptBatch(
-            notification.payload,
-            chunk.map(({ target }) => ({ p256dh: target.p256dh, auth: target.auth })),
-          ).then((bodies) =>
-            Promise.all(
-              chunk.map(({ target, attempt }, j) => {
-                const body = bodies[j]!;
-                if (!Buffer.isBuffer(body)) {
-                  // Keys the browser gave that cannot be encrypted for: no retry will help.
-                  return Promise.resolve<PushOutcome>({ kind: "fatal", reason: body.error, latencyMs: 0 });
-                }
-                return sender.sendEncrypted(target.endpoint, body, optionsFor(attempt));
-              }),
-            ),
-          ),
-        );
-      }
-      return (await Promise.all(chunks)).flat();
+      if (payloadOf === undefined) return pushAll(notification.payload, items, optionsFor);
+      // Personalised: the encryption pool takes one payload per task, so the targets are grouped
+      // by their copy (a person's devices share one), and the outcomes put back in order.
+      const outcomes = new Array<PushOutcome>(items.length);
+      const groups = new Map<string, number[]>();
+      items.forEach(({ target }, i) => {
+        const payload = payloadOf(target);
+        if (payload === undefined) {
+          outcomes[i] = NOT_THEIRS;
+          return;
+        }
+        const group = groups.get(payload);
+        if (group === undefined) groups.set(payload, [i]);
+        else group.push(i);
+      });
+      await Promise.all(
+        Array.from(groups, async ([payload, indexes]) => {
+          const results = await pushAll(payload, indexes.map((i) => items[i]!), optionsFor);
+          indexes.forEach((index, j) => (outcomes[index] = results[j]!));
+        }),
+      );
+      return outcomes;
     },
   };
+
+  /** One payload to every item: encrypted on the pool's threads when there is one. */
+  async function pushAll(payload: string, items: readonly PushItem[], optionsFor: (attempt: number) => SendOptions): Promise<PushOutcome[]> {
+    if (pool === undefined) {
+      return Promise.all(
+        items.map(({ target, attempt }) =>
+          sender.send({ endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } }, payload, optionsFor(attempt)),
+        ),
+      );
+    }
+    const chunks: Promise<PushOutcome[]>[] = [];
+    const chunkSize = Math.max(MIN_ENCRYPT_CHUNK, Math.ceil(items.length / pool.threads));
+    for (let i = 0; i < items.length; i += chunkSize) {
+      const chunk = items.slice(i, i + chunkSize);
+      chunks.push(
+        pool.encryptBatch(
+          payload,
+          chunk.map(({ target }) => ({ p256dh: target.p256dh, auth: target.auth })),
+        ).then((bodies) =>
+          Promise.all(
+            chunk.map(({ target, attempt }, j) => {
+              const body = bodies[j]!;
+              if (!Buffer.isBuffer(body)) {
+                // Keys the browser gave that cannot be encrypted for: no retry will help.
+                return Promise.resolve<PushOutcome>({ kind: "fatal", reason: body.error, latencyMs: 0 });
+              }
+              return sender.sendEncrypted(target.endpoint, body, optionsFor(attempt));
+            }),
+          ),
+        ),
+      );
+    }
+    return (await Promise.all(chunks)).flat();
+  }
 }
 
 /**

@@ -4,7 +4,8 @@ import { isDatabaseUnavailable } from "../store/database-unavailable.js";
 import type { DeliveryQueueRepository, ClaimedJob, ClaimedRetry, Lease, SettledRetry } from "../store/delivery-queue-repository.js";
 import type { Notification, NotificationsRepository } from "../store/notifications-repository.js";
 import type { DeliveryOptions } from "./delivery-options.js";
-import type { BatchPusher } from "./push-batch.js";
+import type { BatchPusher, PayloadOf } from "./push-batch.js";
+import { payloadFor, fillTemplate } from "./send-input.js";
 import { retryOutcomeOf, tallyRange } from "./tally.js";
 
 /** Structured logging, pino-compatible; never given keys or whole endpoints. */
@@ -44,6 +45,33 @@ export interface Worker {
   stop(options: StopOptions): Promise<void>;
 }
 
+/** A send as the lanes keep it: with `payloadOf` when each person gets their own copy. */
+interface CachedSend {
+  readonly send: Notification;
+  readonly payloadOf?: PayloadOf;
+}
+
+const MAX_CACHED_SENDS = 256;
+/** Four sends of 10,000 people each at most (their data is at most 1 KB a person). */
+const MAX_CACHED_PEOPLE = 40_000;
+
+/**
+ * A target's copy of a personalised send: the stored template filled from its person's data, or
+ * undefined when the browser is no longer one of the send's people. The data were checked when
+ * the send was created (every placeholder has a value, every copy fits), so filling succeeds.
+ */
+function personalPayloads(send: Notification, people: ReadonlyMap<string, Readonly<Record<string, string | number | boolean>> | null>): PayloadOf {
+  const id = String(send.id);
+  return (target) => {
+    if (target.personId === null || !people.has(target.personId)) return undefined;
+    try {
+      return payloadFor({ ...send, ...fillTemplate(send, people.get(target.personId) ?? null) }, send.tag, id);
+    } catch {
+      return undefined;
+    }
+  };
+}
+
 /**
  * A worker process's lanes. Each lane loops: claim due retries, else lease a range job and walk it
  * sub-batch by sub-batch (read, encrypt, send all at once, checkpoint), else sleep until woken or
@@ -52,7 +80,9 @@ export interface Worker {
 export function createWorker(deps: WorkerDeps): Worker {
   const { queue, options, clock, logger } = deps;
   const id = deps.id ?? `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
-  const sends = new Map<number, Notification>();
+  const sends = new Map<number, CachedSend>();
+  /** People whose data the cache holds (personalised sends), bounded like the number of sends. */
+  let cachedPeople = 0;
   let stopping = false;
   let abandoned = false;
   let lanes: Promise<void>[] | undefined;
@@ -80,15 +110,24 @@ export function createWorker(deps: WorkerDeps): Worker {
     for (const done of waiting) done();
   }
 
-  /** The send's payload and options never change once stored: read once per send and process. */
-  async function sendOf(notificationId: number): Promise<Notification | undefined> {
+  /**
+   * The send's payload, options and people never change once stored: read once per send and
+   * process. A personalised send also loads its people's data (at most 10,000 entries).
+   */
+  async function sendOf(notificationId: number): Promise<CachedSend | undefined> {
     const cached = sends.get(notificationId);
     if (cached !== undefined) return cached;
-    const found = await deps.notifications.findById(notificationId);
-    if (found === undefined) return undefined;
-    if (sends.size >= 256) sends.clear();
-    sends.set(notificationId, found);
-    return found;
+    const send = await deps.notifications.findById(notificationId);
+    if (send === undefined) return undefined;
+    const people = send.personalised ? await deps.notifications.peopleData(notificationId) : undefined;
+    if (sends.size >= MAX_CACHED_SENDS || cachedPeople + (people?.size ?? 0) > MAX_CACHED_PEOPLE) {
+      sends.clear();
+      cachedPeople = 0;
+    }
+    const entry: CachedSend = { send, ...(people === undefined ? {} : { payloadOf: personalPayloads(send, people) }) };
+    sends.set(notificationId, entry);
+    cachedPeople += people?.size ?? 0;
+    return entry;
   }
 
   function publish(send: Notification | undefined): void {
@@ -134,8 +173,9 @@ export function createWorker(deps: WorkerDeps): Worker {
   }
 
   async function runJob(owner: string, claimed: ClaimedJob): Promise<void> {
-    const send = await sendOf(claimed.notificationId);
-    if (send === undefined) return; // deleted with its jobs
+    const cached = await sendOf(claimed.notificationId);
+    if (cached === undefined) return; // deleted with its jobs
+    const { send, payloadOf } = cached;
     let job = claimed;
     for (;;) {
       const now = clock();
@@ -146,7 +186,7 @@ export function createWorker(deps: WorkerDeps): Worker {
       }
       const targets = await queue.listTargets(job, job.cursor, options.batchSize);
       const cursor = targets.length < options.batchSize ? job.toId : targets[targets.length - 1]!.id;
-      const outcomes = await deps.pusher.push(send, targets.map((target) => ({ target, attempt: 1 })), now);
+      const outcomes = await deps.pusher.push(send, targets.map((target) => ({ target, attempt: 1 })), now, payloadOf);
       if (abandoned) return;
       const result = tallyRange(targets.map((t) => t.id), outcomes);
       warnFlagged(result.flagged.length, job.notificationId, owner);
@@ -181,14 +221,15 @@ export function createWorker(deps: WorkerDeps): Worker {
     }
     await Promise.all(
       [...bySend].map(async ([notificationId, list]) => {
-        const send = await sendOf(notificationId);
-        if (send === undefined) return;
+        const cached = await sendOf(notificationId);
+        if (cached === undefined) return;
+        const { send, payloadOf } = cached;
         if (send.ttlSeconds > 0 && now >= send.expiresAt) {
           // RFC 8030 §5.2: past its TTL the message must not be sent at all.
           for (const retry of list) settled.push({ retry, outcome: { kind: "failed" } });
           return;
         }
-        const outcomes = await deps.pusher.push(send, list.map((r) => ({ target: r.target!, attempt: r.attempt })), now);
+        const outcomes = await deps.pusher.push(send, list.map((r) => ({ target: r.target!, attempt: r.attempt })), now, payloadOf);
         outcomes.forEach((outcome, i) => settled.push({ retry: list[i]!, outcome: retryOutcomeOf(outcome) }));
         warnFlagged(outcomes.filter((o) => o.kind === "fatal" && o.flag === "vapid_mismatch").length, notificationId, owner);
       }),

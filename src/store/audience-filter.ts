@@ -23,14 +23,40 @@ export function inSites(siteIds: readonly number[]) {
   return (eb: ExpressionBuilder<Schema, "subscriptions">) => eb("subscriptions.site_id", "in", siteIds.length === 0 ? [-1] : [...siteIds]);
 }
 
+/** Subscriptions identified as any of `personIds` (the subscriptions_person index). */
+export function inPeople(personIds: readonly string[]) {
+  return (eb: ExpressionBuilder<Schema, "subscriptions">) => eb("subscriptions.person_id", "in", personIds.length === 0 ? [""] : [...personIds]);
+}
+
 /**
  * Subscriptions a stored send targets: all of them when the send has no channel rows (everyone;
- * an "endpoint" send's range is its one subscription), else those in any of its channels. The
- * first EXISTS does not depend on the row, so both databases evaluate it once per query.
+ * an "endpoint" send's range is its one subscription), else those in any of its channels; and,
+ * for a `people` send, only its people's. Each first EXISTS does not depend on the row, so both
+ * databases evaluate it once per query.
  */
 export function inSendAudience(notificationId: number) {
   return (eb: ExpressionBuilder<Schema, "subscriptions">) =>
-    eb.and([inSendChannels(notificationId)(eb), inSendSites(notificationId)(eb)]);
+    eb.and([inSendChannels(notificationId)(eb), inSendSites(notificationId)(eb), inSendPeopleOrEveryone(notificationId)(eb)]);
+}
+
+/** The subscriptions of a `people` send's people: an EXISTS on the (notification_id, person_id) primary key. */
+export function inSendPeople(notificationId: number) {
+  return (eb: ExpressionBuilder<Schema, "subscriptions">) =>
+    eb.exists(
+      eb
+        .selectFrom("notification_people")
+        .select("notification_people.person_id")
+        .whereRef("notification_people.person_id", "=", "subscriptions.person_id")
+        .where("notification_people.notification_id", "=", notificationId),
+    );
+}
+
+function inSendPeopleOrEveryone(notificationId: number) {
+  return (eb: ExpressionBuilder<Schema, "subscriptions">) =>
+    eb.or([
+      eb.not(eb.exists(eb.selectFrom("notification_people").select("person_id").where("notification_people.notification_id", "=", notificationId))),
+      inSendPeople(notificationId)(eb),
+    ]);
 }
 
 /**

@@ -20,6 +20,9 @@ export interface DeliveryTarget {
   readonly endpoint: string;
   readonly p256dh: string;
   readonly auth: string;
+  /** The person the subscription is identified as (a `people` send fills its copy from their data). */
+  readonly personId: string | null;
+  readonly siteId: number;
 }
 
 export interface NewRetry {
@@ -103,6 +106,10 @@ export interface DeliveryQueueRepository {
 
 const INSERT_CHUNK = 500;
 
+function toTarget(row: { id: number | string; endpoint: string; p256dh: string; auth: string; person_id: string | null; site_id: number | string }): DeliveryTarget {
+  return { id: Number(row.id), endpoint: row.endpoint, p256dh: row.p256dh, auth: row.auth, personId: row.person_id, siteId: Number(row.site_id) };
+}
+
 /**
  * A row nobody holds (or whose lease ran out), or one this very lane holds: a lane whose work
  * failed half-way (the database connection dropped) claims it straight back when the database
@@ -150,7 +157,7 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
   async function listTargets(job: ClaimedJob, cursor: number, limit: number): Promise<DeliveryTarget[]> {
     const rows = await db
       .selectFrom("subscriptions")
-      .select(["id", "endpoint", "p256dh", "auth"])
+      .select(["id", "endpoint", "p256dh", "auth", "person_id", "site_id"])
       .where("id", ">", cursor)
       .where("id", "<=", job.toId)
       .where(inSendAudience(job.notificationId))
@@ -158,7 +165,7 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
       .orderBy("id")
       .limit(limit)
       .execute();
-    return rows.map((r) => ({ id: Number(r.id), endpoint: r.endpoint, p256dh: r.p256dh, auth: r.auth }));
+    return rows.map(toTarget);
   }
 
   async function checkpoint(lease: Lease, { job, cursor, result }: RangeCheckpoint): Promise<Notification | undefined> {
@@ -264,10 +271,10 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
     const ids = rows.map((r) => Number(r.subscription_id));
     const subscriptions = await db
       .selectFrom("subscriptions")
-      .select(["id", "endpoint", "p256dh", "auth"])
+      .select(["id", "endpoint", "p256dh", "auth", "person_id", "site_id"])
       .where("id", "in", ids)
       .execute();
-    const byId = new Map(subscriptions.map((s) => [Number(s.id), { id: Number(s.id), endpoint: s.endpoint, p256dh: s.p256dh, auth: s.auth }]));
+    const byId = new Map(subscriptions.map((s) => [Number(s.id), toTarget(s)]));
     return rows.map((r) => ({
       id: Number(r.id),
       notificationId: Number(r.notification_id),

@@ -1,8 +1,8 @@
 import type { Kysely, Selectable } from "kysely";
 import type { DatabaseHandle } from "./database.js";
-import type { NotificationStatus, NotificationsTable, Schema } from "./schema.js";
+import type { NotificationCategory, NotificationStatus, NotificationsTable, Schema } from "./schema.js";
 import { writeTransaction } from "./write-transaction.js";
-import { inChannels, inSites, notFlagged } from "./audience-filter.js";
+import { inChannels, inPeople, inSendPeople, inSites, notFlagged } from "./audience-filter.js";
 
 /**
  * Who a send goes to. `endpoint` is one browser ("send to me"): its range is that subscription's
@@ -13,7 +13,18 @@ export type Audience =
   | { readonly kind: "everyone"; readonly sites?: readonly number[] }
   | { readonly kind: "endpoint"; readonly endpoint: string }
   /** Subscriptions that chose any of these channels (ids); stored as notification_channels rows. */
-  | { readonly kind: "channels"; readonly channels: readonly number[]; readonly slugs?: readonly string[]; readonly sites?: readonly number[] };
+  | { readonly kind: "channels"; readonly channels: readonly number[]; readonly slugs?: readonly string[]; readonly sites?: readonly number[] }
+  /**
+   * Every subscription of some people (the send's notification_people rows, never in this JSON:
+   * a send may name 10,000); `people` is how many. Channels do not apply.
+   */
+  | { readonly kind: "people"; readonly people: number; readonly sites?: readonly number[] };
+
+/** One person of a `people` send, with the placeholder values their copy is filled from. */
+export interface SendPerson {
+  readonly id: string;
+  readonly data: Readonly<Record<string, string | number | boolean>> | null;
+}
 
 /**
  * The sites an audience is narrowed to (stored as notification_sites rows, applied on top
@@ -36,6 +47,13 @@ export interface NewNotification {
   readonly ttlSeconds: number;
   readonly topic: string | null;
   readonly audience: Audience;
+  /** The people of a `people` audience, each once. */
+  readonly people?: readonly SendPerson[];
+  /** Default `marketing`. */
+  readonly category?: NotificationCategory;
+  readonly collapseKey?: string | null;
+  /** Title, body or link hold placeholders filled per person: the stored payload is a template. */
+  readonly personalised?: boolean;
   /**
    * When to go out (epoch ms). Later than `now`: stored as `scheduled` with no jobs; the targets
    * are taken when `startDue` sends it. Absent or not in the future: now.
@@ -56,6 +74,9 @@ export interface Notification {
   readonly ttlSeconds: number;
   readonly topic: string | null;
   readonly audience: Audience;
+  readonly category: NotificationCategory;
+  readonly collapseKey: string | null;
+  readonly personalised: boolean;
   readonly payload: string;
   readonly status: NotificationStatus;
   readonly createdAt: number;
@@ -107,10 +128,22 @@ export interface NotificationsRepository {
    * count `createWithJobs` and `startDue` take (flagged subscriptions left out), for the compose
    * confirmation.
    */
-  countTargets(audience: Audience): Promise<number>;
+  countTargets(audience: Audience, people?: readonly string[]): Promise<number>;
+  /** Of these person ids, those with no subscription a send narrowed to `sites` could reach, in the order given. */
+  peopleWithoutSubscriptions(people: readonly string[], sites: readonly number[]): Promise<string[]>;
+  /** A `people` send's placeholder values, by person id (null: none given). */
+  peopleData(notificationId: number): Promise<Map<string, SendPerson["data"]>>;
 }
 
 const INSERT_CHUNK = 500;
+/** Person ids per `IN (…)` list: well under SQLite's bound-parameter limit. */
+const PEOPLE_CHUNK = 500;
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
 
 export function createNotificationsRepository(database: DatabaseHandle): NotificationsRepository {
   const { db } = database;
@@ -170,7 +203,7 @@ export function createNotificationsRepository(database: DatabaseHandle): Notific
           .executeTakeFirst();
         if (claimed === undefined) return undefined;
         const notification = toNotification(claimed);
-        const range = await targetRange(trx, notification.audience);
+        const range = await targetRange(trx, notification.audience, notification.id);
         const row = await trx
           .updateTable("notifications")
           .set({
@@ -192,11 +225,45 @@ export function createNotificationsRepository(database: DatabaseHandle): Notific
     return started;
   }
 
-  async function countTargets(audience: Audience): Promise<number> {
-    return (await targetRange(db, audience)).count;
+  async function countTargets(audience: Audience, people: readonly string[] = []): Promise<number> {
+    if (audience.kind !== "people") return (await targetRange(db, audience)).count;
+    let count = 0;
+    // Ids are distinct, so the chunks' subscriptions are too: their counts add up.
+    for (const chunk of chunks([...new Set(people)], PEOPLE_CHUNK)) {
+      const row = await db
+        .selectFrom("subscriptions")
+        .select((eb) => eb.fn.countAll<number | string>().as("count"))
+        .where(inPeople(chunk))
+        .$if(audienceSites(audience).length > 0, (qb) => qb.where(inSites(audienceSites(audience))))
+        .where(notFlagged())
+        .executeTakeFirstOrThrow();
+      count += Number(row.count);
+    }
+    return count;
   }
 
-  return { createWithJobs, findById, cancel, startDue, countTargets };
+  async function peopleWithoutSubscriptions(people: readonly string[], sites: readonly number[]): Promise<string[]> {
+    const reached = new Set<string>();
+    for (const chunk of chunks([...new Set(people)], PEOPLE_CHUNK)) {
+      const rows = await db
+        .selectFrom("subscriptions")
+        .select("person_id")
+        .distinct()
+        .where(inPeople(chunk))
+        .$if(sites.length > 0, (qb) => qb.where(inSites(sites)))
+        .where(notFlagged())
+        .execute();
+      for (const row of rows) if (row.person_id !== null) reached.add(row.person_id);
+    }
+    return [...new Set(people)].filter((id) => !reached.has(id));
+  }
+
+  async function peopleData(notificationId: number): Promise<Map<string, SendPerson["data"]>> {
+    const rows = await db.selectFrom("notification_people").select(["person_id", "data"]).where("notification_id", "=", notificationId).execute();
+    return new Map(rows.map((row) => [row.person_id, row.data === null ? null : (JSON.parse(row.data) as SendPerson["data"])]));
+  }
+
+  return { createWithJobs, findById, cancel, startDue, countTargets, peopleWithoutSubscriptions, peopleData };
 }
 
 /**
@@ -206,8 +273,10 @@ export function createNotificationsRepository(database: DatabaseHandle): Notific
 export async function insertSendWithJobs(trx: Kysely<Schema>, input: NewNotification, options: CreateSendOptions): Promise<Notification> {
   if (!Number.isInteger(options.jobSize) || options.jobSize < 1) throw new RangeError("jobSize must be a positive integer");
   const scheduled = input.sendAt !== undefined && input.sendAt > options.now;
-  const range = scheduled ? { count: 0, min: 0, max: 0 } : await targetRange(trx, input.audience);
-  const status = scheduled ? "scheduled" : range.count === 0 ? "completed" : "queued";
+  // A `people` send's range is taken once its notification_people rows exist (below).
+  const people = input.audience.kind === "people";
+  let range = scheduled || people ? { count: 0, min: 0, max: 0 } : await targetRange(trx, input.audience);
+  const status = scheduled ? "scheduled" : range.count === 0 && !people ? "completed" : "queued";
   const startsAt = scheduled ? input.sendAt! : options.now;
   const inserted = await trx
     .insertInto("notifications")
@@ -223,6 +292,9 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, input: NewNotifica
       ttl_seconds: input.ttlSeconds,
       topic: input.topic,
       audience: JSON.stringify(input.audience),
+      category: input.category ?? "marketing",
+      collapse_key: input.collapseKey ?? null,
+      personalised: input.personalised === true ? 1 : 0,
       payload: "",
       status,
       created_at: options.now,
@@ -235,9 +307,31 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, input: NewNotifica
     .executeTakeFirstOrThrow();
   const id = Number(inserted.id);
   const tag = input.tag ?? `sino-${id}`;
+  if (people && input.people !== undefined && input.people.length > 0) {
+    // Before the range and the jobs: both are taken through these rows (see inSendPeople).
+    for (const chunk of chunks(input.people, INSERT_CHUNK)) {
+      await trx
+        .insertInto("notification_people")
+        .values(chunk.map((person) => ({ notification_id: id, person_id: person.id, data: person.data === null ? null : JSON.stringify(person.data) })))
+        .execute();
+    }
+  }
+  // Sites too: a `people` send's range below is narrowed by these rows.
+  const sites = audienceSites(input.audience);
+  if (sites.length > 0) {
+    await trx
+      .insertInto("notification_sites")
+      .values([...new Set(sites)].map((site_id) => ({ notification_id: id, site_id })))
+      .execute();
+  }
+  if (people && !scheduled) range = await targetRange(trx, input.audience, id);
   const row = await trx
     .updateTable("notifications")
-    .set({ tag, payload: options.payloadFor({ id, tag }) })
+    .set({
+      tag,
+      payload: options.payloadFor({ id, tag }),
+      ...(people && !scheduled ? { queued: range.count, status: range.count === 0 ? "completed" : "queued", finished_at: range.count === 0 ? options.now : null } : {}),
+    })
     .where("id", "=", id)
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -247,13 +341,6 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, input: NewNotifica
     await trx
       .insertInto("notification_channels")
       .values([...new Set(input.audience.channels)].map((channel_id) => ({ notification_id: id, channel_id })))
-      .execute();
-  }
-  const sites = audienceSites(input.audience);
-  if (sites.length > 0) {
-    await trx
-      .insertInto("notification_sites")
-      .values([...new Set(sites)].map((site_id) => ({ notification_id: id, site_id })))
       .execute();
   }
   await insertJobs(trx, id, range, options.jobSize);
@@ -272,10 +359,11 @@ async function insertJobs(trx: Kysely<Schema>, id: number, range: { count: numbe
   }
 }
 
-async function targetRange(trx: Kysely<Schema>, audience: Audience): Promise<{ count: number; min: number; max: number }> {
+async function targetRange(trx: Kysely<Schema>, audience: Audience, notificationId?: number): Promise<{ count: number; min: number; max: number }> {
   // "everyone": no filter. "channels": the same EXISTS the workers' range query applies.
-  // "endpoint": the one subscription, whose id is then the whole range. Sites narrow either of
-  // the first two with the same test as the workers' (src/store/audience-filter.ts).
+  // "endpoint": the one subscription, whose id is then the whole range. "people": the stored
+  // send's notification_people rows, as the workers' query. Sites narrow all but "endpoint" with
+  // the same test as the workers' (src/store/audience-filter.ts).
   const row = await trx
     .selectFrom("subscriptions")
     .select((eb) => [
@@ -285,6 +373,7 @@ async function targetRange(trx: Kysely<Schema>, audience: Audience): Promise<{ c
     ])
     .$if(audience.kind === "endpoint", (qb) => qb.where("endpoint", "=", (audience as { endpoint: string }).endpoint))
     .$if(audience.kind === "channels", (qb) => qb.where(inChannels((audience as { channels: readonly number[] }).channels)))
+    .$if(audience.kind === "people", (qb) => qb.where(inSendPeople(notificationId ?? -1)))
     .$if(audienceSites(audience).length > 0, (qb) => qb.where(inSites(audienceSites(audience))))
     .where(notFlagged())
     .executeTakeFirstOrThrow();
@@ -305,6 +394,9 @@ export function toNotification(row: Selectable<NotificationsTable>): Notificatio
     ttlSeconds: Number(row.ttl_seconds),
     topic: row.topic,
     audience: JSON.parse(row.audience) as Audience,
+    category: row.category,
+    collapseKey: row.collapse_key,
+    personalised: Number(row.personalised) === 1,
     payload: row.payload,
     status: row.status,
     createdAt: Number(row.created_at),

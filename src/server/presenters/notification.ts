@@ -10,6 +10,7 @@ function urgencyOf(value: string | null): NotificationUrgency {
 function audienceOf(send: StoredNotification): PresentedAudience {
   const audience = send.audience;
   const sites = audience.kind !== "endpoint" && audience.sites !== undefined && audience.sites.length > 0 ? { sites: audience.sites.map(String) } : {};
+  if (audience.kind === "people") return { type: "users", users: audience.people, ...sites };
   if (audience.kind === "channels") return { type: "channels", channels: [...(audience.slugs ?? [])], ...sites };
   return audience.kind === "endpoint" ? { type: "endpoint" } : { type: "all", ...sites };
 }
@@ -26,6 +27,8 @@ export function presentNotification(send: StoredNotification): Notification {
     urgency: urgencyOf(send.urgency),
     ttl: send.ttlSeconds,
     audience: audienceOf(send),
+    category: send.category,
+    collapseKey: send.collapseKey,
     status: send.status,
     sendAt: iso(send.sendAt),
     createdAt: new Date(send.createdAt).toISOString(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { userIdSchema } from "./people.js";
 import { siteIdSchema } from "./sites.js";
 import { multiLineText, text } from "./text.js";
 
@@ -15,7 +16,20 @@ export const NOTIFICATION_LIMITS = {
   idempotencyKey: 255,
   /** How far ahead a notification may be scheduled. */
   scheduleDays: 366,
+  /** People in one `users` send. */
+  users: 10_000,
+  /** A person's placeholder `data`, as JSON bytes. */
+  personData: 1_024,
+  /** A collapse key (the notification's tag; hashed into the RFC 8030 Topic). */
+  collapseKey: 64,
 } as const;
+
+/**
+ * `marketing` (the default) or `transactional`: about one person's own business (an order, an
+ * appointment). Transactional is only for a `users` or an `endpoint` audience.
+ */
+export const NOTIFICATION_CATEGORIES = ["marketing", "transactional"] as const;
+export type NotificationCategory = (typeof NOTIFICATION_CATEGORIES)[number];
 
 /** RFC 8030 §5.3 urgencies. */
 export const NOTIFICATION_URGENCIES = ["very-low", "low", "normal", "high"] as const;
@@ -62,12 +76,30 @@ const audienceSites = z.array(siteIdSchema).max(100);
 /** The channels of a "channels" audience (slugs, at most 100). */
 const audienceChannels = z.array(text()).max(100);
 
+/** A person's placeholder values (`{{nome}}`): at most 1 KB of JSON. */
+export const personDataSchema = z
+  .record(text({ error: "user_data_invalid" }), z.union([multiLineText(), z.number(), z.boolean()], { error: "user_data_invalid" }), { error: "user_data_invalid" })
+  .refine((data) => Buffer.byteLength(JSON.stringify(data)) <= NOTIFICATION_LIMITS.personData, { error: "user_data_too_large" });
+
+/** One person of a `users` audience: the user id, or the id with its placeholder values. */
+export const audiencePersonSchema = z.union([userIdSchema, z.object({ id: userIdSchema, data: personDataSchema.optional() })], { error: "user_id_invalid" });
+export type AudiencePerson = z.infer<typeof audiencePersonSchema>;
+
 export const audienceSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("all"), sites: audienceSites.optional() }),
   /** One browser: "enviar para mim". The subscription must exist. */
   z.object({ type: z.literal("endpoint"), endpoint: text({ error: "subscription_not_found" }).min(1, { error: "subscription_not_found" }).max(2_048) }),
   /** Subscribers of any of these active channels (slugs). */
   z.object({ type: z.literal("channels"), channels: audienceChannels.min(1, { error: "channel_not_found" }), sites: audienceSites.optional() }),
+  /**
+   * Every subscription of these people (the host app's users), on any site unless narrowed.
+   * Repeated ids count once (the last `data` wins); unknown ids are no error.
+   */
+  z.object({
+    type: z.literal("users"),
+    users: z.array(audiencePersonSchema).min(1, { error: "too_many_users" }).max(NOTIFICATION_LIMITS.users, { error: "too_many_users" }),
+    sites: audienceSites.optional(),
+  }),
 ]);
 export type NotificationAudience = z.infer<typeof audienceSchema>;
 
@@ -84,6 +116,12 @@ export const createNotificationRequestSchema = z.object({
   urgency: z.enum(NOTIFICATION_URGENCIES, { error: "urgency_invalid" }).default("normal"),
   ttl: z.number({ error: "ttl_invalid" }).int({ error: "ttl_invalid" }).min(0, { error: "ttl_invalid" }).max(MAX_NOTIFICATION_TTL, { error: "ttl_invalid" }).default(DEFAULT_NOTIFICATION_TTL),
   audience: audienceSchema.default({ type: "all" }),
+  category: z.enum(NOTIFICATION_CATEGORIES, { error: "category_invalid" }).default("marketing"),
+  /** A later notification with the same key replaces this one on the device instead of stacking. */
+  collapseKey: text({ error: "collapse_key_invalid" })
+    .min(1, { error: "collapse_key_invalid" })
+    .max(NOTIFICATION_LIMITS.collapseKey, { error: "collapse_key_invalid" })
+    .optional(),
   /** ISO 8601 instant with an offset; absent: now. */
   sendAt: z.iso.datetime({ offset: true, error: "send_at_invalid" }).optional(),
 });
@@ -112,6 +150,8 @@ export const presentedAudienceSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("all"), sites: z.array(z.string()).optional() }),
   z.object({ type: z.literal("endpoint") }),
   z.object({ type: z.literal("channels"), channels: z.array(z.string()), sites: z.array(z.string()).optional() }),
+  /** How many people (never their ids: a send may name 10,000). */
+  z.object({ type: z.literal("users"), users: z.number(), sites: z.array(z.string()).optional() }),
 ]);
 export type PresentedAudience = z.infer<typeof presentedAudienceSchema>;
 
@@ -125,6 +165,8 @@ export const notificationSchema = z.object({
   urgency: z.enum(NOTIFICATION_URGENCIES),
   ttl: z.number(),
   audience: presentedAudienceSchema,
+  category: z.enum(NOTIFICATION_CATEGORIES),
+  collapseKey: z.string().nullable(),
   status: z.enum(NOTIFICATION_STATUSES),
   /** Scheduled notifications: when it goes (or went) out. */
   sendAt: z.string().nullable(),
@@ -136,6 +178,15 @@ export type Notification = z.infer<typeof notificationSchema>;
 
 export const notificationResponseSchema = z.object({ notification: notificationSchema });
 export type NotificationResponse = z.infer<typeof notificationResponseSchema>;
+
+/** POST /notifications (and the quick publish): the send, and who it reaches. */
+export const createNotificationResponseSchema = notificationResponseSchema.extend({
+  /** Subscriptions targeted (for a scheduled send: those that exist now). */
+  targeted: z.number(),
+  /** The ids of a `users` send that have no subscription (to reach by e-mail or SMS); `[]` otherwise. */
+  usersWithoutSubscriptions: z.array(z.string()),
+});
+export type CreateNotificationResponse = z.infer<typeof createNotificationResponseSchema>;
 
 /** GET /notifications: newest first, searchable in title and body. */
 export const listNotificationsQuerySchema = z.object({
@@ -161,6 +212,9 @@ function queryList(maxLength: number) {
     .transform((value) => [...new Set(value.split(",").map((item) => item.trim()).filter((item) => item !== ""))]);
 }
 
+/** GET /audience counts the subscriptions of at most this many people. */
+export const AUDIENCE_SIZE_MAX_USERS = 1_000;
+
 /**
  * GET /audience?channels=obras,eventos&sites=2,5 (signed in): how many subscriptions a send with
  * that audience would reach now, and the channels and sites by name, for the compose
@@ -171,6 +225,15 @@ function queryList(maxLength: number) {
 export const audienceSizeQuerySchema = z.object({
   channels: queryList(4_100).pipe(audienceChannels).optional(),
   sites: queryList(1_700).pipe(audienceSites).optional(),
+  /**
+   * `users=ana&users=bia`: a `users` send's people (repeated, since an id may hold a comma). At
+   * most 1,000: the whole request line must fit Node's 16 KB of headers.
+   */
+  users: z
+    .union([userIdSchema, z.array(userIdSchema)])
+    .transform((value) => [...new Set(Array.isArray(value) ? value : [value])])
+    .pipe(z.array(z.string()).max(AUDIENCE_SIZE_MAX_USERS, { error: "too_many_users" }))
+    .optional(),
 });
 export type AudienceSizeQuery = z.input<typeof audienceSizeQuerySchema>;
 export const audienceSizeSchema = z.object({
@@ -179,6 +242,8 @@ export const audienceSizeSchema = z.object({
   channels: z.array(z.object({ slug: z.string(), name: z.string() })),
   /** The chosen sites in the order asked; empty for every site. */
   sites: z.array(z.object({ id: z.string(), origin: z.string() })),
+  /** With `users`: how many distinct people were asked for. */
+  people: z.number().int().optional(),
 });
 export type AudienceSize = z.infer<typeof audienceSizeSchema>;
 

@@ -4,7 +4,9 @@ import { z } from "zod";
 import {
   FINAL_STATUSES,
   IDEMPOTENCY_KEY_HEADER,
+  NOTIFICATION_LIMITS,
   createNotificationRequestSchema,
+  createNotificationResponseSchema,
   listNotificationsQuerySchema,
   notificationResponseSchema,
   notificationsPageSchema,
@@ -31,6 +33,11 @@ const idParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "notific
 const RECENT_SENDS = 5;
 /** GET /audience's refusals point at its query parameters. */
 const QUERY_FIELDS: AudienceFields = { channels: "channels", sites: "sites" };
+/**
+ * A `users` send may name 10,000 people, each with up to 1 KB of placeholder data: room for
+ * that, and the JSON around it, instead of Fastify's 1 MiB default.
+ */
+const CREATE_BODY_LIMIT = NOTIFICATION_LIMITS.users * (NOTIFICATION_LIMITS.personData + 512) + 64 * 1024;
 
 /**
  * Sends: create (now or scheduled, Idempotency-Key), list, read, cancel, follow live (SSE), the
@@ -47,6 +54,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
   const publishDeps: PublishDeps = {
     engine: deps.engine,
     subscriptions: deps.repositories.subscriptions,
+    notifications: deps.repositories.notifications,
     channels: deps.repositories.channels,
     sites,
     publicUrl: deps.publicUrl,
@@ -67,12 +75,13 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
     {
       onRequest: [requireUser, requireJson],
       preHandler: rateLimit,
+      bodyLimit: CREATE_BODY_LIMIT,
       schema: {
         ...doc("api:routes.notificationsCreate"),
         description: t("api:descriptions.notificationsCreate"),
         headers: z.object({ [IDEMPOTENCY_KEY_HEADER]: z.string().optional() }),
         body: createNotificationRequestSchema,
-        response: { 200: notificationResponseSchema, 201: notificationResponseSchema, "4xx": apiErrorSchema },
+        response: { 200: createNotificationResponseSchema, 201: createNotificationResponseSchema, "4xx": apiErrorSchema },
       },
     },
     async (request, reply) => {
@@ -176,15 +185,18 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
       },
     },
     async (request) => {
-      const { channels, sites: siteIds = [] } = request.query;
+      const { channels, sites: siteIds = [], users } = request.query;
       // The send's own rules and count: what this says is what POST /notifications would reach now.
-      const resolved = await resolveAudience(publishDeps, { channels, sites: siteIds }, QUERY_FIELDS);
+      // People: only their subscriptions, on the sites chosen; channels do not apply to them.
+      const resolved = await resolveAudience(publishDeps, { channels: users === undefined ? channels : undefined, sites: siteIds }, QUERY_FIELDS);
+      const audience = users === undefined ? resolved.audience : { kind: "people" as const, people: users.length, ...(resolved.audience.sites === undefined ? {} : { sites: resolved.audience.sites }) };
       const [recipients, known] = await Promise.all([
-        deps.repositories.notifications.countTargets(resolved.audience),
+        deps.repositories.notifications.countTargets(audience, users),
         siteIds.length === 0 ? [] : sites.listPlain(),
       ]);
       const chosen = siteIds.map((id) => known.find((site) => String(site.id) === id)).filter((site) => site !== undefined);
-      return presentAudienceSize(recipients, resolved.channels, chosen, publicOrigin);
+      const size = presentAudienceSize(recipients, resolved.channels, chosen, publicOrigin);
+      return users === undefined ? size : { ...size, people: users.length };
     },
   );
 

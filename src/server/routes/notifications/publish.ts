@@ -4,11 +4,14 @@ import type { DeliveryEngine } from "../../../delivery/engine.js";
 import type { SendInput } from "../../../delivery/send-input.js";
 import {
   NOTIFICATION_LIMITS,
+  type AudiencePerson,
+  type CreateNotificationResponse,
   type NotificationAudience,
-  type NotificationResponse,
+  type NotificationCategory,
   type NotificationUrgency,
 } from "../../../shared/api/notifications.js";
 import type { ErrorCode } from "../../../shared/errors.js";
+import type { Notification, NotificationsRepository, SendPerson } from "../../../store/notifications-repository.js";
 import type { SubscriptionsRepository } from "../../../store/subscriptions-repository.js";
 import type { Principal } from "../../auth/principal.js";
 import { apiError } from "../../errors.js";
@@ -25,12 +28,16 @@ export interface PublishRequest {
   readonly urgency: NotificationUrgency;
   readonly ttl: number;
   readonly audience: NotificationAudience;
+  readonly category?: NotificationCategory | undefined;
+  readonly collapseKey?: string | undefined;
   readonly sendAt?: string | undefined;
 }
 
 export interface PublishDeps extends AudienceDeps {
   readonly engine: Pick<DeliveryEngine, "createSend">;
   readonly subscriptions: Pick<SubscriptionsRepository, "findByEndpoint">;
+  /** Who a `users` send reaches: the ids with no subscription, and (scheduled) the count now. */
+  readonly notifications: Pick<NotificationsRepository, "peopleWithoutSubscriptions" | "countTargets">;
   /** SINO_PUBLIC_URL: an http link on this origin is "same-origin", hence allowed. */
   readonly publicUrl: string;
   readonly now: () => number;
@@ -38,7 +45,7 @@ export interface PublishDeps extends AudienceDeps {
 
 export interface PublishAnswer {
   readonly statusCode: number;
-  readonly body: NotificationResponse;
+  readonly body: CreateNotificationResponse;
   /** The answer of an earlier request with the same Idempotency-Key. */
   readonly replayed: boolean;
 }
@@ -56,13 +63,23 @@ const DELIVERY_ERRORS: Record<DeliveryErrorCode, { code: ErrorCode; field?: stri
   urgency_invalid: { code: "urgency_invalid", field: "urgency" },
   topic_invalid: { code: "validation_failed" },
   send_not_found: { code: "notification_not_found" },
+  placeholder_missing: { code: "placeholder_missing" },
+  placeholder_not_allowed: { code: "placeholder_not_allowed" },
+  title_too_long: { code: "title_too_long", field: "title" },
+  body_too_long: { code: "body_too_long", field: "body" },
+  link_invalid: { code: "link_invalid", field: "url" },
+  text_control_characters: { code: "text_control_characters" },
 };
+
+/** Categories that may only go to one person's (or one browser's) subscriptions. */
+const PERSONAL_AUDIENCES: readonly NotificationAudience["type"][] = ["users", "endpoint"];
 
 /** Rethrows the engine's coded refusal as the API's error. */
 export function toApiFailure(error: unknown): never {
   if (isDeliveryError(error)) {
     const mapped = DELIVERY_ERRORS[error.code];
-    throw apiError(mapped.code, mapped.field, { cause: error });
+    // The engine names the placeholder or the field a person's copy broke.
+    throw apiError(mapped.code, error.field ?? mapped.field, { cause: error });
   }
   throw error;
 }
@@ -89,9 +106,15 @@ export function checkIdempotencyKey(value: string | string[] | undefined): strin
  */
 export async function publish(deps: PublishDeps, principal: Principal, request: PublishRequest, idempotencyKey: string | undefined, route: string): Promise<PublishAnswer> {
   const input = await toSendInput(deps, request, deps.now());
+  const reach = await reachOf(deps, input);
+  const present = (send: Notification): CreateNotificationResponse => ({
+    notification: presentNotification(send),
+    targeted: reach.scheduledTargets ?? send.counts.queued,
+    usersWithoutSubscriptions: reach.withoutSubscriptions,
+  });
   if (idempotencyKey === undefined) {
     const send = await deps.engine.createSend(input).catch(toApiFailure);
-    return { statusCode: 201, body: { notification: presentNotification(send) }, replayed: false };
+    return { statusCode: 201, body: present(send), replayed: false };
   }
   const requestHash = hashRequest(route, request);
   const result = await deps.engine
@@ -100,11 +123,11 @@ export async function publish(deps: PublishDeps, principal: Principal, request: 
         scope: keyScopeOf(principal),
         key: idempotencyKey,
         requestHash,
-        answer: (send) => ({ statusCode: 201, response: JSON.stringify({ notification: presentNotification(send) }) }),
+        answer: (send) => ({ statusCode: 201, response: JSON.stringify(present(send)) }),
       },
     })
     .catch(toApiFailure);
-  const body = JSON.parse(result.answer.response) as NotificationResponse;
+  const body = JSON.parse(result.answer.response) as CreateNotificationResponse;
   if (result.outcome === "created") return { statusCode: 201, body, replayed: false };
   if (result.answer.requestHash !== requestHash) throw apiError("idempotency_key_reused");
   return { statusCode: result.answer.statusCode, body, replayed: true };
@@ -125,8 +148,16 @@ async function toSendInput(deps: PublishDeps, request: PublishRequest, now: numb
     if (at > now + NOTIFICATION_LIMITS.scheduleDays * 86_400_000) throw apiError("send_at_too_far", "sendAt");
     if (at > now) sendAt = at;
   }
+  const category = request.category ?? "marketing";
+  if (category === "transactional" && !PERSONAL_AUDIENCES.includes(request.audience.type)) throw apiError("transactional_audience", "category");
   let audience: SendInput["audience"];
-  if (request.audience.type === "endpoint") {
+  let people: SendPerson[] | undefined;
+  if (request.audience.type === "users") {
+    people = foldPeople(request.audience.users);
+    const resolved = await resolveAudience(deps, { sites: request.audience.sites }, BODY_FIELDS);
+    const sites = resolved.audience.sites;
+    audience = { kind: "people", people: people.length, ...(sites === undefined ? {} : { sites }) };
+  } else if (request.audience.type === "endpoint") {
     const subscription = await deps.subscriptions.findByEndpoint(request.audience.endpoint);
     if (subscription === undefined) throw apiError("subscription_not_found", "audience.endpoint");
     // The stored spelling: the send is matched against the row, whatever spelling was asked for.
@@ -144,8 +175,36 @@ async function toSendInput(deps: PublishDeps, request: PublishRequest, now: numb
     urgency: request.urgency,
     ttlSeconds: request.ttl,
     audience,
+    ...(people === undefined ? {} : { people }),
+    category,
+    ...(request.collapseKey === undefined ? {} : { collapseKey: request.collapseKey }),
     ...(sendAt === undefined ? {} : { sendAt }),
   };
+}
+
+/** A `users` audience's entries, each id once, in first-seen order; the last `data` given wins. */
+function foldPeople(entries: readonly AudiencePerson[]): SendPerson[] {
+  const people = new Map<string, SendPerson["data"]>();
+  for (const entry of entries) {
+    const id = typeof entry === "string" ? entry : entry.id;
+    const data = typeof entry === "string" ? undefined : entry.data;
+    people.set(id, data ?? people.get(id) ?? null);
+  }
+  return Array.from(people, ([id, data]) => ({ id, data }));
+}
+
+/**
+ * What the create answer says beyond the send: a `users` send's ids with no subscription (the
+ * caller falls back to e-mail or SMS), and for a scheduled send the subscriptions it would reach
+ * now (its own count is taken when it goes out).
+ */
+async function reachOf(deps: PublishDeps, input: SendInput): Promise<{ withoutSubscriptions: string[]; scheduledTargets?: number }> {
+  const audience = input.audience ?? { kind: "everyone" };
+  const ids = input.people?.map((person) => person.id) ?? [];
+  const sites = audience.kind === "endpoint" ? [] : (audience.sites ?? []);
+  const withoutSubscriptions = audience.kind === "people" ? await deps.notifications.peopleWithoutSubscriptions(ids, sites) : [];
+  if (input.sendAt === undefined || input.sendAt <= deps.now()) return { withoutSubscriptions };
+  return { withoutSubscriptions, scheduledTargets: await deps.notifications.countTargets(audience, ids) };
 }
 
 /** The request as its key remembers it: the route and the validated body, keys in a fixed order. */

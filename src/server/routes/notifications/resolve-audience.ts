@@ -23,7 +23,7 @@ export interface AudienceNarrowing {
 }
 
 export interface ResolvedAudience {
-  readonly audience: Exclude<Audience, { kind: "endpoint" }>;
+  readonly audience: Exclude<Audience, { kind: "endpoint" } | { kind: "people" }>;
   /** The chosen channels in the order asked, each once. */
   readonly channels: readonly ChannelRecord[];
 }
