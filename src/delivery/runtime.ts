@@ -9,6 +9,8 @@ import { resolveDeliveryOptions } from "./delivery-options.js";
 import { createDeliveryEngine, type DeliveryEngine } from "./engine.js";
 import { createHygieneTask, type HygieneOptions, type HygieneTask } from "./hygiene-task.js";
 import { createScheduler, type Scheduler } from "./scheduler.js";
+import { createWebhookDispatcher, type WebhookDispatcher } from "./webhooks/dispatcher.js";
+import { createWebhookClient } from "./webhooks/webhook-client.js";
 import type { DeliveryLogger } from "./worker.js";
 
 /** The part of the configuration delivery reads (the server's `Config` has this shape). */
@@ -17,7 +19,23 @@ export interface DeliveryRuntimeConfig {
   readonly endpointPolicy: EndpointPolicy;
   readonly delivery: DeliveryRuntimeOptions;
   readonly hygiene: HygieneOptions;
+  readonly webhooks: WebhookRuntimeOptions & { readonly allowPrivateAddresses: boolean };
 }
+
+/** How this process delivers webhooks (the SINO_WEBHOOK_* options). */
+export interface WebhookRuntimeOptions {
+  /** SINO_WEBHOOK_TIMEOUT_MS: deadline of one delivery. */
+  readonly timeoutMs: number;
+  /** SINO_WEBHOOK_RETENTION_DAYS: delivered messages are deleted after this long; 0 keeps them. */
+  readonly retentionDays: number;
+  /** SINO_WEBHOOK_CA_FILE: extra CA certificates (PEM) to trust for receivers; tests only. */
+  readonly caFile: string | undefined;
+}
+
+/** Requests in flight per webhook: a slow receiver holds no more than this many. */
+const WEBHOOK_IN_FLIGHT_PER_WEBHOOK = 8;
+/** Messages one process holds at once, every webhook together. */
+const WEBHOOK_IN_FLIGHT = 64;
 
 /** How this process delivers (the SINO_WORKER_*, SINO_LEASE_SECONDS, SINO_PUSH_* and SINO_ENCRYPTION_THREADS options). */
 export interface DeliveryRuntimeOptions {
@@ -45,6 +63,8 @@ export interface DeliveryRuntime {
   readonly scheduler: Scheduler;
   /** Warns, then removes, subscriptions whose browser has not come back (SINO_SUBSCRIPTION_*). */
   readonly hygiene: HygieneTask;
+  /** Sends the webhook outbox; apart from the push lanes (its own loop and HTTP agent). */
+  readonly webhooks: WebhookDispatcher;
   /** Starts the worker lanes and the scheduler. */
   start(): void;
   /** Stops the lanes (graceful: in-flight sub-batches finish and are checkpointed), then the connections. */
@@ -90,22 +110,46 @@ export function createDeliveryRuntime(config: DeliveryRuntimeConfig, repositorie
     logger,
     options: config.hygiene,
   });
+  const w = config.webhooks;
+  const webhookClient = createWebhookClient({
+    allowPrivateAddresses: w.allowPrivateAddresses,
+    timeoutMs: w.timeoutMs,
+    connectionsPerOrigin: WEBHOOK_IN_FLIGHT_PER_WEBHOOK,
+    ...(w.caFile === undefined ? {} : { ca: readFileSync(w.caFile, "utf8") }),
+  });
+  const webhooks = createWebhookDispatcher({
+    repository: repositories.webhooks,
+    client: webhookClient,
+    clock: Date.now,
+    logger,
+    options: {
+      maxInFlight: WEBHOOK_IN_FLIGHT,
+      maxInFlightPerWebhook: WEBHOOK_IN_FLIGHT_PER_WEBHOOK,
+      pollMs: d.pollMs,
+      // Held messages wait behind their webhook's cap: the lease covers every round of them.
+      leaseMs: Math.max(d.leaseMs, (WEBHOOK_IN_FLIGHT / WEBHOOK_IN_FLIGHT_PER_WEBHOOK + 1) * w.timeoutMs * 2),
+      retentionDays: w.retentionDays,
+    },
+  });
   let closing: Promise<void> | undefined;
   return {
     engine,
     scheduler,
     hygiene,
+    webhooks,
     start() {
       engine.start();
       scheduler.start();
       hygiene.start();
+      webhooks.start();
     },
     close: (options = { graceful: true }) =>
       (closing ??= (async () => {
         await scheduler.stop();
         await hygiene.stop();
-        await engine.stop(options);
+        await Promise.all([engine.stop(options), webhooks.stop(options)]);
         await transport.close();
+        await webhookClient.close();
       })()),
   };
 }

@@ -3,6 +3,7 @@ import fastifyCookie from "@fastify/cookie";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import type { DeliveryEngine } from "../delivery/engine.js";
+import type { ResolveHost } from "../delivery/webhooks/url-policy.js";
 import type { VapidKeys } from "../push/vapid-keys.js";
 import { API_PREFIX, API_ROUTES } from "../shared/api/routes.js";
 import type { Repositories } from "../store/repositories.js";
@@ -31,6 +32,7 @@ import { registerSetupRoutes } from "./routes/setup/setup.js";
 import { registerSubscriptionRoutes } from "./routes/subscriptions/subscriptions.js";
 import { registerTokenRoutes } from "./routes/tokens/tokens.js";
 import { registerUserRoutes } from "./routes/users/users.js";
+import { registerWebhookRoutes } from "./routes/webhooks/webhooks.js";
 import { registerEmbedAssets } from "./embed-assets.js";
 import { registerSecurityHeaders } from "./security-headers.js";
 import { registerWebApp, sendIndexHtml } from "./web-app.js";
@@ -49,6 +51,10 @@ export interface AppDeps {
   readonly now?: () => number;
   /** The delivery engine the sends routes use; without it (some tests) they are not registered. */
   readonly delivery?: DeliveryEngine;
+  /** This process's webhook dispatcher, woken after a test ping or a resend (absent: another process delivers). */
+  readonly webhookDispatcher?: { wake(): void };
+  /** Tests: how webhook URLs' host names resolve (DNS otherwise). */
+  readonly resolveWebhookHost?: ResolveHost;
   /** Overrides for operator authentication (tests). */
   readonly auth?: AuthOptions;
 }
@@ -79,6 +85,7 @@ const API_METHODS = new Map<string, string>([
   [API_ROUTES.overview, "GET, HEAD"],
   [API_ROUTES.sites, "GET, HEAD, POST"],
   [API_ROUTES.audience, "GET, HEAD"],
+  [API_ROUTES.webhooks, "GET, HEAD, POST"],
 ]);
 
 /** The Fastify application with every route, not yet listening: `startServer` does that. */
@@ -178,6 +185,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerPeopleLinkRoutes(app, { ...operatorDeps, subscriptions: deps.repositories.subscriptions });
   registerSubscriberRoutes(app, { ...operatorDeps, subscribers, channels });
   registerStatsRoutes(app, { ...operatorDeps, stats: deps.repositories.stats, channels, subscribers, timeZone: deps.config.timeZone });
+  registerWebhookRoutes(app, {
+    ...operatorDeps,
+    webhooks: deps.repositories.webhooks,
+    urlPolicy: { allowPrivateAddresses: deps.config.webhooks.allowPrivateAddresses },
+    ...(deps.resolveWebhookHost === undefined ? {} : { resolveHost: deps.resolveWebhookHost }),
+    ...(deps.webhookDispatcher === undefined ? {} : { wake: () => deps.webhookDispatcher!.wake() }),
+  });
   if (deps.delivery !== undefined) {
     await registerNotificationRoutes(app, {
       engine: deps.delivery,

@@ -3,7 +3,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
 import { defaultDeliveryOptions } from "../delivery/delivery-options.js";
 import type { HygieneOptions } from "../delivery/hygiene-task.js";
-import type { DeliveryRuntimeOptions } from "../delivery/runtime.js";
+import type { DeliveryRuntimeOptions, WebhookRuntimeOptions } from "../delivery/runtime.js";
 import { DEFAULT_PUSH_HOSTS, MAX_ENDPOINT_LENGTH, type EndpointPolicy } from "../push/endpoint-policy.js";
 import { DEFAULT_MAX_IN_FLIGHT_PER_ORIGIN, DEFAULT_PUSH_TIMEOUT_MS } from "../push/transport.js";
 import { parseVapidKeys, type VapidKeys } from "../push/vapid-keys.js";
@@ -57,6 +57,13 @@ export interface Config {
   readonly streams: StreamsConfig;
   /** SINO_IDENTITY_SECRET_GRACE_HOURS, in ms: how long a site's replaced identity secret stays valid. */
   readonly identitySecretGraceMs: number;
+  /** SINO_WEBHOOK_*: outbound webhooks (URL policy, deadline, retention). */
+  readonly webhooks: WebhooksConfig;
+}
+
+export interface WebhooksConfig extends WebhookRuntimeOptions {
+  /** SINO_WEBHOOK_ALLOW_PRIVATE: tests and local development only (http and private addresses). */
+  readonly allowPrivateAddresses: boolean;
 }
 
 export interface SitesConfig {
@@ -302,6 +309,26 @@ const OPTIONS = {
     doc: "Hours a site's previous identity secret is still accepted after it is replaced (0: not at all).",
     schema: (d, m) => integer(0, 8760, d, m("positiveInteger")),
   }),
+  SINO_WEBHOOK_ALLOW_PRIVATE: option({
+    default: false,
+    doc: "Tests and local development only: webhook URLs may use plain http and loopback/private addresses.",
+    schema: (d, m) => flag(d, m("boolean")),
+  }),
+  SINO_WEBHOOK_TIMEOUT_MS: option({
+    default: 10_000,
+    doc: "Deadline of one webhook delivery in ms; a receiver that does not answer in time is retried with backoff.",
+    schema: (d, m) => integer(100, 120_000, d, m("positiveInteger")),
+  }),
+  SINO_WEBHOOK_RETENTION_DAYS: option({
+    default: 7,
+    doc: "Delivered webhook messages are deleted after this many days; failed ones are kept; 0 keeps everything.",
+    schema: (d, m) => integer(0, 3650, d, m("positiveInteger")),
+  }),
+  SINO_WEBHOOK_CA_FILE: option({
+    default: undefined,
+    doc: "Extra CA certificates (PEM file) to trust for webhook receivers; for tests against a local receiver.",
+    schema: (_d, m) => z.string().refine((path) => existsSync(path), m("file")).optional(),
+  }),
 };
 
 type Options = typeof OPTIONS;
@@ -417,6 +444,12 @@ function createEnvSchema(t: Translator["t"]) {
         }),
         streams: Object.freeze({ maxTotal: v.SINO_STREAMS_MAX, maxPerAddress: v.SINO_STREAMS_MAX_PER_ADDRESS }),
         identitySecretGraceMs: v.SINO_IDENTITY_SECRET_GRACE_HOURS * 3_600_000,
+        webhooks: Object.freeze({
+          allowPrivateAddresses: v.SINO_WEBHOOK_ALLOW_PRIVATE,
+          timeoutMs: v.SINO_WEBHOOK_TIMEOUT_MS,
+          retentionDays: v.SINO_WEBHOOK_RETENTION_DAYS,
+          caFile: v.SINO_WEBHOOK_CA_FILE === undefined ? undefined : resolve(v.SINO_WEBHOOK_CA_FILE),
+        }),
       };
     });
 }

@@ -55,6 +55,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       logger,
       translator: createTranslator(),
       delivery: delivery.engine,
+      ...(config.delivery.embedded ? { webhookDispatcher: delivery.webhooks } : {}),
     });
     await app.listen({ port: config.port, host: config.host });
     if (config.delivery.embedded) delivery.start();

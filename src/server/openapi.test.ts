@@ -38,6 +38,12 @@ describe("the OpenAPI document and the docs page", () => {
         "/api/v1/subscriptions/channels",
         "/api/v1/sites",
         "/api/v1/sites/{id}",
+        "/api/v1/webhooks",
+        "/api/v1/webhooks/{id}",
+        "/api/v1/webhooks/{id}/secret",
+        "/api/v1/webhooks/{id}/messages",
+        "/api/v1/webhooks/{id}/messages/{messageId}/resend",
+        "/api/v1/webhooks/{id}/test",
       ].sort(),
     );
     const createUser = doc.paths["/api/v1/users"].post;
@@ -55,6 +61,8 @@ describe("the OpenAPI document and the docs page", () => {
     // Sites: the routes, their tag, and the site key a registration may carry.
     expect(doc.paths["/api/v1/subscriptions"].post.requestBody.content["application/json"].schema.properties.site).toMatchObject({ type: "string" });
     expect(doc.paths["/api/v1/sites"].post.tags).toEqual(["Sites"]);
+    expect(doc.paths["/api/v1/webhooks"].post.tags).toEqual(["Webhooks"]);
+    expect(doc.paths["/api/v1/webhooks"].post.description).toContain("webhook-signature");
     expect(doc.paths["/api/v1/sites"].post.requestBody.content["application/json"].schema.required).toEqual(["origin"]);
     expect(doc.paths["/api/v1/sites/{id}"].delete.responses["200"].content["application/json"].schema.required).toEqual(["removedSubscribers"]);
     expect(doc.paths["/api/v1/config"].get.parameters.map((p: { name: string }) => p.name)).toContain("site");

@@ -17,6 +17,7 @@ import { createSubscribersRepository, type SubscribersRepository } from "./subsc
 import { createSubscriptionChannelsRepository, type SubscriptionChannelsRepository } from "./subscription-channels-repository.js";
 import { createSubscriptionsRepository, type SubscriptionsRepository } from "./subscriptions-repository.js";
 import { createUsersRepository, type UsersRepository } from "./users-repository.js";
+import { createWebhooksRepository, type WebhooksRepository } from "./webhooks-repository.js";
 
 /** Every repository over one database. Built once where the process is wired, then passed down. */
 export interface Repositories {
@@ -38,6 +39,7 @@ export interface Repositories {
   readonly subscriptionChannels: SubscriptionChannelsRepository;
   readonly subscriptions: SubscriptionsRepository;
   readonly users: UsersRepository;
+  readonly webhooks: WebhooksRepository;
 }
 
 export function createRepositories(database: DatabaseHandle): Repositories {
@@ -60,5 +62,6 @@ export function createRepositories(database: DatabaseHandle): Repositories {
     subscriptionChannels: createSubscriptionChannelsRepository(database),
     subscriptions: createSubscriptionsRepository(database),
     users: createUsersRepository(database),
+    webhooks: createWebhooksRepository(database),
   });
 }

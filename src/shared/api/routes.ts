@@ -47,6 +47,8 @@ export const API_ROUTES = {
   people: `${API_PREFIX}/people`,
   /** GET (signed in): sites and Sino's address for the snippet; POST (admin) create; `/sites/:id` DELETE (admin). */
   sites: `${API_PREFIX}/sites`,
+  /** Admin: GET list, POST create; `/webhooks/:id` GET, PATCH, DELETE; `/secret`, `/messages`, `/test`. */
+  webhooks: `${API_PREFIX}/webhooks`,
   /** GET: the OpenAPI 3 document, generated from the same zod schemas that validate requests. */
   openapi: `${API_PREFIX}/openapi.json`,
   /** The readable API documentation (Swagger UI, served locally). */
@@ -113,4 +115,29 @@ export function siteIdentitySecretPath(id: string): string {
 /** `/api/v1/people/:userId/subscriptions` (PUT links, DELETE unlinks a subscription). */
 export function personSubscriptionsPath(userId: string): string {
   return `${API_ROUTES.people}/${encodeURIComponent(userId)}/subscriptions`;
+}
+
+/** `/api/v1/webhooks/:id`. */
+export function webhookPath(id: string): string {
+  return `${API_ROUTES.webhooks}/${encodeURIComponent(id)}`;
+}
+
+/** `/api/v1/webhooks/:id/secret` (POST): a new signing secret. */
+export function webhookSecretPath(id: string): string {
+  return `${webhookPath(id)}/secret`;
+}
+
+/** `/api/v1/webhooks/:id/messages?page=`: its deliveries, newest first. */
+export function webhookMessagesPath(id: string): string {
+  return `${webhookPath(id)}/messages`;
+}
+
+/** `/api/v1/webhooks/:id/messages/:messageId/resend` (POST). */
+export function webhookResendPath(id: string, messageId: string): string {
+  return `${webhookMessagesPath(id)}/${encodeURIComponent(messageId)}/resend`;
+}
+
+/** `/api/v1/webhooks/:id/test` (POST): queues a `webhook.test` event. */
+export function webhookTestPath(id: string): string {
+  return `${webhookPath(id)}/test`;
 }

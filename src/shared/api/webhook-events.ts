@@ -20,6 +20,8 @@ export const WEBHOOK_EVENT_TYPES = [
   /** A subscription was tied to a person (`userId`) / made anonymous again. */
   "person.identified",
   "person.forgotten",
+  /** Sent only by the "test" action of one webhook (`{ webhookId }`): never subscribed to. */
+  "webhook.test",
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 

@@ -30,6 +30,7 @@ import { RequireSession } from "./session/RequireSession.js";
 import { SessionProvider } from "./session/SessionProvider.js";
 import { TokensPage } from "./tokens/TokensPage.js";
 import { UsersPage } from "./users/UsersPage.js";
+import { WebhooksPage } from "./webhooks/WebhooksPage.js";
 
 /**
  * The operators' dashboard (the Painel), mounted at /painel/*. Its services are built here once (no module
@@ -104,6 +105,14 @@ export function DashboardApp({ services }: { services?: DashboardServices }) {
               element={
                 <RequireAdmin>
                   <TokensPage />
+                </RequireAdmin>
+              }
+            />
+            <Route
+              path="webhooks"
+              element={
+                <RequireAdmin>
+                  <WebhooksPage />
                 </RequireAdmin>
               }
             />

@@ -10,6 +10,7 @@ export const DASHBOARD_PATHS = {
   subscribers: "/painel/assinantes",
   users: "/painel/usuarios",
   tokens: "/painel/tokens",
+  webhooks: "/painel/webhooks",
   /** `/painel/envios/:id`: one notification's live progress (see `notificationPagePath`). */
   notifications: "/painel/envios",
 } as const;

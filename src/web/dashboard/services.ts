@@ -7,6 +7,8 @@ import { createNotificationsApi } from "./api/notifications-api.js";
 import { createSitesApi } from "./api/sites-api.js";
 import type { SitesApi } from "./api/sites-api.js";
 import type { NotificationsApi } from "./api/notifications-api.js";
+import { createWebhooksApi } from "./api/webhooks-api.js";
+import type { WebhooksApi } from "./api/webhooks-api.js";
 
 /**
  * What every dashboard page needs from outside React, built once by DashboardApp (the dashboard's
@@ -21,6 +23,8 @@ export interface DashboardServices {
   audience: AudienceApi;
   /** Sites: the origins that may show the bell. */
   sites: SitesApi;
+  /** Outbound webhooks and their deliveries (admin). */
+  webhooks: WebhooksApi;
   /** SINO_TIME_ZONE (from the public config): the zone dates are shown and schedules entered in. */
   timeZone: string;
   /** The site's origin: links on it are allowed in notifications, and it names the site in the preview. */
@@ -35,6 +39,7 @@ export function createDashboardServices(options: { siteOrigin: string; timeZone:
     notifications: createNotificationsApi(),
     audience: createAudienceApi(),
     sites: createSitesApi(),
+    webhooks: createWebhooksApi(),
     timeZone: options.timeZone,
     siteOrigin: options.siteOrigin,
     now: () => Date.now(),

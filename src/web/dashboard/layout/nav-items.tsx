@@ -7,6 +7,7 @@ import PeopleAltOutlined from "@mui/icons-material/PeopleAltOutlined";
 import ForumOutlined from "@mui/icons-material/ForumOutlined";
 import GroupsOutlined from "@mui/icons-material/GroupsOutlined";
 import LanguageOutlined from "@mui/icons-material/LanguageOutlined";
+import WebhookOutlined from "@mui/icons-material/WebhookOutlined";
 import type { Role } from "../api/types.js";
 import { DASHBOARD_PATHS } from "../paths.js";
 
@@ -27,6 +28,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { path: DASHBOARD_PATHS.subscribers, label: "dashboard.nav.subscribers", icon: <GroupsOutlined />, adminOnly: true },
   { path: DASHBOARD_PATHS.users, label: "dashboard.nav.users", icon: <PeopleAltOutlined />, adminOnly: true },
   { path: DASHBOARD_PATHS.tokens, label: "dashboard.nav.tokens", icon: <KeyOutlined />, adminOnly: true },
+  { path: DASHBOARD_PATHS.webhooks, label: "dashboard.nav.webhooks", icon: <WebhookOutlined />, adminOnly: true },
 ];
 
 export function navItemsFor(role: Role): NavItem[] {

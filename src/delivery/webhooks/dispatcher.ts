@@ -1,0 +1,226 @@
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
+import type { ClaimedWebhookMessage, WebhookAttemptOutcome, WebhooksRepository } from "../../store/webhooks-repository.js";
+import type { DeliveryLogger } from "../worker.js";
+import { nextRetryDelay, parseRetryAfter } from "./retry-schedule.js";
+import { signWebhook } from "./sign.js";
+import { redactWebhookUrl } from "./url-policy.js";
+import type { WebhookClient, WebhookPostResult } from "./webhook-client.js";
+
+const DAY_MS = 86_400_000;
+
+export interface WebhookDispatcherOptions {
+  /** Messages this process holds at once, all webhooks together. */
+  readonly maxInFlight: number;
+  /** Requests in flight to one webhook: a slow receiver gets no more than this. */
+  readonly maxInFlightPerWebhook: number;
+  /** How often an idle dispatcher looks for due messages. */
+  readonly pollMs: number;
+  /** How long a claimed message stays with a dispatcher that stopped (killed) before another takes it. */
+  readonly leaseMs: number;
+  /** Delivered messages are deleted after this many days; 0 keeps them. */
+  readonly retentionDays: number;
+  /** How often old delivered messages are pruned (default hourly). */
+  readonly pruneIntervalMs?: number;
+}
+
+export interface WebhookDispatcherDeps {
+  readonly repository: WebhooksRepository;
+  readonly client: WebhookClient;
+  readonly clock: () => number;
+  readonly logger: DeliveryLogger;
+  readonly options: WebhookDispatcherOptions;
+  /** Identifies this process in lease rows. */
+  readonly id?: string;
+  readonly random?: () => number;
+}
+
+export interface WebhookDispatcher {
+  readonly id: string;
+  start(): void;
+  /** Looks for due messages now (a message was queued or resent). */
+  wake(): void;
+  /** Graceful: finishes the requests in flight, gives back what was claimed and not sent. */
+  stop(options?: { graceful: boolean }): Promise<void>;
+  /** Deletes delivered messages past the retention; returns how many. */
+  prune(): Promise<number>;
+}
+
+/** One message claimed by this process, queued behind its webhook's in-flight cap or being sent. */
+interface Held {
+  readonly message: ClaimedWebhookMessage;
+  started: boolean;
+}
+
+/**
+ * Sends the durable outbox (`webhook_messages`): claims due messages under a lease, signs and
+ * POSTs each, and records the attempt. Nothing here touches push delivery: its own HTTP client,
+ * its own loop, and database writes one small row at a time, so a slow or failing receiver never
+ * delays a push. A process that dies leaves leases that run out; another (or the same, restarted)
+ * claims the messages again — receivers deduplicate on `webhook-id`, which every attempt repeats.
+ */
+export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDispatcher {
+  const { repository, client, clock, logger, options } = deps;
+  const id = deps.id ?? `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  const random = deps.random ?? Math.random;
+  const held = new Map<number, Held>();
+  /** Per webhook: messages held (queued or in flight) and in flight. */
+  const perWebhook = new Map<number, { held: number; inFlight: number }>();
+  const inFlight = new Set<Promise<void>>();
+  const abort = new AbortController();
+  let running = false;
+  let pumping: Promise<void> | undefined;
+  let again = false;
+  let pollTimer: NodeJS.Timeout | undefined;
+  let pruneTimer: NodeJS.Timeout | undefined;
+
+  const lease = () => ({ owner: id, now: clock(), leaseMs: options.leaseMs });
+  const countsOf = (webhookId: number) => {
+    let c = perWebhook.get(webhookId);
+    if (c === undefined) perWebhook.set(webhookId, (c = { held: 0, inFlight: 0 }));
+    return c;
+  };
+
+  function kick(): void {
+    if (!running) return;
+    if (pumping !== undefined) {
+      again = true;
+      return;
+    }
+    pumping = pump()
+      .catch((error: unknown) => logger.warn({ err: error instanceof Error ? error.message : String(error) }, "webhook dispatcher could not claim; retrying later"))
+      .finally(() => {
+        pumping = undefined;
+        if (again) {
+          again = false;
+          kick();
+        } else schedulePoll();
+      });
+  }
+
+  function schedulePoll(): void {
+    if (!running) return;
+    clearTimeout(pollTimer);
+    pollTimer = setTimeout(kick, options.pollMs);
+    pollTimer.unref();
+  }
+
+  async function pump(): Promise<void> {
+    for (;;) {
+      const free = options.maxInFlight - held.size;
+      if (!running || free <= 0) return;
+      const saturated = [...perWebhook].filter(([, c]) => c.held >= options.maxInFlightPerWebhook).map(([w]) => w);
+      const claimed = await repository.claimDue(lease(), { limit: free, excludeWebhooks: saturated });
+      for (const message of claimed) {
+        held.set(message.id, { message, started: false });
+        countsOf(message.webhook.id).held++;
+      }
+      startReady();
+      if (claimed.length < free) return;
+    }
+  }
+
+  /** Starts queued messages of every webhook up to its in-flight cap. */
+  function startReady(): void {
+    for (const entry of held.values()) {
+      if (entry.started || !running) continue;
+      const counts = countsOf(entry.message.webhook.id);
+      if (counts.inFlight >= options.maxInFlightPerWebhook) continue;
+      entry.started = true;
+      counts.inFlight++;
+      const work = deliver(entry.message).finally(() => {
+        inFlight.delete(work);
+        held.delete(entry.message.id);
+        counts.inFlight--;
+        if (--counts.held === 0) perWebhook.delete(entry.message.webhook.id);
+        startReady();
+        kick();
+      });
+      inFlight.add(work);
+    }
+  }
+
+  async function deliver(message: ClaimedWebhookMessage): Promise<void> {
+    const attempt = message.attempts + 1;
+    const signature = signWebhook(message.webhook.secret, message.messageId, clock() / 1000, message.payload);
+    const result = await client.post(message.webhook.url, message.payload, signature, abort.signal);
+    const outcome = outcomeOf(result, attempt);
+    const details = { webhookId: message.webhook.id, messageId: message.messageId, attempt, url: redactWebhookUrl(message.webhook.url) };
+    try {
+      const settled = await repository.settle(lease(), message.id, outcome);
+      if (!settled) logger.warn(details, "webhook message lease lost before its attempt was recorded");
+      if (result.kind === "answered" && result.status === 410) {
+        // Standard Webhooks: 410 Gone means the receiver is gone for good; stop sending to it.
+        await repository.disable(message.webhook.id, clock());
+        logger.warn(details, "webhook disabled: the receiver answered 410 Gone");
+      } else if (outcome.kind === "failed") {
+        logger.warn({ ...details, status: outcome.status, error: outcome.error }, "webhook message failed for good");
+      } else if (outcome.kind === "retry") {
+        logger.info({ ...details, status: outcome.status, error: outcome.error, retryAt: new Date(outcome.notBefore).toISOString() }, "webhook delivery failed; retrying later");
+      }
+    } catch (error) {
+      // The lease runs out and the message is sent again: at least once, never lost.
+      logger.warn({ ...details, err: error instanceof Error ? error.message : String(error) }, "webhook attempt not recorded");
+    }
+  }
+
+  function outcomeOf(result: WebhookPostResult, attempt: number): WebhookAttemptOutcome {
+    const now = clock();
+    if (result.kind === "answered") {
+      if (result.status >= 200 && result.status < 300) return { kind: "delivered", status: result.status };
+      const error = `HTTP ${result.status}`;
+      if (result.status === 410) return { kind: "failed", status: result.status, error };
+      const delay = nextRetryDelay(attempt, parseRetryAfter(result.retryAfter, now), random);
+      return delay === undefined ? { kind: "failed", status: result.status, error } : { kind: "retry", status: result.status, error, notBefore: now + delay };
+    }
+    // A host that resolves to a private address will not stop doing so within the retries.
+    if (result.blocked) return { kind: "failed", status: null, error: result.error };
+    const delay = nextRetryDelay(attempt, undefined, random);
+    return delay === undefined ? { kind: "failed", status: null, error: result.error } : { kind: "retry", status: null, error: result.error, notBefore: now + delay };
+  }
+
+  async function prune(): Promise<number> {
+    if (options.retentionDays <= 0) return 0;
+    const before = clock() - options.retentionDays * DAY_MS;
+    let total = 0;
+    for (;;) {
+      const n = await repository.pruneDelivered(before, 1000);
+      total += n;
+      if (n < 1000) break;
+    }
+    if (total > 0) logger.info({ removed: total }, "old delivered webhook messages removed");
+    return total;
+  }
+
+  function schedulePrune(): void {
+    if (!running) return;
+    pruneTimer = setTimeout(() => {
+      prune()
+        .catch((error: unknown) => logger.warn({ err: error instanceof Error ? error.message : String(error) }, "webhook message pruning failed"))
+        .finally(schedulePrune);
+    }, options.pruneIntervalMs ?? 3_600_000);
+    pruneTimer.unref();
+  }
+
+  return {
+    id,
+    start() {
+      if (running) return;
+      running = true;
+      kick();
+      schedulePrune();
+    },
+    wake: kick,
+    async stop(stopOptions = { graceful: true }) {
+      running = false;
+      clearTimeout(pollTimer);
+      clearTimeout(pruneTimer);
+      if (!stopOptions.graceful) abort.abort();
+      await pumping;
+      const queued = [...held.values()].filter((h) => !h.started).map((h) => h.message.id);
+      await Promise.allSettled([...inFlight]);
+      await repository.release(id, queued).catch(() => undefined);
+    },
+    prune,
+  };
+}
