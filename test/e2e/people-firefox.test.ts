@@ -5,14 +5,18 @@
  * reaches that person's browser only, decrypted by Firefox and shown by the site's worker; a second
  * Firefox profile, identified as someone else through `Sino.identify()`, gets nothing; after
  * `Sino.forget()` (sign-out) a `users` send to the first person reaches nobody and says so
- * (`usersWithoutSubscriptions`), while a broadcast still reaches both browsers.
+ * (`usersWithoutSubscriptions`), while a broadcast still reaches both browsers. A local https
+ * webhook receiver gets the signed events of it all and checks each signature the way the README
+ * tells integrators to (not with Sino's code).
  */
-import { createHmac } from "node:crypto";
+import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Browser, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitForSend } from "../support/delivery.js";
 import { launchFirefox } from "../support/firefox.js";
+import { loadTestTls } from "../support/fake-push/test-tls.js";
 import { ACK_DELIVERED } from "../support/mozilla-push/protocol.js";
+import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.js";
 import type { Channel } from "../support/mozilla-push/mozilla-push-server.js";
 import { registerSite, startEmbedSite, type EmbedSite } from "./support/embed-site.js";
 import { pushSubscriptionOf, recordShownMessages, useFirefoxRealPush } from "./support/firefox-real-push.js";
@@ -20,7 +24,12 @@ import { pushSubscriptionOf, recordShownMessages, useFirefoxRealPush } from "./s
 const ANA = "ana-4821";
 const BIA = "Bia Souza #77";
 
-const env = useFirefoxRealPush();
+// The receiver is on 127.0.0.1 with the test CA's certificate: allowed for tests only.
+const env = useFirefoxRealPush({ env: { SINO_WEBHOOK_ALLOW_PRIVATE: "true", SINO_WEBHOOK_CA_FILE: loadTestTls().caPath } });
+let receiver: WebhookReceiver;
+let webhookSecret: string;
+/** What the first test sent, for the webhook check that follows it. */
+let sent: { toAna: string; anaSubscription: string; biaSubscription: string } | undefined;
 let site: EmbedSite;
 let siteId: string;
 let identitySecret: string;
@@ -45,11 +54,53 @@ beforeAll(async () => {
   identitySecret = String(res.body.secret);
   expect(identitySecret).toMatch(/^[0-9a-f]{64}$/);
   expect(res.body.site.identity).toMatchObject({ verification: true, hasSecret: true });
+
+  receiver = await startWebhookReceiver();
+  const hook = await env.admin.post("/api/v1/webhooks", {
+    url: `${receiver.origin}/eventos-do-sino`,
+    events: ["subscription.created", "person.identified", "person.forgotten", "recipient.accepted", "notification.completed"],
+  });
+  expect(hook.status, JSON.stringify(hook.body)).toBe(201);
+  webhookSecret = String(hook.body.secret);
+  receiver.secret = webhookSecret;
 });
 afterAll(async () => {
+  await receiver?.close();
   await otherBrowser?.close();
   await site?.close();
 });
+
+/** The README's check of a Standard Webhooks signature (`webhook-signature: v1,<base64>`), kept independent of Sino's code. */
+function webhookAuthentic(headers: Readonly<Record<string, string | string[] | undefined>>, body: string, secret: string): boolean {
+  const id = headers["webhook-id"];
+  const timestamp = headers["webhook-timestamp"];
+  const signatures = headers["webhook-signature"];
+  if (typeof id !== "string" || typeof timestamp !== "string" || typeof signatures !== "string") return false;
+  if (Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) return false;
+  const key = Buffer.from(secret.replace(/^whsec_/, ""), "base64");
+  const expected = createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest();
+  return signatures.split(" ").some((item) => {
+    const [version, signature = ""] = item.split(",");
+    const received = Buffer.from(signature, "base64");
+    return version === "v1" && received.length === expected.length && timingSafeEqual(received, expected);
+  });
+}
+
+interface WebhookPayload {
+  type: string;
+  data: Record<string, unknown>;
+}
+
+/** The events received so far, each checked: signed with the webhook's secret, and the same to the reference library. */
+function receivedEvents(): WebhookPayload[] {
+  return receiver.received.map((request) => {
+    expect(webhookAuthentic(request.headers, request.body, webhookSecret)).toBe(true);
+    expect(webhookAuthentic(request.headers, request.body, "whsec_" + Buffer.alloc(24).toString("base64"))).toBe(false);
+    expect(request.verified).toBeDefined();
+    expect(request.headers["content-type"]).toMatch(/^application\/json/);
+    return JSON.parse(request.body) as WebhookPayload;
+  });
+}
 
 function bellSelector(state: "on" | "off"): string {
   return `sino-bell[state="${state}"] >>> button.bell[aria-busy="false"]`;
@@ -172,7 +223,37 @@ describe("notifying one person in Firefox ESR, on a site's origin, with real pus
     expect(await shownTitles(biaPage)).toEqual([everyone.title]);
     expect(env.mozilla.notifications().filter((n) => n.channelID === anaChannel.channelID)).toHaveLength(2);
 
+    // The integrator's system learned all of it from signed webhooks, without polling.
+    const subscriptionIdOf = async (endpoint: string) =>
+      String((await env.sino.database.db.selectFrom("subscriptions").select("id").where("endpoint", "=", endpoint).executeTakeFirstOrThrow()).id);
+    const anaSubscription = await subscriptionIdOf(anaChannel.pushEndpoint);
+    const biaSubscription = await subscriptionIdOf(biaChannel.pushEndpoint);
+    const expected = [
+      { type: "subscription.created", data: { subscriptionId: anaSubscription, userId: ANA, siteId } },
+      { type: "person.identified", data: { subscriptionId: anaSubscription, userId: ANA, siteId } },
+      { type: "subscription.created", data: { subscriptionId: biaSubscription, userId: BIA, siteId } },
+      { type: "person.identified", data: { subscriptionId: biaSubscription, userId: BIA, siteId } },
+      { type: "person.forgotten", data: { subscriptionId: anaSubscription, userId: ANA, siteId } },
+    ];
+    await expect.poll(() => receivedEvents().map((event) => ({ type: event.type, data: event.data })), { timeout: 15_000 }).toEqual(expect.arrayContaining(expected));
+    sent = { toAna: first.id, anaSubscription, biaSubscription };
+
     await anaContext.close();
     await biaContext.close();
+  }, 90_000);
+
+  it("tells the webhook the outcome of the send to Ana: accepted for her subscription only, and completed", async () => {
+    expect(sent, "the test above ran").toBeDefined();
+    const { toAna, anaSubscription, biaSubscription } = sent!;
+    await expect
+      .poll(() => receivedEvents().map((event) => ({ type: event.type, data: event.data })), { timeout: 15_000 })
+      .toEqual(
+        expect.arrayContaining([
+          { type: "recipient.accepted", data: expect.objectContaining({ notificationId: toAna, subscriptionId: anaSubscription, userId: ANA, siteId }) },
+          { type: "notification.completed", data: expect.objectContaining({ notificationId: toAna }) },
+        ]),
+      );
+    const aboutBia = receivedEvents().filter((event) => event.type.startsWith("recipient.") && event.data["notificationId"] === toAna && event.data["subscriptionId"] === biaSubscription);
+    expect(aboutBia).toEqual([]);
   });
 });
