@@ -44,6 +44,9 @@ describe("the OpenAPI document and the docs page", () => {
         "/api/v1/webhooks/{id}/messages",
         "/api/v1/webhooks/{id}/messages/{messageId}/resend",
         "/api/v1/webhooks/{id}/test",
+        "/api/v1/sites/{id}/identity-secret",
+        "/api/v1/subscriptions/user",
+        "/api/v1/people/{userId}/subscriptions",
       ].sort(),
     );
     const createUser = doc.paths["/api/v1/users"].post;

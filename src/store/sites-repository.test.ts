@@ -71,5 +71,29 @@ for (const dialect of DIALECTS) {
         ["https://b.exemplo.com.br", 1],
       ]);
     });
+
+    it("generates an identity secret, keeps the replaced one for the grace period only, and switches verification", async () => {
+      await migrate(undefined);
+      const sites = createSitesRepository(database);
+      const site = await sites.create("https://a.exemplo.com.br", 1);
+      if (site === "origin_taken") throw new Error("unexpected");
+      expect(site.identity).toEqual({ verification: true, hasSecret: false, rotatedAt: null, previousUntil: null });
+      expect(await sites.identityKeys(site.id)).toEqual({ verification: true, secret: null, previousSecret: null, previousUntil: null });
+      expect(await sites.rotateIdentitySecret(999_999, 10, 5)).toBeUndefined();
+
+      const first = await sites.rotateIdentitySecret(site.id, 100, 50);
+      expect(first!.secret).toMatch(/^[0-9a-f]{64}$/);
+      expect(first!.site.identity).toEqual({ verification: true, hasSecret: true, rotatedAt: 100, previousUntil: null });
+      const second = await sites.rotateIdentitySecret(site.id, 200, 50);
+      expect(second!.site.identity).toEqual({ verification: true, hasSecret: true, rotatedAt: 200, previousUntil: 250 });
+      expect(await sites.identityKeys(site.id)).toEqual({ verification: true, secret: second!.secret, previousSecret: first!.secret, previousUntil: 250 });
+      // Only one previous secret: a third rotation drops the first.
+      const third = await sites.rotateIdentitySecret(site.id, 300, 50);
+      expect(await sites.identityKeys(site.id)).toMatchObject({ secret: third!.secret, previousSecret: second!.secret, previousUntil: 350 });
+
+      expect((await sites.setIdentityVerification(site.id, false))!.identity.verification).toBe(false);
+      expect((await sites.identityKeys(site.id))!.verification).toBe(false);
+      expect(await sites.setIdentityVerification(999_999, true)).toBeUndefined();
+    });
   });
 }

@@ -46,6 +46,9 @@ for (const dialect of DIALECTS) {
         lastSeenAt: 1_700_000_000_123,
         // No site given: Sino's own, the built-in site.
         siteId: 1,
+        // Anonymous until identified.
+        personId: null,
+        identifiedAt: null,
       });
       expect(await repo.count()).toBe(1);
     });

@@ -1,7 +1,8 @@
 /**
  * Sites in Chromium against the real server: the Painel's Sites page (register an origin, the
  * snippet filled in with Sino's address and the site's key, delete with a confirmation that names
- * the subscribers going with it), axe-clean; and Sino's own lighter public pages: the home page's
+ * the subscribers going with it; the identity secret generated and replaced, shown once, and the
+ * warning when verification is off), axe-clean; and Sino's own lighter public pages: the home page's
  * "Ativar notificações" button and /avisos as a real route.
  */
 import { describe, expect, it } from "vitest";
@@ -80,6 +81,66 @@ describe("Sites in the Painel", () => {
       await expect.poll(() => rows.count()).toBe(1);
       const after = await adminCall<SitesResponse>(run.admin.request, run.server, "GET", API_ROUTES.sites);
       expect(after.sites.map((s) => s.origin)).not.toContain(SITE);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe("People's identity on a site, in the Painel", () => {
+  it("an admin generates the identity secret, sees it once with a copy button, replaces it within a grace period, and sees the warning with verification off", async () => {
+    const origin = "https://identidade.exemplo.com.br";
+    await adminCall(run.admin.request, run.server, "POST", API_ROUTES.sites, { origin });
+    await run.admin.grantPermissions(["clipboard-read", "clipboard-write"], { origin: run.server.baseUrl });
+    const page = await run.admin.newPage();
+    page.setDefaultTimeout(15_000);
+    const I = T.identity;
+    const named = (text: string) => text.replace("{{origin}}", origin);
+    try {
+      await page.goto(`${run.server.baseUrl}/painel/sites`);
+      const row = page.locator(`[data-origin="${origin}"]`);
+      await row.getByTestId("site-identity-secret").filter({ hasText: I.noSecret }).waitFor();
+      expect(await row.getByTestId("site-identity-warning").count()).toBe(0);
+
+      // The first secret: straight to the dialog, the only place it is ever shown.
+      await row.getByRole("button", { name: named(I.generateNamed) }).click();
+      const dialog = page.getByRole("dialog", { name: named(I.secretTitle) });
+      await dialog.waitFor();
+      const first = (await dialog.getByTestId("identity-secret").textContent()) ?? "";
+      expect(first).toMatch(/^[0-9a-f]{64}$/);
+      await dialog.getByRole("button", { name: I.copySecret }).click();
+      await dialog.getByText(T.copied).waitFor();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(first);
+      expect(await axeViolations(page)).toEqual([]);
+      await dialog.getByRole("button", { name: I.done }).click();
+      await dialog.waitFor({ state: "hidden" });
+      await row.getByTestId("site-identity-secret").filter({ hasText: I.rotatedAt.split("{{")[0]! }).waitFor();
+      expect(await page.content()).not.toContain(first);
+
+      // Replacing it asks first, then shows the new one and how long the old one still counts.
+      await row.getByRole("button", { name: named(I.rotateNamed) }).click();
+      const confirm = page.getByRole("dialog", { name: named(I.rotateTitle) });
+      await confirm.getByRole("button", { name: I.rotate }).click();
+      await dialog.waitFor();
+      const second = (await dialog.getByTestId("identity-secret").textContent()) ?? "";
+      expect(second).toMatch(/^[0-9a-f]{64}$/);
+      expect(second).not.toBe(first);
+      expect(await dialog.getByTestId("identity-secret-grace").textContent()).toContain("24 horas");
+      expect(await axeViolations(page)).toEqual([]);
+      await dialog.getByRole("button", { name: I.done }).click();
+      await dialog.waitFor({ state: "hidden" });
+      await row.getByTestId("site-identity-previous").waitFor();
+
+      // Verification off: the warning is in sight, on the page and in the API's answer.
+      await row.getByLabel(named(I.switchNamed)).click();
+      await row.getByTestId("site-identity-warning").filter({ hasText: ptBR.sites.identity.warning }).waitFor();
+      await row.getByText(I.verificationOff).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      const { sites } = await adminCall<SitesResponse>(run.admin.request, run.server, "GET", API_ROUTES.sites);
+      expect(sites.find((s) => s.origin === origin)!.identity).toMatchObject({ verification: false, hasSecret: true, warning: ptBR.sites.identity.warning });
+      await row.getByLabel(named(I.switchNamed)).click();
+      await row.getByText(I.verificationOn).waitFor();
+      expect(await row.getByTestId("site-identity-warning").count()).toBe(0);
     } finally {
       await page.close();
     }

@@ -87,7 +87,7 @@ for (const dialect of DIALECTS) {
         const res = await send(server, "POST", sub, { "user-agent": "Mozilla/5.0 Teste" });
         expect(res.status).toBe(201);
         const presented = (res.body as { subscription: Record<string, unknown> }).subscription;
-        expect(Object.keys(presented).sort()).toEqual(["channels", "createdAt", "id", "updatedAt"]);
+        expect(Object.keys(presented).sort()).toEqual(["channels", "createdAt", "id", "updatedAt", "userId"]);
         expect(presented.id).toMatch(/^\d+$/);
         expect(new Date(presented.createdAt as string).toISOString()).toBe(presented.createdAt);
 

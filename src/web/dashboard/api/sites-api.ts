@@ -1,5 +1,5 @@
-import { API_ROUTES, sitePath } from "../../../shared/api/routes.js";
-import type { CreateSiteRequest, DeleteSiteResponse, Site, SitesResponse } from "../../../shared/api/sites.js";
+import { API_ROUTES, siteIdentitySecretPath, sitePath } from "../../../shared/api/routes.js";
+import type { CreateSiteRequest, DeleteSiteResponse, IdentitySecretResponse, Site, SitesResponse, UpdateSiteRequest } from "../../../shared/api/sites.js";
 import { createJsonRequest } from "../../../client/http/json-request.js";
 import { dashboardApiErrorFrom } from "./dashboard-api.js";
 
@@ -8,6 +8,10 @@ export interface SitesApi {
   listSites(): Promise<SitesResponse>;
   createSite(request: CreateSiteRequest): Promise<Site>;
   deleteSite(id: string): Promise<DeleteSiteResponse>;
+  /** Turns identity verification on or off. */
+  updateSite(id: string, request: UpdateSiteRequest): Promise<Site>;
+  /** Generates or replaces the site's identity secret: the answer is the only time it is shown. */
+  rotateIdentitySecret(id: string): Promise<IdentitySecretResponse>;
 }
 
 /** Same origin, session cookie, errors as `DashboardApiError` (like the dashboard's main client). */
@@ -22,6 +26,12 @@ export function createSitesApi(options: { baseUrl?: string; fetch?: typeof fetch
     },
     deleteSite(id) {
       return json<DeleteSiteResponse>("DELETE", sitePath(id));
+    },
+    async updateSite(id, body) {
+      return (await json<{ site: Site }>("PATCH", sitePath(id), body)).site;
+    },
+    rotateIdentitySecret(id) {
+      return json<IdentitySecretResponse>("POST", siteIdentitySecretPath(id));
     },
   };
 }

@@ -14,7 +14,8 @@ import Typography from "@mui/material/Typography";
 import AddOutlined from "@mui/icons-material/AddOutlined";
 import CodeOutlined from "@mui/icons-material/CodeOutlined";
 import DeleteOutlined from "@mui/icons-material/DeleteOutlined";
-import type { Site, SitesResponse } from "../../../shared/api/sites.js";
+import type { IdentitySecretResponse, Site, SitesResponse } from "../../../shared/api/sites.js";
+import { errorText } from "../api/error-text.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { PageHeading } from "../components/PageHeading.js";
 import { ResourceView } from "../components/ResourceView.js";
@@ -24,25 +25,49 @@ import { formatNumber } from "../format.js";
 import { useResource } from "../hooks/useResource.js";
 import { useDashboardServices } from "../services.js";
 import { useCurrentUser } from "../session/session-context.js";
+import { IdentitySecretDialog } from "./IdentitySecretDialog.js";
 import { SiteDialog } from "./SiteDialog.js";
+import { SiteIdentityCell } from "./SiteIdentityCell.js";
 import { SnippetDialog } from "./SnippetDialog.js";
 
 /**
  * Sites: admins register the origins that may show the bell and delete them (with their
- * subscribers, which the confirmation says); everyone sees the list and the snippet.
+ * subscribers, which the confirmation says); everyone sees the list and the snippet. Each site
+ * shows how its people are identified; admins generate or replace its identity secret (shown
+ * once, in a dialog) and switch verification.
  */
 export function SitesPage() {
   const { t } = useTranslation();
-  const { sites: api } = useDashboardServices();
+  const { sites: api, timeZone } = useDashboardServices();
   const admin = useCurrentUser().role === "admin";
   const { resource, reload, update } = useResource(useCallback(() => api.listSites(), [api]));
   const [creating, setCreating] = useState(false);
   const [snippetOf, setSnippetOf] = useState<Site | null>(null);
   const [deleting, setDeleting] = useState<Site | null>(null);
+  const [rotating, setRotating] = useState<Site | null>(null);
+  const [secretShown, setSecretShown] = useState<IdentitySecretResponse | null>(null);
   const [noticeElement, setNotice] = useNotice();
   const sinoUrl = resource.status === "ready" ? resource.data.sinoUrl : "";
 
   const change = (next: (sites: Site[]) => Site[]) => update((data: SitesResponse) => ({ ...data, sites: next(data.sites) }));
+  const replace = (site: Site) => change((sites) => sites.map((s) => (s.id === site.id ? site : s)));
+  const showSecret = (shown: IdentitySecretResponse) => {
+    replace(shown.site);
+    setSecretShown(shown);
+  };
+  // The first secret breaks nothing; replacing one asks first (the old one stops after the grace).
+  const rotate = (site: Site) => {
+    if (site.identity.hasSecret) return setRotating(site);
+    api.rotateIdentitySecret(site.id).then(showSecret, (error: unknown) => setNotice({ severity: "error", text: errorText(t, error) }));
+  };
+  const setVerification = async (site: Site, verification: boolean) => {
+    try {
+      replace(await api.updateSite(site.id, { identityVerification: verification }));
+      setNotice({ severity: "success", text: t(verification ? "sites.identity.verificationChangedOn" : "sites.identity.verificationChangedOff", { origin: site.origin }) });
+    } catch (error) {
+      setNotice({ severity: "error", text: errorText(t, error) });
+    }
+  };
 
   return (
     <>
@@ -72,6 +97,7 @@ export function SitesPage() {
                   <TableCell>{t("sites.columns.site")}</TableCell>
                   <TableCell sx={{ display: { xs: "none", sm: "table-cell" } }}>{t("sites.columns.key")}</TableCell>
                   <TableCell align="right">{t("sites.columns.subscribers")}</TableCell>
+                  <TableCell>{t("sites.identity.column")}</TableCell>
                   <TableCell align="right">
                     <VisuallyHidden>{t("dashboard.common.actions")}</VisuallyHidden>
                   </TableCell>
@@ -93,6 +119,9 @@ export function SitesPage() {
                     </TableCell>
                     <TableCell align="right" data-testid="site-subscribers">
                       {formatNumber(site.subscribers)}
+                    </TableCell>
+                    <TableCell>
+                      <SiteIdentityCell site={site} admin={admin} timeZone={timeZone} onRotate={rotate} onVerificationChange={setVerification} />
                     </TableCell>
                     <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
                       <Tooltip title={t("sites.snippet")}>
@@ -129,6 +158,18 @@ export function SitesPage() {
         }}
       />
       <SnippetDialog site={snippetOf} sinoUrl={sinoUrl} onClose={() => setSnippetOf(null)} />
+      <ConfirmDialog
+        open={rotating !== null}
+        title={t("sites.identity.rotateTitle", { origin: rotating?.origin ?? "" })}
+        text={t("sites.identity.rotateText")}
+        confirmLabel={t("sites.identity.rotate")}
+        onClose={() => setRotating(null)}
+        onConfirm={async () => {
+          if (!rotating) return;
+          showSecret(await api.rotateIdentitySecret(rotating.id));
+        }}
+      />
+      <IdentitySecretDialog shown={secretShown} timeZone={timeZone} onClose={() => setSecretShown(null)} />
       <ConfirmDialog
         open={deleting !== null}
         title={t("sites.deleteTitle", { origin: deleting?.origin ?? "" })}
