@@ -116,6 +116,8 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
     .option("--body <texto>", t("cli:send.body"))
     .option("--channel <canal>", t("cli:send.channel"))
     .option("--site <id>", t("cli:send.site"))
+    .option("--user <id>", t("cli:send.user"), (value: string, previous: string[] = []) => [...previous, value])
+    .option("--category <categoria>", t("cli:send.category"))
     .option("--link <url>", t("cli:send.link"))
     .option("--schedule <data>", t("cli:send.schedule"))
     .option("--server <url>", t("cli:send.server"))

@@ -79,6 +79,36 @@ describe("sino send against a real server", () => {
     expect(io.err.join("")).toBe("O servidor recusou o envio: Este token de API foi revogado. (token_revoked)\n");
   });
 
+  it("sends to people with --user (repeatable) and --category, and lists the ids with no subscription", async () => {
+    await setup.server.database.db
+      .insertInto("subscriptions")
+      .values({ endpoint: "https://push.example.com/cli-ana", p256dh: "k", auth: "a", user_agent: null, created_at: 0, updated_at: 0, last_seen_at: 0, person_id: "ana" })
+      .execute();
+    const io = captureIo({ SINO_TOKEN: setup.secret });
+    await runCli(["send", "--server", setup.server.url, "--title", "Seu pedido saiu", "--user", "ana", "--user", "zé", "--category", "transactional"], io);
+    expect(io.err).toEqual([]);
+    expect(process.exitCode).toBe(0);
+    const [created, missing] = io.out.join("").split("\n");
+    expect(created).toMatch(/^Envio \d+ criado: na fila, para 1 assinante\.$/);
+    expect(missing).toBe("1 pessoa sem inscrição (não recebe): zé");
+    const id = /Envio (\d+)/.exec(created!)![1];
+    expect((await setup.admin.get(`/api/v1/notifications/${id}`)).body.notification).toMatchObject({ category: "transactional", audience: { type: "users", users: 2 } });
+
+    const both = captureIo({ SINO_TOKEN: setup.secret });
+    process.exitCode = undefined;
+    await runCli(["send", "--server", setup.server.url, "--title", "Oi", "--user", "ana", "--channel", "obras"], both);
+    expect(process.exitCode).toBe(2);
+    expect(both.err.join("")).toContain("Use --channel ou --user, não os dois.");
+
+    const refused = captureIo({ SINO_TOKEN: setup.secret });
+    process.exitCode = undefined;
+    await runCli(["send", "--server", setup.server.url, "--title", "Oi", "--category", "transactional"], refused);
+    expect(process.exitCode).toBe(1);
+    expect(refused.err.join("")).toContain("(transactional_audience)");
+    // The sends to everyone below count no subscriber.
+    await setup.server.database.db.deleteFrom("subscriptions").where("person_id", "=", "ana").execute();
+  });
+
   it("exits 1 when no server answers", async () => {
     const io = captureIo({ SINO_TOKEN: setup.secret });
     await runCli(["send", "--server", "http://127.0.0.1:9", "--title", "Oi"], io);

@@ -1,5 +1,5 @@
 import type { Translator } from "../server/i18n.js";
-import { QUICK_PUBLISH_EVERYONE, type CreateNotificationRequest, type Notification } from "../shared/api/notifications.js";
+import { QUICK_PUBLISH_EVERYONE, type CreateNotificationRequest, type CreateNotificationResponse, type Notification } from "../shared/api/notifications.js";
 import { API_ROUTES } from "../shared/api/routes.js";
 import { DEFAULT_TIME_ZONE } from "../shared/time/zoned-time.js";
 import { formatScheduleTime, parseScheduleTime } from "./schedule-time.js";
@@ -10,6 +10,10 @@ export interface SendOptions {
   readonly channel?: string;
   /** A site id (Painel → Sites): only the subscribers made on that site. */
   readonly site?: string;
+  /** User ids of the host app's people (repeatable): a send to every subscription of each. */
+  readonly user?: readonly string[];
+  /** `marketing` (default) or `transactional` (checked by the server). */
+  readonly category?: string;
   readonly link?: string;
   readonly schedule?: string;
   readonly server?: string;
@@ -41,13 +45,21 @@ export async function sendCommand(options: SendOptions, io: SendIo, { t }: Trans
   if (!/^https?:\/\/[^/]+/i.test(server)) return usage(t("cli:send.badServer", { server }));
   const timeZone = io.env.SINO_TIME_ZONE ?? DEFAULT_TIME_ZONE;
 
-  // The audience is typed loosely: a channel name or a site id is checked by the server, which knows them.
-  const request: Omit<CreateNotificationRequest, "audience"> & { audience?: { type: string; channels?: string[]; sites?: string[] } } = { title: options.title };
+  const people = options.user ?? [];
+  if (people.length > 0 && options.channel !== undefined) return usage(t("cli:send.userWithChannel"));
+  // The audience and category are typed loosely: a channel name, a site id, a user id or a
+  // category is checked by the server, which knows them.
+  const request: Omit<CreateNotificationRequest, "audience" | "category"> & {
+    audience?: { type: string; channels?: string[]; users?: string[]; sites?: string[] };
+    category?: string;
+  } = { title: options.title };
   if (options.body !== undefined) request.body = options.body;
   if (options.link !== undefined) request.url = options.link;
+  if (options.category !== undefined) request.category = options.category;
   const channel = options.channel ?? QUICK_PUBLISH_EVERYONE;
   // `todos` is everyone; another name is a channel's slug (checked by the server).
-  request.audience = channel === QUICK_PUBLISH_EVERYONE ? { type: "all" } : { type: "channels", channels: [channel] };
+  if (people.length > 0) request.audience = { type: "users", users: [...people] };
+  else request.audience = channel === QUICK_PUBLISH_EVERYONE ? { type: "all" } : { type: "channels", channels: [channel] };
   // --site narrows either to one site's subscribers (the server checks the id).
   if (options.site !== undefined) request.audience.sites = [options.site];
   if (options.schedule !== undefined) {
@@ -82,8 +94,11 @@ export async function sendCommand(options: SendOptions, io: SendIo, { t }: Trans
     io.stderr(`${t("cli:send.refused", { message, code: error?.code ?? String(response.status) })}\n`);
     return 1;
   }
-  const notification = (body as { notification: Notification }).notification;
-  io.stdout(`${describe(notification, timeZone, t)}\n`);
+  const created = body as CreateNotificationResponse;
+  io.stdout(`${describe(created.notification, timeZone, t)}\n`);
+  // Whom the caller must reach another way (e-mail, SMS): their ids, one line.
+  const missing = created.usersWithoutSubscriptions ?? [];
+  if (missing.length > 0) io.stdout(`${t("cli:send.withoutSubscriptions", { count: missing.length, ids: missing.join(", ") })}\n`);
   return 0;
 }
 

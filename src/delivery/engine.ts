@@ -60,10 +60,10 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     queue,
     notifications,
     pusher: {
-      push(send, items, now) {
+      push(send, items, now, payloadOf) {
         // Threads start with the first push, not with the worker: an idle server spends nothing.
         if (pool === undefined && options.encryptionThreads > 0) pool = createEncryptionPool({ threads: options.encryptionThreads });
-        return createBatchPusher(sender, pool).push(send, items, now);
+        return createBatchPusher(sender, pool).push(send, items, now, payloadOf);
       },
     },
     options,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { userIdSchema } from "./people.js";
 import { siteIdSchema } from "./sites.js";
-import { multiLineText, text } from "./text.js";
+import { hasControlCharacters, multiLineText, text } from "./text.js";
 
 /**
  * Notifications (*envios*) over the API: what POST /notifications takes, what every notification answer
@@ -76,10 +76,23 @@ const audienceSites = z.array(siteIdSchema).max(100);
 /** The channels of a "channels" audience (slugs, at most 100). */
 const audienceChannels = z.array(text()).max(100);
 
+/** Shared by the server and the Painel: no `Buffer` here. */
+const UTF8 = new TextEncoder();
+
 /** A person's placeholder values (`{{nome}}`): at most 1 KB of JSON. */
 export const personDataSchema = z
-  .record(text({ error: "user_data_invalid" }), z.union([multiLineText(), z.number(), z.boolean()], { error: "user_data_invalid" }), { error: "user_data_invalid" })
-  .refine((data) => Buffer.byteLength(JSON.stringify(data)) <= NOTIFICATION_LIMITS.personData, { error: "user_data_too_large" });
+  .record(z.string(), z.unknown(), { error: "user_data_invalid" })
+  // Refinements rather than typed members: a bad value must say `user_data_invalid`, not make
+  // the whole entry fail the `users` union as an invalid id.
+  .refine((data) => Object.entries(data).every(([key, value]) => !hasControlCharacters(key) && isPersonValue(value)), { error: "user_data_invalid" })
+  .refine((data) => UTF8.encode(JSON.stringify(data)).length <= NOTIFICATION_LIMITS.personData, { error: "user_data_too_large" })
+  .transform((data) => data as Record<string, string | number | boolean>);
+
+/** A placeholder value: text (line breaks allowed, as in a body), a finite number or a boolean. */
+function isPersonValue(value: unknown): boolean {
+  if (typeof value === "string") return !hasControlCharacters(value, "multi-line");
+  return typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value));
+}
 
 /** One person of a `users` audience: the user id, or the id with its placeholder values. */
 export const audiencePersonSchema = z.union([userIdSchema, z.object({ id: userIdSchema, data: personDataSchema.optional() })], { error: "user_id_invalid" });

@@ -9,7 +9,7 @@ import {
   PRIORITY_URGENCY,
   QUICK_PUBLISH_EVERYONE,
   createNotificationRequestSchema,
-  notificationResponseSchema,
+  createNotificationResponseSchema,
   type NotificationUrgency,
 } from "../../../shared/api/notifications.js";
 import { API_ROUTES } from "../../../shared/api/routes.js";
@@ -17,7 +17,7 @@ import { text } from "../../../shared/api/text.js";
 import { isErrorCode } from "../../../shared/errors.js";
 import { apiError } from "../../errors.js";
 import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
-import { firstHeader } from "./header-text.js";
+import { firstHeader, headerText } from "./header-text.js";
 import type { NotificationRoutesDeps } from "./notifications-deps.js";
 import { checkIdempotencyKey, publish, type PublishDeps, type PublishRequest } from "./publish.js";
 
@@ -33,9 +33,10 @@ const BODY_LIMIT = 4096;
  * `curl -H "Authorization: Bearer $TOKEN" -d "Backup concluído" https://sino.example/p/todos`,
  * in the spirit of ntfy: the request body (any content type — `curl -d` says form-urlencoded) is
  * the message; optional headers give the title (`Title`/`X-Title`), the link (`Click`/`X-Click`/
- * `X-Link`), the urgency (`Urgency`, or ntfy's `X-Priority`/`Priority` 1–5) and an
- * `Idempotency-Key`. Without a title, a one-line message becomes the title. `todos` is everyone;
- * any other name is a channel's slug. Answers like POST /notifications.
+ * `X-Link`), the urgency (`Urgency`, or ntfy's `X-Priority`/`Priority` 1–5), the people
+ * (`X-User`, repeated or comma-separated: a `users` send, on `/p/todos` only), the category
+ * (`X-Category`) and an `Idempotency-Key`. Without a title, a one-line message becomes the title.
+ * `todos` is everyone; any other name is a channel's slug. Answers like POST /notifications.
  */
 export async function registerQuickPublish(
   app: FastifyInstance,
@@ -61,7 +62,7 @@ export async function registerQuickPublish(
           params: z.object({ channel: text().max(40) }),
           // No body at all (`curl -X POST`) arrives as null.
           body: z.string().nullish(),
-          response: { 201: notificationResponseSchema, 200: notificationResponseSchema, "4xx": apiErrorSchema },
+          response: { 201: createNotificationResponseSchema, 200: createNotificationResponseSchema, "4xx": apiErrorSchema },
         },
       },
       async (request, reply) => {
@@ -71,7 +72,10 @@ export async function registerQuickPublish(
         if ((request.body ?? "").trim() === "" && firstHeader(request.headers, TITLE_HEADERS) === undefined) {
           throw apiError("message_required", "body");
         }
-        const parsed = createNotificationRequestSchema.safeParse(toRequest(request.body ?? "", request.headers));
+        const people = userHeader(request.headers[USER_HEADER]);
+        // People are reached wherever they subscribed: a channel in the path would say otherwise.
+        if (people.length > 0 && channel !== QUICK_PUBLISH_EVERYONE) throw apiError("validation_failed", "X-User");
+        const parsed = createNotificationRequestSchema.safeParse(toRequest(request.body ?? "", request.headers, people));
         if (!parsed.success) {
           // The shared schema's messages are error codes (`title_too_long`), as on POST /notifications.
           const issue = parsed.error.issues[0];
@@ -100,15 +104,36 @@ function quickField(path: PropertyKey | undefined): string | undefined {
       return "Urgency";
     case "body":
       return "body";
+    case "audience":
+      return "X-User";
+    case "category":
+      return "X-Category";
     default:
       return undefined;
   }
 }
 
-function toRequest(text: string, headers: FastifyRequest["headers"]): Omit<PublishRequest, "urgency" | "ttl" | "audience"> & { urgency: string; ttl: number; audience: { type: "all" } } {
+const USER_HEADER = "x-user";
+
+/** `X-User: ana, bia` or the header repeated (Node joins repeats with ", "): each id trimmed, blanks dropped. */
+function userHeader(value: string | string[] | undefined): string[] {
+  const joined = headerText(value);
+  if (joined === undefined) return [];
+  return joined
+    .split(",")
+    .map((id) => id.trim())
+    .filter((id) => id !== "");
+}
+
+function toRequest(
+  text: string,
+  headers: FastifyRequest["headers"],
+  people: readonly string[],
+): Omit<PublishRequest, "urgency" | "ttl" | "audience" | "category"> & { urgency: string; ttl: number; category?: string; audience: { type: "all" } | { type: "users"; users: string[] } } {
   const message = text.replace(/\r\n/g, "\n").trim();
   const title = firstHeader(headers, TITLE_HEADERS);
   const link = firstHeader(headers, ["click", "x-click", "x-link", "link"]);
+  const category = firstHeader(headers, ["x-category", "category"]);
   let urgency: string = "normal";
   const urgencyHeader = firstHeader(headers, ["urgency", "x-urgency"]);
   const priority = firstHeader(headers, ["x-priority", "priority", "prio", "p"]);
@@ -123,7 +148,8 @@ function toRequest(text: string, headers: FastifyRequest["headers"]): Omit<Publi
     ...(link === undefined ? {} : { url: link }),
     urgency: (NOTIFICATION_URGENCIES as readonly string[]).includes(urgency) ? (urgency as NotificationUrgency) : urgency,
     ttl: DEFAULT_NOTIFICATION_TTL,
-    audience: { type: "all" },
+    ...(category === undefined ? {} : { category: category.toLowerCase() }),
+    audience: people.length > 0 ? { type: "users", users: [...people] } : { type: "all" },
   };
 }
 

@@ -24,7 +24,7 @@ export interface NotificationsApi {
    * How many subscribers a send to these channels (none: everyone) made on these sites (none:
    * every site) would reach now, and the channels and sites by name.
    */
-  getAudienceSize(narrowing: { channels: readonly string[]; sites: readonly string[] }): Promise<AudienceSize>;
+  getAudienceSize(narrowing: { channels: readonly string[]; sites: readonly string[]; users?: readonly string[] }): Promise<AudienceSize>;
   /** The progress stream's URL (Server-Sent Events), for an EventSource. */
   eventsUrl(id: string): string;
 }
@@ -49,10 +49,12 @@ export function createNotificationsApi(options: { baseUrl?: string; fetch?: type
       return (await json<{ notification: Notification }>("POST", notificationCancelPath(id))).notification;
     },
     getOverview: (site) => json("GET", site === undefined ? API_ROUTES.overview : `${API_ROUTES.overview}?site=${encodeURIComponent(site)}`),
-    getAudienceSize({ channels, sites }) {
+    getAudienceSize({ channels, sites, users = [] }) {
       const params = new URLSearchParams();
       if (channels.length > 0) params.set("channels", channels.join(","));
       if (sites.length > 0) params.set("sites", sites.join(","));
+      // Repeated, not joined: a user id may hold a comma.
+      for (const id of users) params.append("users", id);
       const query = params.toString();
       return json("GET", `${API_ROUTES.audience}${query === "" ? "" : `?${query}`}`);
     },

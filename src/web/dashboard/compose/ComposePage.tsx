@@ -16,11 +16,17 @@ import RadioGroup from "@mui/material/RadioGroup";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
+import Accordion from "@mui/material/Accordion";
+import AccordionDetails from "@mui/material/AccordionDetails";
+import AccordionSummary from "@mui/material/AccordionSummary";
+import ExpandMore from "@mui/icons-material/ExpandMore";
 import SendOutlined from "@mui/icons-material/SendOutlined";
 import ScheduleSend from "@mui/icons-material/ScheduleSend";
 import PhonelinkRing from "@mui/icons-material/PhonelinkRing";
-import { NOTIFICATION_URGENCIES } from "../../../shared/api/notifications.js";
-import type { NotificationAudience, NotificationUrgency } from "../../../shared/api/notifications.js";
+import { AUDIENCE_SIZE_MAX_USERS, NOTIFICATION_CATEGORIES, NOTIFICATION_LIMITS, NOTIFICATION_URGENCIES } from "../../../shared/api/notifications.js";
+import type { NotificationAudience, NotificationCategory, NotificationUrgency } from "../../../shared/api/notifications.js";
+import { isUserId } from "../../../shared/api/people.js";
+import { useCurrentUser } from "../session/session-context.js";
 import { useAppSelector } from "../../hooks/useAppStore.js";
 import { errorText } from "../api/error-text.js";
 import { isDashboardApiError } from "../api/dashboard-api-error.js";
@@ -37,7 +43,12 @@ import type { ComposeErrors, ComposeField, ComposeValues } from "./compose-form.
 import { NotificationPreview } from "./NotificationPreview.js";
 
 /** Server field names (the notifications API) → the form's fields. */
-const SERVER_FIELDS: Record<string, ComposeField> = { title: "title", body: "body", url: "url", icon: "icon", image: "image", sendAt: "time" };
+const SERVER_FIELDS: Record<string, ComposeField | "people" | "collapseKey"> = { title: "title", body: "body", url: "url", icon: "icon", image: "image", sendAt: "time", collapseKey: "collapseKey" };
+
+/** The ids typed one per line, each once; blank lines are ignored and each line's edges trimmed. */
+function peopleOf(text: string): string[] {
+  return [...new Set(text.split("\n").map((line) => line.trim()).filter((line) => line !== ""))];
+}
 const FIELD_ORDER: ComposeField[] = ["title", "body", "url", "icon", "image", "date", "time"];
 
 type Outcome = { severity: "success" | "error"; text: string } | null;
@@ -59,6 +70,15 @@ export function ComposePage() {
   // Channel slugs; none ticked = everyone.
   const [channels, setChannels] = useState<string[]>([]);
   const [sites, setSites] = useState<string[]>([]);
+  // Admins may send to specific people of their app (by user id) instead of to subscribers.
+  const admin = useCurrentUser().role === "admin";
+  const [target, setTarget] = useState<"subscribers" | "people">("subscribers");
+  const [peopleText, setPeopleText] = useState("");
+  const [category, setCategory] = useState<NotificationCategory>("marketing");
+  const [collapseKey, setCollapseKey] = useState("");
+  const [extraErrors, setExtraErrors] = useState<Partial<Record<"people" | "collapseKey", string>>>({});
+  const people = useMemo(() => peopleOf(peopleText), [peopleText]);
+  const toPeople = admin && target === "people";
   const formRef = useRef<HTMLFormElement>(null);
   const focusField = (field: ComposeField) => formRef.current?.querySelector<HTMLElement>(`[name="${field}"]`)?.focus();
 
@@ -94,11 +114,17 @@ export function ComposePage() {
   };
 
   /** Client rules first (focus the first bad field); true when the form may go to the server. */
-  const checkForm = (): boolean => {
+  const checkForm = (forSend = true): boolean => {
     setSubmitted(true);
     const first = FIELD_ORDER.find((field) => clientErrors[field] !== undefined);
     if (first) {
       focusField(first);
+      return false;
+    }
+    const peopleError = forSend && toPeople ? peopleProblem(t, people) : undefined;
+    if (peopleError !== undefined) {
+      setExtraErrors((previous) => ({ ...previous, people: peopleError }));
+      focusField("people" as ComposeField);
       return false;
     }
     return true;
@@ -108,8 +134,14 @@ export function ComposePage() {
     setBusy(kind);
     setOutcome(null);
     setServerErrors({});
+    setExtraErrors({});
     try {
-      const created = await notifications.createNotification(toNotificationRequest(values, { timeZone, audience }));
+      const key = collapseKey.trim();
+      const created = await notifications.createNotification({
+        ...toNotificationRequest(values, { timeZone, audience }),
+        ...(audience.type === "users" ? { category } : {}),
+        ...(key === "" ? {} : { collapseKey: key }),
+      });
       if (kind === "send") {
         // Follow it: Envio shows the live progress (or the schedule, with its cancel button).
         void navigate(notificationPagePath(created.notification.id));
@@ -117,8 +149,15 @@ export function ComposePage() {
       }
       setOutcome({ severity: "success", text: t("dashboard.compose.result.testSent") });
     } catch (error) {
-      const field = isDashboardApiError(error) && error.field ? SERVER_FIELDS[error.field] : undefined;
-      if (field) {
+      const apiField = isDashboardApiError(error) ? error.field : undefined;
+      const field = apiField === undefined ? undefined : apiField.startsWith("audience.users") ? "people" : SERVER_FIELDS[apiField];
+      if (field === "people" || field === "collapseKey") {
+        setExtraErrors({ [field]: errorText(t, error) });
+        focusField(field as ComposeField);
+      } else if (isDashboardApiError(error) && error.code === "placeholder_missing" && apiField !== undefined) {
+        // The field is the placeholder's name, not a form field: say which one.
+        setOutcome({ severity: "error", text: t("dashboard.compose.people.placeholderMissing", { name: apiField }) });
+      } else if (field) {
         setServerErrors({ [field]: errorText(t, error) });
         focusField(field);
       } else {
@@ -135,7 +174,10 @@ export function ComposePage() {
     setBusy("send");
     setOutcome(null);
     try {
-      setConfirming(await notifications.getAudienceSize({ channels, sites }));
+      if (!toPeople) setConfirming(await notifications.getAudienceSize({ channels, sites }));
+      // The count of many people's subscriptions would not fit a URL: it is taken when it goes out.
+      else if (people.length > AUDIENCE_SIZE_MAX_USERS) setConfirming({ recipients: -1, channels: [], sites: [], people: people.length });
+      else setConfirming(await notifications.getAudienceSize({ channels: [], sites, users: people }));
     } catch (error) {
       setOutcome({ severity: "error", text: t("dashboard.compose.result.failed", { reason: errorText(t, error) }) });
     } finally {
@@ -144,7 +186,7 @@ export function ComposePage() {
   };
 
   const sendToMe = () => {
-    if (!push.token || !checkForm()) return;
+    if (!push.token || !checkForm(false)) return;
     void post({ type: "endpoint", endpoint: push.token.endpoint }, "test");
   };
 
@@ -204,8 +246,65 @@ export function ComposePage() {
                   ))}
                 </TextField>
               </Stack>
-              <AudienceSelect value={channels} onChange={setChannels} />
+              {admin && (
+                <FormControl>
+                  <FormLabel id="target-label">{t("dashboard.compose.people.target")}</FormLabel>
+                  <RadioGroup row aria-labelledby="target-label" name="target" value={target} onChange={(event) => setTarget(event.target.value === "people" ? "people" : "subscribers")}>
+                    <FormControlLabel value="subscribers" control={<Radio />} label={t("dashboard.compose.people.subscribers")} />
+                    <FormControlLabel value="people" control={<Radio />} label={t("dashboard.compose.people.people")} />
+                  </RadioGroup>
+                </FormControl>
+              )}
+              {toPeople ? (
+                <>
+                  <TextField
+                    name="people"
+                    label={t("dashboard.compose.people.ids")}
+                    value={peopleText}
+                    onChange={(event) => {
+                      setPeopleText(event.target.value);
+                      setExtraErrors((previous) => ({ ...previous, people: undefined }));
+                    }}
+                    multiline
+                    minRows={3}
+                    maxRows={10}
+                    fullWidth
+                    error={extraErrors.people !== undefined}
+                    helperText={extraErrors.people ?? t("dashboard.compose.people.count", { count: people.length, formatted: formatNumber(people.length) })}
+                    slotProps={{ formHelperText: { "aria-live": "polite" } as object, htmlInput: { spellCheck: false } }}
+                  />
+                  <TextField select name="category" label={t("dashboard.compose.people.category")} value={category} onChange={(event) => setCategory(event.target.value === "transactional" ? "transactional" : "marketing")} fullWidth helperText={t(`dashboard.compose.people.categoryHints.${category}`)}>
+                    {NOTIFICATION_CATEGORIES.map((value) => (
+                      <MenuItem key={value} value={value}>
+                        {t(`dashboard.compose.people.categories.${value}`)}
+                      </MenuItem>
+                    ))}
+                  </TextField>
+                </>
+              ) : (
+                <AudienceSelect value={channels} onChange={setChannels} />
+              )}
               <SiteSelect value={sites} onChange={setSites} />
+              <Accordion variant="outlined" disableGutters slotProps={{ heading: { component: "h2" } }}>
+                <AccordionSummary expandIcon={<ExpandMore />} aria-controls="compose-advanced" id="compose-advanced-summary">
+                  <Typography>{t("dashboard.compose.advanced.title")}</Typography>
+                </AccordionSummary>
+                <AccordionDetails id="compose-advanced">
+                  <TextField
+                    name="collapseKey"
+                    label={t("dashboard.compose.advanced.collapseKey")}
+                    value={collapseKey}
+                    onChange={(event) => {
+                      setCollapseKey(event.target.value);
+                      setExtraErrors((previous) => ({ ...previous, collapseKey: undefined }));
+                    }}
+                    fullWidth
+                    error={extraErrors.collapseKey !== undefined}
+                    helperText={extraErrors.collapseKey ?? t("dashboard.compose.advanced.collapseKeyHint")}
+                    slotProps={{ htmlInput: { maxLength: NOTIFICATION_LIMITS.collapseKey } }}
+                  />
+                </AccordionDetails>
+              </Accordion>
 
               <FormControl>
                 <FormLabel id="when-label">{t("dashboard.compose.fields.when")}</FormLabel>
@@ -288,6 +387,10 @@ export function ComposePage() {
         onConfirm={async () => {
           setConfirming(null);
           const narrowed = sites.length > 0 ? { sites } : {};
+          if (toPeople) {
+            await post({ type: "users", users: people, ...narrowed }, "send");
+            return;
+          }
           await post(channels.length > 0 ? { type: "channels", channels, ...narrowed } : { type: "all", ...narrowed }, "send");
         }}
       />
@@ -305,9 +408,18 @@ function listOf(names: readonly string[]): string {
 const channelNames = (size: AudienceSize) => listOf(size.channels.map((channel) => channel.name));
 const siteNames = (size: AudienceSize) => listOf(size.sites.map((site) => site.origin));
 
+/** Why the typed ids cannot be sent to, or undefined. */
+function peopleProblem(t: Translate, people: readonly string[]): string | undefined {
+  if (people.length === 0) return t("dashboard.compose.people.required");
+  if (people.length > NOTIFICATION_LIMITS.users) return t("dashboard.compose.people.tooMany", { max: formatNumber(NOTIFICATION_LIMITS.users) });
+  const bad = people.find((id) => !isUserId(id));
+  return bad === undefined ? undefined : t("dashboard.compose.people.invalid", { id: bad.slice(0, 40) });
+}
+
 function confirmTitle(t: Translate, when: ComposeValues["when"], size: AudienceSize | null): string {
   if (when === "later") return t("dashboard.compose.confirm.laterTitle");
   if (size === null) return t("dashboard.compose.confirm.nowTitle");
+  if (size.people !== undefined) return t("dashboard.compose.confirm.nowTitlePeople", { count: size.people, formatted: formatNumber(size.people) });
   if (size.channels.length > 0) return t("dashboard.compose.confirm.nowTitleChannels", { count: size.channels.length, channels: channelNames(size) });
   if (size.sites.length > 0) return t("dashboard.compose.confirm.nowTitleSites", { count: size.sites.length, sites: siteNames(size) });
   return t("dashboard.compose.confirm.nowTitle");
@@ -319,6 +431,12 @@ function confirmTitle(t: Translate, when: ComposeValues["when"], size: AudienceS
  */
 function audienceText(t: Translate, size: AudienceSize | null): string {
   if (size === null) return "";
+  if (size.people !== undefined) {
+    const people = t("dashboard.compose.confirm.people", { count: size.people, formatted: formatNumber(size.people) });
+    if (size.recipients < 0) return t("dashboard.compose.confirm.peopleUncounted", { people });
+    const subscriptions = t("dashboard.compose.confirm.subscriptions", { count: size.recipients, formatted: formatNumber(size.recipients) });
+    return t("dashboard.compose.confirm.peopleWithSubscriptions", { people, subscriptions });
+  }
   const recipients = t("dashboard.compose.confirm.recipients", { count: size.recipients, formatted: formatNumber(size.recipients) });
   if (size.sites.length > 0) {
     const sites = siteNames(size);
