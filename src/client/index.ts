@@ -19,6 +19,8 @@ export { unblockHelpKey } from "./messaging/unblock-help.js";
 export type { UnblockHelpKey } from "./messaging/unblock-help.js";
 export type { PublicChannel } from "../shared/api/channels.js";
 export type { PushSubscriptionJson } from "../shared/api/subscriptions.js";
+export { isValidUserId } from "../shared/api/user-id-rule.js";
+export type { UserClaim } from "../shared/api/user-id.js";
 export { DEFAULT_SOFT_PROMPT, PROMPT_STORAGE_KEY, softPromptConfig } from "./prompt/prompt-policy.js";
 export type { SoftPromptConfig } from "./prompt/prompt-policy.js";
 export { scheduleSoftPrompt } from "./prompt/soft-prompt-schedule.js";

@@ -14,6 +14,10 @@ interface FakeBrowser {
   registered: Array<{ url: string; scope: string | undefined }>;
   requests: Array<{ method: string; url: string; body: unknown }>;
   logs: string[];
+  /** The page's localStorage (shared between pages made with the same map: the same origin). */
+  storage: Map<string, string>;
+  /** An answer that replaces the default one for a request, e.g. a refusal. */
+  respond?: (method: string, url: string, body: unknown) => Response | undefined;
 }
 
 /**
@@ -21,7 +25,7 @@ interface FakeBrowser {
  * registration has a push manager, `Notification`, and a fetch that plays the Sino API.
  */
 function fakePage(initial: Partial<FakeBrowser> = {}) {
-  const state: FakeBrowser = { permission: "default", answer: "granted", subscription: null, registered: [], requests: [], logs: [], ...initial };
+  const state: FakeBrowser = { permission: "default", answer: "granted", subscription: null, registered: [], requests: [], logs: [], storage: new Map(), ...initial };
   const asSubscription = (sub: { endpoint: string }) => ({
     endpoint: sub.endpoint,
     options: { applicationServerKey: null },
@@ -49,6 +53,11 @@ function fakePage(initial: Partial<FakeBrowser> = {}) {
       requestPermission: async () => (state.permission = state.answer),
     },
     matchMedia: () => ({ matches: false }),
+    localStorage: {
+      getItem: (key: string) => state.storage.get(key) ?? null,
+      setItem: (key: string, value: string) => void state.storage.set(key, value),
+      removeItem: (key: string) => void state.storage.delete(key),
+    },
     navigator: {
       userAgent: CHROME_UA,
       platform: "Linux x86_64",
@@ -65,18 +74,25 @@ function fakePage(initial: Partial<FakeBrowser> = {}) {
   const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
     const body = init?.body ? (JSON.parse(String(init.body)) as unknown) : undefined;
     state.requests.push({ method: init?.method ?? "GET", url: String(input), body });
-    const json = (status: number, value: unknown) => new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
+    const answer = state.respond?.(init?.method ?? "GET", String(input), body);
+    if (answer) return answer;
     if (String(input).includes("/config")) return json(200, { vapidPublicKey: VAPID, channels: [{ slug: "obras", name: "Obras", description: null }], maxChannelsPerSubscription: 3 });
     if (init?.method === "POST") return json(201, { subscription: { id: "1", createdAt: "", updatedAt: "", channels: ["obras"] } });
     if (init?.method === "PUT") return json(200, { channels: (body as { channels: string[] }).channels });
     return new Response(null, { status: 204 });
   };
-  const logger = { log: (m: string) => state.logs.push(m), warn: (m: string) => state.logs.push(m), error: (m: string) => state.logs.push(m) };
+  const logger = {
+    log: (m: string) => state.logs.push(m),
+    warn: (m: string) => state.logs.push(m),
+    error: (...parts: unknown[]) => state.logs.push(parts.join(" ")),
+  };
   return { state, win, fetch, logger };
 }
 
-function client(page: ReturnType<typeof fakePage>, site: string | null = "abc123") {
-  return createSinoClient({ sinoUrl: "https://sino.example/", site, window: page.win, fetch: page.fetch, logger: page.logger, timeoutMs: 1000 });
+const json = (status: number, value: unknown) => new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
+
+function client(page: ReturnType<typeof fakePage>, site: string | null = "abc123", sinoUrl = "https://sino.example/") {
+  return createSinoClient({ sinoUrl, site, window: page.win, fetch: page.fetch, logger: page.logger, timeoutMs: 1000 });
 }
 
 describe("createSinoClient", () => {
@@ -171,5 +187,117 @@ describe("createSinoClient", () => {
     await sino.start();
     expect(good).toHaveBeenCalled();
     expect(removed).not.toHaveBeenCalled();
+  });
+});
+
+describe("identify and forget", () => {
+  const KEY = "sino:person:https://sino.example#abc123";
+  const ANA = { id: "ana-4821", signature: "ab12" };
+  const requestsTo = (page: ReturnType<typeof fakePage>, path: string) =>
+    page.state.requests.filter((r) => new URL(r.url).pathname === path).map((r) => ({ method: r.method, body: r.body }));
+
+  it("remembers an identification made while off, and the first subscribe carries it", async () => {
+    const page = fakePage({ permission: "granted" });
+    const sino = client(page);
+    await sino.identify(ANA.id, ANA.signature);
+    expect(JSON.parse(page.state.storage.get(KEY) ?? "null")).toEqual(ANA);
+    expect(requestsTo(page, "/api/v1/subscriptions/user")).toEqual([]);
+
+    await sino.subscribe();
+    expect(requestsTo(page, "/api/v1/subscriptions")).toEqual([{ method: "POST", body: expect.objectContaining({ site: "abc123", user: ANA }) }]);
+    // Already applied by the registration: identifying again with the same id asks nothing.
+    await sino.identify(ANA.id, ANA.signature);
+    expect(requestsTo(page, "/api/v1/subscriptions/user")).toEqual([]);
+  });
+
+  it("tells the server at once when on, and re-applies the identity on the next visit's re-registration", async () => {
+    const page = fakePage({ permission: "granted", subscription: { endpoint: "https://push.example/old" } });
+    const sino = client(page);
+    await sino.start();
+    await sino.identify(ANA.id, ANA.signature);
+    expect(requestsTo(page, "/api/v1/subscriptions/user")).toEqual([{ method: "PUT", body: { endpoint: "https://push.example/old", auth: "a", user: ANA } }]);
+
+    const nextVisit = fakePage({ permission: "granted", subscription: { endpoint: "https://push.example/old" }, storage: page.state.storage });
+    await client(nextVisit).start();
+    expect(requestsTo(nextVisit, "/api/v1/subscriptions")).toEqual([{ method: "POST", body: expect.objectContaining({ user: ANA }) }]);
+  });
+
+  it("keeps the identity of each Sino server and site key apart", async () => {
+    const page = fakePage();
+    await client(page).identify(ANA.id, ANA.signature);
+    const storage = page.state.storage;
+    for (const other of [client(fakePage({ permission: "granted", storage }), "outro"), client(fakePage({ permission: "granted", storage }), "abc123", "https://outro-sino.example")]) {
+      await other.subscribe();
+    }
+    expect([...storage.keys()]).toEqual([KEY]);
+  });
+
+  it("sends no user when nobody was identified", async () => {
+    const page = fakePage({ permission: "granted" });
+    await client(page).subscribe();
+    expect(requestsTo(page, "/api/v1/subscriptions")[0]?.body).not.toHaveProperty("user");
+  });
+
+  it("rejects an invalid user id before any request, with the API's code, and logs it", async () => {
+    const page = fakePage({ permission: "granted", subscription: { endpoint: "https://push.example/old" } });
+    const sino = client(page);
+    for (const bad of ["", " ana", "a\nb", "x".repeat(129)]) {
+      await expect(sino.identify(bad, "ab12")).rejects.toMatchObject({ name: "ApiRequestError", code: "user_id_invalid" });
+    }
+    expect(requestsTo(page, "/api/v1/subscriptions/user")).toEqual([]);
+    expect(page.state.storage.size).toBe(0);
+    expect(page.state.logs.filter((l) => l.includes("user_id_invalid"))).toHaveLength(4);
+  });
+
+  it("rejects a refused signature with the server's code, logs it, and remembers nothing", async () => {
+    const page = fakePage({ permission: "granted", subscription: { endpoint: "https://push.example/old" } });
+    page.state.respond = (method, url) =>
+      method === "PUT" && url.endsWith("/subscriptions/user") ? json(403, { error: { code: "user_signature_invalid", message: "Assinatura inválida" } }) : undefined;
+    const sino = client(page);
+    await sino.start();
+    await expect(sino.identify(ANA.id, "bad")).rejects.toMatchObject({ status: 403, code: "user_signature_invalid" });
+    expect(page.state.storage.size).toBe(0);
+    expect(page.state.logs.some((l) => l.includes("identify failed") && l.includes("user_signature_invalid"))).toBe(true);
+  });
+
+  it("registers anonymously, and drops the identity, when the server refuses the remembered one", async () => {
+    const storage = new Map([[KEY, JSON.stringify({ id: "ana-4821", signature: "stale" })]]);
+    const page = fakePage({ permission: "granted", subscription: { endpoint: "https://push.example/old" }, storage });
+    page.state.respond = (method, url, body) =>
+      method === "POST" && new URL(url).pathname === "/api/v1/subscriptions" && (body as { user?: unknown }).user
+        ? json(403, { error: { code: "user_signature_invalid", message: "Assinatura inválida" } })
+        : undefined;
+    const snapshot = await client(page).start();
+    expect(snapshot.status).toBe("on");
+    expect(page.state.subscription).not.toBeNull();
+    expect(requestsTo(page, "/api/v1/subscriptions").map((r) => (r.body as { user?: unknown }).user)).toEqual([{ id: "ana-4821", signature: "stale" }, undefined]);
+    expect(storage.size).toBe(0);
+    expect(page.state.logs.some((l) => l.includes("user_signature_invalid"))).toBe(true);
+  });
+
+  it("forget() makes the subscription anonymous on the server and in this browser", async () => {
+    const page = fakePage({ permission: "granted" });
+    const sino = client(page);
+    await sino.identify(ANA.id, ANA.signature);
+    await sino.subscribe();
+    await sino.forget();
+    expect(requestsTo(page, "/api/v1/subscriptions/user")).toEqual([{ method: "DELETE", body: { endpoint: "https://push.example/1", auth: "a" } }]);
+    expect(page.state.storage.size).toBe(0);
+    expect(sino.getSnapshot()).toMatchObject({ status: "on", channels: ["obras"] });
+
+    // Turned off and on again: anonymous now.
+    await sino.unsubscribe();
+    await sino.subscribe();
+    expect(requestsTo(page, "/api/v1/subscriptions").at(-1)?.body).not.toHaveProperty("user");
+  });
+
+  it("forget() while off only clears this browser's memory", async () => {
+    const page = fakePage();
+    const sino = client(page);
+    await sino.identify("ana-4821");
+    expect(JSON.parse(page.state.storage.get(KEY) ?? "null")).toEqual({ id: "ana-4821" });
+    await sino.forget();
+    expect(page.state.storage.size).toBe(0);
+    expect(requestsTo(page, "/api/v1/subscriptions/user")).toEqual([]);
   });
 });

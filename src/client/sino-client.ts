@@ -1,6 +1,9 @@
 import type { PublicChannel } from "../shared/api/channels.js";
 import type { PushSubscriptionJson } from "../shared/api/subscriptions.js";
-import { ApiRequestError, createApiClient } from "./messaging/api-client.js";
+import { isValidUserId } from "../shared/api/user-id-rule.js";
+import type { UserClaim } from "../shared/api/user-id.js";
+import { createIdentityStore, identityStorageKey, sameIdentity } from "./identity/identity-store.js";
+import { ApiRequestError, asApiError, createApiClient } from "./messaging/api-client.js";
 import type { ApiClient } from "./messaging/api-client.js";
 import type { UnavailableReason } from "./messaging/availability.js";
 import { createPushMessaging } from "./messaging/push-messaging.js";
@@ -81,6 +84,17 @@ export interface SinoClient {
   loadChannels(): Promise<SinoChannelChoice>;
   /** Replaces this subscription's channels on the server; resolves with what it stored. Throws `ApiRequestError`. */
   setChannels(slugs: readonly string[]): Promise<readonly string[]>;
+  /**
+   * Ties this browser's subscription to a person of the host app (at sign-in): `signature` is the
+   * hex HMAC-SHA256 of `userId` with the site's identity secret, computed on the host's server.
+   * Remembered in this browser and sent with every registration, so an identification made before
+   * the bell is on is applied when it is turned on, and again on each visit. When on, the server is
+   * told at once. Rejects with an `ApiRequestError` whose `code` is the API's (`user_id_invalid`,
+   * `user_signature_invalid`…) and writes it to the console; a refused identity is not remembered.
+   */
+  identify(userId: string, signature?: string | null): Promise<void>;
+  /** Makes the subscription anonymous again (at sign-out): its channels stay. Forgets the remembered person. */
+  forget(): Promise<void>;
   dismissNotice(): void;
   /** Listen to changes; returns the function that stops listening. */
   on(event: "change", listener: SinoChangeListener): () => void;
@@ -102,6 +116,7 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
     site: options.site ?? null,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   });
+  const identity = createIdentityStore(localStorageOf(win), identityStorageKey(baseUrl, options.site ?? null));
   const notification = "Notification" in win ? (win.Notification as unknown as NotificationPermissionApi) : undefined;
   const messaging: PushMessaging = createPushMessaging({
     api,
@@ -112,9 +127,12 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
     serviceWorkerUrl: options.serviceWorkerUrl ?? "/sino-sw.js",
     serviceWorkerScope: options.serviceWorkerScope ?? "/",
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    identity,
   });
 
   let snapshot = INITIAL;
+  /** The person the server holds for the current token, as far as this page knows (skips a repeated PUT). */
+  let applied: UserClaim | null = null;
   const listeners = new Set<SinoChangeListener>();
   let started: Promise<SinoSnapshot> | undefined;
 
@@ -140,6 +158,7 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
       return update({ status: "hidden", hiddenReason: result.availability.reason, token: null, channels: null });
     }
     watchPermission();
+    applied = result.identified;
     return update({ status: result.token ? "on" : offStatus(), token: result.token, channels: result.channels });
   }
 
@@ -180,6 +199,7 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
       const result = await messaging.enable();
       switch (result.kind) {
         case "on":
+          applied = result.identified;
           return { status: "on", token: result.token, channels: result.channels };
         case "no-token":
           // Denied or dismissed: tell how to allow it (Chrome blocks the prompt after a few dismissals).
@@ -200,6 +220,7 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
     return act(async () => {
       try {
         const result = await messaging.disable(snapshot.token);
+        applied = null;
         return { status: offStatus(), token: null, channels: null, notice: result.kind === "server-error" ? "disable-server-failed" : null };
       } catch (error) {
         // The browser kept its subscription: it is still on, and honest about it.
@@ -226,6 +247,50 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
     return stored;
   }
 
+  /** Logs a refused identify/forget for the site's developer, and hands the error back to throw. */
+  function refused(action: string, error: unknown): ApiRequestError {
+    const failure = asApiError(error);
+    logger.error(`Sino: ${action} failed`, failure.code, failure.message);
+    return failure;
+  }
+
+  async function identify(userId: string, signature?: string | null): Promise<void> {
+    if (!isValidUserId(userId)) {
+      throw refused("identify", new ApiRequestError(0, "user_id_invalid", "The user id must be 1 to 128 printable characters, without leading or trailing spaces"));
+    }
+    const person: UserClaim = typeof signature === "string" && signature !== "" ? { id: userId, signature } : { id: userId };
+    await start();
+    const token = snapshot.token;
+    // Off (or no push here): remembered only; the next subscribe carries it.
+    if (token && !sameIdentity(applied, person)) {
+      try {
+        await api.identifySubscription({ endpoint: token.endpoint, auth: token.keys.auth }, person);
+      } catch (error) {
+        const failure = refused("identify", error);
+        // Unreachable server: remembered anyway, the next visit's re-registration carries it.
+        // A refusal is not: it would make every later registration fail the same way.
+        if (!failure.definitive) identity.write(person);
+        throw failure;
+      }
+      applied = person;
+    }
+    identity.write(person);
+  }
+
+  async function forget(): Promise<void> {
+    // Forgotten here first: a sign-out must not be undone by the next visit's re-registration.
+    identity.clear();
+    await start();
+    const token = snapshot.token;
+    if (!token) return;
+    try {
+      await api.forgetSubscription({ endpoint: token.endpoint, auth: token.keys.auth });
+    } catch (error) {
+      throw refused("forget", error);
+    }
+    applied = null;
+  }
+
   return {
     get state() {
       return snapshot.status;
@@ -237,6 +302,8 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
     toggle: () => (snapshot.status === "on" ? unsubscribe() : subscribe()),
     loadChannels,
     setChannels,
+    identify,
+    forget,
     dismissNotice() {
       if (snapshot.notice !== null) update({ notice: null });
     },
@@ -248,4 +315,13 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
       listeners.delete(listener);
     },
   };
+}
+
+/** The page's localStorage, or null where touching it throws (storage disabled, sandboxed frame). */
+function localStorageOf(win: Window): Storage | null {
+  try {
+    return win.localStorage ?? null;
+  } catch {
+    return null;
+  }
 }

@@ -16,7 +16,17 @@ describe("readEmbedConfig", () => {
       serviceWorkerUrl: "/sino-sw.js",
       serviceWorkerScope: "/",
       softPrompt: null,
+      user: null,
     });
+  });
+
+  it("reads the signed-in person from data-user and data-user-signature, untrimmed", () => {
+    const read = (data: Record<string, string>) => readEmbedConfig(script("https://sino.example/embed/sino.js", data), PAGE).user;
+    expect(read({ user: "ana-4821", "user-signature": "ab12" })).toEqual({ id: "ana-4821", signature: "ab12" });
+    expect(read({ user: "ana-4821" })).toEqual({ id: "ana-4821" });
+    expect(read({ user: " ana " })).toEqual({ id: " ana " });
+    expect(read({ user: "" })).toBeNull();
+    expect(read({ "user-signature": "ab12" })).toBeNull();
   });
 
   it("keeps a path prefix Sino is served under", () => {

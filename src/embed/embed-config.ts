@@ -1,5 +1,5 @@
 import { softPromptConfig } from "../client/index.js";
-import type { SoftPromptConfig } from "../client/index.js";
+import type { UserClaim, SoftPromptConfig } from "../client/index.js";
 
 /** Where a floating bell sits when the page has no `<sino-bell>` element. */
 export type BellPosition = "bottom-right" | "bottom-left" | "top-right" | "top-left";
@@ -15,6 +15,8 @@ export interface EmbedConfig {
   serviceWorkerScope: string;
   /** null: no soft prompt (the default: the bell alone asks). */
   softPrompt: SoftPromptConfig | null;
+  /** `data-user` and `data-user-signature`: who a server-rendered page says is signed in; identified on load. */
+  user: UserClaim | null;
 }
 
 const POSITIONS: readonly BellPosition[] = ["bottom-right", "bottom-left", "top-right", "top-left"];
@@ -24,7 +26,8 @@ const POSITIONS: readonly BellPosition[] = ["bottom-right", "bottom-left", "top-
  *
  * `<script src="https://SINO/embed/sino.js" data-site="KEY" data-position="bottom-left"
  *   data-service-worker="/sino-sw.js" data-soft-prompt data-prompt-visits="2"
- *   data-prompt-delay="10" data-prompt-backoff-days="14" async></script>`
+ *   data-prompt-delay="10" data-prompt-backoff-days="14" data-user="ID" data-user-signature="HMAC"
+ *   async></script>`
  *
  * Sino's URL is where the script came from (`/embed/sino.js` stripped), so the same snippet works
  * behind any host name or path prefix; `data-sino-url` overrides it.
@@ -45,6 +48,10 @@ export function readEmbedConfig(script: { readonly src: string; getAttribute(nam
           backoffDays: numberAttr(attr("prompt-backoff-days")),
         });
   const site = attr("site");
+  // The id is taken as written (the client refuses one with edge spaces): trimming it here would
+  // tie the browser to another person than the host meant.
+  const userId = attr("user");
+  const signature = attr("user-signature");
   return {
     sinoUrl: base.replace(/\/+$/, ""),
     site: site === null || site.trim() === "" ? null : site.trim(),
@@ -52,6 +59,7 @@ export function readEmbedConfig(script: { readonly src: string; getAttribute(nam
     serviceWorkerUrl: attr("service-worker") ?? "/sino-sw.js",
     serviceWorkerScope: attr("scope") ?? "/",
     softPrompt,
+    user: userId === null || userId === "" ? null : signature ? { id: userId, signature } : { id: userId },
   };
 }
 

@@ -7,7 +7,7 @@ export const READY_EVENT = "sino:ready";
 
 /**
  * `window.Sino`: the JS API for sites that draw their own UI (or add a second button):
- * `Sino.subscribe()`, `Sino.unsubscribe()`, `Sino.state`, `Sino.on('change', fn)`, and the same
+ * `Sino.subscribe()`, `Sino.unsubscribe()`, `Sino.identify()`, `Sino.forget()`, `Sino.state`, `Sino.on('change', fn)`, and the same
  * changes as `sino:change` events on `document`.
  */
 export interface SinoApi {
@@ -20,6 +20,10 @@ export interface SinoApi {
   toggle(): Promise<SinoSnapshot>;
   loadChannels(): Promise<SinoChannelChoice>;
   setChannels(slugs: readonly string[]): Promise<readonly string[]>;
+  /** At sign-in: ties this browser to the host app's user (signature: hex HMAC-SHA256 from the host's server). */
+  identify(userId: string, signature?: string | null): Promise<void>;
+  /** At sign-out: the subscription stays, anonymous, with its channels. */
+  forget(): Promise<void>;
   on(event: "change", listener: SinoChangeListener): () => void;
   off(event: "change", listener: SinoChangeListener): void;
 }
@@ -48,6 +52,8 @@ export function createSinoApi(client: SinoClient, doc: Document): SinoApi {
     toggle: () => client.toggle(),
     loadChannels: () => client.loadChannels(),
     setChannels: (slugs) => client.setChannels(slugs),
+    identify: (userId, signature) => client.identify(userId, signature),
+    forget: () => client.forget(),
     on: (event, listener) => client.on(event, listener),
     off: (event, listener) => client.off(event, listener),
   };

@@ -28,6 +28,8 @@ function main(win: Window, script: HTMLScriptElement | null): void {
   defineSinoBell(win, { client, t: createTranslate(), helpKey: unblockHelpKey(win.navigator.userAgent, win.navigator.maxTouchPoints), registry });
   const api = createSinoApi(client, doc);
   win.Sino = api;
+  // A refusal is already in the console (identify logs it): nothing else to do on load.
+  if (config.user) api.identify(config.user.id, config.user.signature).catch(() => undefined);
 
   whenParsed(doc, () => {
     if (config.position !== null && !doc.querySelector(BELL_TAG)) {

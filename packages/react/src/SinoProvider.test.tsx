@@ -23,6 +23,15 @@ describe("SinoProvider and useSino when rendered on the server", () => {
     expect(dispatched).toEqual([]);
   });
 
+  it("render the same with a signed-in user, and tell no server about them", () => {
+    const html = renderToString(
+      <SinoProvider sinoUrl="https://sino.example" site="abc" user={{ id: "ana-4821", signature: "ab12" }}>
+        <HookState />
+      </SinoProvider>,
+    );
+    expect(html).toBe("<output>checking|false|true|true</output>");
+  });
+
   it("say clearly when useSino() or <SinoBell /> is used outside <SinoProvider>", () => {
     expect(() => renderToString(<SinoBell />)).toThrow("must be inside <SinoProvider");
     expect(() => renderToString(<HookState />)).toThrow("must be inside <SinoProvider");

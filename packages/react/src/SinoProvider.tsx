@@ -2,6 +2,8 @@ import { useEffect, useRef, useState } from "react";
 import type { ReactNode } from "react";
 import { createSinoClient } from "../../../src/client/index.js";
 import type { SinoClient, SinoClientOptions } from "../../../src/client/index.js";
+import { createPersonSync } from "./person-sync.js";
+import type { PersonSync, SinoUserProp } from "./person-sync.js";
 import { SinoContext } from "./sino-context.js";
 import { setToken as sliceSetToken } from "./sino-slice.js";
 import type { SinoToken } from "./sino-slice.js";
@@ -25,6 +27,13 @@ interface CommonProps {
    * A host with the slice under another name passes that slice's (`createSinoSlice("push")`).
    */
   setToken?: ((token: SinoToken | null) => SetTokenAction) | undefined;
+  /**
+   * Who is signed in to the host app: `{ id, signature }`, the signature being the hex
+   * HMAC-SHA256 of the id with the site's identity secret, computed on the host's server. The
+   * subscription is tied to that person (now, or when the bell is turned on); a new id or
+   * signature identifies again; `null`/`undefined` after someone was named forgets (sign-out).
+   */
+  user?: SinoUserProp;
 }
 
 export type SinoProviderProps = CommonProps &
@@ -78,6 +87,17 @@ export function SinoProvider(props: SinoProviderProps) {
     // Idempotent: StrictMode's second effect run reuses the first start.
     if (client) void client.start();
   }, [client]);
+
+  // Keyed on the id and the signature, not the object: `user={{ id, signature }}` is a new object
+  // on every render of the parent.
+  const personSync = useRef<PersonSync | null>(null);
+  const userId = props.user?.id;
+  const signature = props.user?.signature ?? undefined;
+  useEffect(() => {
+    if (!client) return;
+    personSync.current ??= createPersonSync(client);
+    void personSync.current.apply(userId === undefined ? null : { id: userId, signature });
+  }, [client, userId, signature]);
 
   return <SinoContext.Provider value={client}>{props.children}</SinoContext.Provider>;
 }

@@ -7,6 +7,7 @@
  */
 export { SinoProvider } from "./SinoProvider.js";
 export type { SetTokenAction, SinoProviderProps } from "./SinoProvider.js";
+export type { SinoUserProp } from "./person-sync.js";
 export { SinoBell } from "./SinoBell.js";
 export type { SinoBellProps } from "./SinoBell.js";
 export { useSino } from "./useSino.js";
@@ -15,5 +16,5 @@ export { createSinoSlice, initialSinoState, selectSinoToken, setToken, sinoReduc
 export type { SinoState, SinoToken } from "./sino-slice.js";
 export { connectTokenToStore } from "./token-bridge.js";
 export type { SetTokenActionCreator, SnapshotSource } from "./token-bridge.js";
-export { CONSOLE_MESSAGES } from "../../../src/client/index.js";
-export type { SinoChannelChoice, SinoClient, SinoNotice, SinoSnapshot, SinoStatus, SoftPromptConfig } from "../../../src/client/index.js";
+export { ApiRequestError, CONSOLE_MESSAGES } from "../../../src/client/index.js";
+export type { UserClaim, SinoChannelChoice, SinoClient, SinoNotice, SinoSnapshot, SinoStatus, SoftPromptConfig } from "../../../src/client/index.js";

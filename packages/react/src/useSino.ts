@@ -22,6 +22,14 @@ export interface UseSino {
   loadChannels(): Promise<SinoChannelChoice>;
   /** Replaces the choice on the server; rejects with the core's `ApiRequestError` (pt-BR code). */
   setChannels(slugs: readonly string[]): Promise<readonly string[]>;
+  /**
+   * Ties this browser to a person of your app (at sign-in); `signature` is the hex HMAC-SHA256 of
+   * the id with the site's identity secret, from your server. Rejects with the core's
+   * `ApiRequestError` (`code` = the API's, e.g. `user_signature_invalid`).
+   */
+  identify(userId: string, signature?: string | null): Promise<void>;
+  /** Makes the subscription anonymous again (at sign-out); its channels stay. */
+  forget(): Promise<void>;
   dismissNotice(): void;
 }
 
@@ -69,6 +77,8 @@ function actionsOf(client: SinoClient | null) {
     },
     loadChannels: () => needClient().loadChannels(),
     setChannels: (slugs: readonly string[]) => needClient().setChannels(slugs),
+    identify: (userId: string, signature?: string | null) => needClient().identify(userId, signature),
+    forget: () => needClient().forget(),
     dismissNotice: () => client?.dismissNotice(),
   };
 }

@@ -9,6 +9,7 @@ import type {
   RemoveSubscriptionRequest,
   SubscriptionProof,
 } from "../../shared/api/subscriptions.js";
+import type { UserClaim } from "../../shared/api/user-id.js";
 import { createJsonRequest, type RequestFailure } from "../http/json-request.js";
 
 /** A failed API call: `status` 0 means the request never got an HTTP answer. */
@@ -28,6 +29,13 @@ export class ApiRequestError extends Error {
   }
 }
 
+/** Any failure as an `ApiRequestError` (code `unexpected` for what is not one). */
+export function asApiError(error: unknown): ApiRequestError {
+  return error instanceof ApiRequestError
+    ? error
+    : new ApiRequestError(0, "unexpected", error instanceof Error ? error.message : String(error));
+}
+
 /**
  * GET /config with the active channels and the per-subscription limit. Servers from before
  * channels existed send neither, hence optional.
@@ -45,8 +53,15 @@ export interface NoticesRequest {
 
 export interface ApiClient {
   getConfig(): Promise<PublicConfigWithChannels>;
-  /** `previous`: the subscription the browser rotated away from, so the server moves its channels. */
-  registerSubscription(subscription: PushSubscriptionJson, previous?: SubscriptionProof): Promise<RegisteredSubscription>;
+  /**
+   * `previous`: the subscription the browser rotated away from, so the server moves its channels.
+   * `user`: the person to tie it to, in the same transaction (a refused identification refuses all).
+   */
+  registerSubscription(subscription: PushSubscriptionJson, previous?: SubscriptionProof, user?: UserClaim): Promise<RegisteredSubscription>;
+  /** PUT /subscriptions/user: ties an existing subscription to a person. */
+  identifySubscription(proof: SubscriptionProof, user: UserClaim): Promise<void>;
+  /** DELETE /subscriptions/user: makes it anonymous again (its channels stay); a 404 counts as done. */
+  forgetSubscription(proof: SubscriptionProof): Promise<void>;
   /** Resolves when removed, and also when the server no longer knows the endpoint (404). */
   removeSubscription(request: RemoveSubscriptionRequest): Promise<void>;
   /** Replaces the subscription's channels (slugs); resolves with what the server stored. */
@@ -76,9 +91,21 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     async getConfig() {
       return json<PublicConfig>("GET", configPath);
     },
-    async registerSubscription(subscription, previous) {
-      const body = { ...subscription, ...(previous ? { previous } : {}), ...(site === null ? {} : { site }) };
+    async registerSubscription(subscription, previous, user) {
+      const body = { ...subscription, ...(previous ? { previous } : {}), ...(site === null ? {} : { site }), ...(user ? { user } : {}) };
       return json<RegisteredSubscription>("POST", API_ROUTES.subscriptions, body);
+    },
+    async identifySubscription(proof, user) {
+      await request("PUT", API_ROUTES.subscriptionUser, { endpoint: proof.endpoint, auth: proof.auth, user });
+    },
+    async forgetSubscription(proof) {
+      try {
+        await request("DELETE", API_ROUTES.subscriptionUser, { endpoint: proof.endpoint, auth: proof.auth });
+      } catch (error) {
+        // Unknown to the server: there is nothing left to tie to anyone.
+        if (error instanceof ApiRequestError && error.status === 404) return;
+        throw error;
+      }
     },
     async removeSubscription(body) {
       try {

@@ -1,6 +1,8 @@
 import type { PushSubscriptionJson } from "../../shared/api/subscriptions.js";
-import { ApiRequestError } from "./api-client.js";
-import type { ApiClient } from "./api-client.js";
+import type { UserClaim } from "../../shared/api/user-id.js";
+import type { IdentityStore } from "../identity/identity-store.js";
+import { ApiRequestError, asApiError } from "./api-client.js";
+import type { ApiClient, RegisteredSubscription } from "./api-client.js";
 import { detectMessaging } from "./availability.js";
 import type { MessagingAvailability, MessagingEnvironment } from "./availability.js";
 import { base64UrlToBytes, sameKey } from "./base64url.js";
@@ -29,6 +31,8 @@ export interface PushMessagingDeps {
    * for its push service (GCM check-in) when it is unreachable, without raising an error.
    */
   timeoutMs?: number;
+  /** The person the page identified (`identify`), sent with every registration; none by default. */
+  identity?: IdentityStore;
 }
 
 export interface StartResult {
@@ -36,10 +40,12 @@ export interface StartResult {
   token: PushSubscriptionJson | null;
   /** The channels (slugs) the server has for the token; null when unknown (no token, server unreachable). */
   channels: string[] | null;
+  /** The person the server tied the token to with this registration; null when none was sent or it failed. */
+  identified: UserClaim | null;
 }
 
 export type EnableResult =
-  | { kind: "on"; token: PushSubscriptionJson; channels: string[] | null }
+  | { kind: "on"; token: PushSubscriptionJson; channels: string[] | null; identified: UserClaim | null }
   | { kind: "no-token"; permission: NotificationPermission }
   | { kind: "token-error" }
   | { kind: "server-error"; error: ApiRequestError };
@@ -54,6 +60,9 @@ export interface PushMessaging {
   /** On → off: unsubscribe in the browser, then remove on the server with the auth secret as proof. Throws if the browser refuses. */
   disable(token: PushSubscriptionJson | null): Promise<DisableResult>;
 }
+
+/** The codes with which the server refuses an identification (and so the registration carrying it). */
+const IDENTITY_REFUSALS: ReadonlySet<string> = new Set(["user_id_invalid", "user_signature_required", "user_signature_invalid", "site_identity_secret_missing"]);
 
 export function createPushMessaging(deps: PushMessagingDeps): PushMessaging {
   const { api, logger } = deps;
@@ -76,36 +85,61 @@ export function createPushMessaging(deps: PushMessagingDeps): PushMessaging {
     const availability = detectMessaging(deps.environment);
     if (!availability.available) {
       logger.log(CONSOLE_MESSAGES.notInitialised);
-      return { availability, token: null, channels: null };
+      return { availability, token: null, channels: null, identified: null };
     }
     let registration: ServiceWorkerRegistration;
     try {
       registration = await container().register(serviceWorkerUrl, { scope: serviceWorkerScope });
     } catch (error) {
       logger.error("Service worker registration failed", error);
-      return { availability: { available: false, reason: "unsupported" }, token: null, channels: null };
+      return { availability: { available: false, reason: "unsupported" }, token: null, channels: null, identified: null };
     }
     const existing = await registration.pushManager.getSubscription().catch(() => null);
-    if (!existing) return { availability, token: null, channels: null };
+    if (!existing) return { availability, token: null, channels: null, identified: null };
     const token = toSubscriptionJson(existing.toJSON());
-    if (!token) return { availability, token: null, channels: null };
+    if (!token) return { availability, token: null, channels: null, identified: null };
     // The server may have lost or pruned it (a restored backup, a 410 it mistook): register again.
     // This also refreshes its last_seen_at, which keeps the hygiene task from expiring it.
     let channels: string[] | null = null;
+    let identified: UserClaim | null = null;
     try {
-      channels = (await api.registerSubscription(token)).subscription.channels ?? null;
+      const registered = await register(token);
+      channels = registered.subscription.channels ?? null;
+      identified = registered.identified;
     } catch (error) {
       if (error instanceof ApiRequestError && error.definitive) {
         // The server refuses this subscription for good (e.g. its push service is no longer
         // allowed): a bell showing "on" would promise notices that can never arrive.
         logger.warn("The server refused the existing subscription; turning it off", error.code);
         await existing.unsubscribe().catch(() => false);
-        return { availability, token: null, channels: null };
+        return { availability, token: null, channels: null, identified: null };
       }
       // Unreachable or failing server: keep it; the next visit registers it again.
       logger.warn("Could not re-register the existing subscription", error);
     }
-    return { availability, token, channels };
+    return { availability, token, channels, identified };
+  }
+
+  /**
+   * Registers the token with the remembered person, if any. The server refuses the whole
+   * registration when it refuses the identification (a stale signature after the site's secret
+   * was rotated, a site that turned verification on): the visitor asked for notifications and
+   * must not lose them to the host's mistake, so the token is registered again anonymously, the
+   * refused identity is dropped (the page identifies again on its next sign-in or visit), and the
+   * console says why.
+   */
+  async function register(token: PushSubscriptionJson): Promise<RegisteredSubscription & { identified: UserClaim | null }> {
+    const user = deps.identity?.read() ?? null;
+    if (user) {
+      try {
+        return { ...(await api.registerSubscription(token, undefined, user)), identified: user };
+      } catch (error) {
+        if (!(error instanceof ApiRequestError && IDENTITY_REFUSALS.has(error.code))) throw error;
+        logger.error("Sino: the server refused to identify this subscription; registered it anonymously", error.code);
+        deps.identity?.clear();
+      }
+    }
+    return { ...(await api.registerSubscription(token)), identified: null };
   }
 
   async function ensurePermission(): Promise<NotificationPermission> {
@@ -170,15 +204,15 @@ export function createPushMessaging(deps: PushMessagingDeps): PushMessaging {
       await subscription.unsubscribe().catch(() => false);
       return { kind: "token-error" };
     }
-    let channels: string[] | null;
+    let registered: Awaited<ReturnType<typeof register>>;
     try {
-      channels = (await api.registerSubscription(token)).subscription.channels ?? null;
+      registered = await register(token);
     } catch (error) {
       // Never show "on" for a subscription the server does not have: undo it in the browser.
       await subscription.unsubscribe().catch(() => false);
       return { kind: "server-error", error: asApiError(error) };
     }
-    return { kind: "on", token, channels };
+    return { kind: "on", token, channels: registered.subscription.channels ?? null, identified: registered.identified };
   }
 
   async function disable(token: PushSubscriptionJson | null): Promise<DisableResult> {
@@ -203,10 +237,4 @@ export function createPushMessaging(deps: PushMessagingDeps): PushMessaging {
     enable,
     disable,
   };
-}
-
-function asApiError(error: unknown): ApiRequestError {
-  return error instanceof ApiRequestError
-    ? error
-    : new ApiRequestError(0, "unexpected", error instanceof Error ? error.message : String(error));
 }

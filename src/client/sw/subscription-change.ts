@@ -19,6 +19,10 @@ export interface PushSubscriptionChangeEvent extends ExtendableEvent {
  * (`previous`, with its auth secret as proof) so the server moves its channels to the new one and
  * removes the old row in one transaction. The DELETE after it is for a server that ignored
  * `previous`; it answers 404 otherwise, which counts as done.
+ *
+ * No `user` is sent: a worker has no localStorage, where the page keeps the person it identified
+ * (issue 17). It needs none: the move from `previous` carries the old subscription's person to the
+ * new one in the same transaction, and the page's next visit re-registers with the person anyway.
  */
 export async function renewSubscription(
   event: Pick<PushSubscriptionChangeEvent, "oldSubscription" | "newSubscription">,

@@ -1,20 +1,12 @@
 import { z } from "zod";
+import { isValidUserId } from "./user-id-rule.js";
 
 /**
  * A person's id: the opaque id the host app knows its own user by (the API field `userId`; the
- * store's `person_id`). Case-sensitive and taken exactly as sent: 1–128 characters, none of them a
- * control character (C0, DEL, C1) nor a line or paragraph separator (U+2028/U+2029, which break
- * JavaScript string literals and log lines), and no leading or trailing whitespace, which would be
- * silently lost by whoever trims it on the way (the host's session, a CSV export) and make two
- * spellings of one person.
+ * store's `person_id`). The rule itself is in user-id-rule.ts, without zod, so the bell client
+ * checks ids the same way.
  */
-export const USER_ID_MAX_LENGTH = 128;
-
-const FORBIDDEN = /[\p{Cc}\u2028\u2029]/u;
-
-export function isValidUserId(id: string): boolean {
-  return id.length >= 1 && id.length <= USER_ID_MAX_LENGTH && !FORBIDDEN.test(id) && id.trim() === id;
-}
+export { isValidUserId, USER_ID_MAX_LENGTH } from "./user-id-rule.js";
 
 /** A user id field: refused with `user_id_invalid` whatever is wrong with it. */
 export const userIdSchema = z.string({ error: "user_id_invalid" }).refine(isValidUserId, { error: "user_id_invalid", abort: true });

@@ -31,9 +31,9 @@ export interface FirefoxRealPush {
 /**
  * For the whole file (beforeAll, after checking the built web app): a Mozilla push server, Firefox
  * ESR using it, and a SQLite Sino at its real public address (`/embed/sw.js` names it) that trusts
- * the test CA and polls for sends quickly; all closed afterAll.
+ * the test CA and polls for sends quickly (`env` adds or overrides Sino's settings); all closed afterAll.
  */
-export function useFirefoxRealPush(): FirefoxRealPush {
+export function useFirefoxRealPush(options: { env?: Readonly<Record<string, string>> } = {}): FirefoxRealPush {
   const current: Partial<FirefoxRealPush> = {};
   beforeAll(async () => {
     requireBuiltWebApp();
@@ -42,7 +42,7 @@ export function useFirefoxRealPush(): FirefoxRealPush {
       launchFirefox({ pushServerUrl: current.mozilla.wsUrl, notifications: "granted" }),
       startSinoForEmbed({
         dialect: "sqlite",
-        env: { SINO_PUSH_CA_FILE: loadTestTls().caPath, SINO_WORKER_POLL_MS: "50", SINO_ENCRYPTION_THREADS: "1" },
+        env: { SINO_PUSH_CA_FILE: loadTestTls().caPath, SINO_WORKER_POLL_MS: "50", SINO_ENCRYPTION_THREADS: "1", ...options.env },
       }),
     ]);
     current.browser = browser;

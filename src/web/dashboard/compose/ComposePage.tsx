@@ -412,7 +412,8 @@ const siteNames = (size: AudienceSize) => listOf(size.sites.map((site) => site.o
 function peopleProblem(t: Translate, people: readonly string[]): string | undefined {
   if (people.length === 0) return t("dashboard.compose.people.required");
   if (people.length > NOTIFICATION_LIMITS.users) return t("dashboard.compose.people.tooMany", { max: formatNumber(NOTIFICATION_LIMITS.users) });
-  const bad = people.find((id) => !isValidUserId(id));
+  // `boolean`, not an inferred `id is never`: isValidUserId is a type guard on unknown input.
+  const bad = people.find((id): boolean => !isValidUserId(id));
   return bad === undefined ? undefined : t("dashboard.compose.people.invalid", { id: bad.slice(0, 40) });
 }
 
