@@ -51,7 +51,8 @@ describe("the sino command's own output", () => {
     expect(top.stdout).toContain("  help [comando]  mostra a ajuda de um comando");
     expect(send.code).toBe(0);
     expect(send.stdout).toContain("Uso: sino send --title <título> [opções]");
-    for (const flag of ["--title <título>", "--channel <canal>", "--schedule <data>", "-h, --help         mostra a ajuda do comando"]) expect(send.stdout).toContain(flag);
+    for (const flag of ["--title <título>", "--channel <canal>", "--user <id>", "--category <categoria>", "--schedule <data>"]) expect(send.stdout).toContain(flag);
+    expect(send.stdout).toMatch(/^ {2}-h, --help +mostra a ajuda do comando$/m);
     expect(send.stdout).not.toMatch(/--canal|--agendar/);
     expect(helpSend).toEqual(send);
     // A command that needs a subcommand shows its help on stderr, as a usage error.
