@@ -1,6 +1,7 @@
 /**
  * Control characters (U+0000, the other C0 controls, C1) in every text field of the API, on SQLite
- * and PostgreSQL: each request is refused with 400 `text_control_characters` naming the field, no
+ * and PostgreSQL: each request is refused with 400 `text_control_characters` naming the field (or
+ * the field's own refusal: a user id's `user_id_invalid`, a signature's `user_signature_invalid`), no
  * row changes, and nothing is logged at error level (before this, U+0000 reached PostgreSQL, which
  * refused the statement: a 500 and a stack trace). The table is checked against the OpenAPI
  * document, so a text field added later without a row here fails this test.
@@ -26,6 +27,10 @@ interface Row {
   readonly headers?: Record<string, string>;
   /** The `field` of the error answer; undefined when the error names none. */
   readonly errorField: string | undefined;
+  /** The error code, when the field has its own (a user id: `user_id_invalid`); default `text_control_characters`. */
+  readonly code?: string;
+  /** The status, when the field's code has its own (a message id that cannot exist: 404); default 400. */
+  readonly status?: number;
 }
 
 const NUL = "\u0000";
@@ -40,6 +45,7 @@ for (const dialect of DIALECTS) {
     let token: string;
     let publisherId: string;
     let channelId: string;
+    let webhookId: string;
     const sub = aBrowserSubscription();
     const logs: Array<{ level: number; msg?: string }> = [];
 
@@ -60,6 +66,16 @@ for (const dialect of DIALECTS) {
       expect(channel.status).toBe(201);
       channelId = channel.body.channel.id;
       expect((await anonymous.post("/api/v1/subscriptions", sub)).status).toBe(201);
+      // Sino's own site verifies people (the default): with a secret, a signature is checked, not
+      // just found missing.
+      const sites = await admin.get("/api/v1/sites");
+      const own = (sites.body.sites as Array<{ id: string; builtIn: boolean }>).find((site) => site.builtIn);
+      expect((await admin.post(`/api/v1/sites/${own?.id}/identity-secret`, {})).status).toBe(200);
+      // A webhook to update; disabled, so nothing is ever sent to it.
+      const webhook = await admin.post("/api/v1/webhooks", { url: "https://93.184.215.14/sino", events: ["notification.completed"] });
+      expect(webhook.status).toBe(201);
+      webhookId = webhook.body.webhook.id;
+      expect((await admin.patch(`/api/v1/webhooks/${webhookId}`, { enabled: false })).status).toBe(200);
     });
     afterAll(async () => {
       await server.close();
@@ -79,6 +95,10 @@ for (const dialect of DIALECTS) {
         "idempotency_keys",
         "login_attempts",
         "sites",
+        "notification_people",
+        "notification_recipients",
+        "webhooks",
+        "webhook_messages",
       ];
       const db = server.database.db;
       const out: Record<string, unknown> = {};
@@ -93,6 +113,9 @@ for (const dialect of DIALECTS) {
       const note = { title: "Aviso", body: "Texto" };
       const proof = { endpoint: sub.endpoint, auth: sub.keys.auth };
       const q = encodeURIComponent(bad);
+      const person = encodeURIComponent(`ana${bad}`);
+      const user = { id: "ana" };
+      // A signature is not text but hex, checked when it is verified (one answer for every wrong one).
       return [
         { field: "POST /api/v1/setup name", who: "anonymous", method: "POST", path: "/api/v1/setup", body: { name: `A${bad}`, email: "b@exemplo.com.br", password: "senha-longa-1" }, errorField: "name" },
         { field: "POST /api/v1/setup email", who: "anonymous", method: "POST", path: "/api/v1/setup", body: { name: "A", email: `b${bad}@exemplo.com.br`, password: "senha-longa-1" }, errorField: "email" },
@@ -141,6 +164,33 @@ for (const dialect of DIALECTS) {
         { field: "POST /api/v1/notifications image", who: "admin", method: "POST", path: "/api/v1/notifications", body: { ...note, image: `/imagem.png${bad}` }, errorField: "image" },
         { field: "POST /api/v1/notifications audience.endpoint", who: "admin", method: "POST", path: "/api/v1/notifications", body: { ...note, audience: { type: "endpoint", endpoint: `${sub.endpoint}${bad}` } }, errorField: "audience.endpoint" },
         { field: "POST /api/v1/notifications audience.channels", who: "admin", method: "POST", path: "/api/v1/notifications", body: { ...note, audience: { type: "channels", channels: [`obras${bad}`] } }, errorField: "audience.channels.0" },
+        { field: "POST /api/v1/subscriptions user.id", who: "anonymous", method: "POST", path: "/api/v1/subscriptions", body: { ...sub, user: { id: `ana${bad}` } }, errorField: "user.id", code: "user_id_invalid" },
+        { field: "POST /api/v1/subscriptions user.signature", who: "anonymous", method: "POST", path: "/api/v1/subscriptions", body: { ...sub, user: { ...user, signature: `ab${bad}` } }, errorField: "user.signature", code: "user_signature_invalid", status: 403 },
+        { field: "PUT /api/v1/subscriptions/user endpoint", who: "anonymous", method: "PUT", path: "/api/v1/subscriptions/user", body: { ...proof, endpoint: `${sub.endpoint}${bad}`, user }, errorField: "endpoint" },
+        { field: "PUT /api/v1/subscriptions/user auth", who: "anonymous", method: "PUT", path: "/api/v1/subscriptions/user", body: { ...proof, auth: `${sub.keys.auth}${bad}`, user }, errorField: "auth" },
+        { field: "PUT /api/v1/subscriptions/user user.id", who: "anonymous", method: "PUT", path: "/api/v1/subscriptions/user", body: { ...proof, user: { id: `ana${bad}` } }, errorField: "user.id", code: "user_id_invalid" },
+        { field: "PUT /api/v1/subscriptions/user user.signature", who: "anonymous", method: "PUT", path: "/api/v1/subscriptions/user", body: { ...proof, user: { ...user, signature: `ab${bad}` } }, errorField: "user.signature", code: "user_signature_invalid", status: 403 },
+        { field: "DELETE /api/v1/subscriptions/user endpoint", who: "anonymous", method: "DELETE", path: "/api/v1/subscriptions/user", body: { ...proof, endpoint: `${sub.endpoint}${bad}` }, errorField: "endpoint" },
+        { field: "DELETE /api/v1/subscriptions/user auth", who: "anonymous", method: "DELETE", path: "/api/v1/subscriptions/user", body: { ...proof, auth: `${sub.keys.auth}${bad}` }, errorField: "auth" },
+        { field: "PUT /api/v1/people/{userId}/subscriptions userId", who: "token", method: "PUT", path: `/api/v1/people/${person}/subscriptions`, body: { endpoint: sub.endpoint }, errorField: "userId", code: "user_id_invalid" },
+        { field: "PUT /api/v1/people/{userId}/subscriptions endpoint", who: "token", method: "PUT", path: "/api/v1/people/ana/subscriptions", body: { endpoint: `${sub.endpoint}${bad}` }, errorField: "endpoint" },
+        { field: "DELETE /api/v1/people/{userId}/subscriptions userId", who: "token", method: "DELETE", path: `/api/v1/people/${person}/subscriptions`, body: { endpoint: sub.endpoint }, errorField: "userId", code: "user_id_invalid" },
+        { field: "DELETE /api/v1/people/{userId}/subscriptions endpoint", who: "token", method: "DELETE", path: "/api/v1/people/ana/subscriptions", body: { endpoint: `${sub.endpoint}${bad}` }, errorField: "endpoint" },
+        { field: "GET /api/v1/people query", who: "admin", method: "GET", path: `/api/v1/people?query=ana${q}`, errorField: "query" },
+        { field: "GET /api/v1/people/{userId} userId", who: "admin", method: "GET", path: `/api/v1/people/${person}`, errorField: "userId", code: "user_id_invalid" },
+        { field: "GET /api/v1/people/{userId}/notifications userId", who: "admin", method: "GET", path: `/api/v1/people/${person}/notifications`, errorField: "userId", code: "user_id_invalid" },
+        { field: "GET /api/v1/subscribers user", who: "admin", method: "GET", path: `/api/v1/subscribers?user=ana${q}`, errorField: "user" },
+        { field: "POST /api/v1/notifications audience.users", who: "admin", method: "POST", path: "/api/v1/notifications", body: { ...note, audience: { type: "users", users: [`ana${bad}`] } }, errorField: "audience.users.0", code: "user_id_invalid" },
+        { field: "POST /api/v1/notifications audience.users.id", who: "admin", method: "POST", path: "/api/v1/notifications", body: { ...note, audience: { type: "users", users: [{ id: `ana${bad}` }] } }, errorField: "audience.users.0", code: "user_id_invalid" },
+        { field: "POST /api/v1/notifications collapseKey", who: "admin", method: "POST", path: "/api/v1/notifications", body: { ...note, collapseKey: `placar${bad}` }, errorField: "collapseKey" },
+        { field: "POST /api/v1/webhooks url", who: "admin", method: "POST", path: "/api/v1/webhooks", body: { url: `https://93.184.215.14/sino${bad}`, events: ["notification.completed"] }, errorField: "url" },
+        { field: "POST /api/v1/webhooks description", who: "admin", method: "POST", path: "/api/v1/webhooks", body: { url: "https://93.184.215.14/sino", description: `CRM${bad}`, events: ["notification.completed"] }, errorField: "description" },
+        { field: "POST /api/v1/webhooks events", who: "admin", method: "POST", path: "/api/v1/webhooks", body: { url: "https://93.184.215.14/sino", events: [`notification.completed${bad}`] }, errorField: "events", code: "webhook_events_invalid" },
+        { field: "PATCH /api/v1/webhooks/{id} url", who: "admin", method: "PATCH", path: `/api/v1/webhooks/${webhookId}`, body: { url: `https://93.184.215.14/sino${bad}` }, errorField: "url" },
+        { field: "PATCH /api/v1/webhooks/{id} description", who: "admin", method: "PATCH", path: `/api/v1/webhooks/${webhookId}`, body: { description: `CRM${bad}` }, errorField: "description" },
+        { field: "PATCH /api/v1/webhooks/{id} events", who: "admin", method: "PATCH", path: `/api/v1/webhooks/${webhookId}`, body: { events: [`notification.completed${bad}`] }, errorField: "events", code: "webhook_events_invalid" },
+        // Message ids are `msg_` and [A-Za-z0-9_-]: one with anything else cannot exist.
+        { field: "POST /api/v1/webhooks/{id}/messages/{messageId}/resend messageId", who: "admin", method: "POST", path: `/api/v1/webhooks/${webhookId}/messages/msg_1${q}/resend`, errorField: "messageId", code: "webhook_message_not_found", status: 404 },
         { field: "POST /p/{channel} channel", who: "token", method: "POST", path: `/p/obras${q}`, body: "Backup concluído", errorField: "channel" },
         { field: "POST /p/{channel} body", who: "token", method: "POST", path: "/p/todos", body: `Backup${bad} concluído`, errorField: "Title" },
         { field: "POST /p/{channel} long body", who: "token", method: "POST", path: "/p/todos", body: `${"Backup concluído. ".repeat(6)}\nDetalhes${bad}`, errorField: "body" },
@@ -161,15 +211,15 @@ for (const dialect of DIALECTS) {
       ["a C1 control (U+0085)", C1],
       ["a C0 control (ESC)", ESC],
     ] as const) {
-      it(`refuses ${label} in every text field with 400 text_control_characters, storing and logging nothing`, async () => {
+      it(`refuses ${label} in every text field with 400 text_control_characters (or the field's own code), storing and logging nothing`, async () => {
         for (const row of rows(bad)) {
           const before = await snapshot();
           const logged = logs.length;
           const res = await send(row);
           expect({ field: row.field, status: res.status, body: res.body }).toEqual({
             field: row.field,
-            status: 400,
-            body: errorOf("text_control_characters", row.errorField),
+            status: row.status ?? 400,
+            body: errorOf(row.code ?? "text_control_characters", row.errorField),
           });
           expect(await snapshot(), row.field).toBe(before);
           expect(logs.slice(logged).filter((entry) => entry.level >= 50), row.field).toEqual([]);
