@@ -77,6 +77,8 @@ export interface WebhookClaimOptions {
   readonly limit: number;
   /** Webhooks whose in-flight cap is reached in this process: none of theirs is claimed. */
   readonly excludeWebhooks: readonly number[];
+  /** Only messages queued before this instant (epoch ms): younger ones wait for a later claim. */
+  readonly createdBefore?: number;
 }
 
 export interface WebhooksRepository {
@@ -283,7 +285,7 @@ export function createWebhooksRepository(database: DatabaseHandle): WebhooksRepo
       return toMessage(row);
     },
 
-    async claimDue(lease, { limit, excludeWebhooks }) {
+    async claimDue(lease, { limit, excludeWebhooks, createdBefore }) {
       if (limit <= 0) return [];
       // PostgreSQL: SKIP LOCKED lets several dispatchers claim at once, each a different set of
       // rows, as delivery-queue-repository's claimRetries does. SQLite has one writer at a time.
@@ -299,6 +301,7 @@ export function createWebhooksRepository(database: DatabaseHandle): WebhooksRepo
             .where("lease_until", "<=", lease.now)
             .where("webhook_id", "in", (sub) => sub.selectFrom("webhooks").select("id").where("enabled", "=", 1))
             .$if(excludeWebhooks.length > 0, (qb) => qb.where("webhook_id", "not in", [...excludeWebhooks]))
+            .$if(createdBefore !== undefined, (qb) => qb.where("created_at", "<", createdBefore!))
             .orderBy("not_before")
             .orderBy("id")
             .limit(limit)

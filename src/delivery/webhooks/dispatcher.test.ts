@@ -42,8 +42,9 @@ for (const dialect of DIALECTS) {
       await database.cleanup();
     });
 
-    function dispatcher(client: Partial<WebhookClientOptions> = {}, options: Partial<WebhookDispatcherOptions> = {}): WebhookDispatcher {
+    function dispatcher(client: Partial<WebhookClientOptions> = {}, options: Partial<WebhookDispatcherOptions> = {}, pushesBusy?: () => boolean): WebhookDispatcher {
       const d = createWebhookDispatcher({
+        ...(pushesBusy === undefined ? {} : { pushesBusy }),
         repository,
         client: createWebhookClient({ allowPrivateAddresses: true, timeoutMs: 5_000, connectionsPerOrigin: 8, ca: receiver.ca, ...client }),
         clock: () => clock,
@@ -193,6 +194,28 @@ for (const dialect of DIALECTS) {
       await until(() => messagesOf(id), (ms) => ms.every((m) => m.status === "delivered"));
       expect(receiver.maxConcurrent).toBeLessThanOrEqual(8);
       expect(receiver.maxConcurrent).toBeGreaterThan(1);
+    });
+
+    it("holds the events queued while this process pushes until the pushes end, or until they are older than the deferral", async () => {
+      const id = await aWebhook();
+      let busy = true;
+      const d = dispatcher({}, { pollMs: 20, maxDeferWhilePushingMs: 5_000 }, () => busy);
+      await queue(2);
+      d.start();
+      // Several polls go by while the pushes last: nothing is claimed, nothing is sent.
+      await new Promise((r) => setTimeout(r, 300));
+      expect(receiver.received).toHaveLength(0);
+      expect((await messagesOf(id)).map((m) => m.attempts)).toEqual([0, 0]);
+      // Pushes that never pause: once older than the deferral they go anyway.
+      clock += 5_001;
+      await receiver.waitFor(2);
+      await queue(1);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(receiver.received).toHaveLength(2);
+      // The send is over: the rest goes at once.
+      busy = false;
+      await receiver.waitFor(3);
+      await until(() => messagesOf(id), (ms) => ms.every((m) => m.status === "delivered"));
     });
 
     it("deletes delivered messages past the retention", async () => {

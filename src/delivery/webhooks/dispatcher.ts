@@ -16,6 +16,12 @@ export interface WebhookDispatcherOptions {
   readonly maxInFlightPerWebhook: number;
   /** Requests in flight to one webhook while `pushesBusy()` says a send is being delivered here. */
   readonly maxInFlightPerWebhookWhilePushing?: number;
+  /**
+   * While `pushesBusy()`, messages younger than this (ms) are not claimed: the events a send
+   * produces wait for its pushes to end (or this long, so a process that pushes without pause
+   * still delivers them). Default 10 s.
+   */
+  readonly maxDeferWhilePushingMs?: number;
   /** How often an idle dispatcher looks for due messages. */
   readonly pollMs: number;
   /** How long a claimed message stays with a dispatcher that stopped (killed) before another takes it. */
@@ -121,7 +127,10 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
       const free = options.maxInFlight - held.size;
       if (!running || free <= 0) return;
       const saturated = [...perWebhook].filter(([, c]) => c.held >= options.maxInFlightPerWebhook).map(([w]) => w);
-      const claimed = await repository.claimDue(lease(), { limit: free, excludeWebhooks: saturated });
+      // Pushes first: while this process delivers a send, the events it queues (one per push for
+      // `recipient.*`) would take the CPU and SQLite's writer from the very pushes they report.
+      const deferFrom = deps.pushesBusy?.() === true ? clock() - (options.maxDeferWhilePushingMs ?? 10_000) : undefined;
+      const claimed = await repository.claimDue(lease(), { limit: free, excludeWebhooks: saturated, ...(deferFrom === undefined ? {} : { createdBefore: deferFrom }) });
       for (const message of claimed) {
         held.set(message.id, { message, started: false });
         countsOf(message.webhook.id).held++;
