@@ -2,7 +2,7 @@
  * `npm run bench -- [--subs 20000] [--db sqlite|postgres] [--webpush-inflight 200]
  *   [--decrypt-sample 100] [--ceiling-ms 3000] [--no-webpush] [--no-ceiling] [--no-floor]
  *   [--latency-sends 20] [--registrations 5000] [--registration-connections 50] [--no-registrations]
- *   [--workers 0] [--rounds 3] [--people-subs 100000] [--people-ids 10000] [--no-people]
+ *   [--workers 0] [--rounds 3] [--people-subs 100000] [--people-ids 10000] [--no-people] [--no-webhooks]
  *   [--warm-up min(subs, 20000)] [--profile main.cpuprofile]`
  *
  * How fast one send reaches N subscribers, against what the machine allows. Seeds N subscriptions
@@ -33,6 +33,10 @@
  * Sends to people (bench/people.ts): creating a `users` send to 10,000 ids with 100,000
  * subscriptions in the table, its delivery rate, and publish → first accepted push of a one-person
  * transactional send.
+ *
+ * Webhooks (bench/webhooks.ts, run as a child process with the same --subs, --db and --rounds):
+ * the send's msgs/s with a webhook subscribed to `recipient.accepted` beside the same send without
+ * one, and the webhook deliveries per second; its JSON is this run's `webhooks`.
  *
  * Also: publish → first accepted push over `--latency-sends` single-subscriber sends (p50, p95);
  * subscription registration throughput on SQLite and PostgreSQL (registration.ts, autocannon in
@@ -95,6 +99,8 @@ const { values } = parseArgs({
     "people-subs": { type: "string", default: "100000" },
     "people-ids": { type: "string", default: "10000" },
     "no-people": { type: "boolean", default: false },
+    // Outbound webhooks beside a send (bench/webhooks.ts, in its own process): skip with this.
+    "no-webhooks": { type: "boolean", default: false },
     // 0: the engine's lanes in this process, as `sino start` runs them. N (PostgreSQL): N `sino
     // worker` processes deliver instead, and this process only creates the sends.
     workers: { type: "string", default: "0" },
@@ -779,7 +785,21 @@ if (!values["no-floor"]) {
   };
 }
 
-// ── 5. subscription registration throughput, on SQLite and on PostgreSQL ─────────────────────
+// ── 5. outbound webhooks beside a send, in a process of their own (bench/webhooks.ts) ────────
+const webhooks = values["no-webhooks"] || workers !== undefined ? undefined : await measureWebhooks();
+
+async function measureWebhooks(): Promise<unknown> {
+  const script = fileURLToPath(new URL("./webhooks.ts", import.meta.url));
+  const args = ["--import", "tsx", script, "--subs", String(N), "--db", dialect!, "--rounds", String(ROUNDS)];
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"], env: process.env });
+  let last = "";
+  for await (const line of createInterface({ input: child.stdout! })) if (line.trim() !== "") last = line;
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  if (code !== 0) throw new Error(`bench/webhooks.ts exited with ${String(code)}`);
+  return (JSON.parse(last) as { webhooks: unknown }).webhooks;
+}
+
+// ── 6. subscription registration throughput, on SQLite and on PostgreSQL ─────────────────────
 const registrations: RegistrationBench[] = [];
 if (!values["no-registrations"]) {
   for (const registrationDialect of ["sqlite", "postgres"] as const) {
@@ -903,6 +923,7 @@ console.log(
         ? null
         : { sends: latenciesMs.length, p50Ms: round2(percentile(latenciesMs, 50)), p95Ms: round2(percentile(latenciesMs, 95)) },
     people: people ?? null,
+    webhooks: webhooks ?? null,
     registrations: registrations.map((r) => ({ db: r.dialect, perSecond: r.perSecond, p50Ms: r.p50Ms, p99Ms: r.p99Ms, created: r.created, failed: r.failed, stored: r.stored, connections: r.connections })),
     ratios: { sinoOverWebpush: vsWebpush ?? null, sinoOverWebpushCpu: vsWebpushCpu ?? null, sinoOverCeiling: vsCeiling ?? null, efficiency: efficiency ?? null },
     rounds: rounds.map((r, i) => ({
