@@ -184,7 +184,7 @@ export function createWorker(deps: WorkerDeps): Worker {
         publish(await queue.expireJob(lease(owner), job));
         return;
       }
-      const targets = await queue.listTargets(job, job.cursor, options.batchSize);
+      const targets = await queue.listTargets(job, job.cursor, options.batchSize, { people: send.audience.kind === "people" });
       const cursor = targets.length < options.batchSize ? job.toId : targets[targets.length - 1]!.id;
       const outcomes = await deps.pusher.push(send, targets.map((target) => ({ target, attempt: 1 })), now, payloadOf);
       if (abandoned) return;

@@ -63,7 +63,7 @@ function inSendPeopleOrEveryone(notificationId: number) {
  * Narrowed to sites: every site when the send has no site rows, else the subscriptions
  * made on one of them. Like the channels' test, the first EXISTS does not depend on the row.
  */
-function inSendSites(notificationId: number) {
+export function inSendSites(notificationId: number) {
   return (eb: ExpressionBuilder<Schema, "subscriptions">) =>
     eb.or([
       eb.not(eb.exists(eb.selectFrom("notification_sites").select("site_id").where("notification_sites.notification_id", "=", notificationId))),

@@ -2,7 +2,7 @@ import { sql, type ExpressionBuilder, type Kysely } from "kysely";
 import type { DatabaseHandle } from "./database.js";
 import { toNotification, type Notification } from "./notifications-repository.js";
 import type { Schema } from "./schema.js";
-import { inSendAudience, notFlagged } from "./audience-filter.js";
+import { inSendAudience, inSendSites, notFlagged } from "./audience-filter.js";
 import {
   completedEvent,
   enqueueIfHooked,
@@ -96,8 +96,11 @@ export interface Lease {
 export interface DeliveryQueueRepository {
   /** Leases the oldest range job nobody holds (or whose lease ran out), or undefined. */
   claimJob(lease: Lease): Promise<ClaimedJob | undefined>;
-  /** The next `limit` targets of a job after `cursor`, in id order. */
-  listTargets(job: ClaimedJob, cursor: number, limit: number): Promise<DeliveryTarget[]>;
+  /**
+   * The next `limit` targets of a job after `cursor`, in id order. `people`: the send is a
+   * `people` send (its audience is its people on its sites), which the query reaches by person.
+   */
+  listTargets(job: ClaimedJob, cursor: number, limit: number, audience?: { readonly people: boolean }): Promise<DeliveryTarget[]>;
   /**
    * Records one sub-batch in one transaction: counters, removals, flags and retry rows, the
    * cursor moved and the lease renewed. Returns undefined, changing nothing, when the lease is no
@@ -170,13 +173,21 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
     return job;
   }
 
-  async function listTargets(job: ClaimedJob, cursor: number, limit: number): Promise<DeliveryTarget[]> {
+  async function listTargets(job: ClaimedJob, cursor: number, limit: number, audience?: { readonly people: boolean }): Promise<DeliveryTarget[]> {
     const rows = await db
       .selectFrom("subscriptions")
       .select(["id", "endpoint", "p256dh", "auth", "person_id", "site_id"])
       .where("id", ">", cursor)
       .where("id", "<=", job.toId)
-      .where(inSendAudience(job.notificationId))
+      // A people send's targets are few and scattered over the whole id range (each person's
+      // devices registered at different times): reached through the (person_id, id) index, one
+      // probe per person, instead of walking every id of the range and testing each row.
+      .$if(audience?.people === true, (qb) =>
+        qb
+          .where("subscriptions.person_id", "in", (eb) => eb.selectFrom("notification_people").select("notification_people.person_id").where("notification_people.notification_id", "=", job.notificationId))
+          .where(inSendSites(job.notificationId)),
+      )
+      .$if(audience?.people !== true, (qb) => qb.where(inSendAudience(job.notificationId)))
       .where(notFlagged())
       .orderBy("id")
       .limit(limit)

@@ -224,7 +224,7 @@ export function createNotificationsRepository(database: DatabaseHandle): Notific
           .where("id", "=", notification.id)
           .returningAll()
           .executeTakeFirstOrThrow();
-        await insertJobs(trx, notification.id, range, options.jobSize);
+        await insertJobs(trx, notification.id, range, options.jobSize, notification.audience.kind === "people");
         const started = toNotification(row);
         if (started.status === "completed") await enqueueIfHooked(trx, () => [completedEvent(started)], now);
         return started;
@@ -353,7 +353,7 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, input: NewNotifica
       .values([...new Set(input.audience.channels)].map((channel_id) => ({ notification_id: id, channel_id })))
       .execute();
   }
-  await insertJobs(trx, id, range, options.jobSize);
+  await insertJobs(trx, id, range, options.jobSize, input.audience.kind === "people");
   const send = toNotification(row);
   // Nothing to send to: completed at once, and reported as any finished send is.
   if (send.status === "completed") await enqueueIfHooked(trx, () => [completedEvent(send)], options.now);
@@ -361,11 +361,15 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, input: NewNotifica
 }
 
 /** One job per `jobSize` ids over min..max (a few rows, never one per subscription). */
-async function insertJobs(trx: Kysely<Schema>, id: number, range: { count: number; min: number; max: number }, jobSize: number): Promise<void> {
+async function insertJobs(trx: Kysely<Schema>, id: number, range: { count: number; min: number; max: number }, jobSize: number, sparse = false): Promise<void> {
   if (range.count === 0) return;
+  // A people send's few targets are scattered over the whole id range: jobs of `jobSize` ids would
+  // be mostly empty (one person's two devices, a year apart, made dozens of jobs to claim and
+  // checkpoint). Its jobs split the range so that each holds about `jobSize` targets instead.
+  const span = sparse ? Math.max(jobSize, Math.ceil((range.max - range.min + 1) / Math.ceil(range.count / jobSize))) : jobSize;
   const jobs: { notification_id: number; cursor: number; to_id: number }[] = [];
-  for (let from = range.min; from <= range.max; from += jobSize) {
-    jobs.push({ notification_id: id, cursor: from - 1, to_id: Math.min(range.max, from + jobSize - 1) });
+  for (let from = range.min; from <= range.max; from += span) {
+    jobs.push({ notification_id: id, cursor: from - 1, to_id: Math.min(range.max, from + span - 1) });
   }
   for (let i = 0; i < jobs.length; i += INSERT_CHUNK) {
     await trx.insertInto("delivery_jobs").values(jobs.slice(i, i + INSERT_CHUNK)).execute();
