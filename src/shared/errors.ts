@@ -111,6 +111,24 @@ export const ERROR_STATUS = {
   webhook_url_private_address: 400,
   webhook_events_invalid: 400,
   too_many_webhooks: 409,
+
+  tag_key_invalid: 400,
+  tag_value_invalid: 400,
+  too_many_tags: 400,
+  visitor_tags_disabled: 403,
+  too_many_people: 400,
+  segment_syntax: 400,
+  segment_value_invalid: 400,
+  segment_too_long: 400,
+  segment_too_deep: 400,
+  segment_too_many_conditions: 400,
+  segment_list_too_long: 400,
+  segment_timeout: 400,
+  segment_not_found: 404,
+  segment_name_invalid: 400,
+  segment_name_taken: 409,
+  segment_in_use: 409,
+  too_many_segments: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -29,8 +29,9 @@ for (const dialect of DIALECTS) {
           .sort();
         expect(tables).toEqual([
           "api_tokens", "channels", "delivery_jobs", "delivery_retries", "idempotency_keys", "login_attempts", "notification_channels",
-          "notification_events", "notification_people", "notification_recipients", "notification_sites", "notifications", "sessions",
-          "settings", "sites", "subscription_channels", "subscription_removals", "subscriptions", "users", "webhook_messages", "webhooks",
+          "notification_events", "notification_people", "notification_recipients", "notification_sites", "notifications", "person_tags",
+          "segment_sizes", "segments", "sessions", "settings", "sites", "subscription_channels", "subscription_removals", "subscription_tags",
+          "subscriptions", "users", "webhook_messages", "webhooks",
         ]);
       } finally {
         await database.destroy();

@@ -26,6 +26,10 @@ export interface Schema {
   notification_recipients: NotificationRecipientsTable;
   webhooks: WebhooksTable;
   webhook_messages: WebhookMessagesTable;
+  person_tags: PersonTagsTable;
+  subscription_tags: SubscriptionTagsTable;
+  segments: SegmentsTable;
+  segment_sizes: SegmentSizesTable;
 }
 
 export interface SubscriptionsTable {
@@ -53,6 +57,13 @@ export interface SubscriptionsTable {
    */
   person_id: Generated<string | null>;
   identified_at: Generated<number | null>;
+  /** The IANA time zone the bell last reported (`America/Sao_Paulo`); null until it does. */
+  time_zone: Generated<string | null>;
+  /** Lowercase browser and platform names derived from the User-Agent (bowser): `firefox`, `android`. */
+  browser: Generated<string | null>;
+  platform: Generated<string | null>;
+  /** The last click on any of Sino's notifications on this browser. */
+  last_clicked_at: Generated<number | null>;
 }
 
 /** Server-wide key/value settings (the VAPID key pair lives here). */
@@ -100,6 +111,8 @@ export interface NotificationsTable {
   collapse_key: Generated<string | null>;
   /** 1 when title, body or link hold `{{placeholders}}` filled per person from notification_people.data. */
   personalised: Generated<number>;
+  /** The saved segment a `segment` send used (its audience JSON keeps the expression it resolved). */
+  segment_id: Generated<number | null>;
 }
 
 export type NotificationCategory = "marketing" | "transactional";
@@ -310,10 +323,58 @@ export interface SitesTable {
   identity_rotated_at: Generated<number | null>;
   /** 1 (default): identification needs a valid signature; 0: any id is accepted (a warned choice). */
   identity_verification: Generated<number>;
+  /** 1 (default): the site's pages may set visitor tags; 0: refused (`visitor_tags_disabled`). */
+  visitor_tags: Generated<number>;
 }
 
 /** The sites a send was narrowed to; none means every site. */
 export interface NotificationSitesTable {
   notification_id: number;
   site_id: number;
+}
+
+/** One tag of a person or a subscription: `key`, or `key:value`, typed for comparisons. */
+interface TagColumns {
+  key: string;
+  /** Null: a key-only tag. */
+  value: string | null;
+  /** The value as a number, when it is one. */
+  num_value: number | null;
+  /** The value as epoch ms, when it is an ISO date (`2026-01-31`, `2026-01-31T10:00:00Z`). */
+  time_value: number | null;
+  updated_at: number;
+}
+
+/** Trusted tags: set by the host's server only (API, or signed with the person's identity). */
+export interface PersonTagsTable extends TagColumns {
+  person_id: string;
+}
+
+/** Visitor tags: set by the page on one browser; a site may turn them off. */
+export interface SubscriptionTagsTable extends TagColumns {
+  subscription_id: number;
+}
+
+/** Which tags a segment's conditions read. */
+export type SegmentTagKinds = "trusted" | "visitor" | "all";
+
+export interface SegmentsTable {
+  id: Generated<number>;
+  name: string;
+  description: string | null;
+  /** Canonical JSON tree of the expression (src/shared/segments). */
+  expression: string;
+  tag_kinds: SegmentTagKinds;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A saved segment's size, measured once a day (UTC). */
+export interface SegmentSizesTable {
+  segment_id: number;
+  /** `YYYY-MM-DD`. */
+  day: string;
+  subscriptions: number;
+  people: number;
+  measured_at: number;
 }

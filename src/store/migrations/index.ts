@@ -6,6 +6,7 @@ import { sends } from "./0004-sends.js";
 import { channels } from "./0005-channels.js";
 import { sites } from "./0006-sites.js";
 import { people } from "./0007-people.js";
+import { segments } from "./0008-segments.js";
 
 /**
  * Every migration, in order, listed in code rather than read from a folder (Kysely's
@@ -20,4 +21,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: SinoMi
   ["0005-channels", channels],
   ["0006-sites", sites],
   ["0007-people", people],
+  ["0008-segments", segments],
 ];
