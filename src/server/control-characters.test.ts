@@ -189,6 +189,9 @@ for (const dialect of DIALECTS) {
         { field: "PATCH /api/v1/webhooks/{id} url", who: "admin", method: "PATCH", path: `/api/v1/webhooks/${webhookId}`, body: { url: `https://93.184.215.14/sino${bad}` }, errorField: "url" },
         { field: "PATCH /api/v1/webhooks/{id} description", who: "admin", method: "PATCH", path: `/api/v1/webhooks/${webhookId}`, body: { description: `CRM${bad}` }, errorField: "description" },
         { field: "PATCH /api/v1/webhooks/{id} events", who: "admin", method: "PATCH", path: `/api/v1/webhooks/${webhookId}`, body: { events: [`notification.completed${bad}`] }, errorField: "events", code: "webhook_events_invalid" },
+        { field: "POST /api/v1/segments/count expression", who: "token", method: "POST", path: "/api/v1/segments/count", body: { expression: `plano = premium${bad}` }, errorField: "expression" },
+        { field: "POST /api/v1/segments/explain expression", who: "admin", method: "POST", path: "/api/v1/segments/explain", body: { expression: `tem plano${bad}`, userId: "ana" }, errorField: "expression" },
+        { field: "POST /api/v1/segments/explain userId", who: "admin", method: "POST", path: "/api/v1/segments/explain", body: { expression: "tem plano", userId: `ana${bad}` }, errorField: "userId", code: "user_id_invalid" },
         // Message ids are `msg_` and [A-Za-z0-9_-]: one with anything else cannot exist.
         { field: "POST /api/v1/webhooks/{id}/messages/{messageId}/resend messageId", who: "admin", method: "POST", path: `/api/v1/webhooks/${webhookId}/messages/msg_1${q}/resend`, errorField: "messageId", code: "webhook_message_not_found", status: 404 },
         { field: "POST /p/{channel} channel", who: "token", method: "POST", path: `/p/obras${q}`, body: "Backup concluído", errorField: "channel" },
