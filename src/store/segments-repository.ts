@@ -78,7 +78,7 @@ export function createSegmentsRepository(database: DatabaseHandle): SegmentsRepo
         .selectFrom("subscriptions")
         .select((eb) => [eb.fn.countAll().as("subscriptions"), eb.fn.count("subscriptions.person_id").distinct().as("people")])
         .where(notFlagged())
-        .where(segmentFilter(tree, { tagKinds, now, channelIds: ids }))
+        .where(segmentFilter(tree, { tagKinds, now, channelIds: ids, strategy: "sets" }))
         .executeTakeFirstOrThrow();
     let row: Awaited<ReturnType<typeof query>>;
     if (dialect === "postgres") {
