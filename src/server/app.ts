@@ -29,6 +29,7 @@ import { registerNotificationRoutes } from "./routes/notifications/notifications
 import { registerPeopleLinkRoutes } from "./routes/people/people-links.js";
 import { registerRecipientRoutes } from "./routes/notifications/recipients.js";
 import { registerPeopleRoutes } from "./routes/people/people.js";
+import { registerPeopleTagsRoutes } from "./routes/people/people-tags.js";
 import { registerSessionRoutes } from "./routes/session/session.js";
 import { registerSetupRoutes } from "./routes/setup/setup.js";
 import { registerSubscriptionRoutes } from "./routes/subscriptions/subscriptions.js";
@@ -78,6 +79,8 @@ const API_METHODS = new Map<string, string>([
   [API_ROUTES.tokens, "GET, HEAD, POST"],
   [API_ROUTES.subscriptionChannels, "PUT"],
   [API_ROUTES.subscriptionUser, "PUT, DELETE"],
+  [API_ROUTES.subscriptionTags, "PUT"],
+  [API_ROUTES.peopleTags, "POST"],
   [API_ROUTES.channels, "GET, HEAD, POST"],
   [API_ROUTES.events, "POST"],
   [API_ROUTES.notices, "GET, HEAD"],
@@ -154,6 +157,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerSubscriptionRoutes(publicApi, {
       subscriptions: deps.repositories.subscriptions,
       subscriptionChannels: deps.repositories.subscriptionChannels,
+      tags: deps.repositories.tags,
       maxChannelsPerSubscription,
       endpointPolicy: deps.config.endpointPolicy,
       translator: deps.translator,
@@ -188,6 +192,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerSubscriberRoutes(app, { ...operatorDeps, subscribers, channels });
   registerStatsRoutes(app, { ...operatorDeps, stats: deps.repositories.stats, channels, subscribers, timeZone: deps.config.timeZone });
   registerPeopleRoutes(app, { ...operatorDeps, people: deps.repositories.people, publicUrl: deps.config.publicUrl });
+  registerPeopleTagsRoutes(app, { ...operatorDeps, tags: deps.repositories.tags });
   registerRecipientRoutes(app, {
     ...operatorDeps,
     recipients: deps.repositories.recipients,

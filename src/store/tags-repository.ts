@@ -16,9 +16,9 @@ import { writeTransaction } from "./write-transaction.js";
 export interface TagsRepository {
   personTags(personId: string): Promise<Tags>;
   /** Replaces all of a person's tags. */
-  replacePersonTags(personId: string, tags: Tags, now: number): Promise<Tags | TooManyTags>;
+  replacePersonTags(personId: string, tags: Tags, now: number): Promise<TagsChanged | TooManyTags>;
   /** Sets the given keys, removes those given as null, leaves the others. */
-  mergePersonTags(personId: string, patch: TagsPatch, now: number): Promise<Tags | TooManyTags>;
+  mergePersonTags(personId: string, patch: TagsPatch, now: number): Promise<TagsChanged | TooManyTags>;
   /** Removes one tag (true) or nothing (false: the person had no such tag). */
   removePersonTag(personId: string, key: string): Promise<boolean>;
   /** Removes every tag of the person; returns how many there were. */
@@ -37,6 +37,12 @@ export interface TagsRepository {
    * site accepts them. Never touches a person's tags.
    */
   mergeVisitorTagsWithProof(proof: SubscriptionProof, patch: TagsPatch, now: number): Promise<VisitorTagsResult>;
+}
+
+/** The owner's tags after a write. */
+export interface TagsChanged {
+  readonly outcome: "changed";
+  readonly tags: Tags;
 }
 
 export interface TooManyTags {
@@ -145,17 +151,17 @@ export function createTagsRepository(database: DatabaseHandle): TagsRepository {
     return readPersonTags(db, personId);
   }
 
-  function replacePersonTags(personId: string, tags: Tags, now: number): Promise<Tags | TooManyTags> {
+  function replacePersonTags(personId: string, tags: Tags, now: number): Promise<TagsChanged | TooManyTags> {
     return tooManyAsResult(() =>
       writeTransaction(database, async (trx) => {
         await trx.deleteFrom("person_tags").where("person_id", "=", personId).execute();
-        return mergePersonTagsIn(trx, personId, tags, now);
+        return { outcome: "changed" as const, tags: await mergePersonTagsIn(trx, personId, tags, now) };
       }),
     );
   }
 
-  function mergePersonTags(personId: string, patch: TagsPatch, now: number): Promise<Tags | TooManyTags> {
-    return tooManyAsResult(() => writeTransaction(database, (trx) => mergePersonTagsIn(trx, personId, patch, now)));
+  function mergePersonTags(personId: string, patch: TagsPatch, now: number): Promise<TagsChanged | TooManyTags> {
+    return tooManyAsResult(() => writeTransaction(database, async (trx) => ({ outcome: "changed" as const, tags: await mergePersonTagsIn(trx, personId, patch, now) })));
   }
 
   async function removePersonTag(personId: string, key: string): Promise<boolean> {

@@ -29,15 +29,27 @@ export const tagValueSchema = z
   .union([z.string(), z.number(), z.literal(true)], { error: "tag_value_invalid" })
   .refine((value): value is TagValue => isValidTagValue(value), { error: "tag_value_invalid", abort: true });
 
-/** `{ key: value }`; at most 100 (a write may still exceed the limit with the tags already there: `too_many_tags`). */
-export const tagsSchema = z
-  .record(tagKeySchema, tagValueSchema)
-  .refine((tags) => Object.keys(tags).length <= TAG_LIMITS.perOwner, { error: "too_many_tags", abort: true });
+/**
+ * Keys are checked by hand rather than by the record's key schema: zod reports a bad record key
+ * as a generic `invalid_key`, and the API answers `tag_key_invalid` naming the key (`tags.Plano`).
+ */
+function tagRecord<V extends z.ZodType>(value: V, maxKeys: number) {
+  return z.record(z.string(), value).superRefine((tags, ctx) => {
+    for (const key of Object.keys(tags)) {
+      if (!isValidTagKey(key)) {
+        ctx.addIssue({ code: "custom", message: "tag_key_invalid", path: [key] });
+        return;
+      }
+    }
+    if (Object.keys(tags).length > maxKeys) ctx.addIssue({ code: "custom", message: "too_many_tags" });
+  });
+}
 
-/** A merge: a value sets the key, `null` removes it. */
-export const tagsPatchSchema = z
-  .record(tagKeySchema, tagValueSchema.nullable())
-  .refine((tags) => Object.keys(tags).length <= TAG_LIMITS.perOwner * 2, { error: "too_many_tags", abort: true });
+/** `{ key: value }`; at most 100 (a write may still exceed the limit with the tags already there: `too_many_tags`). */
+export const tagsSchema = tagRecord(tagValueSchema, TAG_LIMITS.perOwner);
+
+/** A merge: a value sets the key, `null` removes it (up to 100 of each). */
+export const tagsPatchSchema = tagRecord(tagValueSchema.nullable(), TAG_LIMITS.perOwner * 2);
 
 /** GET/PUT/PATCH /people/:userId/tags → `{ tags }`. */
 export const tagsResponseSchema = z.object({ tags: z.record(z.string(), z.union([z.string(), z.number(), z.literal(true)])) });
