@@ -65,6 +65,9 @@ for (const dialect of DIALECTS) {
         [{ plano: "a\nb" }, "tag_value_invalid", "tags.plano"],
         [{ plano: "x".repeat(256) }, "tag_value_invalid", "tags.plano"],
         [{ plano: "" }, "tag_value_invalid", "tags.plano"],
+        [{ plano: "a\u0000b" }, "tag_value_invalid", "tags.plano"],
+        [{ plano: "a\u0085b" }, "tag_value_invalid", "tags.plano"],
+        [{ ["a\u0000"]: "x" }, "tag_key_invalid", "tags.a\u0000"],
         [{ plano: false }, "tag_value_invalid", "tags.plano"],
         [{ plano: { a: 1 } }, "tag_value_invalid", "tags.plano"],
       ];
