@@ -189,9 +189,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     identitySecretGraceMs: deps.config.identitySecretGraceMs,
   });
   registerPeopleLinkRoutes(app, { ...operatorDeps, subscriptions: deps.repositories.subscriptions });
-  registerSubscriberRoutes(app, { ...operatorDeps, subscribers, channels });
+  registerSubscriberRoutes(app, { ...operatorDeps, subscribers, channels, tags: deps.repositories.tags });
   registerStatsRoutes(app, { ...operatorDeps, stats: deps.repositories.stats, channels, subscribers, timeZone: deps.config.timeZone });
-  registerPeopleRoutes(app, { ...operatorDeps, people: deps.repositories.people, publicUrl: deps.config.publicUrl });
+  registerPeopleRoutes(app, { ...operatorDeps, people: deps.repositories.people, tags: deps.repositories.tags, publicUrl: deps.config.publicUrl });
   registerPeopleTagsRoutes(app, { ...operatorDeps, tags: deps.repositories.tags });
   registerRecipientRoutes(app, {
     ...operatorDeps,

@@ -30,6 +30,8 @@ export interface TagsRepository {
   bulkPersonTags(people: ReadonlyArray<{ personId: string; tags: Tags }>, mode: "merge" | "replace", now: number): Promise<{ updated: number } | TooManyTags>;
   /** Visitor tags of one subscription. */
   subscriptionTags(subscriptionId: number): Promise<Tags>;
+  /** Visitor tags of many subscriptions at once (a page of subscribers, a person's devices). */
+  subscriptionTagsOf(subscriptionIds: readonly number[]): Promise<Map<number, Tags>>;
   /** Trusted tags of many people at once (the subscribers' list). */
   personTagsOf(personIds: readonly string[]): Promise<Map<string, Tags>>;
   /**
@@ -209,6 +211,15 @@ export function createTagsRepository(database: DatabaseHandle): TagsRepository {
     return tagsOf(await db.selectFrom("subscription_tags").select(["key", "value", "num_value"]).where("subscription_id", "=", subscriptionId).execute());
   }
 
+  async function subscriptionTagsOf(subscriptionIds: readonly number[]): Promise<Map<number, Tags>> {
+    const bySubscription = new Map<number, Tags>();
+    for (const chunk of chunks([...new Set(subscriptionIds)], ID_CHUNK)) {
+      const rows = await db.selectFrom("subscription_tags").select(["subscription_id", "key", "value", "num_value"]).where("subscription_id", "in", chunk).execute();
+      for (const id of chunk) bySubscription.set(id, tagsOf(rows.filter((r) => Number(r.subscription_id) === id)));
+    }
+    return bySubscription;
+  }
+
   async function personTagsOf(personIds: readonly string[]): Promise<Map<string, Tags>> {
     const byPerson = new Map<string, Tags>();
     for (const chunk of chunks([...new Set(personIds)], ID_CHUNK)) {
@@ -268,6 +279,7 @@ export function createTagsRepository(database: DatabaseHandle): TagsRepository {
     clearPersonTags,
     bulkPersonTags,
     subscriptionTags,
+    subscriptionTagsOf,
     personTagsOf,
     mergeVisitorTagsWithProof,
   };

@@ -77,9 +77,12 @@ export type BulkTagsRequest = z.input<typeof bulkTagsRequestSchema>;
 export const bulkTagsResponseSchema = z.object({ updated: z.number().int() });
 export type BulkTagsResponse = z.infer<typeof bulkTagsResponseSchema>;
 
-/** Trusted and visitor tags of one subscription (the subscriber's page). */
+/** Tags as the API answers them: `{ key: value }`, a key-only tag as `true`. */
+export const tagMapSchema = tagsResponseSchema.shape.tags;
+
+/** Trusted (its person's) and visitor (set by the page) tags of one subscription. */
 export const subscriptionTagsSchema = z.object({
-  trusted: tagsResponseSchema.shape.tags,
-  visitor: tagsResponseSchema.shape.tags,
+  trusted: tagMapSchema,
+  visitor: tagMapSchema,
 });
 export type SubscriptionTags = z.infer<typeof subscriptionTagsSchema>;

@@ -150,6 +150,21 @@ for (const dialect of DIALECTS) {
       expect(rows.map((r) => r.key).sort()).toEqual(["bairro", "visitas"]);
     });
 
+    it("shows trusted and visitor tags apart on the person's page and in the subscribers list", async () => {
+      const tags = { plano: "premium" };
+      const sub = aBrowserSubscription();
+      await register(sub, site, { user: { id: "duda", signature: signUser(site.secret, "duda", tags), tags }, timeZone: "America/Manaus" });
+      await call("PUT", "/api/v1/subscriptions/tags", { ...proof(sub), tags: { tema: "escuro" } }, SITE);
+      const person = (await admin.get("/api/v1/people/duda")).body.person;
+      expect(person.tags).toEqual({ plano: "premium" });
+      expect(person.subscriptions).toMatchObject([{ timeZone: "America/Manaus", visitorTags: { tema: "escuro" } }]);
+      const listed = (await admin.get("/api/v1/subscribers?user=duda")).body.subscribers;
+      expect(listed).toMatchObject([{ userId: "duda", timeZone: "America/Manaus", tags: { trusted: { plano: "premium" }, visitor: { tema: "escuro" } } }]);
+      // Tagged before any browser of theirs subscribed: found, with no devices.
+      await admin.request("PUT", "/api/v1/people/eva/tags", { tags: { vip: true } });
+      expect((await admin.get("/api/v1/people/eva")).body.person).toEqual({ userId: "eva", tags: { vip: true }, subscriptions: [] });
+    });
+
     it("records the time zone Intl knows, and the browser and platform from the User-Agent", async () => {
       const sub = aBrowserSubscription();
       expect((await register(sub, site, { timeZone: "America/Sao_Paulo" }, { "user-agent": FIREFOX_ANDROID })).status).toBe(201);
