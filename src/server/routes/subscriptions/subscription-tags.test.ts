@@ -69,7 +69,7 @@ for (const dialect of DIALECTS) {
     });
 
     it("merges signed trusted tags at registration and refuses tags the signature does not cover, storing nothing", async () => {
-      const tags = { plano: "premium", idade: 30, vip: true };
+      const tags: Tags = { plano: "premium", idade: 30, vip: true };
       const sub = aBrowserSubscription();
       const res = await register(sub, site, { user: { id: "ana", signature: signUser(site.secret, "ana", tags), tags } });
       expect(res.status).toBe(201);
