@@ -123,7 +123,7 @@ for (const dialect of DIALECTS) {
     it("refuses signed tags that would leave the person with more than 100, storing nothing", async () => {
       const full = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`t${i}`, i]));
       await admin.request("PUT", "/api/v1/people/caio/tags", { tags: full });
-      const tags = { extra: true };
+      const tags: Tags = { extra: true };
       const sub = aBrowserSubscription();
       expect((await register(sub, site, { user: { id: "caio", signature: signUser(site.secret, "caio", tags), tags } })).body).toEqual(errorOf("too_many_tags", "user.tags"));
       expect(await exists(sub.endpoint)).toBe(false);
