@@ -65,7 +65,7 @@ export const personTagParamsSchema = z.object({ userId: userIdSchema, key: tagKe
 
 /**
  * POST /people/tags: up to 10,000 people in one request, one transaction, all or nothing; the
- * first invalid item answers 400 naming it (`people.17.tags.plano`).
+ * first invalid item answers 400 whose `field` is the dotted path of the item and its tag.
  */
 export const bulkTagsRequestSchema = z.object({
   people: z
