@@ -8,6 +8,10 @@
  * (code points) without leading or trailing whitespace (refused, never trimmed: two spellings of
  * one value would make two groups), or a finite number.
  */
+import { decimalNumber, isoDateMs } from "../segments/values.js";
+/** What a tag's text compares as: the one rule the segment parser and evaluator use too. */
+export { isoDateMs };
+
 export const TAG_KEY_PATTERN = /^[a-z0-9_.-]{1,64}$/;
 
 export const TAG_LIMITS = {
@@ -27,7 +31,6 @@ export type TagsPatch = Record<string, TagValue | null>;
 
 const UNPRINTABLE = /[\p{Cc}\u2028\u2029]|\p{Cs}/u;
 const EDGE_SPACE = /^\s|\s$/u;
-const DECIMAL = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;
 
 export function isValidTagKey(key: unknown): key is string {
   return typeof key === "string" && TAG_KEY_PATTERN.test(key);
@@ -57,8 +60,7 @@ export interface TypedTagValue {
 export function typedTagValue(value: TagValue): TypedTagValue {
   if (value === true) return { value: null, num: null, time: null };
   if (typeof value === "number") return { value: String(value), num: value, time: null };
-  const num = DECIMAL.test(value) ? Number(value) : null;
-  return { value, num: num !== null && Number.isFinite(num) ? num : null, time: isoDateMs(value) };
+  return { value, num: decimalNumber(value), time: isoDateMs(value) };
 }
 
 /** The API's form of a stored tag: key-only → true; a canonical number's text → the number. */
@@ -82,31 +84,4 @@ export function canonicalTags(tags: Tags): string {
       return value === true ? key : `${key}=${String(value)}`;
     })
     .join("\n");
-}
-
-// TODO(lead): the same detection lives in src/shared/segments/values.ts (helper A's `isoDateMs`);
-// keep one copy when the branches meet.
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3}))?)?(Z|[+-]\d{2}:\d{2}))?$/;
-
-/** Epoch ms of an ISO date (midnight UTC) or date-time with `Z` or an offset; null otherwise. */
-export function isoDateMs(text: string): number | null {
-  const m = ISO_DATE.exec(text);
-  if (m === null) return null;
-  const [, y, mo, d, h, mi, s, ms, zone] = m;
-  const year = Number(y);
-  const month = Number(mo);
-  const day = Number(d);
-  const hour = h === undefined ? 0 : Number(h);
-  const minute = mi === undefined ? 0 : Number(mi);
-  const second = s === undefined ? 0 : Number(s);
-  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
-  const utc = Date.UTC(year, month - 1, day, hour, minute, second, ms === undefined ? 0 : Number(ms.padEnd(3, "0")));
-  // Date.UTC rolls 2026-02-30 over to March: a date that does not exist is not a date.
-  if (new Date(utc).getUTCDate() !== day) return null;
-  if (zone === undefined || zone === "Z") return utc;
-  const sign = zone.startsWith("-") ? -1 : 1;
-  const offsetH = Number(zone.slice(1, 3));
-  const offsetM = Number(zone.slice(4, 6));
-  if (offsetH > 23 || offsetM > 59) return null;
-  return utc - sign * (offsetH * 60 + offsetM) * 60_000;
 }
