@@ -121,6 +121,12 @@ for (const dialect of DIALECTS) {
         errorOf("too_many_tags", "people.1.tags"),
       );
       expect((await admin.get(path("aluno-5"))).body.tags.turma).toBe("5B");
+      // A person listed twice: merge combines the entries in order, replace keeps the last.
+      const twice = [{ userId: "aluno-7", tags: { turma: "8A", cor: "azul" } }, { userId: "aluno-7", tags: { turma: "8B" } }];
+      expect((await adminToken.post("/api/v1/people/tags", { people: twice })).body).toEqual({ updated: 1 });
+      expect((await admin.get(path("aluno-7"))).body.tags).toEqual({ cor: "azul", idade: 11, matriculado: true, turma: "8B" });
+      expect((await adminToken.post("/api/v1/people/tags", { people: twice, mode: "replace" })).body).toEqual({ updated: 1 });
+      expect((await admin.get(path("aluno-7"))).body.tags).toEqual({ turma: "8B" });
       const tooMany = Array.from({ length: 10_001 }, (_, i) => ({ userId: `x${i}`, tags: { a: true } }));
       expect((await adminToken.post("/api/v1/people/tags", { people: tooMany })).body).toEqual(errorOf("too_many_people", "people"));
     });
