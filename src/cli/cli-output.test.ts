@@ -6,6 +6,7 @@
  */
 import { execFile } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
+import { addToken } from "../../test/support/operators.js";
 import { usePublishingServer } from "../../test/support/publishing-server.js";
 
 interface Run {
@@ -35,6 +36,7 @@ describe("the sino command's own output", () => {
       [["send", "--title"], "Erro: a opção --title <título> precisa de um valor.\nUso: sino send --title <título> [opções]\nVeja a ajuda: sino send --help\n"],
       [["send", "--title", "Oi", "--canl", "obras"], "Erro: opção desconhecida: --canl. Você quis dizer --channel?\nUso: sino send --title <título> [opções]\nVeja a ajuda: sino send --help\n"],
       [["migrate", "agora"], "Erro: este comando não aceita argumentos (recebeu 1).\nUso: sino migrate [opções]\nVeja a ajuda: sino migrate --help\n"],
+      [["tags", "set", "ana"], "Erro: falta o argumento obrigatório etiquetas.\nUso: sino tags set [opções] <userId> <etiquetas...>\nVeja a ajuda: sino tags set --help\n"],
       [["admin", "create", "--name", "Ana"], "Erro: falta a opção obrigatória --email <e-mail>.\nUso: sino admin create --email <e-mail> --name <nome> [--password-stdin]\nVeja a ajuda: sino admin create --help\n"],
     ];
     for (const [args, stderr] of cases) expect({ args, ...(await sino(args)) }).toEqual({ args, code: 2, stdout: "", stderr });
@@ -45,6 +47,8 @@ describe("the sino command's own output", () => {
     const send = await sino(["send", "--help"]);
     const admin = await sino(["admin"]);
     const helpSend = await sino(["help", "send"]);
+    const tags = await sino(["tags", "--help"]);
+    const tagsSet = await sino(["tags", "set", "--help"]);
     expect(top.code).toBe(0);
     expect(top.stdout).toContain("Uso: sino [opções] [comando]\n");
     expect(top.stdout).toContain("  send [opções]");
@@ -55,10 +59,15 @@ describe("the sino command's own output", () => {
     expect(send.stdout).toMatch(/^ {2}-h, --help +mostra a ajuda do comando$/m);
     expect(send.stdout).not.toMatch(/--canal|--agendar/);
     expect(helpSend).toEqual(send);
+    expect(top.stdout).toMatch(/^ {2}tags +Mostra e altera as etiquetas confiáveis/m);
+    expect(tags.code).toBe(0);
+    for (const line of ["show [opções] <userId>", "set [opções] <userId> <etiquetas...>", "rm [opções] <userId> <chaves...>"]) expect(tags.stdout).toContain(line);
+    expect(tagsSet.stdout).toContain("Uso: sino tags set [opções] <userId> <etiquetas...>");
+    expect(tagsSet.stdout).toContain("--token <token>  token de API com escopo admin");
     // A command that needs a subcommand shows its help on stderr, as a usage error.
     expect(admin.code).toBe(2);
     expect(admin.stderr).toContain("Uso: sino admin [opções] [comando]");
-    for (const run of [top, send, admin]) expect(`${run.stdout}${run.stderr}`).not.toMatch(ENGLISH);
+    for (const run of [top, send, admin, tags, tagsSet]) expect(`${run.stdout}${run.stderr}`).not.toMatch(ENGLISH);
   }, 120_000);
 });
 
@@ -89,4 +98,20 @@ describe("sino send flags against a real server", () => {
     expect(run).toMatchObject({ code: 1, stdout: "" });
     expect(run.stderr).toMatch(/^O servidor recusou o envio: O texto contém caracteres de controle .* \(text_control_characters\)\n$/);
   }, 60_000);
+
+  it("sets, shows and removes a person's trusted tags with an admin token (sino tags)", async () => {
+    const env = { SINO_TOKEN: (await addToken(setup.admin, "admin", "cli tags")).secret };
+    const server = ["--server", setup.server.url];
+    const set = await sino(["tags", "set", "ana souza", "plano=premium", "idade=30", "vip", ...server], env);
+    expect(set).toEqual({ code: 0, stdout: "idade=30\nplano=premium\nvip\n", stderr: "" });
+    expect((await setup.admin.get("/api/v1/people/ana%20souza/tags")).body.tags).toEqual({ idade: 30, plano: "premium", vip: true });
+    const removed = await sino(["tags", "rm", "ana souza", "vip", "idade", ...server], env);
+    expect(removed).toEqual({ code: 0, stdout: "plano=premium\n", stderr: "" });
+    expect(await sino(["tags", "show", "ninguem", ...server], env)).toEqual({ code: 0, stdout: "ninguem não tem etiquetas.\n", stderr: "" });
+    const refused = await sino(["tags", "set", "ana souza", "Plano=x", ...server], env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^O servidor recusou: A chave de uma etiqueta .* \(tag_key_invalid\)\n$/);
+    // A publish token may not: tags decide who receives what.
+    expect((await sino(["tags", "show", "ana souza", ...server], { SINO_TOKEN: setup.secret })).code).toBe(1);
+  }, 120_000);
 });

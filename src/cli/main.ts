@@ -4,6 +4,7 @@ import { Command, CommanderError, Option } from "commander";
 import { AdminCreateError, adminCreate, type PasswordInput } from "./admin-create.js";
 import { localizeCommander } from "./localize-commander.js";
 import { sendCommand, type SendOptions } from "./send.js";
+import { tagsCommand, type TagsOptions } from "./tags.js";
 import { generateVapidKeys } from "../push/vapid-keys.js";
 import { loadConfig } from "../server/config.js";
 import { createTranslator, type Translator } from "../server/i18n.js";
@@ -131,6 +132,25 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
       const merged = { ...options, ...(channel === undefined ? {} : { channel }), ...(schedule === undefined ? {} : { schedule }) };
       process.exitCode = await sendCommand(merged, io, translator);
     });
+
+  const tags = program.command("tags").description(t("cli:commands.tags"));
+  const tagsConnection = (command: Command) =>
+    command.option("--server <url>", t("cli:send.server")).option("--token <token>", t("cli:tags.token"));
+  tagsConnection(tags.command("show").description(t("cli:commands.tagsShow")).argument("<userId>", t("cli:tags.userId"))).action(
+    async (userId: string, options: TagsOptions) => {
+      process.exitCode = await tagsCommand(userId, { kind: "show" }, options, io, translator);
+    },
+  );
+  tagsConnection(
+    tags.command("set").description(t("cli:commands.tagsSet")).argument("<userId>", t("cli:tags.userId")).argument("<etiquetas...>", t("cli:tags.tags")),
+  ).action(async (userId: string, list: string[], options: TagsOptions) => {
+    process.exitCode = await tagsCommand(userId, { kind: "set", tags: list }, options, io, translator);
+  });
+  tagsConnection(
+    tags.command("rm").description(t("cli:commands.tagsRm")).argument("<userId>", t("cli:tags.userId")).argument("<chaves...>", t("cli:tags.keys")),
+  ).action(async (userId: string, keys: string[], options: TagsOptions) => {
+    process.exitCode = await tagsCommand(userId, { kind: "rm", keys }, options, io, translator);
+  });
 
   const vapid = program.command("vapid").description(t("cli:commands.vapid"));
   vapid

@@ -301,3 +301,66 @@ describe("identify and forget", () => {
     expect(requestsTo(page, "/api/v1/subscriptions/user")).toEqual([]);
   });
 });
+
+describe("tags", () => {
+  const KEY = "sino:person:https://sino.example#abc123";
+  const requestsTo = (page: ReturnType<typeof fakePage>, path: string) =>
+    page.state.requests.filter((r) => new URL(r.url).pathname === path).map((r) => ({ method: r.method, body: r.body }));
+  const tagsAnswer = (page: ReturnType<typeof fakePage>) => {
+    page.state.respond = (method, url, body) =>
+      method === "PUT" && url.endsWith("/subscriptions/tags") ? json(200, { tags: Object.fromEntries(Object.entries((body as { tags: object }).tags).filter(([, v]) => v !== null)) }) : undefined;
+  };
+
+  it("sets and removes visitor tags on this browser's subscription, with proof", async () => {
+    const page = fakePage({ permission: "granted", subscription: { endpoint: "https://push.example/old" } });
+    tagsAnswer(page);
+    const sino = client(page);
+    expect(await sino.tag("bairro", "Centro")).toEqual({ bairro: "Centro" });
+    expect(await sino.tag("vip")).toEqual({ vip: true });
+    await sino.untag("bairro");
+    expect(requestsTo(page, "/api/v1/subscriptions/tags")).toEqual([
+      { method: "PUT", body: { endpoint: "https://push.example/old", auth: "a", tags: { bairro: "Centro" } } },
+      { method: "PUT", body: { endpoint: "https://push.example/old", auth: "a", tags: { vip: true } } },
+      { method: "PUT", body: { endpoint: "https://push.example/old", auth: "a", tags: { bairro: null } } },
+    ]);
+  });
+
+  it("rejects a tag while notifications are off, and bad keys or values before any request", async () => {
+    const page = fakePage();
+    const sino = client(page);
+    await expect(sino.tag("bairro", "Centro")).rejects.toMatchObject({ name: "ApiRequestError", code: "not_subscribed", message: expect.stringContaining("notificações estão desligadas") });
+    await expect(sino.tag("Bairro", "Centro")).rejects.toMatchObject({ code: "tag_key_invalid" });
+    await expect(sino.tag("bairro", " Centro")).rejects.toMatchObject({ code: "tag_value_invalid" });
+    await expect(sino.tag("idade", Number.NaN)).rejects.toMatchObject({ code: "tag_value_invalid" });
+    expect(requestsTo(page, "/api/v1/subscriptions/tags")).toEqual([]);
+    expect(page.state.logs.some((l) => l.includes("tag failed") && l.includes("not_subscribed"))).toBe(true);
+  });
+
+  it("hands back the server's refusal when the site turned visitor tags off", async () => {
+    const page = fakePage({ permission: "granted", subscription: { endpoint: "https://push.example/old" } });
+    page.state.respond = (method, url) => (method === "PUT" && url.endsWith("/subscriptions/tags") ? json(403, { error: { code: "visitor_tags_disabled", message: "Este site não aceita" } }) : undefined);
+    await expect(client(page).tag("tema", "escuro")).rejects.toMatchObject({ status: 403, code: "visitor_tags_disabled" });
+  });
+
+  it("carries signed trusted tags with the identity, remembered for the next registrations", async () => {
+    const page = fakePage({ permission: "granted" });
+    const sino = client(page);
+    const ANA = { id: "ana-4821", signature: "ab12", tags: { plano: "premium", idade: 30 } };
+    await sino.identify(ANA.id, ANA.signature, ANA.tags);
+    expect(JSON.parse(page.state.storage.get(KEY) ?? "null")).toEqual(ANA);
+    await sino.subscribe();
+    expect(requestsTo(page, "/api/v1/subscriptions")[0]?.body).toMatchObject({ user: ANA });
+    // The same claim again asks nothing; other tags are sent at once.
+    await sino.identify(ANA.id, ANA.signature, { idade: 30, plano: "premium" });
+    expect(requestsTo(page, "/api/v1/subscriptions/user")).toEqual([]);
+    await sino.identify(ANA.id, "cd34", { plano: "básico" });
+    expect(requestsTo(page, "/api/v1/subscriptions/user")).toEqual([{ method: "PUT", body: { endpoint: "https://push.example/1", auth: "a", user: { id: ANA.id, signature: "cd34", tags: { plano: "básico" } } } }]);
+    await expect(sino.identify(ANA.id, "cd34", { Plano: "x" })).rejects.toMatchObject({ code: "tag_key_invalid" });
+  });
+
+  it("sends the browser's time zone with each registration", async () => {
+    const page = fakePage({ permission: "granted" });
+    await client(page).subscribe();
+    expect(requestsTo(page, "/api/v1/subscriptions")[0]?.body).toMatchObject({ timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone });
+  });
+});

@@ -1,7 +1,7 @@
 import type { PublicChannel } from "../shared/api/channels.js";
-import type { PushSubscriptionJson } from "../shared/api/subscriptions.js";
+import type { PushSubscriptionJson, SignedUserClaim as UserClaim } from "../shared/api/subscriptions.js";
+import { isValidTagKey, isValidTagValue, type Tags, type TagValue } from "../shared/api/tag-rule.js";
 import { isValidUserId } from "../shared/api/user-id-rule.js";
-import type { UserClaim } from "../shared/api/user-id.js";
 import { createIdentityStore, identityStorageKey, sameIdentity } from "./identity/identity-store.js";
 import { ApiRequestError, asApiError, createApiClient } from "./messaging/api-client.js";
 import type { ApiClient } from "./messaging/api-client.js";
@@ -92,13 +92,48 @@ export interface SinoClient {
    * told at once. Rejects with an `ApiRequestError` whose `code` is the API's (`user_id_invalid`,
    * `user_signature_invalid`…) and writes it to the console; a refused identity is not remembered.
    */
-  identify(userId: string, signature?: string | null): Promise<void>;
+  identify(userId: string, signature?: string | null, tags?: Tags): Promise<void>;
+  /**
+   * Sets a visitor tag on this browser's subscription (`tag("bairro", "Centro")`, `tag("vip")` for
+   * a key-only tag): the page's word, marked as such, never a person's trusted tag. Resolves with
+   * all of this subscription's visitor tags. Rejects with an `ApiRequestError`: `not_subscribed`
+   * while notifications are off (there is nothing to tag yet), `tag_key_invalid`,
+   * `tag_value_invalid`, or the API's (`visitor_tags_disabled` when the site turned them off).
+   */
+  tag(key: string, value?: TagValue): Promise<Tags>;
+  /** Removes a visitor tag from this browser's subscription; as `tag` otherwise. */
+  untag(key: string): Promise<Tags>;
   /** Makes the subscription anonymous again (at sign-out): its channels stay. Forgets the remembered person. */
   forget(): Promise<void>;
   dismissNotice(): void;
   /** Listen to changes; returns the function that stops listening. */
   on(event: "change", listener: SinoChangeListener): () => void;
   off(event: "change", listener: SinoChangeListener): void;
+}
+
+/** Developer diagnostics (the console and the rejection), in Portuguese like the API's errors. */
+const NOT_SUBSCRIBED = new ApiRequestError(
+  0,
+  "not_subscribed",
+  "As notificações estão desligadas neste navegador: não há inscrição para receber etiquetas. Chame tag() depois que a pessoa ativar as notificações.",
+);
+const TAG_KEY_INVALID = new ApiRequestError(0, "tag_key_invalid", "A chave de uma etiqueta deve ter de 1 a 64 caracteres: letras minúsculas sem acento, números, _ - ou .");
+const TAG_VALUE_INVALID = new ApiRequestError(0, "tag_value_invalid", "O valor de uma etiqueta deve ser um texto imprimível de até 255 caracteres, um número ou true.");
+const TAGS_INVALID = new ApiRequestError(0, "tag_key_invalid", "As etiquetas devem ser { chave: valor } com chaves de 1 a 64 caracteres (a-z, 0-9, _ - .) e até 100 etiquetas.");
+
+function validTags(tags: unknown): tags is Tags {
+  if (typeof tags !== "object" || tags === null || Array.isArray(tags)) return false;
+  const entries = Object.entries(tags as Record<string, unknown>);
+  return entries.length <= 100 && entries.every(([key, value]) => isValidTagKey(key) && isValidTagValue(value));
+}
+
+/** The browser's IANA time zone (segments' `fuso`); null where Intl cannot say. */
+function browserTimeZone(): string | null {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || null;
+  } catch {
+    return null;
+  }
 }
 
 const INITIAL: SinoSnapshot = { status: "checking", hiddenReason: null, busy: false, token: null, channels: null, notice: null };
@@ -115,6 +150,7 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
     baseUrl,
     site: options.site ?? null,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    timeZone: browserTimeZone(),
   });
   const identity = createIdentityStore(localStorageOf(win), identityStorageKey(baseUrl, options.site ?? null));
   const notification = "Notification" in win ? (win.Notification as unknown as NotificationPermissionApi) : undefined;
@@ -254,11 +290,13 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
     return failure;
   }
 
-  async function identify(userId: string, signature?: string | null): Promise<void> {
+  async function identify(userId: string, signature?: string | null, tags?: Tags): Promise<void> {
     if (!isValidUserId(userId)) {
       throw refused("identify", new ApiRequestError(0, "user_id_invalid", "The user id must be 1 to 128 printable characters, without leading or trailing spaces"));
     }
-    const person: UserClaim = typeof signature === "string" && signature !== "" ? { id: userId, signature } : { id: userId };
+    if (tags !== undefined && !validTags(tags)) throw refused("identify", TAGS_INVALID);
+    const signed: UserClaim = typeof signature === "string" && signature !== "" ? { id: userId, signature } : { id: userId };
+    const person: UserClaim = tags === undefined ? signed : { ...signed, tags };
     await start();
     const token = snapshot.token;
     // Off (or no push here): remembered only; the next subscribe carries it.
@@ -275,6 +313,19 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
       applied = person;
     }
     identity.write(person);
+  }
+
+  async function setVisitorTags(action: string, key: string, value: TagValue | null): Promise<Tags> {
+    if (!isValidTagKey(key)) throw refused(action, TAG_KEY_INVALID);
+    if (value !== null && !isValidTagValue(value)) throw refused(action, TAG_VALUE_INVALID);
+    await start();
+    const token = snapshot.token;
+    if (!token) throw refused(action, NOT_SUBSCRIBED);
+    try {
+      return await api.setVisitorTags({ endpoint: token.endpoint, auth: token.keys.auth }, { [key]: value });
+    } catch (error) {
+      throw refused(action, error);
+    }
   }
 
   async function forget(): Promise<void> {
@@ -303,6 +354,8 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
     loadChannels,
     setChannels,
     identify,
+    tag: (key, value = true) => setVisitorTags("tag", key, value),
+    untag: (key) => setVisitorTags("untag", key, null),
     forget,
     dismissNotice() {
       if (snapshot.notice !== null) update({ notice: null });

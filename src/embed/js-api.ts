@@ -1,4 +1,4 @@
-import type { SinoChangeListener, SinoChannelChoice, SinoClient, SinoSnapshot, SinoStatus } from "../client/index.js";
+import type { SinoChangeListener, SinoChannelChoice, SinoClient, SinoSnapshot, SinoStatus, Tags, TagValue } from "../client/index.js";
 
 /** The event the document receives on every change (`detail` is the snapshot). */
 export const CHANGE_EVENT = "sino:change";
@@ -7,7 +7,8 @@ export const READY_EVENT = "sino:ready";
 
 /**
  * `window.Sino`: the JS API for sites that draw their own UI (or add a second button):
- * `Sino.subscribe()`, `Sino.unsubscribe()`, `Sino.identify()`, `Sino.forget()`, `Sino.state`, `Sino.on('change', fn)`, and the same
+ * `Sino.subscribe()`, `Sino.unsubscribe()`, `Sino.identify()`, `Sino.forget()`, `Sino.tag()`, `Sino.untag()`, `Sino.state`,
+ * `Sino.on('change', fn)`, and the same
  * changes as `sino:change` events on `document`.
  */
 export interface SinoApi {
@@ -20,8 +21,15 @@ export interface SinoApi {
   toggle(): Promise<SinoSnapshot>;
   loadChannels(): Promise<SinoChannelChoice>;
   setChannels(slugs: readonly string[]): Promise<readonly string[]>;
-  /** At sign-in: ties this browser to the host app's user (signature: hex HMAC-SHA256 from the host's server). */
-  identify(userId: string, signature?: string | null): Promise<void>;
+  /**
+   * At sign-in: ties this browser to the host app's user (signature: hex HMAC-SHA256 from the
+   * host's server). With `tags`, trusted tags for the person, covered by the same signature
+   * (over `${userId}\n${canonical tags}`).
+   */
+  identify(userId: string, signature?: string | null, tags?: Tags): Promise<void>;
+  /** A visitor tag on this browser's subscription (`Sino.tag("bairro", "Centro")`; `Sino.tag("vip")`): never a trusted tag. */
+  tag(key: string, value?: TagValue): Promise<Tags>;
+  untag(key: string): Promise<Tags>;
   /** At sign-out: the subscription stays, anonymous, with its channels. */
   forget(): Promise<void>;
   on(event: "change", listener: SinoChangeListener): () => void;
@@ -52,7 +60,9 @@ export function createSinoApi(client: SinoClient, doc: Document): SinoApi {
     toggle: () => client.toggle(),
     loadChannels: () => client.loadChannels(),
     setChannels: (slugs) => client.setChannels(slugs),
-    identify: (userId, signature) => client.identify(userId, signature),
+    identify: (userId, signature, tags) => client.identify(userId, signature, tags),
+    tag: (key, value) => client.tag(key, value),
+    untag: (key) => client.untag(key),
     forget: () => client.forget(),
     on: (event, listener) => client.on(event, listener),
     off: (event, listener) => client.off(event, listener),

@@ -29,6 +29,7 @@ import { registerNotificationRoutes } from "./routes/notifications/notifications
 import { registerPeopleLinkRoutes } from "./routes/people/people-links.js";
 import { registerRecipientRoutes } from "./routes/notifications/recipients.js";
 import { registerPeopleRoutes } from "./routes/people/people.js";
+import { registerPeopleTagsRoutes } from "./routes/people/people-tags.js";
 import { registerSessionRoutes } from "./routes/session/session.js";
 import { registerSetupRoutes } from "./routes/setup/setup.js";
 import { registerSubscriptionRoutes } from "./routes/subscriptions/subscriptions.js";
@@ -79,6 +80,8 @@ const API_METHODS = new Map<string, string>([
   [API_ROUTES.tokens, "GET, HEAD, POST"],
   [API_ROUTES.subscriptionChannels, "PUT"],
   [API_ROUTES.subscriptionUser, "PUT, DELETE"],
+  [API_ROUTES.subscriptionTags, "PUT"],
+  [API_ROUTES.peopleTags, "POST"],
   [API_ROUTES.channels, "GET, HEAD, POST"],
   [API_ROUTES.events, "POST"],
   [API_ROUTES.notices, "GET, HEAD"],
@@ -155,6 +158,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerSubscriptionRoutes(publicApi, {
       subscriptions: deps.repositories.subscriptions,
       subscriptionChannels: deps.repositories.subscriptionChannels,
+      tags: deps.repositories.tags,
       maxChannelsPerSubscription,
       endpointPolicy: deps.config.endpointPolicy,
       translator: deps.translator,
@@ -186,9 +190,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     identitySecretGraceMs: deps.config.identitySecretGraceMs,
   });
   registerPeopleLinkRoutes(app, { ...operatorDeps, subscriptions: deps.repositories.subscriptions });
-  registerSubscriberRoutes(app, { ...operatorDeps, subscribers, channels });
+  registerSubscriberRoutes(app, { ...operatorDeps, subscribers, channels, tags: deps.repositories.tags });
   registerStatsRoutes(app, { ...operatorDeps, stats: deps.repositories.stats, channels, subscribers, timeZone: deps.config.timeZone });
-  registerPeopleRoutes(app, { ...operatorDeps, people: deps.repositories.people, publicUrl: deps.config.publicUrl });
+  registerPeopleRoutes(app, { ...operatorDeps, people: deps.repositories.people, tags: deps.repositories.tags, publicUrl: deps.config.publicUrl });
+  registerPeopleTagsRoutes(app, { ...operatorDeps, tags: deps.repositories.tags });
   registerSegmentQueryRoutes(app, { ...operatorDeps, segments: deps.repositories.segments });
   registerRecipientRoutes(app, {
     ...operatorDeps,

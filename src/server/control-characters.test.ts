@@ -99,6 +99,8 @@ for (const dialect of DIALECTS) {
         "notification_recipients",
         "webhooks",
         "webhook_messages",
+        "person_tags",
+        "subscription_tags",
       ];
       const db = server.database.db;
       const out: Record<string, unknown> = {};
@@ -178,6 +180,16 @@ for (const dialect of DIALECTS) {
         { field: "DELETE /api/v1/people/{userId}/subscriptions endpoint", who: "token", method: "DELETE", path: "/api/v1/people/ana/subscriptions", body: { endpoint: `${sub.endpoint}${bad}` }, errorField: "endpoint" },
         { field: "GET /api/v1/people query", who: "admin", method: "GET", path: `/api/v1/people?query=ana${q}`, errorField: "query" },
         { field: "GET /api/v1/people/{userId} userId", who: "admin", method: "GET", path: `/api/v1/people/${person}`, errorField: "userId", code: "user_id_invalid" },
+        { field: "GET /api/v1/people/{userId}/tags userId", who: "admin", method: "GET", path: `/api/v1/people/${person}/tags`, errorField: "userId", code: "user_id_invalid" },
+        { field: "PUT /api/v1/people/{userId}/tags userId", who: "admin", method: "PUT", path: `/api/v1/people/${person}/tags`, body: { tags: { plano: "premium" } }, errorField: "userId", code: "user_id_invalid" },
+        { field: "PATCH /api/v1/people/{userId}/tags userId", who: "admin", method: "PATCH", path: `/api/v1/people/${person}/tags`, body: { tags: { plano: "premium" } }, errorField: "userId", code: "user_id_invalid" },
+        { field: "DELETE /api/v1/people/{userId}/tags userId", who: "admin", method: "DELETE", path: `/api/v1/people/${person}/tags`, errorField: "userId", code: "user_id_invalid" },
+        { field: "DELETE /api/v1/people/{userId}/tags/{key} userId", who: "admin", method: "DELETE", path: `/api/v1/people/${person}/tags/plano`, errorField: "userId", code: "user_id_invalid" },
+        { field: "DELETE /api/v1/people/{userId}/tags/{key} key", who: "admin", method: "DELETE", path: `/api/v1/people/ana/tags/plano${q}`, errorField: "key", code: "tag_key_invalid" },
+        { field: "POST /api/v1/people/tags people.userId", who: "admin", method: "POST", path: "/api/v1/people/tags", body: { people: [{ userId: `ana${bad}`, tags: { plano: "premium" } }] }, errorField: "people.0.userId", code: "user_id_invalid" },
+        { field: "POST /api/v1/subscriptions timeZone", who: "anonymous", method: "POST", path: "/api/v1/subscriptions", body: { ...sub, timeZone: `America/Sao_Paulo${bad}` }, errorField: "timeZone" },
+        { field: "PUT /api/v1/subscriptions/tags endpoint", who: "anonymous", method: "PUT", path: "/api/v1/subscriptions/tags", body: { ...proof, endpoint: `${sub.endpoint}${bad}`, tags: { tema: "escuro" } }, errorField: "endpoint" },
+        { field: "PUT /api/v1/subscriptions/tags auth", who: "anonymous", method: "PUT", path: "/api/v1/subscriptions/tags", body: { ...proof, auth: `${sub.keys.auth}${bad}`, tags: { tema: "escuro" } }, errorField: "auth" },
         { field: "GET /api/v1/people/{userId}/notifications userId", who: "admin", method: "GET", path: `/api/v1/people/${person}/notifications`, errorField: "userId", code: "user_id_invalid" },
         { field: "GET /api/v1/subscribers user", who: "admin", method: "GET", path: `/api/v1/subscribers?user=ana${q}`, errorField: "user" },
         { field: "POST /api/v1/notifications audience.users", who: "admin", method: "POST", path: "/api/v1/notifications", body: { ...note, audience: { type: "users", users: [`ana${bad}`] } }, errorField: "audience.users.0", code: "user_id_invalid" },

@@ -50,6 +50,8 @@ export function createNotificationEventsRepository(database: DatabaseHandle): No
         .returning("type")
         .executeTakeFirst();
       if (inserted === undefined) return "duplicate";
+      // Segments test the last click (`clique há menos de 7 dias`); a repeated report changes nothing.
+      if (event.type === "clicked") await trx.updateTable("subscriptions").set({ last_clicked_at: now }).where("id", "=", Number(subscription.id)).execute();
       // Only a report newly recorded is an event: a service worker repeating itself is not.
       const data = {
         notificationId: String(event.notificationId),

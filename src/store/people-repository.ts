@@ -25,6 +25,8 @@ export interface PersonDevice {
   readonly createdAt: number;
   readonly lastSeenAt: number;
   readonly identifiedAt: number | null;
+  /** The IANA time zone its bell reported; null when unknown. */
+  readonly timeZone: string | null;
 }
 
 /** A push that went to one of a person's subscriptions, with the send it belongs to. */
@@ -106,6 +108,7 @@ export function createPeopleRepository(database: DatabaseHandle): PeopleReposito
         "subscriptions.created_at",
         "subscriptions.last_seen_at",
         "subscriptions.identified_at",
+        "subscriptions.time_zone",
       ])
       .where("subscriptions.person_id", "=", personId)
       .orderBy("subscriptions.id", "desc")
@@ -124,6 +127,7 @@ export function createPeopleRepository(database: DatabaseHandle): PeopleReposito
         createdAt: Number(r.created_at),
         lastSeenAt: Number(r.last_seen_at),
         identifiedAt: r.identified_at === null ? null : Number(r.identified_at),
+        timeZone: r.time_zone,
       })),
     };
   }

@@ -19,6 +19,7 @@ import { createStatsRepository, type StatsRepository } from "./stats-repository.
 import { createSubscribersRepository, type SubscribersRepository } from "./subscribers-repository.js";
 import { createSubscriptionChannelsRepository, type SubscriptionChannelsRepository } from "./subscription-channels-repository.js";
 import { createSubscriptionsRepository, type SubscriptionsRepository } from "./subscriptions-repository.js";
+import { createTagsRepository, type TagsRepository } from "./tags-repository.js";
 import { createUsersRepository, type UsersRepository } from "./users-repository.js";
 import { createWebhooksRepository, type WebhooksRepository } from "./webhooks-repository.js";
 
@@ -44,6 +45,7 @@ export interface Repositories {
   readonly subscribers: SubscribersRepository;
   readonly subscriptionChannels: SubscriptionChannelsRepository;
   readonly subscriptions: SubscriptionsRepository;
+  readonly tags: TagsRepository;
   readonly users: UsersRepository;
   readonly webhooks: WebhooksRepository;
 }
@@ -70,6 +72,7 @@ export function createRepositories(database: DatabaseHandle): Repositories {
     subscribers: createSubscribersRepository(database),
     subscriptionChannels: createSubscriptionChannelsRepository(database),
     subscriptions: createSubscriptionsRepository(database),
+    tags: createTagsRepository(database),
     users: createUsersRepository(database),
     webhooks: createWebhooksRepository(database),
   });

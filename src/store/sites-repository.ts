@@ -18,6 +18,8 @@ export interface SiteRecord {
   readonly builtIn: boolean;
   readonly createdAt: number;
   readonly identity: SiteIdentityStatus;
+  /** The site's pages may set visitor tags (`Sino.tag`). */
+  readonly visitorTags: boolean;
 }
 
 /** What the Painel may know of a site's identity secret: never the secret itself. */
@@ -72,6 +74,8 @@ export interface SitesRepository {
   rotateIdentitySecret(id: number, now: number, graceMs: number): Promise<{ secret: string; site: SiteWithCount } | undefined>;
   /** Turns signature verification on or off; undefined when the site does not exist. */
   setIdentityVerification(id: number, verification: boolean): Promise<SiteWithCount | undefined>;
+  /** Lets the site's pages set visitor tags, or not; undefined when the site does not exist. */
+  setVisitorTags(id: number, allowed: boolean): Promise<SiteWithCount | undefined>;
   /** The secrets verification needs (undefined: no such site). */
   identityKeys(id: number): Promise<SiteIdentityKeys | undefined>;
 }
@@ -214,11 +218,16 @@ export function createSitesRepository(database: Pick<Database, "db" | "dialect">
     return findById(id);
   }
 
+  async function setVisitorTags(id: number, allowed: boolean): Promise<SiteWithCount | undefined> {
+    await db.updateTable("sites").set({ visitor_tags: allowed ? 1 : 0 }).where("id", "=", id).execute();
+    return findById(id);
+  }
+
   function identityKeys(id: number): Promise<SiteIdentityKeys | undefined> {
     return readIdentityKeys(db, id);
   }
 
-  return { list, listPlain, findById, create, remove, countSubscriptions, existingIds, rotateIdentitySecret, setIdentityVerification, identityKeys };
+  return { list, listPlain, findById, create, remove, countSubscriptions, existingIds, rotateIdentitySecret, setIdentityVerification, setVisitorTags, identityKeys };
 }
 
 async function subscriptionIdsOf(trx: Kysely<Schema>, siteId: number): Promise<number[]> {
@@ -233,6 +242,7 @@ function toSite(row: Selectable<SitesTable>): SiteRecord {
     key: row.key,
     builtIn: Number(row.built_in) === 1,
     createdAt: Number(row.created_at),
+    visitorTags: Number(row.visitor_tags) === 1,
     identity: {
       verification: Number(row.identity_verification) === 1,
       hasSecret: row.identity_secret !== null,

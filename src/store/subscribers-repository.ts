@@ -15,6 +15,8 @@ export interface SubscriberRecord {
   readonly lastSeenAt: number;
   /** Epoch ms a push service answered 403 (VAPID key mismatch); null when not flagged. */
   readonly vapidMismatchAt: number | null;
+  /** The IANA time zone its bell reported; null when unknown. */
+  readonly timeZone: string | null;
 }
 
 /** Which user agents to keep (the browser filter is parsed from them by the caller). */
@@ -79,7 +81,7 @@ export function createSubscribersRepository(database: DatabaseHandle): Subscribe
       .select((eb) => eb.fn.countAll<number | string>().as("n"))
       .executeTakeFirstOrThrow();
     const rows = await filtered()
-      .select(["id", "user_agent", "person_id", "created_at", "last_seen_at", "vapid_mismatch_at"])
+      .select(["id", "user_agent", "person_id", "created_at", "last_seen_at", "vapid_mismatch_at", "time_zone"])
       .orderBy("id", "desc")
       .offset(query.offset)
       .limit(query.limit)
@@ -95,6 +97,7 @@ export function createSubscribersRepository(database: DatabaseHandle): Subscribe
         createdAt: Number(r.created_at),
         lastSeenAt: Number(r.last_seen_at),
         vapidMismatchAt: r.vapid_mismatch_at === null ? null : Number(r.vapid_mismatch_at),
+        timeZone: r.time_zone,
       })),
     };
   }

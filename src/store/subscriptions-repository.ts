@@ -8,6 +8,8 @@ import { readIdentityKeys, type SiteIdentityKeys } from "./sites-repository.js";
 import { activeChannelSlugs, joinDefaultChannels, moveChannelsFromPrevious, type SubscriptionProof } from "./subscription-channels-repository.js";
 import { subscriptionCreated, subscriptionRemoved } from "./subscription-events.js";
 import { forgetSubscription, identifySubscription } from "./subscription-person.js";
+import { mergePersonTagsIn } from "./tags-repository.js";
+import type { Tags } from "../shared/api/tag-rule.js";
 import { enqueueWebhookEvents } from "./webhook-outbox.js";
 import { writeTransaction } from "./write-transaction.js";
 
@@ -35,6 +37,11 @@ export interface Subscription {
 export interface PersonIdentification<R extends string> {
   readonly personId: string;
   readonly check?: (keys: SiteIdentityKeys) => R | null;
+  /**
+   * Trusted tags the (signed) claim carries, merged into the person's tags in the same
+   * transaction; over the limit, the transaction rolls back (`isTooManyTags` of the error).
+   */
+  readonly tags?: Tags | undefined;
 }
 
 export interface RegisterSubscriptionInput<R extends string = never> {
@@ -42,6 +49,11 @@ export interface RegisterSubscriptionInput<R extends string = never> {
   p256dh: string;
   auth: string;
   userAgent: string | null;
+  /** The browser's IANA time zone, already validated; null/absent leaves a known one as it was. */
+  timeZone?: string | null | undefined;
+  /** Lowercase browser and platform names from the User-Agent (null: not recognised). */
+  browser?: string | null | undefined;
+  platform?: string | null | undefined;
   /** The site a new subscription belongs to (default: the built-in site). An existing one keeps its own. */
   siteId?: number;
   /**
@@ -151,6 +163,7 @@ async function identifyChecked<R extends string>(
     const refusal = person.check(keys ?? NO_KEYS);
     if (refusal !== null) throw new IdentityRefusedError(refusal);
   }
+  if (person.tags !== undefined) await mergePersonTagsIn(trx, person.personId, person.tags, now);
   return identifySubscription(trx, subscription, person.personId, now);
 }
 
@@ -244,6 +257,9 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
           p256dh: input.p256dh,
           auth: input.auth,
           user_agent: input.userAgent,
+          time_zone: input.timeZone ?? null,
+          browser: input.browser ?? null,
+          platform: input.platform ?? null,
           created_at: now,
           updated_at: now,
           last_seen_at: now,
@@ -264,6 +280,9 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
         .set({
           p256dh: input.p256dh,
           user_agent: input.userAgent,
+          ...(input.timeZone == null ? {} : { time_zone: input.timeZone }),
+          browser: input.browser ?? null,
+          platform: input.platform ?? null,
           last_seen_at: now,
           // The browser registered again (with the key Sino serves now): it may be sent to again.
           vapid_mismatch_at: null,

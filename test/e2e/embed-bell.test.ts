@@ -340,6 +340,26 @@ for (const dialect of DIALECTS) {
       expect(seen.viaOn).toEqual(["off…", "on", "on…", "off"]);
       expect(seen.viaEvent).toEqual(["off", "on", "on", "off"]);
     });
+
+    it("sets visitor tags with Sino.tag and Sino.untag from the site's page (never the person's), refuses them once the site turns them off, and stores the browser's time zone", async () => {
+      const { page, endpoint } = await open({ url: site.pageUrl({ bell: false, data: { "data-position": "none" } }) });
+      await page.waitForFunction(() => window.Sino !== undefined);
+      const notSubscribed = await page.evaluate(() => window.Sino!.tag("bairro", "Centro").then(() => "", (error: { code: string }) => error.code));
+      expect(notSubscribed).toBe("not_subscribed");
+      expect(await page.evaluate(async () => (await window.Sino!.subscribe()).status)).toBe("on");
+      expect(await page.evaluate(() => window.Sino!.tag("bairro", "Centro"))).toEqual({ bairro: "Centro" });
+      expect(await page.evaluate(() => window.Sino!.tag("vip"))).toEqual({ bairro: "Centro", vip: true });
+      expect(await page.evaluate(() => window.Sino!.untag("bairro"))).toEqual({ vip: true });
+      const row = await sino.database.db.selectFrom("subscriptions").select(["id", "time_zone", "browser"]).where("endpoint", "=", endpoint).executeTakeFirstOrThrow();
+      expect(row.time_zone).toBe(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone));
+      expect(row.browser).toBe("chrome");
+      expect(await sino.database.db.selectFrom("person_tags").selectAll().execute()).toEqual([]);
+
+      expect((await admin.patch(`/api/v1/sites/${siteId}`, { visitorTags: false })).status).toBe(200);
+      expect(await page.evaluate(() => window.Sino!.tag("tema", "escuro").then(() => "", (error: { code: string }) => error.code))).toBe("visitor_tags_disabled");
+      const stored = await sino.database.db.selectFrom("subscription_tags").select("key").where("subscription_id", "=", Number(row.id)).execute();
+      expect(stored.map((r) => r.key)).toEqual(["vip"]);
+    });
   });
 }
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { ReactNode } from "react";
 import { createSinoClient } from "../../../src/client/index.js";
-import type { SinoClient, SinoClientOptions } from "../../../src/client/index.js";
+import type { SinoClient, SinoClientOptions, Tags } from "../../../src/client/index.js";
 import { createPersonSync } from "./person-sync.js";
 import type { PersonSync, SinoUserProp } from "./person-sync.js";
 import { SinoContext } from "./sino-context.js";
@@ -32,6 +32,8 @@ interface CommonProps {
    * HMAC-SHA256 of the id with the site's identity secret, computed on the host's server. The
    * subscription is tied to that person (now, or when the bell is turned on); a new id or
    * signature identifies again; `null`/`undefined` after someone was named forgets (sign-out).
+   * `tags`: trusted tags for the person, signed with the id (the signature is then the HMAC of
+   * `${id}\n${canonical tags}`; see the README's "Etiquetas"); new tags identify again.
    */
   user?: SinoUserProp;
 }
@@ -93,11 +95,14 @@ export function SinoProvider(props: SinoProviderProps) {
   const personSync = useRef<PersonSync | null>(null);
   const userId = props.user?.id;
   const signature = props.user?.signature ?? undefined;
+  // The tags as sorted JSON: equal tags in another object (or another key order) change nothing.
+  const tagsJson = props.user?.tags === undefined ? undefined : JSON.stringify(Object.entries(props.user.tags).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   useEffect(() => {
     if (!client) return;
     personSync.current ??= createPersonSync(client);
-    void personSync.current.apply(userId === undefined ? null : { id: userId, signature });
-  }, [client, userId, signature]);
+    const tags = tagsJson === undefined ? undefined : (Object.fromEntries(JSON.parse(tagsJson) as Array<[string, Tags[string]]>) as Tags);
+    void personSync.current.apply(userId === undefined ? null : { id: userId, signature, tags });
+  }, [client, userId, signature, tagsJson]);
 
   return <SinoContext.Provider value={client}>{props.children}</SinoContext.Provider>;
 }

@@ -6,9 +6,9 @@ function recordingClient(refuse = false) {
   return {
     calls,
     client: {
-      identify: async (id: string, signature?: string | null) => {
+      identify: async (id: string, signature?: string | null, tags?: Record<string, unknown>) => {
         await Promise.resolve();
-        calls.push(`identify ${id} ${signature ?? "-"}`);
+        calls.push(`identify ${id} ${signature ?? "-"}${tags === undefined ? "" : ` ${JSON.stringify(tags)}`}`);
         if (refuse) throw new Error("user_signature_invalid");
       },
       forget: async () => {
@@ -48,5 +48,14 @@ describe("createPersonSync (the provider's user prop)", () => {
     void sync.apply(null);
     await sync.apply({ id: "bia", signature: "bad" });
     expect(calls).toEqual(["identify ana bad", "forget", "identify bia bad"]);
+  });
+
+  it("identifies again when the signed tags change, not when only their order does", async () => {
+    const { client, calls } = recordingClient();
+    const sync = createPersonSync(client);
+    await sync.apply({ id: "ana", signature: "s1", tags: { plano: "premium", idade: 30 } });
+    await sync.apply({ id: "ana", signature: "s1", tags: { idade: 30, plano: "premium" } });
+    await sync.apply({ id: "ana", signature: "s2", tags: { plano: "básico" } });
+    expect(calls).toEqual(['identify ana s1 {"plano":"premium","idade":30}', 'identify ana s2 {"plano":"básico"}']);
   });
 });

@@ -1,7 +1,7 @@
-import type { UserClaim, SinoClient } from "../../../src/client/index.js";
+import { canonicalTags, type SignedUserClaim as UserClaim, type SinoClient, type Tags } from "../../../src/client/index.js";
 
 /** The `user` prop of `<SinoProvider>`: who is signed in to the host app, or nobody. */
-export type SinoUserProp = { id: string; signature?: string | null | undefined } | null | undefined;
+export type SinoUserProp = { id: string; signature?: string | null | undefined; tags?: Tags | undefined } | null | undefined;
 
 export interface PersonSync {
   /** Called with the prop after each render that changed it; resolves when the client is told. */
@@ -23,14 +23,20 @@ export function createPersonSync(client: Pick<SinoClient, "identify" | "forget">
   return {
     apply(user) {
       if (user) {
-        const person: UserClaim = user.signature ? { id: user.id, signature: user.signature } : { id: user.id };
-        if (last !== null && last.id === person.id && last.signature === person.signature) return queue;
+        const signed: UserClaim = user.signature ? { id: user.id, signature: user.signature } : { id: user.id };
+        const person: UserClaim = user.tags === undefined ? signed : { ...signed, tags: user.tags };
+        if (last !== null && last.id === person.id && last.signature === person.signature && tagsKey(last.tags) === tagsKey(person.tags)) return queue;
         last = person;
-        return enqueue(() => client.identify(person.id, person.signature));
+        return enqueue(() => client.identify(person.id, person.signature, person.tags));
       }
       if (last === null) return queue;
       last = null;
       return enqueue(() => client.forget());
     },
   };
+}
+
+/** Tags compared by their signed text (key order does not matter); none ≠ `{}`. */
+function tagsKey(tags: Tags | undefined): string | null {
+  return tags === undefined ? null : canonicalTags(tags);
 }

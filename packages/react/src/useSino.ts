@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useSyncExternalStore } from "react";
-import type { SinoChannelChoice, SinoClient, SinoNotice, SinoSnapshot, SinoStatus } from "../../../src/client/index.js";
+import type { SinoChannelChoice, SinoClient, SinoNotice, SinoSnapshot, SinoStatus, Tags, TagValue } from "../../../src/client/index.js";
 import { useSinoClient } from "./sino-context.js";
 import type { SinoToken } from "./sino-slice.js";
 
@@ -27,7 +27,14 @@ export interface UseSino {
    * the id with the site's identity secret, from your server. Rejects with the core's
    * `ApiRequestError` (`code` = the API's, e.g. `user_signature_invalid`).
    */
-  identify(userId: string, signature?: string | null): Promise<void>;
+  identify(userId: string, signature?: string | null, tags?: Tags): Promise<void>;
+  /**
+   * A visitor tag on this browser's subscription (`tag("bairro", "Centro")`, `tag("vip")`): the
+   * page's word, never a trusted tag. Rejects with `ApiRequestError` (`not_subscribed` while off,
+   * `visitor_tags_disabled` where the site turned them off). Resolves with all visitor tags.
+   */
+  tag(key: string, value?: TagValue): Promise<Tags>;
+  untag(key: string): Promise<Tags>;
   /** Makes the subscription anonymous again (at sign-out); its channels stay. */
   forget(): Promise<void>;
   dismissNotice(): void;
@@ -77,7 +84,9 @@ function actionsOf(client: SinoClient | null) {
     },
     loadChannels: () => needClient().loadChannels(),
     setChannels: (slugs: readonly string[]) => needClient().setChannels(slugs),
-    identify: (userId: string, signature?: string | null) => needClient().identify(userId, signature),
+    identify: (userId: string, signature?: string | null, tags?: Tags) => needClient().identify(userId, signature, tags),
+    tag: (key: string, value?: TagValue) => needClient().tag(key, value),
+    untag: (key: string) => needClient().untag(key),
     forget: () => needClient().forget(),
     dismissNotice: () => client?.dismissNotice(),
   };

@@ -1,4 +1,5 @@
-import type { UserClaim } from "../../shared/api/user-id.js";
+import type { SignedUserClaim as UserClaim } from "../../shared/api/subscriptions.js";
+import { canonicalTags, isValidTagKey, isValidTagValue, type Tags } from "../../shared/api/tag-rule.js";
 
 /**
  * Who the host page said the visitor is (`identify`), remembered across visits so that the first
@@ -56,11 +57,21 @@ export function createIdentityStore(storage: Pick<Storage, "getItem" | "setItem"
 
 function parse(text: string | null): UserClaim | null {
   if (text === null) return null;
-  const value = JSON.parse(text) as { id?: unknown; signature?: unknown } | null;
+  const value = JSON.parse(text) as { id?: unknown; signature?: unknown; tags?: unknown } | null;
   if (typeof value?.id !== "string") return null;
-  return typeof value.signature === "string" ? { id: value.id, signature: value.signature } : { id: value.id };
+  const claim: UserClaim = typeof value.signature === "string" ? { id: value.id, signature: value.signature } : { id: value.id };
+  const tags = parseTags(value.tags);
+  return tags === undefined ? claim : { ...claim, tags };
+}
+
+/** Signed trusted tags as stored; anything malformed is dropped (the next identify() repeats them). */
+function parseTags(value: unknown): Tags | undefined {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+  const entries = Object.entries(value as Record<string, unknown>);
+  return entries.every(([key, v]) => isValidTagKey(key) && isValidTagValue(v)) ? (Object.fromEntries(entries) as Tags) : undefined;
 }
 
 export function sameIdentity(a: UserClaim | null, b: UserClaim | null): boolean {
-  return a !== null && b !== null && a.id === b.id && a.signature === b.signature;
+  if (a === null || b === null || a.id !== b.id || a.signature !== b.signature) return false;
+  return (a.tags === undefined) === (b.tags === undefined) && (a.tags === undefined || canonicalTags(a.tags) === canonicalTags(b.tags!));
 }

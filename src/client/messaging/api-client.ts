@@ -7,9 +7,10 @@ import type {
   PushSubscriptionJson,
   RegisterSubscriptionResponse,
   RemoveSubscriptionRequest,
+  SignedUserClaim as UserClaim,
   SubscriptionProof,
 } from "../../shared/api/subscriptions.js";
-import type { UserClaim } from "../../shared/api/user-id.js";
+import type { Tags, TagsPatch } from "../../shared/api/tag-rule.js";
 import { createJsonRequest, type RequestFailure } from "../http/json-request.js";
 
 /** A failed API call: `status` 0 means the request never got an HTTP answer. */
@@ -64,6 +65,8 @@ export interface ApiClient {
   forgetSubscription(proof: SubscriptionProof): Promise<void>;
   /** Resolves when removed, and also when the server no longer knows the endpoint (404). */
   removeSubscription(request: RemoveSubscriptionRequest): Promise<void>;
+  /** PUT /subscriptions/tags: merges visitor tags (null removes one); resolves with all of them. */
+  setVisitorTags(proof: SubscriptionProof, tags: TagsPatch): Promise<Tags>;
   /** Replaces the subscription's channels (slugs); resolves with what the server stored. */
   updateChannels(proof: SubscriptionProof, channels: string[]): Promise<string[]>;
   listNotices(request: NoticesRequest): Promise<NoticesResponse>;
@@ -79,6 +82,8 @@ export interface ApiClientOptions {
    */
   site?: string | null | undefined;
   fetch?: typeof fetch;
+  /** The browser's IANA time zone, sent with each registration (segments' `fuso`); none when unknown. */
+  timeZone?: string | null | undefined;
 }
 
 /** The Sino API as the page and the service worker call it (same origin by default). */
@@ -92,7 +97,14 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       return json<PublicConfig>("GET", configPath);
     },
     async registerSubscription(subscription, previous, user) {
-      const body = { ...subscription, ...(previous ? { previous } : {}), ...(site === null ? {} : { site }), ...(user ? { user } : {}) };
+      const timeZone = options.timeZone ?? null;
+      const body = {
+        ...subscription,
+        ...(previous ? { previous } : {}),
+        ...(site === null ? {} : { site }),
+        ...(user ? { user } : {}),
+        ...(timeZone === null ? {} : { timeZone }),
+      };
       return json<RegisteredSubscription>("POST", API_ROUTES.subscriptions, body);
     },
     async identifySubscription(proof, user) {
@@ -114,6 +126,9 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
         if (error instanceof ApiRequestError && error.status === 404) return;
         throw error;
       }
+    },
+    async setVisitorTags(proof, tags) {
+      return (await json<{ tags: Tags }>("PUT", API_ROUTES.subscriptionTags, { endpoint: proof.endpoint, auth: proof.auth, tags })).tags;
     },
     async updateChannels(proof, channels) {
       const body = { endpoint: proof.endpoint, auth: proof.auth, channels };

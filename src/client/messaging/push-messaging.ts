@@ -1,5 +1,5 @@
 import type { PushSubscriptionJson } from "../../shared/api/subscriptions.js";
-import type { UserClaim } from "../../shared/api/user-id.js";
+import type { SignedUserClaim as UserClaim } from "../../shared/api/subscriptions.js";
 import type { IdentityStore } from "../identity/identity-store.js";
 import { ApiRequestError, asApiError } from "./api-client.js";
 import type { ApiClient, RegisteredSubscription } from "./api-client.js";

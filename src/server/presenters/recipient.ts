@@ -1,3 +1,4 @@
+import type { Tags } from "../../shared/api/tag-rule.js";
 import type { PersonDelivery, PersonDevice, PersonSummary } from "../../shared/api/people.js";
 import type { Recipient } from "../../shared/api/recipients.js";
 import type { PersonDelivery as PersonDeliveryRecord, PersonDevice as PersonDeviceRecord, PersonSummary as PersonSummaryRecord } from "../../store/people-repository.js";
@@ -32,7 +33,7 @@ export function presentPersonSummary(person: PersonSummaryRecord): PersonSummary
   return { userId: person.personId, subscriptions: person.subscriptions, lastSeenAt: iso(person.lastSeenAt), identifiedAt: isoOrNull(person.identifiedAt) };
 }
 
-export function presentPersonDevice(device: PersonDeviceRecord, publicOrigin: string): PersonDevice {
+export function presentPersonDevice(device: PersonDeviceRecord, publicOrigin: string, visitorTags: Tags = {}): PersonDevice {
   return {
     id: String(device.id),
     site: presentSiteRef(device, publicOrigin),
@@ -41,6 +42,8 @@ export function presentPersonDevice(device: PersonDeviceRecord, publicOrigin: st
     createdAt: iso(device.createdAt),
     lastSeenAt: iso(device.lastSeenAt),
     identifiedAt: isoOrNull(device.identifiedAt),
+    timeZone: device.timeZone,
+    visitorTags,
   };
 }
 

@@ -21,6 +21,7 @@ export function presentSite(site: SiteWithCount, context: SitePresentationContex
     builtIn: site.builtIn,
     subscribers: site.subscribers,
     createdAt: new Date(site.createdAt).toISOString(),
+    visitorTags: site.visitorTags,
     identity: {
       verification: identity.verification,
       hasSecret: identity.hasSecret,

@@ -14,6 +14,7 @@ export const PUBLIC_API_PATHS: ReadonlySet<string> = new Set([
   API_ROUTES.subscriptions,
   API_ROUTES.subscriptionChannels,
   API_ROUTES.subscriptionUser,
+  API_ROUTES.subscriptionTags,
   API_ROUTES.events,
   API_ROUTES.notices,
   API_ROUTES.noticesStream,

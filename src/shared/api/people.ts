@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { NOTIFICATION_CATEGORIES, NOTIFICATION_STATUSES } from "./notifications.js";
 import { RECIPIENT_OUTCOMES, recipientSiteSchema } from "./recipients.js";
+import { tagMapSchema } from "./tags.js";
 import { text } from "./text.js";
 import { USER_ID_MAX_LENGTH, userIdSchema } from "./user-id.js";
 
@@ -50,11 +51,20 @@ export const personDeviceSchema = z.object({
   createdAt: z.string(),
   lastSeenAt: z.string(),
   identifiedAt: z.string().nullable(),
+  /** The IANA time zone its bell reported; null when unknown. */
+  timeZone: z.string().nullable(),
+  /** Visitor tags its page set (never trusted: the person's are `person.tags`). */
+  visitorTags: tagMapSchema,
 });
 export type PersonDevice = z.infer<typeof personDeviceSchema>;
 
 export const personResponseSchema = z.object({
-  person: z.object({ userId: z.string(), subscriptions: z.array(personDeviceSchema) }),
+  person: z.object({
+    userId: z.string(),
+    /** Trusted tags, set by the host's server. */
+    tags: tagMapSchema,
+    subscriptions: z.array(personDeviceSchema),
+  }),
 });
 export type PersonResponse = z.infer<typeof personResponseSchema>;
 

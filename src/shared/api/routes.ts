@@ -43,6 +43,10 @@ export const API_ROUTES = {
    * the site verifies, the signature); DELETE: make it anonymous again (`ForgetSubscriptionRequest`).
    */
   subscriptionUser: `${API_PREFIX}/subscriptions/user`,
+  /** PUT: merge visitor tags on a subscription, with proof (`VisitorTagsRequest`); never a person's tags. */
+  subscriptionTags: `${API_PREFIX}/subscriptions/tags`,
+  /** POST (admin): tag many people at once (`BulkTagsRequest`); `/people/:userId/tags` GET/PUT/PATCH/DELETE. */
+  peopleTags: `${API_PREFIX}/people/tags`,
   /**
    * The host app's people, by their user id. GET (admin): the list (`PeopleResponse`);
    * `/people/:userId` and `/people/:userId/notifications` (admin); `/people/:userId/subscriptions`

@@ -56,6 +56,8 @@ export const siteSchema = z.object({
   subscribers: z.number().int(),
   /** ISO 8601, UTC. */
   createdAt: z.string(),
+  /** The site's pages may set visitor tags (`Sino.tag`); off: 403 `visitor_tags_disabled`. */
+  visitorTags: z.boolean(),
   identity: z.object({
     /** Identifying a person needs `HMAC-SHA256(identity secret, userId)` (the default). */
     verification: z.boolean(),
@@ -88,10 +90,16 @@ export type CreateSiteRequest = z.input<typeof createSiteRequestSchema>;
 export const siteResponseSchema = z.object({ site: siteSchema });
 export type SiteResponse = z.infer<typeof siteResponseSchema>;
 
-/** PATCH /sites/:id (admin) → 200 `{ site }`: turns signature verification of person ids on or off. */
-export const updateSiteRequestSchema = z.object({
-  identityVerification: z.boolean({ error: "validation_failed" }),
-});
+/**
+ * PATCH /sites/:id (admin) → 200 `{ site }`: turns signature verification of person ids on or off,
+ * and whether the site's pages may set visitor tags. At least one of them.
+ */
+export const updateSiteRequestSchema = z
+  .object({
+    identityVerification: z.boolean({ error: "validation_failed" }).optional(),
+    visitorTags: z.boolean({ error: "validation_failed" }).optional(),
+  })
+  .refine((body) => body.identityVerification !== undefined || body.visitorTags !== undefined, { error: "validation_failed" });
 export type UpdateSiteRequest = z.infer<typeof updateSiteRequestSchema>;
 
 /**

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { subscriptionTagsSchema } from "./tags.js";
 import { text } from "./text.js";
 
 /** Operators' view of subscriptions (admin). Never the endpoint or keys. */
@@ -23,6 +24,10 @@ export const subscriberSchema = z.object({
    * key); nothing is sent to it until the browser registers again. Null when all is well.
    */
   vapidMismatchAt: z.string().nullable(),
+  /** The IANA time zone its bell reported (`America/Sao_Paulo`); null when unknown. */
+  timeZone: z.string().nullable(),
+  /** Its person's trusted tags (none when anonymous) and the visitor tags its page set. */
+  tags: subscriptionTagsSchema,
 });
 export type Subscriber = z.infer<typeof subscriberSchema>;
 

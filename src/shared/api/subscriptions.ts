@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { text } from "./text.js";
+import { tagsPatchSchema, tagsSchema } from "./tags.js";
 import { userClaimSchema } from "./user-id.js";
 
 /**
@@ -31,6 +32,14 @@ export const subscriptionProofSchema = z.object({
 export type SubscriptionProof = z.infer<typeof subscriptionProofSchema>;
 
 /**
+ * The person signed in on the page, with optional trusted tags (merged into the person's tags).
+ * With `tags`, `signature` is HMAC-SHA256(identity secret, `${id}\n${canonicalTags(tags)}`) and is
+ * required even on a site that does not verify ids (403 `user_signature_required`/`_invalid`).
+ */
+export const signedUserClaimSchema = userClaimSchema.extend({ tags: tagsSchema.optional() });
+export type SignedUserClaim = z.infer<typeof signedUserClaimSchema>;
+
+/**
  * POST /subscriptions body. `previous` (from `pushsubscriptionchange` or a key rotation) names the
  * subscription this one replaces: with valid proof its channels move here and the old row goes.
  */
@@ -48,7 +57,9 @@ export const registerSubscriptionRequestSchema = pushSubscriptionSchema.extend({
    * (403 `user_signature_required` / `user_signature_invalid`, 409 `site_identity_secret_missing`)
    * refuses the registration too: nothing is stored.
    */
-  user: userClaimSchema.optional(),
+  user: signedUserClaimSchema.optional(),
+  /** The browser's IANA time zone (`America/Sao_Paulo`); one Intl does not know is ignored. */
+  timeZone: text().max(64).optional(),
 });
 export type RegisterSubscriptionRequest = z.infer<typeof registerSubscriptionRequestSchema>;
 
@@ -83,8 +94,16 @@ export type SubscriptionChannelsResponse = z.infer<typeof subscriptionChannelsRe
  * subscription as a person, verified against the subscription's own site. The last identification
  * wins: a subscription identified as someone else moves to this person.
  */
-export const identifySubscriptionRequestSchema = subscriptionProofSchema.extend({ user: userClaimSchema });
+export const identifySubscriptionRequestSchema = subscriptionProofSchema.extend({ user: signedUserClaimSchema });
 export type IdentifySubscriptionRequest = z.infer<typeof identifySubscriptionRequestSchema>;
+
+/**
+ * PUT /subscriptions/tags (public, proof of possession) → 200 `{ tags }`: the page merges visitor
+ * tags on its subscription (`null` removes one); never a person's (trusted) tags. 403
+ * `visitor_tags_disabled` where the site has them off.
+ */
+export const visitorTagsRequestSchema = subscriptionProofSchema.extend({ tags: tagsPatchSchema });
+export type VisitorTagsRequest = z.infer<typeof visitorTagsRequestSchema>;
 
 /** DELETE /subscriptions/user → 200 `{ subscription }` (userId null): anonymous again, channels kept. */
 export const forgetSubscriptionRequestSchema = subscriptionProofSchema;

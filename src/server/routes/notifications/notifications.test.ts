@@ -182,6 +182,13 @@ for (const dialect of DIALECTS) {
       expect((await anonymous.post("/api/v1/events", { notificationId: payload.id, type: "shown", endpoint, auth })).status).toBe(204);
       const recorded = await server.database.db.selectFrom("notification_events").select("type").where("notification_id", "=", Number(id)).execute();
       expect(recorded.map((row) => row.type)).toEqual(["shown"]);
+
+      // A click is the subscription's last click too (segments' `clique há menos de 7 dias`).
+      const lastClick = () => server.database.db.selectFrom("subscriptions").select("last_clicked_at").where("endpoint", "=", endpoint).executeTakeFirstOrThrow();
+      expect((await lastClick()).last_clicked_at).toBeNull();
+      const before = Date.now();
+      expect((await anonymous.post("/api/v1/events", { notificationId: payload.id, type: "clicked", endpoint, auth })).status).toBe(204);
+      expect(Number((await lastClick()).last_clicked_at)).toBeGreaterThanOrEqual(before);
     });
 
     it("makes one send of concurrent requests with the same Idempotency-Key", async () => {

@@ -10,6 +10,7 @@ import {
 } from "../../../shared/api/people.js";
 import { API_ROUTES } from "../../../shared/api/routes.js";
 import type { PeopleRepository } from "../../../store/people-repository.js";
+import type { TagsRepository } from "../../../store/tags-repository.js";
 import type { Authenticator } from "../../auth/authenticator.js";
 import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
@@ -18,6 +19,7 @@ import { presentPersonDelivery, presentPersonDevice, presentPersonSummary } from
 
 export interface PeopleRoutesDeps {
   readonly people: PeopleRepository;
+  readonly tags: Pick<TagsRepository, "personTags" | "subscriptionTagsOf">;
   readonly authenticator: Authenticator;
   readonly translator: Translator;
   /** SINO_PUBLIC_URL: the built-in site's origin. */
@@ -52,9 +54,12 @@ export function registerPeopleRoutes(app: FastifyInstance, deps: PeopleRoutesDep
     async (request) => {
       const { userId } = request.params;
       const { devices, hasHistory } = await deps.people.find(userId);
-      // A person who forgot every device still has a history worth reading.
-      if (devices.length === 0 && !hasHistory) throw apiError("person_not_found");
-      return { person: { userId, subscriptions: devices.map((d) => presentPersonDevice(d, publicOrigin)) } };
+      const tags = await deps.tags.personTags(userId);
+      // A person who forgot every device still has a history worth reading, and one tagged before
+      // any browser of theirs subscribed has tags worth editing.
+      if (devices.length === 0 && !hasHistory && Object.keys(tags).length === 0) throw apiError("person_not_found");
+      const visitor = await deps.tags.subscriptionTagsOf(devices.map((d) => d.id));
+      return { person: { userId, tags, subscriptions: devices.map((d) => presentPersonDevice(d, publicOrigin, visitor.get(d.id))) } };
     },
   );
 

@@ -96,9 +96,14 @@ export function registerSiteRoutes(app: FastifyInstance, deps: SiteRoutesDeps): 
       schema: { ...doc("api:routes.sitesUpdate"), params: siteParams, body: updateSiteRequestSchema, response: { 200: siteResponseSchema, "4xx": apiErrorSchema } },
     },
     async (request) => {
-      const site = await deps.sites.setIdentityVerification(Number(request.params.id), request.body.identityVerification);
+      const id = Number(request.params.id);
+      const { identityVerification, visitorTags } = request.body;
+      let site = await deps.sites.findById(id);
       if (site === undefined) throw apiError("site_not_found");
-      request.log.info({ siteId: site.id, identityVerification: request.body.identityVerification }, "site identity verification set");
+      if (identityVerification !== undefined) site = await deps.sites.setIdentityVerification(id, identityVerification);
+      if (visitorTags !== undefined) site = await deps.sites.setVisitorTags(id, visitorTags);
+      if (site === undefined) throw apiError("site_not_found");
+      request.log.info({ siteId: site.id, identityVerification, visitorTags }, "site settings set");
       return { site: present(site) };
     },
   );

@@ -5,6 +5,7 @@ import { API_ROUTES } from "../../../shared/api/routes.js";
 import { SUBSCRIBERS_PAGE_SIZE, subscribersQuerySchema, subscribersResponseSchema } from "../../../shared/api/subscribers.js";
 import type { ChannelsRepository } from "../../../store/channels-repository.js";
 import type { SubscribersRepository, UserAgentFilter } from "../../../store/subscribers-repository.js";
+import type { TagsRepository } from "../../../store/tags-repository.js";
 import type { Authenticator } from "../../auth/authenticator.js";
 import { CSV_CONTENT_TYPE, UTF8_BOM, toCsv } from "../../csv.js";
 import { apiError } from "../../errors.js";
@@ -15,6 +16,7 @@ import { describeUserAgent } from "../../presenters/user-agent.js";
 export interface SubscriberRoutesDeps {
   readonly subscribers: SubscribersRepository;
   readonly channels: Pick<ChannelsRepository, "list" | "findBySlug">;
+  readonly tags: Pick<TagsRepository, "personTagsOf" | "subscriptionTagsOf">;
   readonly authenticator: Authenticator;
   readonly translator: Translator;
   readonly now: () => number;
@@ -79,6 +81,8 @@ export function registerSubscriberRoutes(app: FastifyInstance, deps: SubscriberR
         ...(q.browser === undefined || q.browser === "" ? {} : { userAgents: await userAgentFilter(q.browser) }),
         ...(q.user === undefined || q.user === "" ? {} : { personIdPrefix: q.user }),
       });
+      const visitor = await deps.tags.subscriptionTagsOf(result.subscribers.map((s) => s.id));
+      const trusted = await deps.tags.personTagsOf(result.subscribers.flatMap((s) => (s.personId === null ? [] : [s.personId])));
       return {
         total: result.total,
         subscribers: result.subscribers.map((s) => ({
@@ -89,6 +93,8 @@ export function registerSubscriberRoutes(app: FastifyInstance, deps: SubscriberR
           createdAt: new Date(s.createdAt).toISOString(),
           lastSeenAt: new Date(s.lastSeenAt).toISOString(),
           vapidMismatchAt: s.vapidMismatchAt === null ? null : new Date(s.vapidMismatchAt).toISOString(),
+          timeZone: s.timeZone,
+          tags: { trusted: (s.personId === null ? undefined : trusted.get(s.personId)) ?? {}, visitor: visitor.get(s.id) ?? {} },
         })),
       };
     },

@@ -11,6 +11,12 @@ import {
  */
 export const SUBSCRIPTION_BODY_LIMIT = 4096;
 
+/**
+ * Bodies that may carry tags (a signed identification with trusted tags, visitor tags): up to 100
+ * tags of 64 + 255 characters, up to 4 bytes each in UTF-8, still well under this.
+ */
+export const TAGGED_BODY_LIMIT = 160 * 1024;
+
 /** User agents are informational; very long ones are cut rather than refused. */
 export const MAX_USER_AGENT_LENGTH = 512;
 

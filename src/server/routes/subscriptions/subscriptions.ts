@@ -11,18 +11,22 @@ import {
   type RegisterSubscriptionResponse,
   type SubscriptionResponse,
 } from "../../../shared/api/subscriptions.js";
-import type { UserClaim } from "../../../shared/api/user-id.js";
+import type { SignedUserClaim } from "../../../shared/api/subscriptions.js";
 import type { SubscriptionChannelsRepository } from "../../../store/subscription-channels-repository.js";
 import type { PersonIdentification, SubscriptionsRepository } from "../../../store/subscriptions-repository.js";
 import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
 import { apiErrorSchema, noContentSchema } from "../../openapi.js";
+import { browserFacts, validTimeZone } from "../../people/browser-facts.js";
 import { checkUserSignature, type IdentityRefusal } from "../../people/person-identity.js";
+import { isTooManyTags, type TagsRepository } from "../../../store/tags-repository.js";
+import { registerSubscriptionTagsRoute } from "./subscription-tags.js";
 import { presentSubscription } from "../../presenters/subscription.js";
 import { requireJson } from "../../require-json.js";
 import {
   MAX_USER_AGENT_LENGTH,
   SUBSCRIPTION_BODY_LIMIT,
+  TAGGED_BODY_LIMIT,
   registerSubscriptionBody,
   removeSubscriptionBody,
   subscriptionChannelsBody,
@@ -34,6 +38,7 @@ import type { SitesRepository } from "../../../store/sites-repository.js";
 export interface SubscriptionRoutesDeps {
   readonly subscriptions: SubscriptionsRepository;
   readonly subscriptionChannels: SubscriptionChannelsRepository;
+  readonly tags: Pick<TagsRepository, "mergeVisitorTagsWithProof">;
   /** SINO_MAX_CHANNELS_PER_SUBSCRIPTION. */
   readonly maxChannelsPerSubscription: number;
   readonly endpointPolicy: EndpointPolicy;
@@ -72,7 +77,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
   routes.post(
     API_ROUTES.subscriptions,
     {
-      bodyLimit: SUBSCRIPTION_BODY_LIMIT,
+      bodyLimit: TAGGED_BODY_LIMIT,
       onRequest: requireJson,
       // After the body is parsed (the site key is in it), before anything is stored.
       preHandler: async (request, reply) => {
@@ -104,17 +109,22 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
       // the page's person is identified in the same transaction, verified against the site the
       // subscription belongs to: a refusal stores nothing at all.
       const now = deps.now();
-      const result = await deps.subscriptions.register(
-        {
-          endpoint: endpoint.endpoint,
-          p256dh: p256dh.value,
-          auth: auth.value,
-          userAgent: userAgentOf(request),
-          previous: body.previous,
-          siteId: site.id,
-          person: body.user === undefined ? undefined : verifiedPerson(body.user, now),
-        },
-        now,
+      const userAgent = userAgentOf(request);
+      const result = await tooManyTagsAsError(() =>
+        deps.subscriptions.register(
+          {
+            endpoint: endpoint.endpoint,
+            p256dh: p256dh.value,
+            auth: auth.value,
+            userAgent,
+            ...browserFacts(userAgent),
+            timeZone: validTimeZone(body.timeZone),
+            previous: body.previous,
+            siteId: site.id,
+            person: body.user === undefined ? undefined : verifiedPerson(body.user, now),
+          },
+          now,
+        ),
       );
       // The endpoint already belongs to a browser holding another auth secret: replacing its keys
       // would silently cut that browser off, and knowing an endpoint must not be enough for that.
@@ -138,6 +148,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
 
   registerChannelChoiceRoute(app, deps);
   registerSubscriptionUserRoutes(app, deps);
+  registerSubscriptionTagsRoute(app, deps);
 
   // DELETE: remove a subscription. The auth secret is the proof of possession (only the browser
   // and this server know it); the endpoint alone is not enough.
@@ -167,8 +178,18 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
  * subscription's own site (read in the registration's transaction): a signature made with another
  * site's secret never verifies.
  */
-function verifiedPerson(user: UserClaim, now: number): PersonIdentification<IdentityRefusal> {
-  return { personId: user.id, check: (keys) => checkUserSignature(keys, user.id, user.signature, now) };
+function verifiedPerson(user: SignedUserClaim, now: number): PersonIdentification<IdentityRefusal> {
+  return { personId: user.id, check: (keys) => checkUserSignature(keys, user.id, user.signature, now, user.tags), tags: user.tags };
+}
+
+/** Signed trusted tags that would leave the person with more than 100: 400, nothing stored. */
+async function tooManyTagsAsError<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (isTooManyTags(error)) throw apiError("too_many_tags", "user.tags", { cause: error });
+    throw error;
+  }
 }
 
 /**
@@ -185,7 +206,7 @@ function registerSubscriptionUserRoutes(app: FastifyInstance, deps: Subscription
   routes.put(
     API_ROUTES.subscriptionUser,
     {
-      bodyLimit: SUBSCRIPTION_BODY_LIMIT,
+      bodyLimit: TAGGED_BODY_LIMIT,
       onRequest: requireJson,
       schema: { summary: t("api:routes.subscriptionUserIdentify"), tags, body: identifySubscriptionRequestSchema, response },
     },
@@ -194,7 +215,9 @@ function registerSubscriptionUserRoutes(app: FastifyInstance, deps: Subscription
       const auth = checkAuth(body.auth);
       if (!auth.ok) throw apiError(auth.code, "auth");
       const now = deps.now();
-      const result = await deps.subscriptions.identifyWithProof({ endpoint: body.endpoint, auth: auth.value }, verifiedPerson(body.user, now), now);
+      const result = await tooManyTagsAsError(() =>
+        deps.subscriptions.identifyWithProof({ endpoint: body.endpoint, auth: auth.value }, verifiedPerson(body.user, now), now),
+      );
       switch (result.outcome) {
         case "not_found":
           throw apiError("subscription_not_found", "endpoint");

@@ -1,6 +1,7 @@
 import type { PeopleResponse, PersonDeliveriesResponse, PersonResponse } from "../../../shared/api/people.js";
 import type { RecipientOutcome, RecipientsResponse } from "../../../shared/api/recipients.js";
 import { API_ROUTES, notificationRecipientsPath, personNotificationsPath, personPath } from "../../../shared/api/routes.js";
+import type { Tags } from "../../../shared/api/tag-rule.js";
 import { createJsonRequest } from "../../../client/http/json-request.js";
 import { dashboardApiErrorFrom } from "./dashboard-api.js";
 
@@ -9,6 +10,8 @@ export interface PeopleApi {
   listPeople(query: { query?: string; page: number; pageSize: number }): Promise<PeopleResponse>;
   getPerson(userId: string): Promise<PersonResponse["person"]>;
   listPersonDeliveries(userId: string, page: { page: number; pageSize: number }): Promise<PersonDeliveriesResponse>;
+  /** Replaces the person's trusted tags; resolves with what the server stored. */
+  setPersonTags(userId: string, tags: Tags): Promise<Tags>;
   listRecipients(notificationId: string, query: { outcome?: RecipientOutcome | undefined; after?: string | undefined; limit: number }): Promise<RecipientsResponse>;
 }
 
@@ -24,6 +27,9 @@ export function createPeopleApi(options: { baseUrl?: string; fetch?: typeof fetc
     },
     listPersonDeliveries(userId, page) {
       return json("GET", personNotificationsPath(userId) + queryString(page));
+    },
+    async setPersonTags(userId, tags) {
+      return (await json<{ tags: Tags }>("PUT", `${personPath(userId)}/tags`, { tags })).tags;
     },
     listRecipients(notificationId, query) {
       return json("GET", notificationRecipientsPath(notificationId) + queryString(query));

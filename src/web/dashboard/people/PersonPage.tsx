@@ -21,6 +21,8 @@ import { useResource } from "../hooks/useResource.js";
 import { DASHBOARD_PATHS, notificationPagePath } from "../paths.js";
 import { useDashboardServices } from "../services.js";
 import { OutcomeChip } from "./OutcomeChip.js";
+import { PersonTagsCard } from "./PersonTagsCard.js";
+import { TagChips } from "./TagChips.js";
 
 const PAGE_SIZE = 25;
 
@@ -45,6 +47,14 @@ export function PersonPage() {
         }
       />
       <Stack spacing={3}>
+        {person.resource.status === "ready" && (
+          <PersonTagsCard
+            userId={userId}
+            tags={person.resource.data.tags}
+            save={(tags) => api.setPersonTags(userId, tags)}
+            onSaved={(tags) => person.update((data) => ({ ...data, tags }))}
+          />
+        )}
         <Card variant="outlined">
           <Typography variant="h6" component="h2" sx={{ px: 2, pt: 2 }}>
             {t("people.person.devicesTitle")}
@@ -86,6 +96,7 @@ function DevicesTable({ devices }: { devices: PersonResponse["person"]["subscrip
           <TableCell>{t("people.person.columns.browser")}</TableCell>
           <TableCell>{t("people.person.columns.site")}</TableCell>
           <TableCell>{t("people.person.columns.channels")}</TableCell>
+          <TableCell sx={{ display: { xs: "none", sm: "table-cell" } }}>{t("people.tags.visitorTitle")}</TableCell>
           <TableCell sx={{ display: { xs: "none", md: "table-cell" } }}>{t("people.person.columns.created")}</TableCell>
           <TableCell sx={{ display: { xs: "none", sm: "table-cell" } }}>{t("people.person.columns.lastSeen")}</TableCell>
         </TableRow>
@@ -107,6 +118,9 @@ function DevicesTable({ devices }: { devices: PersonResponse["person"]["subscrip
                   ))}
                 </Stack>
               )}
+            </TableCell>
+            <TableCell sx={{ display: { xs: "none", sm: "table-cell" } }}>
+              <TagChips tags={device.visitorTags} visitor empty={t("people.tags.noneVisitor")} testId="device-visitor-tags" />
             </TableCell>
             <TableCell sx={{ display: { xs: "none", md: "table-cell" }, whiteSpace: "nowrap" }}>{formatDateTime(device.createdAt, timeZone)}</TableCell>
             <TableCell sx={{ display: { xs: "none", sm: "table-cell" }, whiteSpace: "nowrap" }}>{formatDateTime(device.lastSeenAt, timeZone)}</TableCell>

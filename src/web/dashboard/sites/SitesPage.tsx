@@ -28,6 +28,7 @@ import { useCurrentUser } from "../session/session-context.js";
 import { IdentitySecretDialog } from "./IdentitySecretDialog.js";
 import { SiteDialog } from "./SiteDialog.js";
 import { SiteIdentityCell } from "./SiteIdentityCell.js";
+import { SiteVisitorTagsSwitch } from "./SiteVisitorTagsSwitch.js";
 import { SnippetDialog } from "./SnippetDialog.js";
 
 /**
@@ -64,6 +65,14 @@ export function SitesPage() {
     try {
       replace(await api.updateSite(site.id, { identityVerification: verification }));
       setNotice({ severity: "success", text: t(verification ? "sites.identity.verificationChangedOn" : "sites.identity.verificationChangedOff", { origin: site.origin }) });
+    } catch (error) {
+      setNotice({ severity: "error", text: errorText(t, error) });
+    }
+  };
+  const setVisitorTags = async (site: Site, visitorTags: boolean) => {
+    try {
+      replace(await api.updateSite(site.id, { visitorTags }));
+      setNotice({ severity: "success", text: t(visitorTags ? "sites.visitorTags.changedOn" : "sites.visitorTags.changedOff", { origin: site.origin }) });
     } catch (error) {
       setNotice({ severity: "error", text: errorText(t, error) });
     }
@@ -122,6 +131,7 @@ export function SitesPage() {
                     </TableCell>
                     <TableCell>
                       <SiteIdentityCell site={site} admin={admin} timeZone={timeZone} onRotate={rotate} onVerificationChange={setVerification} />
+                      <SiteVisitorTagsSwitch site={site} admin={admin} onChange={setVisitorTags} />
                     </TableCell>
                     <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
                       <Tooltip title={t("sites.snippet")}>

@@ -36,6 +36,7 @@ import { formatDateTime, formatNumber } from "../format.js";
 import { useResource } from "../hooks/useResource.js";
 import { personPagePath } from "../paths.js";
 import { useDashboardServices } from "../services.js";
+import { TagChips } from "../people/TagChips.js";
 
 const PAGE_SIZES = [25, 50, 100];
 /** "Todos" is the empty value: show it (and keep the label up) instead of an empty box. */
@@ -232,6 +233,7 @@ function SubscribersTable({ data, filters, timeZone, nameOf, onRemove, onPage, o
             <TableCell>{t("subscribers.columns.browser")}</TableCell>
             <TableCell>{t("subscribers.columns.user")}</TableCell>
             <TableCell>{t("subscribers.columns.channels")}</TableCell>
+            <TableCell sx={{ display: { xs: "none", md: "table-cell" } }}>{t("subscribers.columns.tags")}</TableCell>
             <TableCell sx={{ display: { xs: "none", md: "table-cell" } }}>{t("subscribers.columns.created")}</TableCell>
             <TableCell sx={{ display: { xs: "none", sm: "table-cell" } }}>{t("subscribers.columns.lastSeen")}</TableCell>
             <TableCell align="right">
@@ -286,6 +288,12 @@ function SubscribersTable({ data, filters, timeZone, nameOf, onRemove, onPage, o
                       ))}
                     </Stack>
                   )}
+                </TableCell>
+                <TableCell sx={{ display: { xs: "none", md: "table-cell" } }}>
+                  <Stack spacing={0.5}>
+                    <TagChips tags={s.tags.trusted} testId="subscriber-trusted-tags" />
+                    <TagChips tags={s.tags.visitor} visitor testId="subscriber-visitor-tags" />
+                  </Stack>
                 </TableCell>
                 <TableCell sx={{ display: { xs: "none", md: "table-cell" }, whiteSpace: "nowrap" }}>{created}</TableCell>
                 <TableCell sx={{ display: { xs: "none", sm: "table-cell" }, whiteSpace: "nowrap" }}>{formatDateTime(s.lastSeenAt, timeZone)}</TableCell>
