@@ -1,6 +1,7 @@
 // Lint: TypeScript strict rules plus the one-way import layering of STYLE.md:
-// shared ← push ← store ← delivery ← server ← cli; in the browser, shared ← client ← web and
-// shared ← client ← embed (client is the framework-free browser core both build on).
+// shared ← push ← store ← delivery ← server ← cli; in the browser, shared ← client ← embed and
+// shared ← client ← packages/react ← web (client is the framework-free browser core they all
+// build on, imported through its public entry only).
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
