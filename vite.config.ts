@@ -160,6 +160,9 @@ function precompressPlugin(): Plugin {
 export default defineConfig({
   root: webRoot,
   plugins: [react(), serviceWorkerPlugin(), embedPlugin(), webManifestPlugin(), precompressPlugin()],
+  // Sino's own pages take the bell from @sino/react's sources, by the package's name (as a host app
+  // would), so they run the same client, provider and hook as everyone else (issue 22).
+  resolve: { alias: [{ find: /^@sino\/react$/, replacement: fileURLToPath(new URL("./packages/react/src/index.ts", import.meta.url)) }] },
   build: {
     outDir: fileURLToPath(new URL("./dist/web", import.meta.url)),
     emptyOutDir: true,

@@ -1,6 +1,8 @@
 /**
- * The framework-free Sino client: what the embed (`sino.js`, `<sino-bell>`) and the React package
- * build on. Keep this surface stable; add, do not change.
+ * The framework-free Sino client: what the embed (`sino.js`, `<sino-bell>`), the React package and
+ * Sino's own pages build on; `worker.ts` is its twin for service workers. These two entries are
+ * all a browser-side package imports (a lint rule forbids reaching into the folders below). Keep
+ * this surface stable; add, do not change.
  */
 export { createSinoClient } from "./sino-client.js";
 export type {
@@ -12,7 +14,10 @@ export type {
   SinoSnapshot,
   SinoStatus,
 } from "./sino-client.js";
-export { ApiRequestError } from "./messaging/api-client.js";
+export { ApiRequestError, createApiClient } from "./messaging/api-client.js";
+export type { ApiClient, ApiClientOptions, NoticesRequest } from "./messaging/api-client.js";
+export { createJsonRequest, readApiError } from "./http/json-request.js";
+export type { ApiErrorDetail, JsonRequester, JsonRequestOptions, RequestFailure } from "./http/json-request.js";
 export type { UnavailableReason } from "./messaging/availability.js";
 export { CONSOLE_MESSAGES } from "./messaging/console-messages.js";
 export { unblockHelpKey } from "./messaging/unblock-help.js";
@@ -29,3 +34,4 @@ export type { SoftPromptConfig } from "./prompt/prompt-policy.js";
 export { scheduleSoftPrompt } from "./prompt/soft-prompt-schedule.js";
 export type { SoftPromptChoice, SoftPromptScheduleDeps } from "./prompt/soft-prompt-schedule.js";
 export { channelSaveErrorMessage, exceedsChannelLimit } from "./channels/channel-choice.js";
+export { BELL_CATALOG } from "./texts/bell-catalog.js";

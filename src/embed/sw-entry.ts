@@ -8,8 +8,7 @@
  * install and activate handlers (a PWA's, Workbox's) keep working, and its update flow stays its own.
  */
 import sw from "../shared/i18n/pt-BR/sw.json" with { type: "json" };
-import { createApiClient } from "../client/messaging/api-client.js";
-import { installSinoWorker } from "../client/sw/install-worker.js";
+import { createApiClient, installSinoWorker } from "../client/worker.js";
 
 declare const self: ServiceWorkerGlobalScope;
 

@@ -1,8 +1,4 @@
-import bell from "../shared/i18n/pt-BR/bell.json" with { type: "json" };
-import embed from "../shared/i18n/pt-BR/embed.json" with { type: "json" };
-
-/** The catalog namespaces the embed shows; only these reach `sino.js` (not i18next, not the rest). */
-const CATALOG = { bell, embed } as const;
+import { BELL_CATALOG } from "../client/index.js";
 
 export type Translate = (key: string, values?: Readonly<Record<string, string | number>>) => string;
 
@@ -12,7 +8,7 @@ export type Translate = (key: string, values?: Readonly<Record<string, string | 
  * cost more than the whole bell against the embed's byte budget. An unknown key returns the key,
  * as i18next does, and the catalog test fails on it anyway.
  */
-export function createTranslate(catalog: unknown = CATALOG): Translate {
+export function createTranslate(catalog: unknown = BELL_CATALOG): Translate {
   return (key, values) => {
     let node: unknown = catalog;
     for (const part of key.split(".")) {

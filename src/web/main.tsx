@@ -5,28 +5,22 @@ import { Provider } from "react-redux";
 import { BrowserRouter } from "react-router";
 import CssBaseline from "@mui/material/CssBaseline";
 import { ThemeProvider } from "@mui/material/styles";
+import { SinoProvider } from "@sino/react";
 import { App } from "./App.js";
+import { createAppStore, pushTokenSlice } from "./app-store.js";
 import { ApiContext } from "./hooks/useApi.js";
 import { createI18n } from "./i18n/create-i18n.js";
-import { createApiClient } from "../client/messaging/api-client.js";
-import { createPushMessaging } from "../client/messaging/push-messaging.js";
-import { readMessagingEnvironment } from "../client/messaging/read-environment.js";
-import { createAppStore } from "./state/store.js";
-import { startPush } from "./state/push-thunks.js";
+import { createApiClient, createSinoClient } from "../client/index.js";
 import { theme } from "./theme.js";
 
 // All wiring happens here, once: everything below receives what it needs.
 const i18n = createI18n();
 const api = createApiClient();
-const messaging = createPushMessaging({
-  api,
-  environment: readMessagingEnvironment(window),
-  serviceWorker: "serviceWorker" in navigator ? navigator.serviceWorker : undefined,
-  notification: "Notification" in window ? Notification : undefined,
-  logger: console,
-});
-const store = createAppStore({ messaging, api });
-void store.dispatch(startPush());
+// Sino's own pages run the bell client every site runs (the embed, @sino/react): one state
+// machine, so the blocked state and the rest look the same everywhere. Its worker is /sw.js.
+const sino = createSinoClient({ sinoUrl: window.location.origin, serviceWorkerUrl: "/sw.js" });
+const store = createAppStore({ sino });
+void sino.start();
 
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html has no #root element");
@@ -36,14 +30,17 @@ createRoot(container).render(
   <StrictMode>
     <I18nextProvider i18n={i18n}>
       <Provider store={store}>
-        <ApiContext.Provider value={api}>
-          <ThemeProvider theme={theme}>
-            <CssBaseline />
-            <BrowserRouter>
-              <App />
-            </BrowserRouter>
-          </ThemeProvider>
-        </ApiContext.Provider>
+        {/* The token reaches the store through setToken (seed-spec §3, §7), by the package's bridge. */}
+        <SinoProvider client={sino} dispatch={store.dispatch} setToken={pushTokenSlice.actions.setToken}>
+          <ApiContext.Provider value={api}>
+            <ThemeProvider theme={theme}>
+              <CssBaseline />
+              <BrowserRouter>
+                <App />
+              </BrowserRouter>
+            </ThemeProvider>
+          </ApiContext.Provider>
+        </SinoProvider>
       </Provider>
     </I18nextProvider>
   </StrictMode>,

@@ -10,6 +10,7 @@ import { API_ROUTES } from "../../src/shared/api/routes.js";
 import { startTestServer } from "../support/server.js";
 import { BELL_TEXT, useChromiumWithInsecureHost } from "./support/bell-chromium.js";
 import { bell, bellIconColour, isGrey, settledBell, settledStatus } from "./support/bell-page.js";
+import { axeViolations } from "./support/axe.js";
 import { countStartingWith, recordConsole } from "./support/console-log.js";
 import { installPushStub, makeSubscriptionKeys, STUB_STORAGE, testEndpoint } from "./support/push-stub.js";
 import type { SubscriptionKeys } from "./support/push-stub.js";
@@ -158,6 +159,51 @@ describe("the bell (SQLite)", () => {
 
     await notice.getByRole("button", { name: ptBR.bell.close }).click();
     await notice.waitFor({ state: "detached" });
+  });
+
+  it("shows the blocked state and how to unblock after a reload while permission stays denied, as the embed does", async () => {
+    const { page, consoleMessages } = await openPage({ grant: false });
+    await (await settledBell(page, "off")).click();
+    await page.getByTestId("push-notice").waitFor();
+    expect(await page.evaluate(() => Notification.permission)).toBe("denied");
+
+    await page.reload();
+    await page.waitForSelector('header button[data-state="denied"]');
+    const denied = await settledBell(page, "off");
+    // Still "Habilitar Notificações" (seed-spec §4), described as blocked as <sino-bell> is, before any click.
+    expect(await denied.getAttribute("aria-label")).toBe(BELL_TEXT.enable);
+    expect(await denied.getAttribute("aria-pressed")).toBe("false");
+    const description = await denied.evaluate((el) => {
+      const id = el.getAttribute("aria-describedby");
+      return id === null ? null : (document.getElementById(id)?.textContent ?? null);
+    });
+    expect(description).toBe(ptBR.embed.blockedStatus);
+    // The page's status line says it is blocked, with this browser's steps to unblock; no "desativadas".
+    expect(await settledStatus(page, ptBR.app.home.status.checking)).toBe(ptBR.bell.blocked.title + ptBR.bell.blocked.chrome);
+    expect(await page.getByTestId("push-status").getAttribute("data-state")).toBe("denied");
+    expect(await page.getByText(ptBR.app.home.status.off).count()).toBe(0);
+    expect(await page.getByTestId("push-notice").count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+
+    // A click explains it again, and the bell stays blocked; the server never got a row.
+    await denied.click();
+    const notice = page.getByTestId("push-notice");
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain(ptBR.bell.blocked.title);
+    expect(await notice.textContent()).toContain(ptBR.bell.blocked.chrome);
+    expect(countStartingWith(consoleMessages, BELL_TEXT.noToken)).toBe(2);
+    expect(await axeViolations(page)).toEqual([]);
+    await notice.getByRole("button", { name: ptBR.bell.close }).click();
+    await notice.waitFor({ state: "detached" });
+    await page.waitForSelector('header button[data-state="denied"][aria-busy="false"]');
+    expect(await subscriptionRows(server)).toEqual([]);
+
+    // The preferences page says the same instead of offering a button that cannot work.
+    await page.goto(`${server.baseUrl}/preferencias`);
+    await page.waitForSelector('[data-testid="push-status"][data-state="denied"]');
+    expect(await page.getByTestId("push-status").textContent()).toBe(ptBR.bell.blocked.title + ptBR.bell.blocked.chrome);
+    expect(await page.getByTestId("preferences-off").count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it("logs 'An error occurred while retrieving token' and shows nothing when the push service fails", async () => {

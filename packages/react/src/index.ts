@@ -17,4 +17,15 @@ export type { SinoState, SinoToken } from "./sino-slice.js";
 export { connectTokenToStore } from "./token-bridge.js";
 export type { SetTokenActionCreator, SnapshotSource } from "./token-bridge.js";
 export { ApiRequestError, CONSOLE_MESSAGES } from "../../../src/client/index.js";
-export type { Tags, TagValue, UserClaim, SinoChannelChoice, SinoClient, SinoNotice, SinoSnapshot, SinoStatus, SoftPromptConfig } from "../../../src/client/index.js";
+export type {
+  Tags,
+  TagValue,
+  UserClaim,
+  SinoChannelChoice,
+  SinoClient,
+  SinoNotice,
+  SinoSnapshot,
+  SinoStatus,
+  SoftPromptConfig,
+  UnavailableReason,
+} from "../../../src/client/index.js";

@@ -2,7 +2,7 @@ import { configureStore } from "@reduxjs/toolkit";
 import { describe, expect, it } from "vitest";
 import { createSinoSlice, selectSinoToken, setToken, sinoReducer } from "./sino-slice.js";
 import type { SinoToken } from "./sino-slice.js";
-import type { PushSubscriptionJson } from "../../../src/shared/api/subscriptions.js";
+import type { PushSubscriptionJson } from "../../../src/client/index.js";
 
 // The package's token type and the server's schema type are the same shape, both ways.
 const sameShape: [SinoToken, PushSubscriptionJson] = [{} as PushSubscriptionJson, {} as SinoToken];

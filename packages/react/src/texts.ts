@@ -1,6 +1,7 @@
-import bell from "../../../src/shared/i18n/pt-BR/bell.json" with { type: "json" };
-import embed from "../../../src/shared/i18n/pt-BR/embed.json" with { type: "json" };
+import { BELL_CATALOG } from "../../../src/client/index.js";
 import type { SinoNotice, UnblockHelpKey } from "../../../src/client/index.js";
+
+const { bell, embed } = BELL_CATALOG;
 
 /**
  * The pt-BR texts the React bell shows, read from Sino's catalog (namespaces `bell` and `embed`,

@@ -1,11 +1,13 @@
 import { useCallback, useMemo, useSyncExternalStore } from "react";
-import type { SinoChannelChoice, SinoClient, SinoNotice, SinoSnapshot, SinoStatus, Tags, TagValue } from "../../../src/client/index.js";
+import type { SinoChannelChoice, SinoClient, SinoNotice, SinoSnapshot, SinoStatus, Tags, TagValue, UnavailableReason } from "../../../src/client/index.js";
 import { useSinoClient } from "./sino-context.js";
 import type { SinoToken } from "./sino-slice.js";
 
 export interface UseSino {
   /** `checking` → `hidden` | `off` | `denied` | `on` (see the embed core's `SinoStatus`). */
   state: SinoStatus;
+  /** Why the bell is hidden (`insecure`, `unsupported`, `webview`, `ios-browser-tab`); null unless `hidden`. */
+  hiddenReason: UnavailableReason | null;
   /** A subscribe or unsubscribe is in progress; a second one is ignored until it ends. */
   busy: boolean;
   /** The token as the embed core holds it; the host's store gets the same through `setToken`. */
@@ -59,6 +61,7 @@ export function useSino(): UseSino {
   const actions = useMemo(() => actionsOf(client), [client]);
   return {
     state: snapshot.status,
+    hiddenReason: snapshot.hiddenReason,
     busy: snapshot.busy,
     token: snapshot.token,
     channels: snapshot.channels,

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useState } from "react";
+import { useSino } from "@sino/react";
 import type { PublicChannel } from "../../shared/api/channels.js";
 import { useAppDispatch, useAppSelector } from "../hooks/useAppStore.js";
-import { loadChannels, saveChannels } from "../state/channels-thunks.js";
+import { loadChannels, saveChannels } from "./channels-thunks.js";
 
 export interface ChannelChoice {
   available: PublicChannel[] | null;
@@ -22,13 +23,17 @@ export interface ChannelChoice {
 
 /**
  * The visitor's channel choice as the bell's menu and the preferences page edit it: a draft
- * initialised from what the server holds (the registration's answer), saved on demand.
+ * initialised from what the server holds (the bell client's `channels`: the registration's
+ * answer, then each save's), saved on demand.
  */
 export function useChannelChoice(): ChannelChoice {
   const dispatch = useAppDispatch();
-  const { available, loading, limit, subscribed, saving, saveError, saves } = useAppSelector((state) => state.channels);
-  const [draft, setDraft] = useState<string[]>(subscribed ?? []);
-  const [basis, setBasis] = useState<string[] | null>(subscribed);
+  const subscribed = useSino().channels;
+  const { available, loading, limit, saving, saveFailure, saves } = useAppSelector((state) => state.channels);
+  // A failure made against an earlier answer of the server (the bell was turned off and on since) is stale.
+  const saveError = saveFailure !== null && saveFailure.basis === subscribed ? saveFailure.message : null;
+  const [draft, setDraft] = useState<string[]>(subscribed ? [...subscribed] : []);
+  const [basis, setBasis] = useState<readonly string[] | null>(subscribed);
 
   useEffect(() => {
     void dispatch(loadChannels());
@@ -37,7 +42,7 @@ export function useChannelChoice(): ChannelChoice {
   // The server's choice changed (registration answered, a save stored it): start over from it.
   if (basis !== subscribed) {
     setBasis(subscribed);
-    setDraft(subscribed ?? []);
+    setDraft(subscribed ? [...subscribed] : []);
   }
 
   const toggle = useCallback((slug: string) => {

@@ -3,13 +3,12 @@ import { useTranslation } from "react-i18next";
 import Alert from "@mui/material/Alert";
 import AlertTitle from "@mui/material/AlertTitle";
 import Snackbar from "@mui/material/Snackbar";
-import { useAppDispatch, useAppSelector } from "../hooks/useAppStore.js";
-import { unblockHelpKey } from "../../client/messaging/unblock-help.js";
-import { dismissNotice } from "../state/push-slice.js";
-import type { PushNotice } from "../state/push-slice.js";
+import { useSino } from "@sino/react";
+import type { SinoNotice } from "@sino/react";
+import { unblockHelpKey } from "../../client/index.js";
 
 /** Long enough to read the unblock steps; the visitor can close it sooner. */
-const AUTO_HIDE_MS: Record<PushNotice, number | null> = {
+const AUTO_HIDE_MS: Record<SinoNotice, number | null> = {
   blocked: null,
   "enable-failed": 8000,
   "disable-failed": 8000,
@@ -19,12 +18,11 @@ const AUTO_HIDE_MS: Record<PushNotice, number | null> = {
 /** The short pt-BR explanation after a click that did not simply work. */
 export function PushNoticeSnackbar() {
   const { t } = useTranslation();
-  const dispatch = useAppDispatch();
-  const notice = useAppSelector((state) => state.push.notice);
+  const { notice, dismissNotice } = useSino();
   // Keep the last text while the snackbar slides out, instead of an empty box.
-  const [shown, setShown] = useState<PushNotice | null>(notice);
+  const [shown, setShown] = useState<SinoNotice | null>(notice);
   if (notice !== null && notice !== shown) setShown(notice);
-  const close = () => dispatch(dismissNotice());
+  const close = dismissNotice;
 
   return (
     <Snackbar

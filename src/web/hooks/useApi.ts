@@ -1,5 +1,5 @@
 import { createContext, useContext } from "react";
-import type { ApiClient } from "../../client/messaging/api-client.js";
+import type { ApiClient } from "../../client/index.js";
 
 /** The public API client, built once in main.tsx and handed to the pages that read from it. */
 export const ApiContext = createContext<ApiClient | null>(null);

@@ -1,5 +1,5 @@
 import { useDispatch, useSelector } from "react-redux";
-import type { AppDispatch, RootState } from "../state/store.js";
+import type { AppDispatch, RootState } from "../app-store.js";
 
 /** Typed versions of react-redux's hooks. */
 export const useAppDispatch = useDispatch.withTypes<AppDispatch>();

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from "react";
 import type { Notice } from "../../shared/api/notices.js";
 import { API_ROUTES, NOTICE_STREAM_EVENT } from "../../shared/api/routes.js";
-import type { ApiClient } from "../../client/messaging/api-client.js";
+import type { ApiClient } from "../../client/index.js";
 import { mergeNotices } from "./notice-list.js";
 
 export interface NoticesView {

@@ -14,14 +14,14 @@ import Skeleton from "@mui/material/Skeleton";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import { useEffect } from "react";
+import { useSino } from "@sino/react";
 import { NoticeCard } from "../notices/NoticeCard.js";
 import { useNotices } from "../notices/useNotices.js";
 import { PushStatus } from "../components/PushStatus.js";
 import { useApi } from "../hooks/useApi.js";
 import { useAppDispatch, useAppSelector } from "../hooks/useAppStore.js";
 import { useNow } from "../hooks/useNow.js";
-import { loadChannels } from "../state/channels-thunks.js";
-import { togglePush } from "../state/push-thunks.js";
+import { loadChannels } from "../channels/channels-thunks.js";
 import NotificationsActiveIcon from "@mui/icons-material/NotificationsActive";
 import NotificationsOffOutlinedIcon from "@mui/icons-material/NotificationsOffOutlined";
 
@@ -31,22 +31,21 @@ const CHANNEL_PARAM = "canal";
 /** Avisos, the public home page: what was sent, newest first, live; and where this browser stands. */
 export function HomePage() {
   const { t } = useTranslation();
-  const { availability, token } = useAppSelector((state) => state.push);
-  const off = availability === "available" && token === null;
+  const { state } = useSino();
   return (
     <Container maxWidth="md" sx={{ py: { xs: 3, sm: 5 } }}>
       <Stack spacing={3}>
         <ToggleButton />
         <PushStatus
           action={
-            token ? (
+            state === "on" ? (
               <Button component={RouterLink} to="/preferencias" color="inherit" size="small" sx={{ whiteSpace: "nowrap" }}>
                 {t("notices.choose")}
               </Button>
             ) : undefined
           }
         />
-        {off && <HowItWorks />}
+        {state === "off" && <HowItWorks />}
         <Notices />
       </Stack>
     </Container>
@@ -59,17 +58,16 @@ export function HomePage() {
  */
 function ToggleButton() {
   const { t } = useTranslation();
-  const dispatch = useAppDispatch();
-  const { availability, token, busy } = useAppSelector((state) => state.push);
-  if (availability !== "available") return null;
-  const on = token !== null;
+  const { state, busy, toggle } = useSino();
+  if (state === "checking" || state === "hidden") return null;
+  const on = state === "on";
   return (
     <Button
       variant={on ? "outlined" : "contained"}
       size="large"
       startIcon={on ? <NotificationsOffOutlinedIcon /> : <NotificationsActiveIcon />}
       loading={busy}
-      onClick={() => void dispatch(togglePush())}
+      onClick={() => void toggle()}
       data-testid="home-toggle"
       sx={{ alignSelf: { xs: "stretch", sm: "flex-start" } }}
     >

@@ -8,13 +8,12 @@ import CircularProgress from "@mui/material/CircularProgress";
 import Container from "@mui/material/Container";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
+import { useSino } from "@sino/react";
 import { ChannelChecklist } from "../channels/ChannelChecklist.js";
 import { ChannelChoiceStatus } from "../channels/ChannelChoiceStatus.js";
 import { SaveButton } from "../channels/ChannelMenuButton.js";
 import { useChannelChoice } from "../channels/useChannelChoice.js";
 import { PushStatus } from "../components/PushStatus.js";
-import { useAppDispatch, useAppSelector } from "../hooks/useAppStore.js";
-import { togglePush } from "../state/push-thunks.js";
 
 /** /preferencias: this browser's channel choice, bigger than the bell's menu and explained. */
 export function PreferencesPage() {
@@ -36,18 +35,18 @@ export function PreferencesPage() {
 
 function PreferencesBody() {
   const { t } = useTranslation();
-  const dispatch = useAppDispatch();
-  const { availability, token, busy } = useAppSelector((state) => state.push);
-  if (availability === "checking") return <CircularProgress aria-label={t("app.home.status.checking")} />;
-  if (availability !== "available") return <PushStatus />;
-  if (!token) {
+  const { state, busy, toggle } = useSino();
+  if (state === "checking") return <CircularProgress aria-label={t("app.home.status.checking")} />;
+  // No bell here, or the browser blocks it: the status says why, and how to unblock.
+  if (state === "hidden" || state === "denied") return <PushStatus />;
+  if (state === "off") {
     return (
       <Alert
         severity="info"
         variant="outlined"
         data-testid="preferences-off"
         action={
-          <Button color="inherit" variant="outlined" onClick={() => void dispatch(togglePush())} disabled={busy} loading={busy}>
+          <Button color="inherit" variant="outlined" onClick={() => void toggle()} disabled={busy} loading={busy}>
             {t("preferences.turnOn")}
           </Button>
         }

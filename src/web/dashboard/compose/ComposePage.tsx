@@ -27,7 +27,7 @@ import { AUDIENCE_SIZE_MAX_USERS, NOTIFICATION_CATEGORIES, NOTIFICATION_LIMITS, 
 import type { NotificationAudience, NotificationCategory, NotificationUrgency } from "../../../shared/api/notifications.js";
 import { isValidUserId } from "../../../shared/api/user-id.js";
 import { useCurrentUser } from "../session/session-context.js";
-import { useAppSelector } from "../../hooks/useAppStore.js";
+import { useThisBrowserPush } from "../../hooks/useThisBrowserPush.js";
 import { errorText } from "../api/error-text.js";
 import { isDashboardApiError } from "../api/dashboard-api-error.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
@@ -58,7 +58,7 @@ export function ComposePage() {
   const { t } = useTranslation();
   const { notifications, timeZone, siteOrigin, now } = useDashboardServices();
   const navigate = useNavigate();
-  const push = useAppSelector((state) => state.push);
+  const push = useThisBrowserPush();
   const [values, setValues] = useState<ComposeValues>(() => initialComposeValues(now(), timeZone));
   const [touched, setTouched] = useState<Partial<Record<ComposeField, boolean>>>({});
   const [submitted, setSubmitted] = useState(false);

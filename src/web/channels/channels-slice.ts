@@ -2,17 +2,27 @@ import { createSlice } from "@reduxjs/toolkit";
 import type { PayloadAction } from "@reduxjs/toolkit";
 import type { PublicChannel } from "../../shared/api/channels.js";
 
+/** A save the server did not store, and the choice it was made against. */
+export interface SaveFailure {
+  /** The server's pt-BR message; "" when it could not be reached. */
+  message: string;
+  /**
+   * The bell client's `channels` when the save began (the same array). A registration's answer
+   * (turned on, off, on again) makes a new one, and the failure no longer applies to it.
+   */
+  basis: readonly string[] | null;
+}
+
+/** The channels a visitor may choose, and the saving of a choice (what the server holds is the bell client's `channels`). */
 export interface ChannelsState {
   /** The active channels from GET /config; null until loaded. */
   available: PublicChannel[] | null;
   /** SINO_MAX_CHANNELS_PER_SUBSCRIPTION as the server announced it; null when it did not say. */
   limit: number | null;
   loading: "idle" | "loading" | "ready" | "error";
-  /** The channels (slugs) the server holds for this browser's subscription; null when unknown or off. */
-  subscribed: string[] | null;
   saving: boolean;
-  /** The last save's failure: the server's pt-BR message, "" when it could not be reached; null after success. */
-  saveError: string | null;
+  /** The last save's failure; null after a success. */
+  saveFailure: SaveFailure | null;
   /** Counts successful saves, so a view can say "Preferências salvas" after each one. */
   saves: number;
 }
@@ -21,9 +31,8 @@ export const initialChannelsState: ChannelsState = {
   available: null,
   limit: null,
   loading: "idle",
-  subscribed: null,
   saving: false,
-  saveError: null,
+  saveFailure: null,
   saves: 0,
 };
 
@@ -42,25 +51,20 @@ export const channelsSlice = createSlice({
     channelsFailed(state) {
       state.loading = "error";
     },
-    setSubscribedChannels(state, action: PayloadAction<string[] | null>) {
-      state.subscribed = action.payload;
-      state.saveError = null;
-    },
     saveStarted(state) {
       state.saving = true;
-      state.saveError = null;
+      state.saveFailure = null;
     },
-    saveSucceeded(state, action: PayloadAction<string[]>) {
+    saveSucceeded(state) {
       state.saving = false;
-      state.subscribed = action.payload;
       state.saves += 1;
     },
-    saveFailed(state, action: PayloadAction<string>) {
+    saveFailed(state, action: PayloadAction<SaveFailure>) {
       state.saving = false;
-      state.saveError = action.payload;
+      // Not drafted: the basis is compared by identity with the client's array.
+      state.saveFailure = { message: action.payload.message, basis: action.payload.basis as string[] | null };
     },
   },
 });
 
-export const { channelsLoading, channelsLoaded, channelsFailed, setSubscribedChannels, saveStarted, saveSucceeded, saveFailed } =
-  channelsSlice.actions;
+export const { channelsLoading, channelsLoaded, channelsFailed, saveStarted, saveSucceeded, saveFailed } = channelsSlice.actions;
