@@ -160,6 +160,10 @@ for (const dialect of DIALECTS) {
       const quickBody = (await quick.json()) as { notification: { id: string; audience: unknown } };
       expect(quickBody.notification.audience).toMatchObject({ type: "segment", segment: saved.id });
       await finished(quickBody.notification.id);
+      const badHeader = await fetch(`${server.url}/p/todos`, { method: "POST", headers: { authorization: `Bearer ${script.defaults.bearer}`, "x-segment": "abc" }, body: "Olá" });
+      expect(await badHeader.json()).toEqual(errorOf("validation_failed", "X-Segment"));
+      const onChannel = await fetch(`${server.url}/p/obras`, { method: "POST", headers: { authorization: `Bearer ${script.defaults.bearer}`, "x-segment": saved.id }, body: "Olá" });
+      expect(await onChannel.json()).toEqual(errorOf("validation_failed", "X-Segment"));
       expect(accepted()).toEqual(new Set([fakeIds[2]]));
       await admin.delete(`${SEGMENTS}/${saved.id}`);
     });
