@@ -13,9 +13,10 @@
  *   optimize` would. The query plan (EXPLAIN / EXPLAIN QUERY PLAN) goes to stderr. Targets: < 1 s
  *   on PostgreSQL, < 2 s on SQLite.
  * - Send: `--send-subs` (20,000, as `npm run bench --subs`, which passes its own; a million pushes
- *   per send would take many minutes a round) subscriptions
- *   tagged the same way with real keys, pointing at the fake push service in its own process; a
- *   send to everyone and a send to the segment, alternating `--rounds` (3) times, each send's msgs/s
+ *   per send would take many minutes a round) subscriptions tagged the same way, and beside them a
+ *   database of exactly as many subscriptions as the segment matches there, all with real keys
+ *   pointing at the fake push service in its own process: a send to the segment and a send to
+ *   everyone of the other (the same number of pushes), alternating `--rounds` (3) times, each send's msgs/s
  *   taken from its first to its last accepted push (which of the two goes first alternates by
  *   round, so a drift of the machine's speed favours neither). The ratio segment / everyone is the
  *   median of the rounds' own ratios (target ≥ 0.95).
@@ -30,7 +31,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { CompiledQuery, sql, type Kysely } from "kysely";
 import pg from "pg";
-import { createDeliveryEngine } from "../src/delivery/engine.js";
+import { createDeliveryEngine, type DeliveryEngine } from "../src/delivery/engine.js";
 import { createPushTransport, isTransportFailure, type PushTransport } from "../src/push/transport.js";
 import { createVapidSigner } from "../src/push/vapid.js";
 import { generateVapidKeys } from "../src/push/vapid-keys.js";
@@ -250,7 +251,6 @@ interface SendResult {
 }
 
 async function measureSend(dialect: Dialect, endpointFor: (id: string) => string): Promise<SendResult> {
-  const { database, drop } = await freshDatabase(dialect, "segsend");
   const tls = loadTestTls();
   let first = 0;
   let last = 0;
@@ -268,22 +268,26 @@ async function measureSend(dialect: Dialect, endpointFor: (id: string) => string
     stats: () => inner.stats(),
     close: () => inner.close(),
   };
-  const engine = createDeliveryEngine({
-    repositories: createRepositories(database),
-    transport,
-    vapid: createVapidSigner({ keys: generateVapidKeys(), subject: "mailto:bench@sino.example.com" }),
-    options: {},
-  });
+  const vapid = createVapidSigner({ keys: generateVapidKeys(), subject: "mailto:bench@sino.example.com" });
+  // The segment's table (`--send-subs` tagged subscriptions), and a table of exactly as many
+  // subscriptions as the segment matches there: the all-audience send of the same size.
+  const tagged = await freshDatabase(dialect, "segsend");
+  const plain = await freshDatabase(dialect, "allsend");
+  const engines = [tagged, plain].map(({ database }) => createDeliveryEngine({ repositories: createRepositories(database), transport, vapid, options: {} }));
   try {
     const now = Date.now();
     const seedStarted = performance.now();
-    await seedSendSubscriptions(database, now, endpointFor);
-    await seedTags(database.db, dialect, SEND_SUBS, now);
-    await analyze(database.db);
-    log(`${dialect}: ${SEND_SUBS} subscriptions with real keys and their tags seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
-    engine.start();
+    await seedSendSubscriptions(tagged.database, now, SEND_SUBS, (j) => endpointFor(`s${j}`), (j) => `s${j}`);
+    await seedTags(tagged.database.db, dialect, SEND_SUBS, now);
+    await analyze(tagged.database.db);
+    const targets = (await createRepositories(tagged.database).segments.countSegment(TREE, "trusted", now)).subscriptions;
+    await seedSendSubscriptions(plain.database, now, targets, (j) => endpointFor(`e${j}`), (j) => `e${j}`);
+    await analyze(plain.database.db);
+    log(`${dialect}: ${SEND_SUBS} tagged subscriptions (${targets} in the segment) and ${targets} others, with real keys, seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
+    for (const engine of engines) engine.start();
+    const [segmentEngine, everyoneEngine] = engines as [DeliveryEngine, DeliveryEngine];
 
-    const send = async (audience: Notification["audience"] | undefined): Promise<{ rate: number; accepted: number }> => {
+    const send = async (engine: DeliveryEngine, audience: Notification["audience"] | undefined): Promise<{ rate: number; accepted: number }> => {
       first = 0;
       last = 0;
       const created = await engine.createSend({ ...NOTIFICATION, ...(audience === undefined ? {} : { audience }) });
@@ -298,47 +302,50 @@ async function measureSend(dialect: Dialect, endpointFor: (id: string) => string
         void engine.getSend(created.id).then((s) => s && done(s));
       });
       const finished = (await engine.getSend(created.id))!;
-      if (finished.counts.accepted !== created.counts.queued) throw new Error(`send ${created.id}: ${JSON.stringify(finished.counts)}`);
+      if (finished.counts.accepted !== created.counts.queued || finished.counts.accepted !== targets) throw new Error(`send ${created.id}: ${JSON.stringify(finished.counts)}`);
       return { rate: finished.counts.accepted / ((last - first) / 1000), accepted: finished.counts.accepted };
     };
     const segment = { kind: "segment", segmentId: null, name: null, tree: TREE, text: null, tagKinds: "trusted", at: null } as const;
+    const toSegment = () => send(segmentEngine, segment);
+    const toEveryone = () => send(everyoneEngine, undefined);
 
     // Warm-up: JIT, TLS connections, the encryption threads, both query shapes.
-    await send(undefined);
-    const warm = await send(segment);
+    await toEveryone();
+    await toSegment();
     const rounds: SendResult["rounds"] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       const segmentFirst = round % 2 === 0;
-      const earlier = await send(segmentFirst ? segment : undefined);
-      const later = await send(segmentFirst ? undefined : segment);
+      const earlier = await (segmentFirst ? toSegment() : toEveryone());
+      const later = await (segmentFirst ? toEveryone() : toSegment());
       const [everyone, matched] = segmentFirst ? [later, earlier] : [earlier, later];
       const r = { everyone: Math.round(everyone.rate), segment: Math.round(matched.rate), ratio: round2(matched.rate / everyone.rate) };
       rounds.push(r);
-      log(`${dialect}: round ${round}: everyone ${r.everyone} msgs/s (${everyone.accepted}), segment ${r.segment} msgs/s (${matched.accepted}); ratio ${r.ratio}`);
+      log(`${dialect}: round ${round}: everyone ${r.everyone} msgs/s, segment ${r.segment} msgs/s (${targets} pushes each); ratio ${r.ratio}`);
     }
     return {
-      targets: warm.accepted,
+      targets,
       everyoneMsgsPerSecond: median(rounds.map((r) => r.everyone)),
       segmentMsgsPerSecond: median(rounds.map((r) => r.segment)),
       ratio: median(rounds.map((r) => r.ratio)),
       rounds,
     };
   } finally {
-    await engine.stop({ graceful: true });
+    for (const engine of engines) await engine.stop({ graceful: true });
     await transport.close();
-    await drop();
+    await tagged.drop();
+    await plain.drop();
   }
 }
 
-/** Subscriptions with real keys (the fake decrypts none, but Sino encrypts each for real), in one transaction. */
-async function seedSendSubscriptions(database: Database, now: number, endpointFor: (id: string) => string): Promise<void> {
+/** Subscriptions with real keys (the fake decrypts none, but Sino encrypts each for real), each its own person, in one transaction. */
+async function seedSendSubscriptions(database: Database, now: number, count: number, endpointOf: (j: number) => string, keyIdOf: (j: number) => string): Promise<void> {
   await database.db.transaction().execute(async (trx) => {
-    for (let i = 1; i <= SEND_SUBS; i += 1000) {
+    for (let i = 1; i <= count; i += 1000) {
       const rows = [];
-      for (let j = i; j < Math.min(SEND_SUBS + 1, i + 1000); j++) {
-        const keys = subscriberKeysFor(KEY_SEED, `s${j}`);
+      for (let j = i; j < Math.min(count + 1, i + 1000); j++) {
+        const keys = subscriberKeysFor(KEY_SEED, keyIdOf(j));
         rows.push({
-          endpoint: endpointFor(`s${j}`),
+          endpoint: endpointOf(j),
           p256dh: keys.p256dh.toString("base64url"),
           auth: keys.auth.toString("base64url"),
           user_agent: null,
@@ -388,7 +395,7 @@ for (const dialect of DIALECTS) {
   const s = sends[dialect];
   log(
     `segments ${dialect}: count ${c.medianMs} ms over ${COUNT_SUBS} subscriptions (target < ${dialect === "postgres" ? 1 : 2} s)` +
-      (s === undefined ? "" : `; send to ${s.targets} of ${SEND_SUBS}: ${s.segmentMsgsPerSecond} msgs/s vs everyone ${s.everyoneMsgsPerSecond} (ratio ${s.ratio}, target ≥ 0.95)`),
+      (s === undefined ? "" : `; send to ${s.targets} of ${SEND_SUBS}: ${s.segmentMsgsPerSecond} msgs/s vs everyone of as many ${s.everyoneMsgsPerSecond} (ratio ${s.ratio}, target ≥ 0.95)`),
   );
 }
 process.stdout.write(`${JSON.stringify(result)}\n`);
