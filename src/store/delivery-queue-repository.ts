@@ -198,7 +198,7 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
       )
       .$if(audience?.people !== true, (qb) => qb.where(inSendAudience(job.notificationId)))
       // The very filter the send's count was taken with when it started (its resolved audience).
-      .$if(audience?.segment !== undefined, (qb) => qb.where(inSegmentAudience(audience!.segment!)))
+      .$if(audience?.segment !== undefined, (qb) => qb.where(inSegmentAudience(audience!.segment!, postgres ? "fenced-probe" : "probe")))
       .where(notFlagged())
       .orderBy("id")
       .limit(limit)
