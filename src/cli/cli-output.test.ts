@@ -49,13 +49,17 @@ describe("the sino command's own output", () => {
     const helpSend = await sino(["help", "send"]);
     const tags = await sino(["tags", "--help"]);
     const tagsSet = await sino(["tags", "set", "--help"]);
+    const segments = await sino(["segments", "create", "--help"]);
     expect(top.code).toBe(0);
     expect(top.stdout).toContain("Uso: sino [opções] [comando]\n");
     expect(top.stdout).toContain("  send [opções]");
     expect(top.stdout).toContain("  help [comando]  mostra a ajuda de um comando");
+    expect(top.stdout).toMatch(/^ {2}segments +Consulta e salva segmentos/m);
     expect(send.code).toBe(0);
     expect(send.stdout).toContain("Uso: sino send --title <título> [opções]");
-    for (const flag of ["--title <título>", "--channel <canal>", "--user <id>", "--category <categoria>", "--schedule <data>"]) expect(send.stdout).toContain(flag);
+    for (const flag of ["--title <título>", "--channel <canal>", "--user <id>", "--segment <id|nome>", "--segment-expr <expressão>", "--category <categoria>", "--schedule <data>"]) {
+      expect(send.stdout).toContain(flag);
+    }
     expect(send.stdout).toMatch(/^ {2}-h, --help +mostra a ajuda do comando$/m);
     expect(send.stdout).not.toMatch(/--canal|--agendar/);
     expect(helpSend).toEqual(send);
@@ -67,7 +71,9 @@ describe("the sino command's own output", () => {
     // A command that needs a subcommand shows its help on stderr, as a usage error.
     expect(admin.code).toBe(2);
     expect(admin.stderr).toContain("Uso: sino admin [opções] [comando]");
-    for (const run of [top, send, admin, tags, tagsSet]) expect(`${run.stdout}${run.stderr}`).not.toMatch(ENGLISH);
+    expect(segments.code).toBe(0);
+    expect(segments.stdout).toContain("Uso: sino segments create --name <nome> [opções] <expressão>");
+    for (const run of [top, send, admin, tags, tagsSet, segments]) expect(`${run.stdout}${run.stderr}`).not.toMatch(ENGLISH);
   }, 120_000);
 });
 

@@ -57,6 +57,11 @@ export const API_ROUTES = {
   sites: `${API_PREFIX}/sites`,
   /** Admin: GET list, POST create; `/webhooks/:id` GET, PATCH, DELETE; `/secret`, `/messages`, `/test`. */
   webhooks: `${API_PREFIX}/webhooks`,
+  /**
+   * Saved segments: GET (signed in) list, POST (admin) create; `/segments/:id` GET (signed in,
+   * with its daily sizes and sends), PATCH and DELETE (admin).
+   */
+  segments: `${API_PREFIX}/segments`,
   /** POST (signed in, or any token): how many subscriptions and people a segment expression reaches now. */
   segmentsCount: `${API_PREFIX}/segments/count`,
   /** POST (admin): which conditions of a segment hold for one person or subscription. */
@@ -167,4 +172,9 @@ export function webhookResendPath(id: string, messageId: string): string {
 /** `/api/v1/webhooks/:id/test` (POST): queues a `webhook.test` event. */
 export function webhookTestPath(id: string): string {
   return `${webhookPath(id)}/test`;
+}
+
+/** `/api/v1/segments/:id`. */
+export function segmentPath(id: string): string {
+  return `${API_ROUTES.segments}/${encodeURIComponent(id)}`;
 }
