@@ -19,11 +19,12 @@ import subscribers from "./pt-BR/subscribers.json" with { type: "json" };
 import results from "./pt-BR/results.json" with { type: "json" };
 import sites from "./pt-BR/sites.json" with { type: "json" };
 import people from "./pt-BR/people.json" with { type: "json" };
+import segments from "./pt-BR/segments.json" with { type: "json" };
 import webhooks from "./pt-BR/webhooks.json" with { type: "json" };
 
 export const LOCALE = "pt-BR";
 
-export const ptBR = { api, app, bell, channels, cli, dashboard, embed, errors, hygiene, notices, notifications, people, preferences, results, sites, subscribers, sw, webhooks } as const;
+export const ptBR = { api, app, bell, channels, cli, dashboard, embed, errors, hygiene, notices, notifications, people, preferences, results, segments, sites, subscribers, sw, webhooks } as const;
 
 export type Namespace = keyof typeof ptBR;
 
