@@ -1,4 +1,5 @@
 import type { SegmentNode, SegmentTagKinds } from "../../../shared/segments/tree.js";
+import type { NotificationStatus } from "../../../shared/api/notifications.js";
 import { API_PREFIX } from "../../../shared/api/routes.js";
 import { createJsonRequest } from "../../../client/http/json-request.js";
 import { dashboardApiErrorFrom } from "./dashboard-api.js";
@@ -51,7 +52,7 @@ export interface SegmentDetail extends SavedSegment {
   /** Daily sizes, oldest first (the last 90 days). */
   history: { day: string; subscriptions: number; people: number }[];
   /** The latest sends to this segment. */
-  sends: { id: string; title: string; status: string; createdAt: string; queued: number }[];
+  sends: { id: string; title: string; status: NotificationStatus; createdAt: string; queued: number }[];
 }
 
 export interface SegmentRequest {

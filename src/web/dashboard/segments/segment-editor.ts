@@ -29,3 +29,6 @@ export function caretAt(text: string, position: number): { line: string; caret: 
   const lineNumber = text.slice(0, start).split("\n").length;
   return { line, caret: `${" ".repeat(column)}^`, lineNumber, column: column + 1 };
 }
+
+/** A saved segment's name: 1 to 80 printable characters, unique regardless of case (the server checks). */
+export const SEGMENT_NAME_MAX = 80;

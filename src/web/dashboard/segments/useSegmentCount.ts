@@ -15,23 +15,20 @@ export type SegmentCountState =
   | { status: "waiting" };
 
 export function useSegmentCount(api: SegmentsApi, draft: SegmentDraft, delayMs = SEGMENT_COUNT_DEBOUNCE_MS): SegmentCountState {
-  const [state, setState] = useState<SegmentCountState>({ status: "empty" });
+  // The latest answer and the draft it answers; the state shown is derived from it and the draft now.
+  const [answer, setAnswer] = useState<{ draft: SegmentDraft; count: SegmentCount } | { draft: SegmentDraft; error: unknown } | null>(null);
   const { expression, tagKinds } = draft;
+  const empty = expression.trim() === "";
 
   useEffect(() => {
-    if (expression.trim() === "") {
-      setState({ status: "empty" });
-      return;
-    }
-    setState((previous) => (previous.status === "ready" || previous.status === "error" ? { ...previous, pending: true } : { status: "waiting" }));
+    if (empty) return;
     const controller = new AbortController();
     const timer = setTimeout(() => {
       api.count(expression, tagKinds, controller.signal).then(
-        (count) => setState({ status: "ready", count, pending: false, draft: { expression, tagKinds } }),
+        (count) => setAnswer({ draft: { expression, tagKinds }, count }),
         (error: unknown) => {
           // A newer text replaced this one: its own request answers instead.
-          if (controller.signal.aborted) return;
-          setState({ status: "error", error, pending: false, draft: { expression, tagKinds } });
+          if (!controller.signal.aborted) setAnswer({ draft: { expression, tagKinds }, error });
         },
       );
     }, delayMs);
@@ -39,9 +36,12 @@ export function useSegmentCount(api: SegmentsApi, draft: SegmentDraft, delayMs =
       clearTimeout(timer);
       controller.abort();
     };
-  }, [api, expression, tagKinds, delayMs]);
+  }, [api, expression, tagKinds, empty, delayMs]);
 
-  return state;
+  if (empty) return { status: "empty" };
+  if (answer === null) return { status: "waiting" };
+  const pending = answer.draft.expression !== expression || answer.draft.tagKinds !== tagKinds;
+  return "count" in answer ? { status: "ready", count: answer.count, pending, draft: answer.draft } : { status: "error", error: answer.error, pending, draft: answer.draft };
 }
 
 /** The count when it answers exactly this draft (not an older text), else null. */
