@@ -1,7 +1,7 @@
 import { useMemo, useRef, useState } from "react";
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router";
+import { useNavigate, useSearchParams } from "react-router";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -37,10 +37,17 @@ import { notificationPagePath } from "../paths.js";
 import { AudienceSelect } from "../channels/AudienceSelect.js";
 import { SiteSelect } from "../sites/SiteSelect.js";
 import { useDashboardServices } from "../services.js";
+import type { SegmentsApi } from "../api/segments-api.js";
 import type { AudienceSize } from "../../../shared/api/notifications.js";
 import { COMPOSE_LIMITS, TTL_CHOICES, initialComposeValues, isAllowedLink, toNotificationRequest, validateCompose } from "./compose-form.js";
 import type { ComposeErrors, ComposeField, ComposeValues } from "./compose-form.js";
 import { NotificationPreview } from "./NotificationPreview.js";
+import { SegmentAudience } from "./SegmentAudience.js";
+import type { SegmentChoice } from "./SegmentAudience.js";
+import { segmentCountText } from "../segments/SegmentEditor.js";
+import { EMPTY_SEGMENT_DRAFT } from "../segments/segment-editor.js";
+import { useSegmentCount } from "../segments/useSegmentCount.js";
+import type { SegmentTagKinds } from "../../../shared/segments/tree.js";
 
 /** Server field names (the notifications API) → the form's fields. */
 const SERVER_FIELDS: Record<string, ComposeField | "people" | "collapseKey"> = { title: "title", body: "body", url: "url", icon: "icon", image: "image", sendAt: "time", collapseKey: "collapseKey" };
@@ -56,7 +63,10 @@ type Outcome = { severity: "success" | "error"; text: string } | null;
 /** Nova notificação: the form, its live preview, a test send to this browser, and the notification itself. */
 export function ComposePage() {
   const { t } = useTranslation();
-  const { notifications, timeZone, siteOrigin, now } = useDashboardServices();
+  const { notifications, segments, timeZone, siteOrigin, now } = useDashboardServices();
+  // `?segmento=ID` (a segment's page, "Enviar para este segmento"): that saved segment is the audience.
+  const [searchParams] = useSearchParams();
+  const linkedSegment = searchParams.get("segmento") ?? "";
   const navigate = useNavigate();
   const push = useAppSelector((state) => state.push);
   const [values, setValues] = useState<ComposeValues>(() => initialComposeValues(now(), timeZone));
@@ -67,16 +77,21 @@ export function ComposePage() {
   const [busy, setBusy] = useState<"send" | "test" | null>(null);
   // What the confirmation names: the audience as the server counts it right now.
   const [confirming, setConfirming] = useState<AudienceSize | null>(null);
+  // …or, for a segment, its name (null: written here) and its count with the chosen sites.
+  const [confirmingSegment, setConfirmingSegment] = useState<SegmentConfirmation | null>(null);
   // Channel slugs; none ticked = everyone.
   const [channels, setChannels] = useState<string[]>([]);
   const [sites, setSites] = useState<string[]>([]);
   // Admins may send to specific people of their app (by user id) instead of to subscribers.
   const admin = useCurrentUser().role === "admin";
-  const [target, setTarget] = useState<"subscribers" | "people">("subscribers");
+  const [target, setTarget] = useState<Target>(linkedSegment !== "" ? "segment" : "subscribers");
+  const [segmentChoice, setSegmentChoice] = useState<SegmentChoice>({ source: "saved", segmentId: linkedSegment, draft: EMPTY_SEGMENT_DRAFT });
+  const toSegment = admin && target === "segment";
+  const segmentCount = useSegmentCount(segments, toSegment && segmentChoice.source === "written" ? segmentChoice.draft : EMPTY_SEGMENT_DRAFT);
   const [peopleText, setPeopleText] = useState("");
   const [category, setCategory] = useState<NotificationCategory>("marketing");
   const [collapseKey, setCollapseKey] = useState("");
-  const [extraErrors, setExtraErrors] = useState<Partial<Record<"people" | "collapseKey", string>>>({});
+  const [extraErrors, setExtraErrors] = useState<Partial<Record<"people" | "collapseKey" | "segment", string>>>({});
   const people = useMemo(() => peopleOf(peopleText), [peopleText]);
   const toPeople = admin && target === "people";
   const formRef = useRef<HTMLFormElement>(null);
@@ -127,6 +142,12 @@ export function ComposePage() {
       focusField("people" as ComposeField);
       return false;
     }
+    const segmentError = forSend && toSegment ? segmentProblem(t, segmentChoice) : undefined;
+    if (segmentError !== undefined) {
+      setExtraErrors((previous) => ({ ...previous, segment: segmentError }));
+      focusField((segmentChoice.source === "saved" ? "segment" : "expression") as ComposeField);
+      return false;
+    }
     return true;
   };
 
@@ -174,7 +195,8 @@ export function ComposePage() {
     setBusy("send");
     setOutcome(null);
     try {
-      if (!toPeople) setConfirming(await notifications.getAudienceSize({ channels, sites }));
+      if (toSegment) setConfirmingSegment(await segmentConfirmation(segments, segmentChoice, sites));
+      else if (!toPeople) setConfirming(await notifications.getAudienceSize({ channels, sites }));
       // The count of many people's subscriptions would not fit a URL: it is taken when it goes out.
       else if (people.length > AUDIENCE_SIZE_MAX_USERS) setConfirming({ recipients: -1, channels: [], sites: [], people: people.length });
       else setConfirming(await notifications.getAudienceSize({ channels: [], sites, users: people }));
@@ -249,13 +271,24 @@ export function ComposePage() {
               {admin && (
                 <FormControl>
                   <FormLabel id="target-label">{t("dashboard.compose.people.target")}</FormLabel>
-                  <RadioGroup row aria-labelledby="target-label" name="target" value={target} onChange={(event) => setTarget(event.target.value === "people" ? "people" : "subscribers")}>
+                  <RadioGroup row aria-labelledby="target-label" name="target" value={target} onChange={(event) => setTarget(event.target.value === "people" || event.target.value === "segment" ? event.target.value : "subscribers")}>
                     <FormControlLabel value="subscribers" control={<Radio />} label={t("dashboard.compose.people.subscribers")} />
                     <FormControlLabel value="people" control={<Radio />} label={t("dashboard.compose.people.people")} />
+                    <FormControlLabel value="segment" control={<Radio />} label={t("segments.compose.target")} />
                   </RadioGroup>
                 </FormControl>
               )}
-              {toPeople ? (
+              {toSegment ? (
+                <SegmentAudience
+                  value={segmentChoice}
+                  onChange={(choice) => {
+                    setSegmentChoice(choice);
+                    setExtraErrors((previous) => ({ ...previous, segment: undefined }));
+                  }}
+                  count={segmentCount}
+                  error={extraErrors.segment}
+                />
+              ) : toPeople ? (
                 <>
                   <TextField
                     name="people"
@@ -375,18 +408,26 @@ export function ComposePage() {
       </Box>
 
       <ConfirmDialog
-        open={confirming !== null}
-        title={confirmTitle(t, values.when, confirming)}
+        open={confirming !== null || confirmingSegment !== null}
+        title={confirmingSegment ? segmentConfirmTitle(t, values.when, confirmingSegment) : confirmTitle(t, values.when, confirming)}
         text={
           values.when === "later" && scheduledAt
-            ? t("dashboard.compose.confirm.laterText", { title: values.title.trim(), audience: audienceText(t, confirming), when: formatDateTime(scheduledAt, timeZone) })
-            : t("dashboard.compose.confirm.nowText", { title: values.title.trim(), audience: audienceText(t, confirming) })
+            ? t("dashboard.compose.confirm.laterText", { title: values.title.trim(), audience: confirmingSegment ? segmentAudienceText(t, confirmingSegment) : audienceText(t, confirming), when: formatDateTime(scheduledAt, timeZone) })
+            : t("dashboard.compose.confirm.nowText", { title: values.title.trim(), audience: confirmingSegment ? segmentAudienceText(t, confirmingSegment) : audienceText(t, confirming) })
         }
         confirmLabel={values.when === "later" ? t("dashboard.compose.submit.later") : t("dashboard.compose.submit.now")}
-        onClose={() => setConfirming(null)}
+        onClose={() => {
+          setConfirming(null);
+          setConfirmingSegment(null);
+        }}
         onConfirm={async () => {
           setConfirming(null);
+          setConfirmingSegment(null);
           const narrowed = sites.length > 0 ? { sites } : {};
+          if (toSegment) {
+            await post(segmentAudienceOf(segmentChoice, narrowed), "send");
+            return;
+          }
           if (toPeople) {
             await post({ type: "users", users: people, ...narrowed }, "send");
             return;
@@ -447,4 +488,61 @@ function audienceText(t: Translate, size: AudienceSize | null): string {
   }
   if (size.channels.length === 0) return t("dashboard.compose.confirm.everyone", { recipients });
   return t("dashboard.compose.confirm.channels", { count: size.channels.length, channels: channelNames(size), recipients });
+}
+
+type Target = "subscribers" | "people" | "segment";
+
+/** What the confirmation says of a segment audience: its name (null when written here) and how many it reaches now. */
+interface SegmentConfirmation {
+  name: string | null;
+  subscriptions: number;
+  people: number;
+  /** The chosen sites' count (0: every site). */
+  sites: number;
+}
+
+/** Why the segment choice cannot be sent, or undefined. */
+function segmentProblem(t: Translate, choice: SegmentChoice): string | undefined {
+  if (choice.source === "saved") return choice.segmentId === "" ? t("segments.compose.segmentRequired") : undefined;
+  return choice.draft.expression.trim() === "" ? t("segments.dialog.expressionRequired") : undefined;
+}
+
+/**
+ * The count the confirmation shows: the saved segment's expression as it is now (a send reads it
+ * when it starts) or the written one, narrowed to the chosen sites in the segment language itself
+ * (`site in (…)`), so the figure is the one the send will take.
+ */
+async function segmentConfirmation(api: SegmentsApi, choice: SegmentChoice, sites: readonly string[]): Promise<SegmentConfirmation> {
+  let name: string | null = null;
+  let expression = choice.draft.expression;
+  let tagKinds: SegmentTagKinds = choice.draft.tagKinds;
+  if (choice.source === "saved") {
+    const segment = await api.getSegment(choice.segmentId);
+    ({ name, expression, tagKinds } = segment);
+  }
+  const narrowed = sites.length > 0 && sites.every((id) => /^\d+$/.test(id)) ? `(${expression})\ne site in (${sites.join(", ")})` : expression;
+  const count = await api.count(narrowed, tagKinds);
+  return { name, subscriptions: count.subscriptions, people: count.people, sites: sites.length };
+}
+
+/** The notification's audience for a segment choice (a saved one by id: the server reads it when the send starts). */
+function segmentAudienceOf(choice: SegmentChoice, narrowed: { sites?: string[] }): NotificationAudience {
+  const audience =
+    choice.source === "saved"
+      ? { type: "segment" as const, segment: Number(choice.segmentId), ...narrowed }
+      : { type: "segment" as const, expression: choice.draft.expression, tagKinds: choice.draft.tagKinds, ...narrowed };
+  return audience as unknown as NotificationAudience;
+}
+
+function segmentConfirmTitle(t: Translate, when: ComposeValues["when"], confirmation: SegmentConfirmation): string {
+  if (when === "later") return t("dashboard.compose.confirm.laterTitle");
+  return confirmation.name === null ? t("segments.compose.confirmTitleWritten") : t("segments.compose.confirmTitle", { name: confirmation.name });
+}
+
+/** "o segmento “Premium” (1.250 inscrições · 980 pessoas)", "quem atende à expressão escrita nos 2 sites escolhidos (…)". */
+function segmentAudienceText(t: Translate, confirmation: SegmentConfirmation): string {
+  const size = segmentCountText(t, confirmation);
+  const who = confirmation.name === null ? t("segments.compose.whoWritten") : t("segments.compose.whoSaved", { name: confirmation.name });
+  if (confirmation.sites === 0) return t("segments.compose.audience", { who, size });
+  return t("segments.compose.audienceOnSites", { who, size, count: confirmation.sites, formatted: formatNumber(confirmation.sites) });
 }
