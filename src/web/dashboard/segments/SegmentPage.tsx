@@ -171,7 +171,7 @@ function SizeChart({ segment }: { segment: SegmentDetail }) {
               xAxis={[{ scaleType: "point", data: rows.map((row) => formatDay(row.day)) }]}
               yAxis={[{ valueFormatter: numberFormatter, width: 56, tickMinStep: 1, min: 0 }]}
               series={[
-                { label: t("segments.detail.subscriptions"), data: rows.map((row) => row.subscriptions), showMark: rows.length < 20, valueFormatter: numberFormatter, area: true },
+                { label: t("segments.detail.subscriptions"), data: rows.map((row) => row.subscriptions), showMark: rows.length < 20, valueFormatter: numberFormatter },
                 { label: t("segments.detail.people"), data: rows.map((row) => row.people), showMark: rows.length < 20, valueFormatter: numberFormatter },
               ]}
             />
