@@ -8,6 +8,7 @@ import type { Repositories } from "../store/repositories.js";
 import { resolveDeliveryOptions } from "./delivery-options.js";
 import { createDeliveryEngine, type DeliveryEngine } from "./engine.js";
 import { createHygieneTask, type HygieneOptions, type HygieneTask } from "./hygiene-task.js";
+import { createSegmentSizesTask, type SegmentSizesTask } from "./segment-sizes-task.js";
 import { createScheduler, type Scheduler } from "./scheduler.js";
 import { createWebhookDispatcher, type WebhookDispatcher } from "./webhooks/dispatcher.js";
 import { createWebhookClient } from "./webhooks/webhook-client.js";
@@ -63,6 +64,8 @@ export interface DeliveryRuntime {
   readonly scheduler: Scheduler;
   /** Warns, then removes, subscriptions whose browser has not come back (SINO_SUBSCRIPTION_*). */
   readonly hygiene: HygieneTask;
+  /** Measures every saved segment's size once a day (its size-over-time chart). */
+  readonly segmentSizes: SegmentSizesTask;
   /** Sends the webhook outbox; apart from the push lanes (its own loop and HTTP agent). */
   readonly webhooks: WebhookDispatcher;
   /** Starts the worker lanes and the scheduler. */
@@ -110,6 +113,12 @@ export function createDeliveryRuntime(config: DeliveryRuntimeConfig, repositorie
     logger,
     options: config.hygiene,
   });
+  const segmentSizes = createSegmentSizesTask({
+    segments: repositories.savedSegments,
+    count: (tree, tagKinds, now) => repositories.segments.countSegment(tree, tagKinds, now),
+    clock: Date.now,
+    logger,
+  });
   const w = config.webhooks;
   const webhookClient = createWebhookClient({
     allowPrivateAddresses: w.allowPrivateAddresses,
@@ -138,17 +147,20 @@ export function createDeliveryRuntime(config: DeliveryRuntimeConfig, repositorie
     engine,
     scheduler,
     hygiene,
+    segmentSizes,
     webhooks,
     start() {
       engine.start();
       scheduler.start();
       hygiene.start();
+      segmentSizes.start();
       webhooks.start();
     },
     close: (options = { graceful: true }) =>
       (closing ??= (async () => {
         await scheduler.stop();
         await hygiene.stop();
+        await segmentSizes.stop();
         await Promise.all([engine.stop(options), webhooks.stop(options)]);
         await transport.close();
         await webhookClient.close();

@@ -1,7 +1,7 @@
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import { isDatabaseUnavailable } from "../store/database-unavailable.js";
-import type { DeliveryQueueRepository, ClaimedJob, ClaimedRetry, Lease, SettledRetry } from "../store/delivery-queue-repository.js";
+import type { DeliveryQueueRepository, ClaimedJob, ClaimedRetry, Lease, SettledRetry, TargetsAudience } from "../store/delivery-queue-repository.js";
 import type { Notification, NotificationsRepository } from "../store/notifications-repository.js";
 import type { DeliveryOptions } from "./delivery-options.js";
 import type { BatchPusher, PayloadOf } from "./push-batch.js";
@@ -70,6 +70,11 @@ function personalPayloads(send: Notification, people: ReadonlyMap<string, Readon
       return undefined;
     }
   };
+}
+
+/** What the range query needs of a send's audience. */
+function targetsAudience(send: Notification): TargetsAudience {
+  return send.audience.kind === "segment" ? { people: false, segment: send.audience } : { people: send.audience.kind === "people" };
 }
 
 /**
@@ -184,7 +189,7 @@ export function createWorker(deps: WorkerDeps): Worker {
         publish(await queue.expireJob(lease(owner), job));
         return;
       }
-      const targets = await queue.listTargets(job, job.cursor, options.batchSize, { people: send.audience.kind === "people" });
+      const targets = await queue.listTargets(job, job.cursor, options.batchSize, targetsAudience(send));
       const cursor = targets.length < options.batchSize ? job.toId : targets[targets.length - 1]!.id;
       const outcomes = await deps.pusher.push(send, targets.map((target) => ({ target, attempt: 1 })), now, payloadOf);
       if (abandoned) return;

@@ -39,6 +39,7 @@ import { registerEmbedAssets } from "./embed-assets.js";
 import { registerSecurityHeaders } from "./security-headers.js";
 import { registerWebApp, sendIndexHtml } from "./web-app.js";
 import { registerSiteRoutes } from "./routes/sites/sites.js";
+import { registerSavedSegmentRoutes } from "./routes/saved-segments/saved-segments.js";
 import { PUBLIC_API_PATHS, pathOf, registerPublicCors } from "./sites/public-cors.js";
 import { createSiteRegistry } from "./sites/site-registry.js";
 
@@ -193,6 +194,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     recipients: deps.repositories.recipients,
     notifications: deps.repositories.notifications,
     publicUrl: deps.config.publicUrl,
+  });
+  registerSavedSegmentRoutes(app, {
+    ...operatorDeps,
+    savedSegments: deps.repositories.savedSegments,
+    count: (tree, tagKinds, at) => deps.repositories.segments.countSegment(tree, tagKinds, at),
   });
   registerWebhookRoutes(app, {
     ...operatorDeps,

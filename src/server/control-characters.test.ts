@@ -46,6 +46,7 @@ for (const dialect of DIALECTS) {
     let publisherId: string;
     let channelId: string;
     let webhookId: string;
+    let segmentId: string;
     const sub = aBrowserSubscription();
     const logs: Array<{ level: number; msg?: string }> = [];
 
@@ -76,6 +77,9 @@ for (const dialect of DIALECTS) {
       expect(webhook.status).toBe(201);
       webhookId = webhook.body.webhook.id;
       expect((await admin.patch(`/api/v1/webhooks/${webhookId}`, { enabled: false })).status).toBe(200);
+      const segment = await admin.post("/api/v1/segments", { name: "Base", expression: { tag: "vip", op: "exists" } });
+      expect(segment.status).toBe(201);
+      segmentId = segment.body.segment.id;
     });
     afterAll(async () => {
       await server.close();
@@ -189,6 +193,13 @@ for (const dialect of DIALECTS) {
         { field: "PATCH /api/v1/webhooks/{id} url", who: "admin", method: "PATCH", path: `/api/v1/webhooks/${webhookId}`, body: { url: `https://93.184.215.14/sino${bad}` }, errorField: "url" },
         { field: "PATCH /api/v1/webhooks/{id} description", who: "admin", method: "PATCH", path: `/api/v1/webhooks/${webhookId}`, body: { description: `CRM${bad}` }, errorField: "description" },
         { field: "PATCH /api/v1/webhooks/{id} events", who: "admin", method: "PATCH", path: `/api/v1/webhooks/${webhookId}`, body: { events: [`notification.completed${bad}`] }, errorField: "events", code: "webhook_events_invalid" },
+        { field: "POST /api/v1/notifications audience.expression", who: "admin", method: "POST", path: "/api/v1/notifications", body: { ...note, audience: { type: "segment", expression: `tem vip${bad}` } }, errorField: "audience.expression" },
+        { field: "POST /api/v1/segments name", who: "admin", method: "POST", path: "/api/v1/segments", body: { name: `Novo${bad}`, expression: "tem vip" }, errorField: "name" },
+        { field: "POST /api/v1/segments description", who: "admin", method: "POST", path: "/api/v1/segments", body: { name: "Novo", description: `Texto${bad}`, expression: "tem vip" }, errorField: "description" },
+        { field: "POST /api/v1/segments expression", who: "admin", method: "POST", path: "/api/v1/segments", body: { name: "Novo", expression: `tem vip${bad}` }, errorField: "expression" },
+        { field: "PATCH /api/v1/segments/{id} name", who: "admin", method: "PATCH", path: `/api/v1/segments/${segmentId}`, body: { name: `Novo${bad}` }, errorField: "name" },
+        { field: "PATCH /api/v1/segments/{id} description", who: "admin", method: "PATCH", path: `/api/v1/segments/${segmentId}`, body: { description: `Texto${bad}` }, errorField: "description" },
+        { field: "PATCH /api/v1/segments/{id} expression", who: "admin", method: "PATCH", path: `/api/v1/segments/${segmentId}`, body: { expression: `tem vip${bad}` }, errorField: "expression" },
         // Message ids are `msg_` and [A-Za-z0-9_-]: one with anything else cannot exist.
         { field: "POST /api/v1/webhooks/{id}/messages/{messageId}/resend messageId", who: "admin", method: "POST", path: `/api/v1/webhooks/${webhookId}/messages/msg_1${q}/resend`, errorField: "messageId", code: "webhook_message_not_found", status: 404 },
         { field: "POST /p/{channel} channel", who: "token", method: "POST", path: `/p/obras${q}`, body: "Backup concluído", errorField: "channel" },

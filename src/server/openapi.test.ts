@@ -39,6 +39,8 @@ describe("the OpenAPI document and the docs page", () => {
         "/api/v1/sites",
         "/api/v1/sites/{id}",
         "/api/v1/sites/{id}/identity-secret",
+        "/api/v1/segments",
+        "/api/v1/segments/{id}",
         "/api/v1/subscriptions/user",
         "/api/v1/people/{userId}/subscriptions",
         "/api/v1/people",

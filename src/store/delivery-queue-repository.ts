@@ -3,6 +3,7 @@ import type { DatabaseHandle } from "./database.js";
 import { toNotification, type Notification } from "./notifications-repository.js";
 import type { Schema } from "./schema.js";
 import { inSendAudience, inSendSites, notFlagged } from "./audience-filter.js";
+import { inSegmentAudience, type SegmentAudience } from "./segment-audience.js";
 import {
   completedEvent,
   enqueueIfHooked,
@@ -100,7 +101,7 @@ export interface DeliveryQueueRepository {
    * The next `limit` targets of a job after `cursor`, in id order. `people`: the send is a
    * `people` send (its audience is its people on its sites), which the query reaches by person.
    */
-  listTargets(job: ClaimedJob, cursor: number, limit: number, audience?: { readonly people: boolean }): Promise<DeliveryTarget[]>;
+  listTargets(job: ClaimedJob, cursor: number, limit: number, audience?: TargetsAudience): Promise<DeliveryTarget[]>;
   /**
    * Records one sub-batch in one transaction: counters, removals, flags and retry rows, the
    * cursor moved and the lease renewed. Returns undefined, changing nothing, when the lease is no
@@ -121,6 +122,14 @@ export interface DeliveryQueueRepository {
   settleRetries(lease: Lease, settled: readonly SettledRetry[]): Promise<Notification[]>;
   /** Gives back every retry row `owner` still holds. */
   releaseRetries(owner: string): Promise<void>;
+}
+
+/** What the range query needs to know of a send beyond its id. */
+export interface TargetsAudience {
+  /** A `people` send: reached through its people's (person_id, id) index entries. */
+  readonly people: boolean;
+  /** A `segment` send's resolved audience. */
+  readonly segment?: SegmentAudience;
 }
 
 const INSERT_CHUNK = 500;
@@ -173,7 +182,7 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
     return job;
   }
 
-  async function listTargets(job: ClaimedJob, cursor: number, limit: number, audience?: { readonly people: boolean }): Promise<DeliveryTarget[]> {
+  async function listTargets(job: ClaimedJob, cursor: number, limit: number, audience?: TargetsAudience): Promise<DeliveryTarget[]> {
     const rows = await db
       .selectFrom("subscriptions")
       .select(["id", "endpoint", "p256dh", "auth", "person_id", "site_id"])
@@ -188,6 +197,8 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
           .where(inSendSites(job.notificationId)),
       )
       .$if(audience?.people !== true, (qb) => qb.where(inSendAudience(job.notificationId)))
+      // The very filter the send's count was taken with when it started (its resolved audience).
+      .$if(audience?.segment !== undefined, (qb) => qb.where(inSegmentAudience(audience!.segment!)))
       .where(notFlagged())
       .orderBy("id")
       .limit(limit)

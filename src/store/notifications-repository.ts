@@ -4,6 +4,7 @@ import type { NotificationCategory, NotificationStatus, NotificationsTable, Sche
 import { writeTransaction } from "./write-transaction.js";
 import { completedEvent, enqueueIfHooked } from "./recipient-outcomes.js";
 import { inChannels, inPeople, inSendPeople, inSites, notFlagged } from "./audience-filter.js";
+import { inSegmentAudience, resolveSegmentAudience, type SegmentAudience } from "./segment-audience.js";
 
 /**
  * Who a send goes to. `endpoint` is one browser ("send to me"): its range is that subscription's
@@ -19,7 +20,9 @@ export type Audience =
    * Every subscription of some people (the send's notification_people rows, never in this JSON:
    * a send may name 10,000); `people` is how many. Channels do not apply.
    */
-  | { readonly kind: "people"; readonly people: number; readonly sites?: readonly number[] };
+  | { readonly kind: "people"; readonly people: number; readonly sites?: readonly number[] }
+  /** The subscriptions matching a segment's expression, resolved when the send starts (see SegmentAudience). */
+  | SegmentAudience;
 
 /** One person of a `people` send, with the placeholder values their copy is filled from. */
 export interface SendPerson {
@@ -210,11 +213,15 @@ export function createNotificationsRepository(database: DatabaseHandle): Notific
           .returningAll()
           .executeTakeFirst();
         if (claimed === undefined) return undefined;
-        const notification = toNotification(claimed);
-        const range = await targetRange(trx, notification.audience, notification.id);
+        const claimedSend = toNotification(claimed);
+        // A segment is read now, not when the send was scheduled: its expression may have changed.
+        const audience = claimedSend.audience.kind === "segment" ? await resolveSegmentAudience(trx, claimedSend.audience, now) : claimedSend.audience;
+        const notification = { ...claimedSend, audience };
+        const range = await targetRange(trx, audience, notification.id);
         const row = await trx
           .updateTable("notifications")
           .set({
+            ...(audience === claimedSend.audience ? {} : { audience: JSON.stringify(audience) }),
             status: range.count === 0 ? "completed" : "queued",
             queued: range.count,
             // The TTL counts from when it goes out, not from when it was written.
@@ -224,7 +231,7 @@ export function createNotificationsRepository(database: DatabaseHandle): Notific
           .where("id", "=", notification.id)
           .returningAll()
           .executeTakeFirstOrThrow();
-        await insertJobs(trx, notification.id, range, options.jobSize, notification.audience.kind === "people");
+        await insertJobs(trx, notification.id, range, options.jobSize, isSparse(audience));
         const started = toNotification(row);
         if (started.status === "completed") await enqueueIfHooked(trx, () => [completedEvent(started)], now);
         return started;
@@ -236,6 +243,7 @@ export function createNotificationsRepository(database: DatabaseHandle): Notific
   }
 
   async function countTargets(audience: Audience, people: readonly string[] = []): Promise<number> {
+    if (audience.kind === "segment") return (await targetRange(db, await resolveSegmentAudience(db, audience, Date.now()))).count;
     if (audience.kind !== "people") return (await targetRange(db, audience)).count;
     let count = 0;
     // Ids are distinct, so the chunks' subscriptions are too: their counts add up.
@@ -280,9 +288,11 @@ export function createNotificationsRepository(database: DatabaseHandle): Notific
  * Stores a send (and, unless it is scheduled for later, its range jobs) inside the caller's write
  * transaction: `createWithJobs` uses it alone, the idempotency-key store with its key row.
  */
-export async function insertSendWithJobs(trx: Kysely<Schema>, input: NewNotification, options: CreateSendOptions): Promise<Notification> {
+export async function insertSendWithJobs(trx: Kysely<Schema>, asked: NewNotification, options: CreateSendOptions): Promise<Notification> {
   if (!Number.isInteger(options.jobSize) || options.jobSize < 1) throw new RangeError("jobSize must be a positive integer");
-  const scheduled = input.sendAt !== undefined && input.sendAt > options.now;
+  const scheduled = asked.sendAt !== undefined && asked.sendAt > options.now;
+  // A segment going out now is resolved now; a scheduled one when `startDue` sends it.
+  const input = asked.audience.kind === "segment" && !scheduled ? { ...asked, audience: await resolveSegmentAudience(trx, asked.audience, options.now) } : asked;
   // A `people` send's range is taken once its notification_people rows exist (below).
   const people = input.audience.kind === "people";
   let range = scheduled || people ? { count: 0, min: 0, max: 0 } : await targetRange(trx, input.audience);
@@ -305,6 +315,7 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, input: NewNotifica
       category: input.category ?? "marketing",
       collapse_key: input.collapseKey ?? null,
       personalised: input.personalised === true ? 1 : 0,
+      segment_id: input.audience.kind === "segment" ? input.audience.segmentId : null,
       payload: "",
       status,
       created_at: options.now,
@@ -353,11 +364,19 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, input: NewNotifica
       .values([...new Set(input.audience.channels)].map((channel_id) => ({ notification_id: id, channel_id })))
       .execute();
   }
-  await insertJobs(trx, id, range, options.jobSize, input.audience.kind === "people");
+  await insertJobs(trx, id, range, options.jobSize, isSparse(input.audience));
   const send = toNotification(row);
   // Nothing to send to: completed at once, and reported as any finished send is.
   if (send.status === "completed") await enqueueIfHooked(trx, () => [completedEvent(send)], options.now);
   return send;
+}
+
+/**
+ * Whether a send's targets may be scattered thinly over the id range: a people send's few devices,
+ * a segment's matches. Its jobs are then sized by targets rather than by ids.
+ */
+function isSparse(audience: Audience): boolean {
+  return audience.kind === "people" || audience.kind === "segment";
 }
 
 /** One job per `jobSize` ids over min..max (a few rows, never one per subscription). */
@@ -391,6 +410,7 @@ async function targetRange(trx: Kysely<Schema>, audience: Audience, notification
     .$if(audience.kind === "endpoint", (qb) => qb.where("endpoint", "=", (audience as { endpoint: string }).endpoint))
     .$if(audience.kind === "channels", (qb) => qb.where(inChannels((audience as { channels: readonly number[] }).channels)))
     .$if(audience.kind === "people", (qb) => qb.where(inSendPeople(notificationId ?? -1)))
+    .$if(audience.kind === "segment", (qb) => qb.where(inSegmentAudience(audience as SegmentAudience)))
     .$if(audienceSites(audience).length > 0, (qb) => qb.where(inSites(audienceSites(audience))))
     .where(notFlagged())
     .executeTakeFirstOrThrow();

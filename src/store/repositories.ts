@@ -10,6 +10,8 @@ import { createNotificationEventsRepository, type NotificationEventsRepository }
 import { createNotificationsRepository, type NotificationsRepository } from "./notifications-repository.js";
 import { createPeopleRepository, type PeopleRepository } from "./people-repository.js";
 import { createRecipientsRepository, type RecipientsRepository } from "./recipients-repository.js";
+import { createSavedSegmentsRepository, type SavedSegmentsRepository } from "./saved-segments-repository.js";
+import { createSegmentsRepository, type SegmentsRepository } from "./segments-repository.js";
 import { createSendHistoryRepository, type SendHistoryRepository } from "./send-history-repository.js";
 import { createSessionsRepository, type SessionsRepository } from "./sessions-repository.js";
 import { createSettingsRepository, type SettingsRepository } from "./settings-repository.js";
@@ -34,6 +36,8 @@ export interface Repositories {
   readonly notifications: NotificationsRepository;
   readonly people: PeopleRepository;
   readonly recipients: RecipientsRepository;
+  readonly savedSegments: SavedSegmentsRepository;
+  readonly segments: SegmentsRepository;
   readonly sendHistory: SendHistoryRepository;
   readonly sessions: SessionsRepository;
   readonly settings: SettingsRepository;
@@ -59,6 +63,8 @@ export function createRepositories(database: DatabaseHandle): Repositories {
     notifications: createNotificationsRepository(database),
     people: createPeopleRepository(database),
     recipients: createRecipientsRepository(database),
+    savedSegments: createSavedSegmentsRepository(database),
+    segments: createSegmentsRepository(database),
     sendHistory: createSendHistoryRepository(database),
     sessions: createSessionsRepository(database),
     settings: createSettingsRepository(database),

@@ -11,6 +11,9 @@ function audienceOf(send: StoredNotification): PresentedAudience {
   const audience = send.audience;
   const sites = audience.kind !== "endpoint" && audience.sites !== undefined && audience.sites.length > 0 ? { sites: audience.sites.map(String) } : {};
   if (audience.kind === "people") return { type: "users", users: audience.people, ...sites };
+  if (audience.kind === "segment") {
+    return { type: "segment", segment: audience.segmentId === null ? null : String(audience.segmentId), name: audience.name, expression: audience.text, ...sites };
+  }
   if (audience.kind === "channels") return { type: "channels", channels: [...(audience.slugs ?? [])], ...sites };
   return audience.kind === "endpoint" ? { type: "endpoint" } : { type: "all", ...sites };
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { userIdSchema } from "./user-id.js";
 import { siteIdSchema } from "./sites.js";
 import { hasControlCharacters, multiLineText, text } from "./text.js";
+import { segmentExpressionInputSchema, segmentTagKindsSchema } from "./segment-expression.js";
 
 /**
  * Notifications (*envios*) over the API: what POST /notifications takes, what every notification answer
@@ -113,6 +114,20 @@ export const audienceSchema = z.discriminatedUnion("type", [
     users: z.array(audiencePersonSchema).min(1, { error: "too_many_users" }).max(NOTIFICATION_LIMITS.users, { error: "too_many_users" }),
     sites: audienceSites.optional(),
   }),
+  /**
+   * The subscriptions a segment matches when the send goes out (a scheduled send reads a saved
+   * segment then): a saved segment's id, or an expression (text or JSON tree) with the tags it
+   * reads. Marketing only.
+   */
+  z
+    .object({
+      type: z.literal("segment"),
+      segment: z.union([z.string().regex(/^\d{1,15}$/), z.number().int().positive().max(Number.MAX_SAFE_INTEGER)], { error: "segment_not_found" }).optional(),
+      expression: segmentExpressionInputSchema.optional(),
+      tagKinds: segmentTagKindsSchema.optional(),
+      sites: audienceSites.optional(),
+    })
+    .refine((audience) => (audience.segment === undefined) !== (audience.expression === undefined), { error: "validation_failed", path: ["segment"] }),
 ]);
 export type NotificationAudience = z.infer<typeof audienceSchema>;
 
@@ -165,6 +180,11 @@ export const presentedAudienceSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("channels"), channels: z.array(z.string()), sites: z.array(z.string()).optional() }),
   /** How many people (never their ids: a send may name 10,000). */
   z.object({ type: z.literal("users"), users: z.number(), sites: z.array(z.string()).optional() }),
+  /**
+   * A segment: the saved segment's id and name (null for an expression written for the send) and
+   * the canonical text of the expression it went out with (null while a saved segment's send waits).
+   */
+  z.object({ type: z.literal("segment"), segment: z.string().nullable(), name: z.string().nullable(), expression: z.string().nullable(), sites: z.array(z.string()).optional() }),
 ]);
 export type PresentedAudience = z.infer<typeof presentedAudienceSchema>;
 
@@ -247,6 +267,8 @@ export const audienceSizeQuerySchema = z.object({
     .transform((value) => [...new Set(Array.isArray(value) ? value : [value])])
     .pipe(z.array(z.string()).max(AUDIENCE_SIZE_MAX_USERS, { error: "too_many_users" }))
     .optional(),
+  /** `segment=12`: a saved segment's subscriptions now (with `sites`; channels do not apply). */
+  segment: z.string().regex(/^\d{1,15}$/, { error: "segment_not_found" }).optional(),
 });
 export type AudienceSizeQuery = z.input<typeof audienceSizeQuerySchema>;
 export const audienceSizeSchema = z.object({

@@ -53,6 +53,11 @@ export const API_ROUTES = {
   sites: `${API_PREFIX}/sites`,
   /** Admin: GET list, POST create; `/webhooks/:id` GET, PATCH, DELETE; `/secret`, `/messages`, `/test`. */
   webhooks: `${API_PREFIX}/webhooks`,
+  /**
+   * Saved segments: GET (signed in) list, POST (admin) create; `/segments/:id` GET (signed in,
+   * with its daily sizes and sends), PATCH and DELETE (admin).
+   */
+  segments: `${API_PREFIX}/segments`,
   /** GET: the OpenAPI 3 document, generated from the same zod schemas that validate requests. */
   openapi: `${API_PREFIX}/openapi.json`,
   /** The readable API documentation (Swagger UI, served locally). */
@@ -159,4 +164,9 @@ export function webhookResendPath(id: string, messageId: string): string {
 /** `/api/v1/webhooks/:id/test` (POST): queues a `webhook.test` event. */
 export function webhookTestPath(id: string): string {
   return `${webhookPath(id)}/test`;
+}
+
+/** `/api/v1/segments/:id`. */
+export function segmentPath(id: string): string {
+  return `${API_ROUTES.segments}/${encodeURIComponent(id)}`;
 }

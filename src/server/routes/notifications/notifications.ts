@@ -28,6 +28,7 @@ import { streamProgress } from "./progress-stream.js";
 import { checkIdempotencyKey, publish, toApiFailure, type PublishDeps } from "./publish.js";
 import { registerQuickPublish } from "./quick-publish.js";
 import { resolveAudience, type AudienceFields } from "./resolve-audience.js";
+import type { Audience } from "../../../store/notifications-repository.js";
 
 const idParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "notification_not_found" }) });
 const RECENT_SENDS = 5;
@@ -55,6 +56,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
     engine: deps.engine,
     subscriptions: deps.repositories.subscriptions,
     notifications: deps.repositories.notifications,
+    savedSegments: deps.repositories.savedSegments,
     channels: deps.repositories.channels,
     sites,
     publicUrl: deps.publicUrl,
@@ -185,11 +187,18 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
       },
     },
     async (request) => {
-      const { channels, sites: siteIds = [], users } = request.query;
+      const { channels, sites: siteIds = [], users, segment } = request.query;
       // The send's own rules and count: what this says is what POST /notifications would reach now.
       // People: only their subscriptions, on the sites chosen; channels do not apply to them.
       const resolved = await resolveAudience(publishDeps, { channels: users === undefined ? channels : undefined, sites: siteIds }, QUERY_FIELDS);
-      const audience = users === undefined ? resolved.audience : { kind: "people" as const, people: users.length, ...(resolved.audience.sites === undefined ? {} : { sites: resolved.audience.sites }) };
+      const narrowed = resolved.audience.sites === undefined ? {} : { sites: resolved.audience.sites };
+      let audience: Audience = users === undefined ? resolved.audience : { kind: "people" as const, people: users.length, ...narrowed };
+      if (segment !== undefined && users === undefined) {
+        // A saved segment as it is now: channels do not apply to it (its expression may name some).
+        const saved = await deps.repositories.savedSegments.findById(Number(segment));
+        if (saved === undefined) throw apiError("segment_not_found", "segment");
+        audience = { kind: "segment", segmentId: saved.id, name: saved.name, tree: null, text: null, tagKinds: saved.tagKinds, at: null, ...narrowed };
+      }
       const [recipients, known] = await Promise.all([
         deps.repositories.notifications.countTargets(audience, users),
         siteIds.length === 0 ? [] : sites.listPlain(),

@@ -17,6 +17,10 @@ import type { Principal } from "../../auth/principal.js";
 import { apiError } from "../../errors.js";
 import { presentNotification } from "../../presenters/notification.js";
 import { resolveAudience, type AudienceDeps, type AudienceFields } from "./resolve-audience.js";
+import { formatSegment } from "../../../shared/segments/format.js";
+import type { SavedSegmentsRepository } from "../../../store/saved-segments-repository.js";
+import type { SegmentAudience } from "../../../store/segment-audience.js";
+import { segmentTreeOf } from "../saved-segments/segment-expression.js";
 
 /** A send request after its schema: from POST /notifications or from the quick publish. */
 export interface PublishRequest {
@@ -38,6 +42,8 @@ export interface PublishDeps extends AudienceDeps {
   readonly subscriptions: Pick<SubscriptionsRepository, "findByEndpoint">;
   /** Who a `users` send reaches: the ids with no subscription, and (scheduled) the count now. */
   readonly notifications: Pick<NotificationsRepository, "peopleWithoutSubscriptions" | "countTargets">;
+  /** A `segment` audience's saved segment. */
+  readonly savedSegments: Pick<SavedSegmentsRepository, "findById">;
   /** SINO_PUBLIC_URL: an http link on this origin is "same-origin", hence allowed. */
   readonly publicUrl: string;
   readonly now: () => number;
@@ -162,6 +168,8 @@ async function toSendInput(deps: PublishDeps, request: PublishRequest, now: numb
     if (subscription === undefined) throw apiError("subscription_not_found", "audience.endpoint");
     // The stored spelling: the send is matched against the row, whatever spelling was asked for.
     audience = { kind: "endpoint", endpoint: subscription.endpoint };
+  } else if (request.audience.type === "segment") {
+    audience = await segmentAudienceOf(deps, request.audience);
   } else {
     const channels = request.audience.type === "channels" ? request.audience.channels : undefined;
     audience = (await resolveAudience(deps, { channels, sites: request.audience.sites }, BODY_FIELDS)).audience;
@@ -180,6 +188,22 @@ async function toSendInput(deps: PublishDeps, request: PublishRequest, now: numb
     ...(request.collapseKey === undefined ? {} : { collapseKey: request.collapseKey }),
     ...(sendAt === undefined ? {} : { sendAt }),
   };
+}
+
+/**
+ * A `segment` audience as stored: a saved segment by id (its expression is read when the send
+ * starts), or an expression written for the send, checked now.
+ */
+async function segmentAudienceOf(deps: PublishDeps, asked: Extract<NotificationAudience, { type: "segment" }>): Promise<SegmentAudience> {
+  const sites = (await resolveAudience(deps, { sites: asked.sites }, BODY_FIELDS)).audience.sites;
+  const narrowed = sites === undefined ? {} : { sites };
+  if (asked.segment !== undefined) {
+    const saved = await deps.savedSegments.findById(Number(asked.segment));
+    if (saved === undefined) throw apiError("segment_not_found", "audience.segment");
+    return { kind: "segment", segmentId: saved.id, name: saved.name, tree: null, text: null, tagKinds: saved.tagKinds, at: null, ...narrowed };
+  }
+  const tree = segmentTreeOf(asked.expression!, "audience.expression");
+  return { kind: "segment", segmentId: null, name: null, tree, text: formatSegment(tree), tagKinds: asked.tagKinds ?? "trusted", at: null, ...narrowed };
 }
 
 /** A `users` audience's entries, each id once, in first-seen order; the last `data` given wins. */

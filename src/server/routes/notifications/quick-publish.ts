@@ -75,7 +75,10 @@ export async function registerQuickPublish(
         const people = userHeader(request.headers[USER_HEADER]);
         // People are reached wherever they subscribed: a channel in the path would say otherwise.
         if (people.length > 0 && channel !== QUICK_PUBLISH_EVERYONE) throw apiError("validation_failed", "X-User");
-        const parsed = createNotificationRequestSchema.safeParse(toRequest(request.body ?? "", request.headers, people));
+        // `X-Segment: 12`: a saved segment, matched on every channel (its expression may name some).
+        const segment = firstHeader(request.headers, [SEGMENT_HEADER]);
+        if (segment !== undefined && (channel !== QUICK_PUBLISH_EVERYONE || people.length > 0)) throw apiError("validation_failed", "X-Segment");
+        const parsed = createNotificationRequestSchema.safeParse(toRequest(request.body ?? "", request.headers, people, segment));
         if (!parsed.success) {
           // The shared schema's messages are error codes (`title_too_long`), as on POST /notifications.
           const issue = parsed.error.issues[0];
@@ -114,6 +117,7 @@ function quickField(path: PropertyKey | undefined): string | undefined {
 }
 
 const USER_HEADER = "x-user";
+const SEGMENT_HEADER = "x-segment";
 
 /** `X-User: ana, bia` or the header repeated (Node joins repeats with ", "): each id trimmed, blanks dropped. */
 function userHeader(value: string | string[] | undefined): string[] {
@@ -129,7 +133,13 @@ function toRequest(
   text: string,
   headers: FastifyRequest["headers"],
   people: readonly string[],
-): Omit<PublishRequest, "urgency" | "ttl" | "audience" | "category"> & { urgency: string; ttl: number; category?: string; audience: { type: "all" } | { type: "users"; users: string[] } } {
+  segment: string | undefined,
+): Omit<PublishRequest, "urgency" | "ttl" | "audience" | "category"> & {
+  urgency: string;
+  ttl: number;
+  category?: string;
+  audience: { type: "all" } | { type: "users"; users: string[] } | { type: "segment"; segment: string };
+} {
   const message = text.replace(/\r\n/g, "\n").trim();
   const title = firstHeader(headers, TITLE_HEADERS);
   const link = firstHeader(headers, ["click", "x-click", "x-link", "link"]);
@@ -149,7 +159,7 @@ function toRequest(
     urgency: (NOTIFICATION_URGENCIES as readonly string[]).includes(urgency) ? (urgency as NotificationUrgency) : urgency,
     ttl: DEFAULT_NOTIFICATION_TTL,
     ...(category === undefined ? {} : { category: category.toLowerCase() }),
-    audience: people.length > 0 ? { type: "users", users: [...people] } : { type: "all" },
+    audience: people.length > 0 ? { type: "users", users: [...people] } : segment !== undefined ? { type: "segment", segment } : { type: "all" },
   };
 }
 

@@ -1,6 +1,6 @@
 import type { SegmentNode, SegmentTagKinds } from "../../../shared/segments/tree.js";
-import type { NotificationStatus } from "../../../shared/api/notifications.js";
-import { API_PREFIX } from "../../../shared/api/routes.js";
+import type { CreateSegmentRequest, SavedSegment, SavedSegmentDetail, SavedSegmentDetailResponse, SavedSegmentResponse, SavedSegmentsResponse, UpdateSegmentRequest } from "../../../shared/api/saved-segments.js";
+import { API_ROUTES, segmentPath } from "../../../shared/api/routes.js";
 import { createJsonRequest } from "../../../client/http/json-request.js";
 import { dashboardApiErrorFrom } from "./dashboard-api.js";
 
@@ -30,37 +30,7 @@ export interface SegmentExplanation {
   subscriptions: { id: string; matches: boolean; tree: ExplainNode }[];
 }
 
-export interface SegmentSize {
-  subscriptions: number;
-  people: number;
-  measuredAt: string;
-}
-
-export interface SavedSegment {
-  id: string;
-  name: string;
-  description: string | null;
-  /** The canonical text. */
-  expression: string;
-  tree: SegmentNode;
-  tagKinds: SegmentTagKinds;
-  /** The last measure (on save and daily), or null before the first. */
-  size: SegmentSize | null;
-}
-
-export interface SegmentDetail extends SavedSegment {
-  /** Daily sizes, oldest first (the last 90 days). */
-  history: { day: string; subscriptions: number; people: number }[];
-  /** The latest sends to this segment. */
-  sends: { id: string; title: string; status: NotificationStatus; createdAt: string; queued: number }[];
-}
-
-export interface SegmentRequest {
-  name: string;
-  description?: string | null;
-  expression: string;
-  tagKinds: SegmentTagKinds;
-}
+export type { SavedSegment, SavedSegmentDetail as SegmentDetail } from "../../../shared/api/saved-segments.js";
 
 export type ExplainTarget = { userId: string } | { subscriptionId: string };
 export type ExplainSource = { expression: string; tagKinds: SegmentTagKinds } | { segment: string };
@@ -70,17 +40,13 @@ export interface SegmentsApi {
   count(expression: string, tagKinds: SegmentTagKinds, signal?: AbortSignal): Promise<SegmentCount>;
   explain(source: ExplainSource, target: ExplainTarget): Promise<SegmentExplanation>;
   listSegments(): Promise<SavedSegment[]>;
-  getSegment(id: string): Promise<SegmentDetail>;
-  createSegment(request: SegmentRequest): Promise<SavedSegment>;
-  updateSegment(id: string, request: Partial<SegmentRequest>): Promise<SavedSegment>;
+  getSegment(id: string): Promise<SavedSegmentDetail>;
+  createSegment(request: CreateSegmentRequest): Promise<SavedSegment>;
+  updateSegment(id: string, request: UpdateSegmentRequest): Promise<SavedSegment>;
   deleteSegment(id: string): Promise<void>;
 }
 
-const SEGMENTS = `${API_PREFIX}/segments`;
-const segmentPath = (id: string) => `${SEGMENTS}/${encodeURIComponent(id)}`;
-
-/** The saved segment's id as the API sends it (a number) and the Painel keeps it (text, like every id). */
-const normalise = <T extends { id: string | number }>(segment: T): T & { id: string } => ({ ...segment, id: String(segment.id) });
+const SEGMENTS = API_ROUTES.segments;
 
 /** Same origin, session cookie, errors as `DashboardApiError` (like the dashboard's main client). */
 export function createSegmentsApi(options: { baseUrl?: string; fetch?: typeof fetch } = {}): SegmentsApi {
@@ -94,21 +60,20 @@ export function createSegmentsApi(options: { baseUrl?: string; fetch?: typeof fe
       return signalled.json("POST", `${SEGMENTS}/count`, { expression, tagKinds });
     },
     explain(source, target) {
-      const body = "segment" in source ? { segment: Number(source.segment), ...target } : { ...source, ...target };
+      const body = { ...source, ...target };
       return json("POST", `${SEGMENTS}/explain`, body);
     },
     async listSegments() {
-      return (await json<{ segments: SavedSegment[] }>("GET", SEGMENTS)).segments.map(normalise);
+      return (await json<SavedSegmentsResponse>("GET", SEGMENTS)).segments;
     },
     async getSegment(id) {
-      const { segment } = await json<{ segment: SegmentDetail }>("GET", segmentPath(id));
-      return { ...normalise(segment), sends: segment.sends.map(normalise) };
+      return (await json<SavedSegmentDetailResponse>("GET", segmentPath(id))).segment;
     },
     async createSegment(body) {
-      return normalise((await json<{ segment: SavedSegment }>("POST", SEGMENTS, body)).segment);
+      return (await json<SavedSegmentResponse>("POST", SEGMENTS, body)).segment;
     },
     async updateSegment(id, body) {
-      return normalise((await json<{ segment: SavedSegment }>("PATCH", segmentPath(id), body)).segment);
+      return (await json<SavedSegmentResponse>("PATCH", segmentPath(id), body)).segment;
     },
     async deleteSegment(id) {
       await request("DELETE", segmentPath(id));

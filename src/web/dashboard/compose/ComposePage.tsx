@@ -86,7 +86,8 @@ export function ComposePage() {
   const admin = useCurrentUser().role === "admin";
   const [target, setTarget] = useState<Target>(linkedSegment !== "" ? "segment" : "subscribers");
   const [segmentChoice, setSegmentChoice] = useState<SegmentChoice>({ source: "saved", segmentId: linkedSegment, draft: EMPTY_SEGMENT_DRAFT });
-  const toSegment = admin && target === "segment";
+  // Segments are for every operator (the API lets a publisher count and send to one); people, for admins.
+  const toSegment = target === "segment";
   const segmentCount = useSegmentCount(segments, toSegment && segmentChoice.source === "written" ? segmentChoice.draft : EMPTY_SEGMENT_DRAFT);
   const [peopleText, setPeopleText] = useState("");
   const [category, setCategory] = useState<NotificationCategory>("marketing");
@@ -268,16 +269,14 @@ export function ComposePage() {
                   ))}
                 </TextField>
               </Stack>
-              {admin && (
-                <FormControl>
-                  <FormLabel id="target-label">{t("dashboard.compose.people.target")}</FormLabel>
-                  <RadioGroup row aria-labelledby="target-label" name="target" value={target} onChange={(event) => setTarget(event.target.value === "people" || event.target.value === "segment" ? event.target.value : "subscribers")}>
-                    <FormControlLabel value="subscribers" control={<Radio />} label={t("dashboard.compose.people.subscribers")} />
-                    <FormControlLabel value="people" control={<Radio />} label={t("dashboard.compose.people.people")} />
-                    <FormControlLabel value="segment" control={<Radio />} label={t("segments.compose.target")} />
-                  </RadioGroup>
-                </FormControl>
-              )}
+              <FormControl>
+                <FormLabel id="target-label">{t("dashboard.compose.people.target")}</FormLabel>
+                <RadioGroup row aria-labelledby="target-label" name="target" value={target} onChange={(event) => setTarget(event.target.value === "people" || event.target.value === "segment" ? event.target.value : "subscribers")}>
+                  <FormControlLabel value="subscribers" control={<Radio />} label={t("dashboard.compose.people.subscribers")} />
+                  {admin && <FormControlLabel value="people" control={<Radio />} label={t("dashboard.compose.people.people")} />}
+                  <FormControlLabel value="segment" control={<Radio />} label={t("segments.compose.target")} />
+                </RadioGroup>
+              </FormControl>
               {toSegment ? (
                 <SegmentAudience
                   value={segmentChoice}
@@ -527,11 +526,9 @@ async function segmentConfirmation(api: SegmentsApi, choice: SegmentChoice, site
 
 /** The notification's audience for a segment choice (a saved one by id: the server reads it when the send starts). */
 function segmentAudienceOf(choice: SegmentChoice, narrowed: { sites?: string[] }): NotificationAudience {
-  const audience =
-    choice.source === "saved"
-      ? { type: "segment" as const, segment: Number(choice.segmentId), ...narrowed }
-      : { type: "segment" as const, expression: choice.draft.expression, tagKinds: choice.draft.tagKinds, ...narrowed };
-  return audience as unknown as NotificationAudience;
+  return choice.source === "saved"
+    ? { type: "segment", segment: choice.segmentId, ...narrowed }
+    : { type: "segment", expression: choice.draft.expression, tagKinds: choice.draft.tagKinds, ...narrowed };
 }
 
 function segmentConfirmTitle(t: Translate, when: ComposeValues["when"], confirmation: SegmentConfirmation): string {

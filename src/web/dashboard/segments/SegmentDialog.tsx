@@ -13,7 +13,7 @@ import type { SavedSegment } from "../api/segments-api.js";
 import { isDashboardApiError } from "../api/dashboard-api-error.js";
 import { errorText } from "../api/error-text.js";
 import { useDashboardServices } from "../services.js";
-import { SegmentEditor } from "./SegmentEditor.js";
+import { SegmentEditor, refusalText } from "./SegmentEditor.js";
 import { EMPTY_SEGMENT_DRAFT, SEGMENT_NAME_MAX } from "./segment-editor.js";
 import type { SegmentDraft } from "./segment-editor.js";
 import { useSegmentCount } from "./useSegmentCount.js";
@@ -72,8 +72,7 @@ export function SegmentDialog({
       onClose();
     } catch (error) {
       if (isDashboardApiError(error) && (error.field === "name" || error.code === "segment_name_taken" || error.code === "segment_name_invalid")) setNameError(errorText(t, error));
-      else if (isDashboardApiError(error) && error.position !== undefined) setFormError(t("segments.editor.errorAt", { position: error.position + 1, message: errorText(t, error) }));
-      else setFormError(errorText(t, error));
+      else setFormError(refusalText(t, error));
     } finally {
       setBusy(false);
     }

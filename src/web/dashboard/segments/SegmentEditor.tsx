@@ -36,11 +36,14 @@ export function segmentCountText(t: Translate, count: { subscriptions: number; p
   });
 }
 
-/** The refusal as the operator reads it: "Posição 14: …" when the server said where. */
-function refusalText(t: Translate, error: unknown): string {
+/**
+ * The refusal as the operator reads it: the server's pt-BR message, which names the position
+ * ("na posição 14: …"); when it does not, "Posição 14: " goes in front.
+ */
+export function refusalText(t: Translate, error: unknown): string {
   const text = errorText(t, error);
-  if (isDashboardApiError(error) && error.position !== undefined) return t("segments.editor.errorAt", { position: error.position + 1, message: text });
-  return text;
+  if (!isDashboardApiError(error) || error.position === undefined || /posi[çc][ãa]o\s+\d/i.test(text)) return text;
+  return t("segments.editor.errorAt", { position: error.position + 1, message: text });
 }
 
 /**

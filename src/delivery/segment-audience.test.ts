@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { DIALECTS } from "../../test/support/db.js";
+import { useSmallBatchEngine } from "../../test/support/delivery-engine.js";
+import { seedSubscriptions, waitForSend } from "../../test/support/delivery.js";
+import { useFakePushService } from "../../test/support/fake-push/shared-fake-push-service.js";
+import type { SegmentNode } from "../shared/segments/tree.js";
+import { createNotificationsRepository } from "../store/notifications-repository.js";
+import { createSavedSegmentsRepository } from "../store/saved-segments-repository.js";
+import type { SegmentAudience } from "../store/segment-audience.js";
+
+const fake = useFakePushService();
+
+const PREMIUM: SegmentNode = { tag: "plano", op: "eq", value: "premium" };
+const VIP: SegmentNode = { tag: "vip", op: "exists" };
+
+function segmentAudience(overrides: Partial<SegmentAudience>): SegmentAudience {
+  return { kind: "segment", segmentId: null, name: null, tree: null, text: null, tagKinds: "trusted", at: null, ...overrides };
+}
+
+for (const dialect of DIALECTS) {
+  describe(`sends to a segment on ${dialect} (the engine: small batches and jobs, no encryption threads)`, () => {
+    const run = useSmallBatchEngine(dialect, fake);
+
+    /**
+     * 30 subscriptions; every third is a person's: p0 has s0, s12, s24; p1 s3, s15, s27; p2 s6,
+     * s18; p3 s9, s21. Trusted tags: p0 `plano:premium`; p1 `plano:basico`; p2 `plano:premium`
+     * and `vip`; p3 none.
+     */
+    async function seed() {
+      const fakeIds = await seedSubscriptions(run.database, fake(), 30);
+      const rows = await run.database.db.selectFrom("subscriptions").select("id").orderBy("id").execute();
+      for (let i = 0; i < 30; i += 3) {
+        await run.database.db
+          .updateTable("subscriptions")
+          .set({ person_id: `p${(i / 3) % 4}` })
+          .where("id", "=", Number(rows[i]!.id))
+          .execute();
+      }
+      const tag = (person_id: string, key: string, value: string | null) => ({ person_id, key, value, num_value: null, time_value: null, updated_at: 1 });
+      await run.database.db
+        .insertInto("person_tags")
+        .values([tag("p0", "plano", "premium"), tag("p1", "plano", "basico"), tag("p2", "plano", "premium"), tag("p2", "vip", null)])
+        .execute();
+      return { fakeIds };
+    }
+
+    const received = () => new Set(fake().stats().log.map((entry) => entry.id));
+
+    it("pushes to the subscriptions the expression matches, and to no other, across jobs and sub-batches", async () => {
+      const { fakeIds } = await seed();
+      const created = await run.engine.createSend({ title: "Só premium", audience: segmentAudience({ tree: PREMIUM }) });
+      expect(created.audience).toMatchObject({ kind: "segment", tree: PREMIUM, tagKinds: "trusted" });
+      expect((created.audience as SegmentAudience).at).toBeTypeOf("number");
+      expect(created.counts.queued).toBe(5);
+      const done = await waitForSend(() => run.engine.getSend(created.id));
+      expect(done.counts).toMatchObject({ queued: 5, accepted: 5, failed: 0 });
+      expect(received()).toEqual(new Set([0, 12, 24, 6, 18].map((i) => fakeIds[i]!)));
+      expect(fake().stats().duplicateAcceptances).toBe(0);
+    });
+
+    it("completes at once when nothing matches", async () => {
+      await seed();
+      const created = await run.engine.createSend({ title: "Ninguém", audience: segmentAudience({ tree: { tag: "plano", op: "eq", value: "ouro" } }) });
+      expect(created).toMatchObject({ status: "completed", counts: { queued: 0 } });
+    });
+
+    it("reads a saved segment when a scheduled send goes out: an edit after scheduling changes who it reaches", async () => {
+      const { fakeIds } = await seed();
+      const segments = createSavedSegmentsRepository(run.database);
+      const saved = await segments.create({ name: "Premium", description: null, tree: PREMIUM, tagKinds: "trusted" }, Date.now());
+      if (typeof saved === "string") throw new Error(saved);
+      const at = Date.now() + 3_600_000;
+      const scheduled = await run.engine.createSend({ title: "Mais tarde", audience: segmentAudience({ segmentId: saved.id, name: saved.name }), sendAt: at });
+      expect(scheduled).toMatchObject({ status: "scheduled", counts: { queued: 0 }, audience: { tree: null, at: null } });
+      expect(await segments.remove(saved.id)).toBe("in_use");
+      expect((await segments.sends(saved.id, 20)).map((send) => send.id)).toEqual([scheduled.id]);
+
+      await segments.update(saved.id, { tree: VIP }, Date.now());
+      const [started] = await createNotificationsRepository(run.database).startDue(at, { jobSize: 10, limit: 5 });
+      expect(started).toMatchObject({ id: scheduled.id, status: "queued", counts: { queued: 2 }, audience: { segmentId: saved.id, name: "Premium", tree: VIP, at } });
+      run.engine.wake();
+      const done = await waitForSend(() => run.engine.getSend(scheduled.id));
+      expect(done.counts).toMatchObject({ queued: 2, accepted: 2 });
+      expect(received()).toEqual(new Set([6, 18].map((i) => fakeIds[i]!)));
+    });
+  });
+}

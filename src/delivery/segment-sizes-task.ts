@@ -1,0 +1,94 @@
+import type { SavedSegment, SavedSegmentsRepository, SegmentSize } from "../store/saved-segments-repository.js";
+import { utcDay } from "../store/saved-segments-repository.js";
+import type { SegmentNode, SegmentTagKinds } from "../shared/segments/tree.js";
+import type { DeliveryLogger } from "./worker.js";
+
+/** Counts an expression's audience now (src/store/segments-repository.ts `countSegment`). */
+export type SegmentCounter = (tree: SegmentNode, tagKinds: SegmentTagKinds, now: number) => Promise<{ subscriptions: number; people: number }>;
+
+/** Measures a saved segment now and keeps the measure as its size of the day (UTC). */
+export async function measureSegment(deps: { segments: Pick<SavedSegmentsRepository, "recordSize">; count: SegmentCounter }, segment: SavedSegment, now: number): Promise<SegmentSize> {
+  const counted = await deps.count(segment.tree, segment.tagKinds, now);
+  const size = { ...counted, measuredAt: now };
+  await deps.segments.recordSize(segment.id, utcDay(now), size);
+  return size;
+}
+
+export interface SegmentSizesTask {
+  /** One pass: measures every saved segment with no size today yet. Returns how many it measured. */
+  perform(): Promise<number>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+export interface SegmentSizesTaskDeps {
+  readonly segments: Pick<SavedSegmentsRepository, "unmeasuredOn" | "recordSize">;
+  readonly count: SegmentCounter;
+  readonly clock: () => number;
+  readonly logger: DeliveryLogger;
+  /** How often to look, in ms (default: hourly; each segment is measured once a day). */
+  readonly intervalMs?: number;
+}
+
+/** Segments measured per look (a look repeats while there is more). */
+const BATCH = 50;
+
+/**
+ * The daily size of every saved segment, for its size-over-time chart: runs in every worker
+ * process beside hygiene. Two processes may measure the same segment on the same day; the upsert
+ * keeps one row, the later measure.
+ */
+export function createSegmentSizesTask(deps: SegmentSizesTaskDeps): SegmentSizesTask {
+  const intervalMs = deps.intervalMs ?? 3_600_000;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  let started = false;
+
+  async function perform(): Promise<number> {
+    let measured = 0;
+    const failed = new Set<number>();
+    for (;;) {
+      const now = deps.clock();
+      const due = (await deps.segments.unmeasuredOn(utcDay(now), BATCH + failed.size)).filter((segment) => !failed.has(segment.id));
+      for (const segment of due) {
+        try {
+          await measureSegment({ segments: deps.segments, count: deps.count }, segment, deps.clock());
+          measured++;
+        } catch (error) {
+          // One segment too slow to count (segment_timeout) must not keep the others unmeasured.
+          failed.add(segment.id);
+          deps.logger.warn({ segment: segment.id, cause: error instanceof Error ? error.message : String(error) }, "segment size not measured; trying again later");
+        }
+      }
+      if (due.length < BATCH) break;
+    }
+    if (measured > 0) deps.logger.info({ measured }, "segment sizes measured");
+    return measured;
+  }
+
+  function loop(): void {
+    running = perform()
+      .catch((error: unknown) => deps.logger.error({ err: error }, "segment sizes failed; retrying later"))
+      .finally(schedule);
+  }
+
+  function schedule(): void {
+    if (!started) return;
+    timer = setTimeout(loop, intervalMs);
+    timer.unref();
+  }
+
+  return {
+    perform,
+    start() {
+      if (started) return;
+      started = true;
+      loop();
+    },
+    async stop() {
+      started = false;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
