@@ -35,7 +35,7 @@ export function SegmentsPage() {
   const [creating, setCreating] = useState(false);
 
   const createButton = (
-    <Button variant="contained" startIcon={<Add />} onClick={() => setCreating(true)}>
+    <Button variant="contained" startIcon={<Add />} onClick={() => setCreating(true)} sx={{ flexShrink: 0, whiteSpace: "nowrap" }}>
       {t("segments.list.new")}
     </Button>
   );
