@@ -3,6 +3,7 @@
  *   [--decrypt-sample 100] [--ceiling-ms 3000] [--no-webpush] [--no-ceiling] [--no-floor]
  *   [--latency-sends 20] [--registrations 5000] [--registration-connections 50] [--no-registrations]
  *   [--workers 0] [--rounds 3] [--people-subs 100000] [--people-ids 10000] [--no-people] [--no-webhooks]
+ *   [--segment-count-subs 1000000] [--no-segments]
  *   [--warm-up min(subs, 20000)] [--profile main.cpuprofile]`
  *
  * How fast one send reaches N subscribers, against what the machine allows. Seeds N subscriptions
@@ -37,6 +38,11 @@
  * Webhooks (bench/webhooks.ts, run as a child process with the same --subs, --db and --rounds):
  * the send's msgs/s with a webhook subscribed to `recipient.accepted` beside the same send without
  * one, and the webhook deliveries per second; its JSON is this run's `webhooks`.
+ *
+ * Segments (bench/segments.ts, a child process): the count of a 4-condition expression over
+ * `--segment-count-subs` (1,000,000) subscriptions with 5 trusted tags each, median of 5, on SQLite
+ * and PostgreSQL (plans on stderr), and a segment send's msgs/s over an all-audience send's with
+ * `--subs` subscriptions in the table; its JSON is this run's `segments`.
  *
  * Also: publish → first accepted push over `--latency-sends` single-subscriber sends (p50, p95);
  * subscription registration throughput on SQLite and PostgreSQL (registration.ts, autocannon in
@@ -101,6 +107,9 @@ const { values } = parseArgs({
     "no-people": { type: "boolean", default: false },
     // Outbound webhooks beside a send (bench/webhooks.ts, in its own process): skip with this.
     "no-webhooks": { type: "boolean", default: false },
+    // Segments (bench/segments.ts, in its own process): the count's table size; skip with --no-segments.
+    "segment-count-subs": { type: "string", default: "1000000" },
+    "no-segments": { type: "boolean", default: false },
     // 0: the engine's lanes in this process, as `sino start` runs them. N (PostgreSQL): N `sino
     // worker` processes deliver instead, and this process only creates the sends.
     workers: { type: "string", default: "0" },
@@ -789,14 +798,25 @@ if (!values["no-floor"]) {
 const webhooks = values["no-webhooks"] || workers !== undefined ? undefined : await measureWebhooks();
 
 async function measureWebhooks(): Promise<unknown> {
-  const script = fileURLToPath(new URL("./webhooks.ts", import.meta.url));
-  const args = ["--import", "tsx", script, "--subs", String(N), "--db", dialect!, "--rounds", String(ROUNDS)];
-  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"], env: process.env });
+  return runChildBench("webhooks", ["--subs", String(N), "--db", dialect!, "--rounds", String(ROUNDS)]);
+}
+
+// ── 6. segments: the count on both databases and a segment send's rate (bench/segments.ts) ─────
+const segments = values["no-segments"] || workers !== undefined ? undefined : await measureSegments();
+
+async function measureSegments(): Promise<unknown> {
+  return runChildBench("segments", ["--db", "both", "--count-subs", values["segment-count-subs"]!, "--send-subs", String(N), "--rounds", String(ROUNDS)]);
+}
+
+/** Runs bench/<name>.ts in its own process (stderr shown as it goes); its last stdout line is `{ <name>: … }`. */
+async function runChildBench(name: "webhooks" | "segments", args: readonly string[]): Promise<unknown> {
+  const script = fileURLToPath(new URL(`./${name}.ts`, import.meta.url));
+  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { stdio: ["ignore", "pipe", "inherit"], env: process.env });
   let last = "";
   for await (const line of createInterface({ input: child.stdout! })) if (line.trim() !== "") last = line;
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-  if (code !== 0) throw new Error(`bench/webhooks.ts exited with ${String(code)}`);
-  return (JSON.parse(last) as { webhooks: unknown }).webhooks;
+  if (code !== 0) throw new Error(`bench/${name}.ts exited with ${String(code)}`);
+  return (JSON.parse(last) as Record<string, unknown>)[name];
 }
 
 // ── 6. subscription registration throughput, on SQLite and on PostgreSQL ─────────────────────
@@ -924,6 +944,7 @@ console.log(
         : { sends: latenciesMs.length, p50Ms: round2(percentile(latenciesMs, 50)), p95Ms: round2(percentile(latenciesMs, 95)) },
     people: people ?? null,
     webhooks: webhooks ?? null,
+    segments: segments ?? null,
     registrations: registrations.map((r) => ({ db: r.dialect, perSecond: r.perSecond, p50Ms: r.p50Ms, p99Ms: r.p99Ms, created: r.created, failed: r.failed, stored: r.stored, connections: r.connections })),
     ratios: { sinoOverWebpush: vsWebpush ?? null, sinoOverWebpushCpu: vsWebpushCpu ?? null, sinoOverCeiling: vsCeiling ?? null, efficiency: efficiency ?? null },
     rounds: rounds.map((r, i) => ({

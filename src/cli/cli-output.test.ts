@@ -45,20 +45,26 @@ describe("the sino command's own output", () => {
     const send = await sino(["send", "--help"]);
     const admin = await sino(["admin"]);
     const helpSend = await sino(["help", "send"]);
+    const segments = await sino(["segments", "create", "--help"]);
     expect(top.code).toBe(0);
     expect(top.stdout).toContain("Uso: sino [opções] [comando]\n");
     expect(top.stdout).toContain("  send [opções]");
     expect(top.stdout).toContain("  help [comando]  mostra a ajuda de um comando");
+    expect(top.stdout).toMatch(/^ {2}segments +Consulta e salva segmentos/m);
     expect(send.code).toBe(0);
     expect(send.stdout).toContain("Uso: sino send --title <título> [opções]");
-    for (const flag of ["--title <título>", "--channel <canal>", "--user <id>", "--category <categoria>", "--schedule <data>"]) expect(send.stdout).toContain(flag);
+    for (const flag of ["--title <título>", "--channel <canal>", "--user <id>", "--segment <id|nome>", "--segment-expr <expressão>", "--category <categoria>", "--schedule <data>"]) {
+      expect(send.stdout).toContain(flag);
+    }
     expect(send.stdout).toMatch(/^ {2}-h, --help +mostra a ajuda do comando$/m);
     expect(send.stdout).not.toMatch(/--canal|--agendar/);
     expect(helpSend).toEqual(send);
     // A command that needs a subcommand shows its help on stderr, as a usage error.
     expect(admin.code).toBe(2);
     expect(admin.stderr).toContain("Uso: sino admin [opções] [comando]");
-    for (const run of [top, send, admin]) expect(`${run.stdout}${run.stderr}`).not.toMatch(ENGLISH);
+    expect(segments.code).toBe(0);
+    expect(segments.stdout).toContain("Uso: sino segments create --name <nome> [opções] <expressão>");
+    for (const run of [top, send, admin, segments]) expect(`${run.stdout}${run.stderr}`).not.toMatch(ENGLISH);
   }, 120_000);
 });
 

@@ -3,6 +3,8 @@ import { realpathSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import { AdminCreateError, adminCreate, type PasswordInput } from "./admin-create.js";
 import { localizeCommander } from "./localize-commander.js";
+import type { ApiTarget } from "./api-call.js";
+import { segmentsCountCommand, segmentsCreateCommand, segmentsListCommand } from "./segments.js";
 import { sendCommand, type SendOptions } from "./send.js";
 import { generateVapidKeys } from "../push/vapid-keys.js";
 import { loadConfig } from "../server/config.js";
@@ -117,6 +119,8 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
     .option("--channel <canal>", t("cli:send.channel"))
     .option("--site <id>", t("cli:send.site"))
     .option("--user <id>", t("cli:send.user"), (value: string, previous: string[] = []) => [...previous, value])
+    .option("--segment <id|nome>", t("cli:send.segment"))
+    .option("--segment-expr <expressão>", t("cli:send.segmentExpr"))
     .option("--category <categoria>", t("cli:send.category"))
     .option("--link <url>", t("cli:send.link"))
     .option("--schedule <data>", t("cli:send.schedule"))
@@ -130,6 +134,31 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
       const schedule = options.schedule ?? agendar;
       const merged = { ...options, ...(channel === undefined ? {} : { channel }), ...(schedule === undefined ? {} : { schedule }) };
       process.exitCode = await sendCommand(merged, io, translator);
+    });
+
+  const segments = program.command("segments").description(t("cli:commands.segments"));
+  const apiOptions = (command: Command) =>
+    command.option("--server <url>", t("cli:send.server")).option("--token <token>", t("cli:segments.token"));
+  apiOptions(segments.command("list").description(t("cli:commands.segmentsList"))).action(async (options: ApiTarget) => {
+    process.exitCode = await segmentsListCommand(options, io, translator);
+  });
+  apiOptions(segments.command("count").description(t("cli:commands.segmentsCount")).argument("<expressão>", t("cli:segments.expression")))
+    .option("--tag-kinds <tipos>", t("cli:segments.tagKinds"))
+    .action(async (expression: string, options: ApiTarget & { tagKinds?: string }) => {
+      process.exitCode = await segmentsCountCommand(expression, options, io, translator);
+    });
+  apiOptions(
+    segments
+      .command("create")
+      .description(t("cli:commands.segmentsCreate"))
+      .usage(t("cli:segments.createUsageLine"))
+      .argument("<expressão>", t("cli:segments.expression"))
+      .requiredOption("--name <nome>", t("cli:segments.name")),
+  )
+    .option("--description <texto>", t("cli:segments.description"))
+    .option("--tag-kinds <tipos>", t("cli:segments.tagKinds"))
+    .action(async (expression: string, options: ApiTarget & { name: string; description?: string; tagKinds?: string }) => {
+      process.exitCode = await segmentsCreateCommand(expression, options, io, translator);
     });
 
   const vapid = program.command("vapid").description(t("cli:commands.vapid"));

@@ -2,7 +2,9 @@ import type { Translator } from "../server/i18n.js";
 import { QUICK_PUBLISH_EVERYONE, type CreateNotificationRequest, type CreateNotificationResponse, type Notification } from "../shared/api/notifications.js";
 import { API_ROUTES } from "../shared/api/routes.js";
 import { DEFAULT_TIME_ZONE } from "../shared/time/zoned-time.js";
+import { DEFAULT_SERVER, type ApiIo } from "./api-call.js";
 import { formatScheduleTime, parseScheduleTime } from "./schedule-time.js";
+import { savedSegmentId } from "./segments.js";
 
 export interface SendOptions {
   readonly title: string;
@@ -12,6 +14,10 @@ export interface SendOptions {
   readonly site?: string;
   /** User ids of the host app's people (repeatable): a send to every subscription of each. */
   readonly user?: readonly string[];
+  /** A saved segment, by id or name: its subscriptions when the send goes out. */
+  readonly segment?: string;
+  /** An expression written for this send (`plano = premium e não tem optout`). */
+  readonly segmentExpr?: string;
   /** `marketing` (default) or `transactional` (checked by the server). */
   readonly category?: string;
   readonly link?: string;
@@ -20,14 +26,7 @@ export interface SendOptions {
   readonly token?: string;
 }
 
-export interface SendIo {
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-  readonly fetch?: typeof fetch;
-}
-
-export const DEFAULT_SERVER = "http://localhost:8080";
+export type SendIo = ApiIo;
 
 /**
  * `sino send`: creates a send on a running Sino through its HTTP API with an API token, and
@@ -47,10 +46,12 @@ export async function sendCommand(options: SendOptions, io: SendIo, { t }: Trans
 
   const people = options.user ?? [];
   if (people.length > 0 && options.channel !== undefined) return usage(t("cli:send.userWithChannel"));
+  const segmentChoices = [options.segment, options.segmentExpr].filter((choice) => choice !== undefined).length;
+  if (segmentChoices > 1 || (segmentChoices === 1 && (people.length > 0 || options.channel !== undefined))) return usage(t("cli:send.segmentWithOther"));
   // The audience and category are typed loosely: a channel name, a site id, a user id or a
   // category is checked by the server, which knows them.
   const request: Omit<CreateNotificationRequest, "audience" | "category"> & {
-    audience?: { type: string; channels?: string[]; users?: string[]; sites?: string[] };
+    audience?: { type: string; channels?: string[]; users?: string[]; segment?: string; expression?: string; sites?: string[] };
     category?: string;
   } = { title: options.title };
   if (options.body !== undefined) request.body = options.body;
@@ -58,7 +59,12 @@ export async function sendCommand(options: SendOptions, io: SendIo, { t }: Trans
   if (options.category !== undefined) request.category = options.category;
   const channel = options.channel ?? QUICK_PUBLISH_EVERYONE;
   // `todos` is everyone; another name is a channel's slug (checked by the server).
-  if (people.length > 0) request.audience = { type: "users", users: [...people] };
+  if (options.segment !== undefined) {
+    const id = await savedSegmentId(options.segment, { server, token }, io, { t });
+    if (!id.ok) return id.code;
+    request.audience = { type: "segment", segment: id.body };
+  } else if (options.segmentExpr !== undefined) request.audience = { type: "segment", expression: options.segmentExpr };
+  else if (people.length > 0) request.audience = { type: "users", users: [...people] };
   else request.audience = channel === QUICK_PUBLISH_EVERYONE ? { type: "all" } : { type: "channels", channels: [channel] };
   // --site narrows either to one site's subscribers (the server checks the id).
   if (options.site !== undefined) request.audience.sites = [options.site];

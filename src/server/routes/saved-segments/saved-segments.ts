@@ -1,4 +1,4 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { measureSegment, type SegmentCounter } from "../../../delivery/segment-sizes-task.js";
@@ -40,10 +40,18 @@ export function registerSavedSegmentRoutes(app: FastifyInstance, deps: SavedSegm
   const doc = (summary: string) => ({ summary: t(summary), tags: [t("api:tags.segments")], security: OPERATOR_SECURITY });
   const { requireUser, requireAdmin } = deps.authenticator;
 
-  /** The size of the segment as it now is: measured on every create and change, then daily. */
-  async function measured(segment: SavedSegment): Promise<SavedSegment> {
-    const size = await measureSegment({ segments: deps.savedSegments, count: deps.count }, segment, deps.now());
-    return { ...segment, size };
+  /**
+   * The size of the segment as it now is: measured on every create and change, then daily. A
+   * count that fails (too slow: `segment_timeout`) leaves the last size; the save stands.
+   */
+  async function measured(segment: SavedSegment, log: FastifyBaseLogger): Promise<SavedSegment> {
+    try {
+      const size = await measureSegment({ segments: deps.savedSegments, count: deps.count }, segment, deps.now());
+      return { ...segment, size };
+    } catch (error) {
+      log.warn({ segmentId: segment.id, cause: error instanceof Error ? error.message : String(error) }, "segment size not measured");
+      return segment;
+    }
   }
 
   routes.get(
@@ -65,7 +73,7 @@ export function registerSavedSegmentRoutes(app: FastifyInstance, deps: SavedSegm
       if (created === "name_taken") throw apiError("segment_name_taken", "name");
       if (created === "too_many") throw apiError("too_many_segments");
       request.log.info({ segmentId: created.id }, "segment created");
-      return reply.code(201).send({ segment: presentSavedSegment(await measured(created)) });
+      return reply.code(201).send({ segment: presentSavedSegment(await measured(created, request.log)) });
     },
   );
 
@@ -113,7 +121,7 @@ export function registerSavedSegmentRoutes(app: FastifyInstance, deps: SavedSegm
       if (updated === "name_taken") throw apiError("segment_name_taken", "name");
       request.log.info({ segmentId: updated.id }, "segment updated");
       const changedAudience = tree !== undefined || body.tagKinds !== undefined;
-      return { segment: presentSavedSegment(changedAudience || updated.size === null ? await measured(updated) : updated) };
+      return { segment: presentSavedSegment(changedAudience || updated.size === null ? await measured(updated, request.log) : updated) };
     },
   );
 

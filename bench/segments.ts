@@ -1,0 +1,356 @@
+/**
+ * `npm run bench:segments -- [--db both|sqlite|postgres] [--count-subs 1000000] [--runs 5]
+ *   [--send-subs 100000] [--rounds 3] [--no-send]`
+ *
+ * Segments (issue 24, "Speed"), on SQLite and PostgreSQL:
+ *
+ * - Count: `--count-subs` (1,000,000) subscriptions, each identified as its own person with 5
+ *   trusted tags (`plano`, `cidade`, `idade` as a number, `bairro`, and `optout` on one person in
+ *   ten, `newsletter` on the others), then the count of a 4-condition expression with one `ou` and
+ *   one `não` (EXPRESSION below) through the segments repository's `countSegment`, as
+ *   `POST /segments/count` runs it: the median of `--runs` (5) after one warm-up. The planner's
+ *   statistics are taken first (ANALYZE), as PostgreSQL's autovacuum and SQLite's `PRAGMA
+ *   optimize` would. The query plan (EXPLAIN / EXPLAIN QUERY PLAN) goes to stderr. Targets: < 1 s
+ *   on PostgreSQL, < 2 s on SQLite.
+ * - Send: `--send-subs` (100,000; a million pushes per send would take minutes a round) subscriptions
+ *   tagged the same way with real keys, pointing at the fake push service in its own process; a
+ *   send to everyone and a send to the segment, alternating `--rounds` (3) times, each send's msgs/s
+ *   taken from its first to its last accepted push. The ratio segment / everyone is the median of
+ *   the rounds' own ratios (target ≥ 0.95).
+ *
+ * The tables are filled with set-based INSERT … SELECT over generate_series (PostgreSQL) or a
+ * recursive CTE (SQLite): one statement per table, so a million rows take seconds, not minutes.
+ * PostgreSQL runs in a schema of its own, dropped at the end. Prints one JSON line: `{ segments }`.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { CompiledQuery, sql, type Kysely } from "kysely";
+import pg from "pg";
+import { createDeliveryEngine } from "../src/delivery/engine.js";
+import { createPushTransport, isTransportFailure, type PushTransport } from "../src/push/transport.js";
+import { createVapidSigner } from "../src/push/vapid.js";
+import { generateVapidKeys } from "../src/push/vapid-keys.js";
+import { parseSegment } from "../src/shared/segments/parse.js";
+import type { SegmentNode } from "../src/shared/segments/tree.js";
+import { notFlagged } from "../src/store/audience-filter.js";
+import { createDatabase, type Database, type Dialect } from "../src/store/database.js";
+import { migrateToLatest } from "../src/store/migrate.js";
+import type { Notification } from "../src/store/notifications-repository.js";
+import { createRepositories } from "../src/store/repositories.js";
+import type { Schema } from "../src/store/schema.js";
+import { resolveChannelIds, segmentFilter } from "../src/store/segment-sql.js";
+import { subscriberKeysFor } from "../test/support/fake-push/keys.js";
+import { spawnFakePushService } from "../test/support/fake-push/remote.js";
+import { loadTestTls } from "../test/support/fake-push/test-tls.js";
+
+const { values } = parseArgs({
+  options: {
+    db: { type: "string", default: "both" },
+    "count-subs": { type: "string", default: "1000000" },
+    runs: { type: "string", default: "5" },
+    "send-subs": { type: "string", default: "100000" },
+    rounds: { type: "string", default: "3" },
+    "no-send": { type: "boolean", default: false },
+  },
+});
+const DIALECTS: Dialect[] = values.db === "both" ? ["sqlite", "postgres"] : [values.db as Dialect];
+if (!DIALECTS.every((d) => d === "sqlite" || d === "postgres")) throw new Error("--db must be both, sqlite or postgres");
+const COUNT_SUBS = positive("count-subs");
+const RUNS = positive("runs");
+const SEND_SUBS = positive("send-subs");
+const ROUNDS = positive("rounds");
+const POSTGRES_URL = process.env.SINO_BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const KEY_SEED = "sino-bench";
+const EXPRESSION = "(plano = premium ou idade >= 60) e cidade = Campinas e não tem optout";
+const NOTIFICATION = { title: "Promoção de inverno", body: "Aproveite: ".concat("ofertas para assinantes do Sino. ".repeat(27)).trim() };
+const log = (line: string): void => void process.stderr.write(`${line}\n`);
+
+function positive(name: string): number {
+  const value = Number(values[name as keyof typeof values]);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer`);
+  return value;
+}
+
+const parsed = parseSegment(EXPRESSION);
+if (!parsed.ok) throw new Error(`the bench's expression does not parse: ${JSON.stringify(parsed.error)}`);
+const TREE: SegmentNode = parsed.tree;
+
+// ── fresh databases ────────────────────────────────────────────────────────────────────────────
+interface BenchDatabase {
+  readonly database: Database;
+  drop(): Promise<void>;
+}
+
+async function freshDatabase(dialect: Dialect, name: string): Promise<BenchDatabase> {
+  let database: Database;
+  let drop: () => Promise<void>;
+  if (dialect === "sqlite") {
+    const dir = mkdtempSync(join(tmpdir(), `sino-bench-${name}-`));
+    database = createDatabase({ url: join(dir, "sino.db") });
+    drop = async () => {
+      await database.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    };
+  } else {
+    const schema = `sino_bench_${name}_${process.pid}`;
+    const admin = async (text: string) => {
+      const client = new pg.Client({ connectionString: POSTGRES_URL });
+      await client.connect();
+      await client.query(text).finally(() => client.end());
+    };
+    await admin(`drop schema if exists ${schema} cascade`);
+    await admin(`create schema ${schema}`);
+    database = createDatabase({ url: POSTGRES_URL, schema });
+    drop = async () => {
+      await database.destroy();
+      await admin(`drop schema if exists ${schema} cascade`);
+    };
+  }
+  await migrateToLatest(database);
+  return { database, drop };
+}
+
+// ── the data: set-based inserts ───────────────────────────────────────────────────────────────
+/** `i` from 1 to `count`: PostgreSQL's generate_series, SQLite's recursive CTE. */
+function series(dialect: Dialect, count: number) {
+  return dialect === "postgres"
+    ? { with: sql``, from: sql`generate_series(1, ${sql.lit(count)}) as s(i)` }
+    : { with: sql`with recursive s(i) as (select 1 union all select i + 1 from s where i < ${sql.lit(count)}) `, from: sql`s` };
+}
+
+/**
+ * Five trusted tags per person `p<i>`, spread independently of one another: plano (40% premium),
+ * cidade (70% Campinas), idade 18–80, bairro (50 values), optout on one in ten (newsletter else).
+ */
+async function seedTags(db: Kysely<Schema>, dialect: Dialect, count: number, now: number): Promise<void> {
+  const { with: w, from } = series(dialect, count);
+  const person = sql`'p' || i`;
+  const at = sql.lit(now);
+  const tags = [
+    sql`select ${person}, 'plano', case when i % 10 < 4 then 'premium' when i % 10 < 8 then 'basico' else 'gratis' end, null, null, ${at} from ${from}`,
+    sql`select ${person}, 'cidade', case when (i / 10) % 10 < 7 then 'Campinas' when (i / 10) % 10 < 9 then 'São Paulo' else 'Sorocaba' end, null, null, ${at} from ${from}`,
+    sql`select ${person}, 'idade', cast(18 + (i / 100) % 63 as text), 18 + (i / 100) % 63, null, ${at} from ${from}`,
+    sql`select ${person}, 'bairro', 'bairro-' || ((i / 1000) % 50), null, null, ${at} from ${from}`,
+    sql`select ${person}, case when (i / 7) % 10 = 0 then 'optout' else 'newsletter' end, null, null, null, ${at} from ${from}`,
+  ];
+  for (const select of tags) {
+    await sql`${w}insert into person_tags (person_id, key, value, num_value, time_value, updated_at) ${select}`.execute(db);
+  }
+}
+
+/** `count` identified subscriptions whose keys need not be real (the count never pushes). */
+async function seedCountSubscriptions(db: Kysely<Schema>, dialect: Dialect, count: number, now: number): Promise<void> {
+  const { with: w, from } = series(dialect, count);
+  const at = sql.lit(now);
+  await sql`${w}insert into subscriptions (endpoint, p256dh, auth, user_agent, created_at, updated_at, last_seen_at, person_id, identified_at)
+    select 'https://push.example.com/' || i, 'p256dh', 'auth', null, ${at}, ${at}, ${at}, 'p' || i, ${at} from ${from}`.execute(db);
+}
+
+async function analyze(db: Kysely<Schema>): Promise<void> {
+  await sql`analyze`.execute(db);
+}
+
+// ── the count ──────────────────────────────────────────────────────────────────────────────────
+interface CountResult {
+  readonly subscriptions: number;
+  readonly people: number;
+  readonly medianMs: number;
+  readonly runsMs: number[];
+  readonly seedSeconds: number;
+}
+
+async function measureCount(dialect: Dialect): Promise<CountResult> {
+  const { database, drop } = await freshDatabase(dialect, "segcount");
+  try {
+    const now = Date.now();
+    const seedStarted = performance.now();
+    await seedCountSubscriptions(database.db, dialect, COUNT_SUBS, now);
+    await seedTags(database.db, dialect, COUNT_SUBS, now);
+    await analyze(database.db);
+    const seedSeconds = (performance.now() - seedStarted) / 1000;
+    log(`${dialect}: ${COUNT_SUBS} subscriptions and ${COUNT_SUBS * 5} trusted tags seeded in ${seedSeconds.toFixed(1)} s`);
+    await explain(database, dialect, now);
+
+    const repositories = createRepositories(database);
+    let counted = await repositories.segments.countSegment(TREE, "trusted", now);
+    const runsMs: number[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const started = performance.now();
+      counted = await repositories.segments.countSegment(TREE, "trusted", now);
+      runsMs.push(round(performance.now() - started));
+    }
+    const medianMs = median(runsMs);
+    log(`${dialect}: count of "${EXPRESSION}" = ${counted.subscriptions} subscriptions, ${counted.people} people; median ${medianMs} ms of ${RUNS} (${runsMs.join(", ")})`);
+    return { ...counted, medianMs, runsMs, seedSeconds: round(seedSeconds) };
+  } finally {
+    await drop();
+  }
+}
+
+/** The plan of the count's statement: the segment filter as the repository applies it. */
+async function explain(database: Database, dialect: Dialect, now: number): Promise<void> {
+  const channelIds = await resolveChannelIds(database.db, TREE);
+  const query = database.db
+    .selectFrom("subscriptions")
+    .select((eb) => [eb.fn.countAll().as("subscriptions"), eb.fn.count("subscriptions.person_id").distinct().as("people")])
+    .where(segmentFilter(TREE, { tagKinds: "trusted", now, channelIds }))
+    .where(notFlagged())
+    .compile();
+  const prefix = dialect === "postgres" ? "explain (analyze, costs off) " : "explain query plan ";
+  const result = await database.db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(prefix + query.sql, [...query.parameters]));
+  log(`${dialect}: plan of the count (${prefix.trim()}):\n  ${query.sql}`);
+  for (const row of result.rows) log(`    ${dialect === "postgres" ? String(row["QUERY PLAN"]) : `${String(row["id"])} ${String(row["parent"])} ${String(row["detail"])}`}`);
+}
+
+// ── the send ───────────────────────────────────────────────────────────────────────────────────
+interface SendResult {
+  readonly targets: number;
+  readonly everyoneMsgsPerSecond: number;
+  readonly segmentMsgsPerSecond: number;
+  readonly ratio: number;
+  readonly rounds: Array<{ everyone: number; segment: number; ratio: number }>;
+}
+
+async function measureSend(dialect: Dialect, endpointFor: (id: string) => string): Promise<SendResult> {
+  const { database, drop } = await freshDatabase(dialect, "segsend");
+  const tls = loadTestTls();
+  let first = 0;
+  let last = 0;
+  const inner = createPushTransport({ policy: { allowedHosts: ["127.0.0.1"], allowPrivateAddresses: true, maxLength: 1024 }, ca: tls.ca });
+  const transport: PushTransport = {
+    async send(request) {
+      const result = await inner.send(request);
+      if (!isTransportFailure(result) && result.status < 300) {
+        const at = performance.now();
+        if (first === 0) first = at;
+        last = at;
+      }
+      return result;
+    },
+    stats: () => inner.stats(),
+    close: () => inner.close(),
+  };
+  const engine = createDeliveryEngine({
+    repositories: createRepositories(database),
+    transport,
+    vapid: createVapidSigner({ keys: generateVapidKeys(), subject: "mailto:bench@sino.example.com" }),
+    options: {},
+  });
+  try {
+    const now = Date.now();
+    const seedStarted = performance.now();
+    await seedSendSubscriptions(database, now, endpointFor);
+    await seedTags(database.db, dialect, SEND_SUBS, now);
+    await analyze(database.db);
+    log(`${dialect}: ${SEND_SUBS} subscriptions with real keys and their tags seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
+    engine.start();
+
+    const send = async (audience: Notification["audience"] | undefined): Promise<{ rate: number; accepted: number }> => {
+      first = 0;
+      last = 0;
+      const created = await engine.createSend({ ...NOTIFICATION, ...(audience === undefined ? {} : { audience }) });
+      await new Promise<void>((resolve) => {
+        const done = (s: Notification) => {
+          if (s.status === "completed" || s.status === "failed" || s.status === "cancelled") {
+            off();
+            resolve();
+          }
+        };
+        const off = engine.onProgress(created.id, done);
+        void engine.getSend(created.id).then((s) => s && done(s));
+      });
+      const finished = (await engine.getSend(created.id))!;
+      if (finished.counts.accepted !== created.counts.queued) throw new Error(`send ${created.id}: ${JSON.stringify(finished.counts)}`);
+      return { rate: finished.counts.accepted / ((last - first) / 1000), accepted: finished.counts.accepted };
+    };
+    const segment = { kind: "segment", segmentId: null, name: null, tree: TREE, text: null, tagKinds: "trusted", at: null } as const;
+
+    // Warm-up: JIT, TLS connections, the encryption threads, both query shapes.
+    await send(undefined);
+    const warm = await send(segment);
+    const rounds: SendResult["rounds"] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      const everyone = await send(undefined);
+      const matched = await send(segment);
+      const r = { everyone: Math.round(everyone.rate), segment: Math.round(matched.rate), ratio: round2(matched.rate / everyone.rate) };
+      rounds.push(r);
+      log(`${dialect}: round ${round}: everyone ${r.everyone} msgs/s (${everyone.accepted}), segment ${r.segment} msgs/s (${matched.accepted}); ratio ${r.ratio}`);
+    }
+    return {
+      targets: warm.accepted,
+      everyoneMsgsPerSecond: median(rounds.map((r) => r.everyone)),
+      segmentMsgsPerSecond: median(rounds.map((r) => r.segment)),
+      ratio: median(rounds.map((r) => r.ratio)),
+      rounds,
+    };
+  } finally {
+    await engine.stop({ graceful: true });
+    await transport.close();
+    await drop();
+  }
+}
+
+/** Subscriptions with real keys (the fake decrypts none, but Sino encrypts each for real), in one transaction. */
+async function seedSendSubscriptions(database: Database, now: number, endpointFor: (id: string) => string): Promise<void> {
+  await database.db.transaction().execute(async (trx) => {
+    for (let i = 1; i <= SEND_SUBS; i += 1000) {
+      const rows = [];
+      for (let j = i; j < Math.min(SEND_SUBS + 1, i + 1000); j++) {
+        const keys = subscriberKeysFor(KEY_SEED, `s${j}`);
+        rows.push({
+          endpoint: endpointFor(`s${j}`),
+          p256dh: keys.p256dh.toString("base64url"),
+          auth: keys.auth.toString("base64url"),
+          user_agent: null,
+          created_at: now,
+          updated_at: now,
+          last_seen_at: now,
+          person_id: `p${j}`,
+          identified_at: now,
+        });
+      }
+      await trx.insertInto("subscriptions").values(rows).execute();
+    }
+  });
+}
+
+function median(values: readonly number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+}
+function round(value: number): number {
+  return Math.round(value * 10) / 10;
+}
+function round2(value: number): number {
+  return Math.round(value * 100) / 100;
+}
+
+// ── run ────────────────────────────────────────────────────────────────────────────────────────
+const counts: Partial<Record<Dialect, CountResult>> = {};
+const sends: Partial<Record<Dialect, SendResult>> = {};
+const fake = values["no-send"] ? undefined : await spawnFakePushService({ seed: KEY_SEED, decryptSample: 0, logSize: 16 });
+try {
+  for (const dialect of DIALECTS) {
+    counts[dialect] = await measureCount(dialect);
+    if (fake !== undefined) sends[dialect] = await measureSend(dialect, (id) => fake.endpointFor(id));
+  }
+} finally {
+  await fake?.close();
+}
+const result = {
+  segments: {
+    expression: EXPRESSION,
+    count: { subscriptions: COUNT_SUBS, tagsPerPerson: 5, runs: RUNS, targetsMs: { postgres: 1000, sqlite: 2000 }, ...counts },
+    send: fake === undefined ? null : { subscriptions: SEND_SUBS, rounds: ROUNDS, targetRatio: 0.95, ...sends },
+  },
+};
+for (const dialect of DIALECTS) {
+  const c = counts[dialect]!;
+  const s = sends[dialect];
+  log(
+    `segments ${dialect}: count ${c.medianMs} ms over ${COUNT_SUBS} subscriptions (target < ${dialect === "postgres" ? 1 : 2} s)` +
+      (s === undefined ? "" : `; send to ${s.targets} of ${SEND_SUBS}: ${s.segmentMsgsPerSecond} msgs/s vs everyone ${s.everyoneMsgsPerSecond} (ratio ${s.ratio}, target ≥ 0.95)`),
+  );
+}
+process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -1,0 +1,67 @@
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { addToken } from "../../test/support/operators.js";
+import { usePublishingServer } from "../../test/support/publishing-server.js";
+import { runCli, type CliIo } from "./main.js";
+
+function captureIo(env: Record<string, string> = {}): CliIo & { out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { env, out, err, stdout: (t) => void out.push(t), stderr: (t) => void err.push(t) };
+}
+
+describe("sino segments and sino send --segment against a real server", () => {
+  const setup = usePublishingServer();
+  let adminToken: string;
+  beforeAll(async () => {
+    adminToken = (await addToken(setup.admin, "admin", "cli admin")).secret;
+  });
+  beforeEach(() => {
+    process.exitCode = undefined;
+  });
+
+  it("saves a segment with an admin token, lists it, and refuses a publish token's save in pt-BR (exit 1)", async () => {
+    const io = captureIo({ SINO_TOKEN: adminToken });
+    await runCli(["segments", "create", "--server", setup.server.url, "--name", "Clientes VIP", "tem vip"], io);
+    expect(io.err).toEqual([]);
+    expect(process.exitCode).toBe(0);
+    expect(io.out.join("")).toMatch(/^Segmento \d+ salvo: Clientes VIP \(nenhuma inscrição\)\.\n$/);
+
+    const list = captureIo({ SINO_TOKEN: setup.secret });
+    await runCli(["segments", "list", "--server", setup.server.url], list);
+    expect(process.exitCode).toBe(0);
+    expect(list.out.join("")).toMatch(/^\d+\tClientes VIP\tnenhuma inscrição\ttem vip\n$/);
+
+    const refused = captureIo({ SINO_TOKEN: setup.secret });
+    await runCli(["segments", "create", "--server", setup.server.url, "--name", "Outro", "tem vip"], refused);
+    expect(process.exitCode).toBe(1);
+    expect(refused.err.join("")).toMatch(/^O servidor recusou o pedido: .+ \(forbidden\)\n$/);
+  });
+
+  it("sends to a saved segment by name or id, and to an expression, and refuses two audiences (exit 2)", async () => {
+    const saved = (await setup.admin.post("/api/v1/segments", { name: "Premium", expression: { tag: "plano", op: "eq", value: "premium" } })).body.segment;
+    for (const given of ["premium", saved.id as string]) {
+      const io = captureIo({ SINO_TOKEN: setup.secret });
+      await runCli(["send", "--server", setup.server.url, "--title", "Oferta", "--segment", given], io);
+      expect(io.err).toEqual([]);
+      expect(process.exitCode).toBe(0);
+      const id = /Envio (\d+)/.exec(io.out.join(""))![1];
+      expect((await setup.admin.get(`/api/v1/notifications/${id}`)).body.notification.audience).toMatchObject({ type: "segment", segment: saved.id, name: "Premium" });
+    }
+
+    const expr = captureIo({ SINO_TOKEN: setup.secret });
+    await runCli(["send", "--server", setup.server.url, "--title", "Só VIP", "--segment-expr", "tem vip"], expr);
+    expect(process.exitCode).toBe(0);
+    const id = /Envio (\d+)/.exec(expr.out.join(""))![1];
+    expect((await setup.admin.get(`/api/v1/notifications/${id}`)).body.notification.audience).toEqual({ type: "segment", segment: null, name: null, expression: "tem vip" });
+
+    const unknown = captureIo({ SINO_TOKEN: setup.secret });
+    await runCli(["send", "--server", setup.server.url, "--title", "X", "--segment", "Ninguém"], unknown);
+    expect(process.exitCode).toBe(1);
+    expect(unknown.err.join("")).toBe('Nenhum segmento salvo se chama "Ninguém". Veja a lista com sino segments list.\n');
+
+    const both = captureIo({ SINO_TOKEN: setup.secret });
+    await runCli(["send", "--server", setup.server.url, "--title", "X", "--segment", "1", "--channel", "obras"], both);
+    expect(process.exitCode).toBe(2);
+    expect(both.err.join("")).toContain("Use só um público: --channel, --user, --segment ou --segment-expr.");
+  });
+});

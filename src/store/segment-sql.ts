@@ -1,0 +1,196 @@
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from "kysely";
+import { relativeCutoff } from "../shared/segments/moments.js";
+import type { SegmentListField, SegmentNode, SegmentTagKinds, SegmentTimeField, SegmentValue, TagCondition } from "../shared/segments/tree.js";
+import { isoDateMs } from "../shared/segments/values.js";
+import type { Schema } from "./schema.js";
+
+/**
+ * A segment's tree as a WHERE condition on `subscriptions`, for the count and for the workers'
+ * range query alike (so the two never disagree). Values are always bound parameters, never text
+ * in the SQL.
+ *
+ * - A tag condition is a correlated EXISTS on person_tags (the subscription's person: trusted
+ *   tags) and/or subscription_tags (visitor tags). The probe runs per row on the tables' primary
+ *   keys (owner, key); the (key, value|num_value|time_value, owner) indexes of migration 0008 serve
+ *   a planner that runs the subquery as a set (a semi-join) instead.
+ * - A value compares through the column its type says: a number with num_value, an ISO date with
+ *   time_value (epoch ms), other text with value (exact, case-sensitive).
+ * - Every condition is two-valued (never SQL NULL), so `não` means what the evaluator says: a
+ *   nullable column is tested with IS NOT NULL first.
+ */
+
+export interface SegmentSqlContext {
+  readonly tagKinds: SegmentTagKinds;
+  /** The moment relative conditions (`há mais de 30 dias`) count from (a send: when it starts). */
+  readonly now: number;
+  /** Channel slug → id (resolveChannelIds); a slug not in it names no channel: its condition is false. */
+  readonly channelIds: ReadonlyMap<string, number>;
+}
+
+type Builder = ExpressionBuilder<Schema, "subscriptions">;
+
+export function segmentFilter(tree: SegmentNode, ctx: SegmentSqlContext): (eb: Builder) => Expression<SqlBool> {
+  return (eb) => compile(eb, tree, ctx);
+}
+
+const NEVER = sql<SqlBool>`1 = 0`;
+
+function compile(eb: Builder, node: SegmentNode, ctx: SegmentSqlContext): Expression<SqlBool> {
+  if ("and" in node) return eb.and(node.and.map((child) => compile(eb, child, ctx)));
+  if ("or" in node) return eb.or(node.or.map((child) => compile(eb, child, ctx)));
+  if ("not" in node) return eb.not(compile(eb, node.not, ctx));
+  if ("tag" in node) return tagCondition(eb, node, ctx.tagKinds);
+  switch (node.field) {
+    case "identified":
+      return eb("subscriptions.person_id", "is not", null);
+    case "channel": {
+      const slugs = node.op === "eq" ? [node.value] : node.values;
+      const ids = slugs.flatMap((slug) => {
+        const id = ctx.channelIds.get(String(slug));
+        return id === undefined ? [] : [id];
+      });
+      if (ids.length === 0) return NEVER;
+      return eb.exists(
+        eb
+          .selectFrom("subscription_channels")
+          .select("subscription_channels.subscription_id")
+          .whereRef("subscription_channels.subscription_id", "=", "subscriptions.id")
+          .where("subscription_channels.channel_id", "in", ids),
+      );
+    }
+    case "site":
+    case "timeZone":
+    case "browser":
+    case "platform":
+      return listField(eb, node.field, node.op === "eq" ? [node.value] : node.values);
+    case "subscribedAt":
+    case "lastSeenAt":
+    case "lastClickedAt": {
+      const column = TIME_COLUMNS[node.field];
+      const nullable = node.field === "lastClickedAt";
+      const present = (condition: Expression<SqlBool>) => (nullable ? eb.and([eb(column, "is not", null), condition]) : condition);
+      switch (node.op) {
+        case "before":
+          return present(eb(column, "<", isoDateMs(node.value) ?? 0));
+        case "after":
+          return present(eb(column, ">=", isoDateMs(node.value) ?? 0));
+        case "within":
+          return present(eb(column, ">=", relativeCutoff(ctx.now, node.amount, node.unit)));
+        case "olderThan": {
+          const older = eb(column, "<", relativeCutoff(ctx.now, node.amount, node.unit));
+          return nullable ? eb.or([eb(column, "is", null), older]) : older;
+        }
+      }
+    }
+  }
+}
+
+const TIME_COLUMNS = {
+  subscribedAt: "subscriptions.created_at",
+  lastSeenAt: "subscriptions.last_seen_at",
+  lastClickedAt: "subscriptions.last_clicked_at",
+} as const satisfies Record<SegmentTimeField, string>;
+
+const LIST_COLUMNS = {
+  site: "subscriptions.site_id",
+  timeZone: "subscriptions.time_zone",
+  browser: "subscriptions.browser",
+  platform: "subscriptions.platform",
+} as const satisfies Record<Exclude<SegmentListField, "channel">, string>;
+
+function listField(eb: Builder, field: keyof typeof LIST_COLUMNS, values: readonly (string | number)[]): Expression<SqlBool> {
+  const column = LIST_COLUMNS[field];
+  const test = values.length === 1 ? eb(column, "=", values[0] as never) : eb(column, "in", values as never[]);
+  return field === "site" ? test : eb.and([eb(column, "is not", null), test]);
+}
+
+/** The typed column a value compares with, and the value as that column holds it. */
+export function typedSegmentValue(value: SegmentValue): { column: "value" | "num_value" | "time_value"; value: string | number } {
+  if (typeof value === "number") return { column: "num_value", value };
+  const time = isoDateMs(value);
+  return time === null ? { column: "value", value } : { column: "time_value", value: time };
+}
+
+type TagTable = "person_tags" | "subscription_tags";
+
+function tagCondition(eb: Builder, condition: TagCondition, tagKinds: SegmentTagKinds): Expression<SqlBool> {
+  const trusted = () => tagExists(eb, "person_tags", condition);
+  const visitor = () => tagExists(eb, "subscription_tags", condition);
+  if (tagKinds === "trusted") return trusted();
+  if (tagKinds === "visitor") return visitor();
+  return eb.or([trusted(), visitor()]);
+}
+
+function tagExists(eb: Builder, table: TagTable, condition: TagCondition): Expression<SqlBool> {
+  // One builder per table: Kysely's types cannot follow a union of the two tables' column names.
+  if (table === "person_tags") {
+    return eb.exists(
+      eb
+        .selectFrom("person_tags")
+        .select("person_tags.key")
+        .whereRef("person_tags.person_id", "=", "subscriptions.person_id")
+        .where("person_tags.key", "=", condition.tag)
+        .$if(condition.op !== "exists", (qb) => qb.where((tb) => valueTest(tb as unknown as ValueBuilder, "person_tags", condition))),
+    );
+  }
+  return eb.exists(
+    eb
+      .selectFrom("subscription_tags")
+      .select("subscription_tags.key")
+      .whereRef("subscription_tags.subscription_id", "=", "subscriptions.id")
+      .where("subscription_tags.key", "=", condition.tag)
+      .$if(condition.op !== "exists", (qb) => qb.where((tb) => valueTest(tb as unknown as ValueBuilder, "subscription_tags", condition))),
+  );
+}
+
+type ValueBuilder = ExpressionBuilder<Schema, "person_tags">;
+type ValueColumn = `person_tags.${"value" | "num_value" | "time_value"}`;
+
+/** The test on the tag's row: its columns are the same in both tables, so one function serves both. */
+function valueTest(tb: ValueBuilder, table: TagTable, condition: TagCondition): Expression<SqlBool> {
+  const col = (column: "value" | "num_value" | "time_value") => `${table}.${column}` as ValueColumn;
+  switch (condition.op) {
+    case "exists":
+      throw new Error("exists has no value test");
+    case "in": {
+      const groups = new Map<"value" | "num_value" | "time_value", (string | number)[]>();
+      for (const value of condition.values) {
+        const typed = typedSegmentValue(value);
+        groups.set(typed.column, [...(groups.get(typed.column) ?? []), typed.value]);
+      }
+      return tb.or([...groups].map(([column, values]) => (values.length === 1 ? tb(col(column), "=", values[0] as never) : tb(col(column), "in", values as never[]))));
+    }
+    case "ne": {
+      const typed = typedSegmentValue(condition.value);
+      // Present with another value, or with none (a key-only tag is not `= V` either).
+      return tb.or([tb(col(typed.column), "is", null), tb(col(typed.column), "<>", typed.value as never)]);
+    }
+    default: {
+      const typed = typedSegmentValue(condition.value);
+      return tb(col(typed.column), SQL_OPS[condition.op], typed.value as never);
+    }
+  }
+}
+
+const SQL_OPS = { eq: "=", gt: ">", gte: ">=", lt: "<", lte: "<=" } as const;
+
+/** Every channel slug the tree names. */
+export function channelSlugsOf(tree: SegmentNode): string[] {
+  const slugs = new Set<string>();
+  const walk = (node: SegmentNode): void => {
+    if ("and" in node) node.and.forEach(walk);
+    else if ("or" in node) node.or.forEach(walk);
+    else if ("not" in node) walk(node.not);
+    else if ("field" in node && node.field === "channel") for (const slug of node.op === "eq" ? [node.value] : node.values) slugs.add(String(slug));
+  };
+  walk(tree);
+  return [...slugs];
+}
+
+/** The ids of the channels the tree names (slug → id); slugs of no channel are left out. */
+export async function resolveChannelIds(db: Kysely<Schema>, tree: SegmentNode): Promise<Map<string, number>> {
+  const slugs = channelSlugsOf(tree);
+  if (slugs.length === 0) return new Map();
+  const rows = await db.selectFrom("channels").select(["id", "slug"]).where("slug", "in", slugs).execute();
+  return new Map(rows.map((row) => [row.slug, Number(row.id)]));
+}

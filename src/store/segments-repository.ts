@@ -1,0 +1,149 @@
+import { sql } from "kysely";
+import { SEGMENT_LIMITS, type SegmentNode, type SegmentTagKinds } from "../shared/segments/tree.js";
+import { toCount } from "./count.js";
+import type { DatabaseHandle } from "./database.js";
+import { notFlagged } from "./audience-filter.js";
+import { resolveChannelIds, segmentFilter } from "./segment-sql.js";
+
+/** A tag as the store holds it: its text (null for a key-only tag) and, when it reads as one, its number and moment. */
+export interface TagFact {
+  readonly value: string | null;
+  readonly num: number | null;
+  readonly time: number | null;
+}
+
+/** What a segment can test on one subscription: the explain view evaluates the tree on these. */
+export interface SegmentFacts {
+  readonly id: number;
+  readonly personId: string | null;
+  readonly siteId: number;
+  readonly channelIds: ReadonlySet<number>;
+  readonly timeZone: string | null;
+  readonly browser: string | null;
+  readonly platform: string | null;
+  readonly createdAt: number;
+  readonly lastSeenAt: number;
+  readonly lastClickedAt: number | null;
+  /** The person's tags (none when the subscription is anonymous). */
+  readonly trustedTags: ReadonlyMap<string, TagFact>;
+  /** The subscription's own, set by the page. */
+  readonly visitorTags: ReadonlyMap<string, TagFact>;
+}
+
+export interface SegmentCount {
+  /** Subscriptions that match (never those flagged for a VAPID key mismatch, which no send reaches). */
+  readonly subscriptions: number;
+  /** Distinct people among them; anonymous subscriptions count in `subscriptions` only. */
+  readonly people: number;
+}
+
+/** A count that ran past SEGMENT_LIMITS.statementTimeoutMs on PostgreSQL; the API answers `segment_timeout`. */
+export class SegmentTimeoutError extends Error {
+  override readonly name = "SegmentTimeoutError";
+}
+
+export function isSegmentTimeout(error: unknown): error is SegmentTimeoutError {
+  return error instanceof SegmentTimeoutError;
+}
+
+export interface SegmentsRepository {
+  /** Channel slug → id of the channels the tree names (slugs of no channel are left out). */
+  channelIds(tree: SegmentNode): Promise<Map<string, number>>;
+  /**
+   * How many subscriptions and people match, at `now`. PostgreSQL stops the statement after
+   * SEGMENT_LIMITS.statementTimeoutMs (SegmentTimeoutError). `channelIds` defaults to the
+   * channels as they are now.
+   */
+  countSegment(tree: SegmentNode, tagKinds: SegmentTagKinds, now: number, channelIds?: ReadonlyMap<string, number>): Promise<SegmentCount>;
+  /** The facts of these subscriptions (those that exist), in id order. */
+  facts(subscriptionIds: readonly number[]): Promise<SegmentFacts[]>;
+  /** The ids of a person's subscriptions, in id order. */
+  subscriptionIdsOf(personId: string): Promise<number[]>;
+}
+
+/** PostgreSQL's SQLSTATE for a statement cancelled by statement_timeout. */
+const QUERY_CANCELED = "57014";
+
+export function createSegmentsRepository(database: DatabaseHandle): SegmentsRepository {
+  const { db, dialect } = database;
+
+  async function countSegment(tree: SegmentNode, tagKinds: SegmentTagKinds, now: number, channelIds?: ReadonlyMap<string, number>): Promise<SegmentCount> {
+    const ids = channelIds ?? (await resolveChannelIds(db, tree));
+    const query = (executor: typeof db) =>
+      executor
+        .selectFrom("subscriptions")
+        .select((eb) => [eb.fn.countAll().as("subscriptions"), eb.fn.count("subscriptions.person_id").distinct().as("people")])
+        .where(notFlagged())
+        .where(segmentFilter(tree, { tagKinds, now, channelIds: ids }))
+        .executeTakeFirstOrThrow();
+    let row: Awaited<ReturnType<typeof query>>;
+    if (dialect === "postgres") {
+      try {
+        row = await db.transaction().execute(async (trx) => {
+          await sql`set local statement_timeout = ${sql.lit(SEGMENT_LIMITS.statementTimeoutMs)}`.execute(trx);
+          return query(trx);
+        });
+      } catch (error) {
+        if (typeof error === "object" && error !== null && "code" in error && error.code === QUERY_CANCELED) throw new SegmentTimeoutError("segment count timed out", { cause: error });
+        throw error;
+      }
+    } else {
+      row = await query(db);
+    }
+    return { subscriptions: toCount(row.subscriptions), people: toCount(row.people) };
+  }
+
+  async function facts(subscriptionIds: readonly number[]): Promise<SegmentFacts[]> {
+    if (subscriptionIds.length === 0) return [];
+    const rows = await db
+      .selectFrom("subscriptions")
+      .select(["id", "person_id", "site_id", "time_zone", "browser", "platform", "created_at", "last_seen_at", "last_clicked_at"])
+      .where("id", "in", [...subscriptionIds])
+      .orderBy("id")
+      .execute();
+    if (rows.length === 0) return [];
+    const ids = rows.map((row) => Number(row.id));
+    const people = [...new Set(rows.flatMap((row) => (row.person_id === null ? [] : [row.person_id])))];
+    const [channels, visitor, trusted] = await Promise.all([
+      db.selectFrom("subscription_channels").select(["subscription_id", "channel_id"]).where("subscription_id", "in", ids).execute(),
+      db.selectFrom("subscription_tags").select(["subscription_id as owner", "key", "value", "num_value", "time_value"]).where("subscription_id", "in", ids).execute(),
+      people.length === 0 ? [] : db.selectFrom("person_tags").select(["person_id as owner", "key", "value", "num_value", "time_value"]).where("person_id", "in", people).execute(),
+    ]);
+    const tagsBy = <K>(tagRows: readonly { owner: K; key: string; value: string | null; num_value: number | string | null; time_value: number | string | null }[]) => {
+      const byOwner = new Map<string, Map<string, TagFact>>();
+      for (const tag of tagRows) {
+        const owner = String(tag.owner);
+        const tags = byOwner.get(owner) ?? new Map<string, TagFact>();
+        tags.set(tag.key, { value: tag.value, num: tag.num_value === null ? null : Number(tag.num_value), time: tag.time_value === null ? null : Number(tag.time_value) });
+        byOwner.set(owner, tags);
+      }
+      return byOwner;
+    };
+    const visitorBy = tagsBy(visitor);
+    const trustedBy = tagsBy(trusted);
+    return rows.map((row) => {
+      const id = Number(row.id);
+      return {
+        id,
+        personId: row.person_id,
+        siteId: Number(row.site_id),
+        channelIds: new Set(channels.filter((c) => Number(c.subscription_id) === id).map((c) => Number(c.channel_id))),
+        timeZone: row.time_zone,
+        browser: row.browser,
+        platform: row.platform,
+        createdAt: Number(row.created_at),
+        lastSeenAt: Number(row.last_seen_at),
+        lastClickedAt: row.last_clicked_at === null ? null : Number(row.last_clicked_at),
+        trustedTags: (row.person_id === null ? undefined : trustedBy.get(row.person_id)) ?? new Map(),
+        visitorTags: visitorBy.get(String(id)) ?? new Map(),
+      };
+    });
+  }
+
+  async function subscriptionIdsOf(personId: string): Promise<number[]> {
+    const rows = await db.selectFrom("subscriptions").select("id").where("person_id", "=", personId).orderBy("id").execute();
+    return rows.map((row) => Number(row.id));
+  }
+
+  return { channelIds: (tree) => resolveChannelIds(db, tree), countSegment, facts, subscriptionIdsOf };
+}
