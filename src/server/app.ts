@@ -40,6 +40,7 @@ import { registerSecurityHeaders } from "./security-headers.js";
 import { registerWebApp, sendIndexHtml } from "./web-app.js";
 import { registerSiteRoutes } from "./routes/sites/sites.js";
 import { registerSavedSegmentRoutes } from "./routes/saved-segments/saved-segments.js";
+import { registerSegmentQueryRoutes } from "./routes/segments/segment-queries.js";
 import { PUBLIC_API_PATHS, pathOf, registerPublicCors } from "./sites/public-cors.js";
 import { createSiteRegistry } from "./sites/site-registry.js";
 
@@ -121,7 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       reply.header("retry-after", "5");
     } else if (apiError.statusCode >= 500) request.log.error({ err: error }, "request failed");
     else request.log.info({ code: apiError.code }, "request refused");
-    return reply.code(apiError.statusCode).send(errorBody(deps.translator, apiError.code, apiError.field));
+    return reply.code(apiError.statusCode).send(errorBody(deps.translator, apiError.code, apiError.field, apiError.detail));
   });
 
   await registerSecurityHeaders(app, { publicUrl: deps.config.publicUrl });
@@ -189,6 +190,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerSubscriberRoutes(app, { ...operatorDeps, subscribers, channels });
   registerStatsRoutes(app, { ...operatorDeps, stats: deps.repositories.stats, channels, subscribers, timeZone: deps.config.timeZone });
   registerPeopleRoutes(app, { ...operatorDeps, people: deps.repositories.people, publicUrl: deps.config.publicUrl });
+  registerSegmentQueryRoutes(app, { ...operatorDeps, segments: deps.repositories.segments });
   registerRecipientRoutes(app, {
     ...operatorDeps,
     recipients: deps.repositories.recipients,

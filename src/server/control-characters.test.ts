@@ -200,6 +200,9 @@ for (const dialect of DIALECTS) {
         { field: "PATCH /api/v1/segments/{id} name", who: "admin", method: "PATCH", path: `/api/v1/segments/${segmentId}`, body: { name: `Novo${bad}` }, errorField: "name" },
         { field: "PATCH /api/v1/segments/{id} description", who: "admin", method: "PATCH", path: `/api/v1/segments/${segmentId}`, body: { description: `Texto${bad}` }, errorField: "description" },
         { field: "PATCH /api/v1/segments/{id} expression", who: "admin", method: "PATCH", path: `/api/v1/segments/${segmentId}`, body: { expression: `tem vip${bad}` }, errorField: "expression" },
+        { field: "POST /api/v1/segments/count expression", who: "token", method: "POST", path: "/api/v1/segments/count", body: { expression: `plano = premium${bad}` }, errorField: "expression" },
+        { field: "POST /api/v1/segments/explain expression", who: "admin", method: "POST", path: "/api/v1/segments/explain", body: { expression: `tem plano${bad}`, userId: "ana" }, errorField: "expression" },
+        { field: "POST /api/v1/segments/explain userId", who: "admin", method: "POST", path: "/api/v1/segments/explain", body: { expression: "tem plano", userId: `ana${bad}` }, errorField: "userId", code: "user_id_invalid" },
         // Message ids are `msg_` and [A-Za-z0-9_-]: one with anything else cannot exist.
         { field: "POST /api/v1/webhooks/{id}/messages/{messageId}/resend messageId", who: "admin", method: "POST", path: `/api/v1/webhooks/${webhookId}/messages/msg_1${q}/resend`, errorField: "messageId", code: "webhook_message_not_found", status: 404 },
         { field: "POST /p/{channel} channel", who: "token", method: "POST", path: `/p/obras${q}`, body: "Backup concluído", errorField: "channel" },

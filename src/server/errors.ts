@@ -1,6 +1,8 @@
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { ERROR_STATUS, isErrorCode, type ApiErrorBody, type ErrorCode } from "../shared/errors.js";
+import type { SegmentError } from "../shared/segments/segment-error.js";
 import { isDatabaseUnavailable } from "../store/database-unavailable.js";
+import { isSegmentTimeout } from "../store/segments-repository.js";
 import type { Translator } from "./i18n.js";
 
 /**
@@ -14,10 +16,23 @@ export class ApiError extends Error {
     readonly code: ErrorCode,
     readonly field?: string,
     options?: ErrorOptions,
+    readonly detail?: ApiErrorDetail,
   ) {
     super(code, options);
     this.statusCode = ERROR_STATUS[code];
   }
+}
+
+/** What makes an error's message specific: where in a text (0-based), and a catalog key saying what was wrong there. */
+export interface ApiErrorDetail {
+  readonly position: number;
+  readonly reason: string;
+  readonly params?: Readonly<Record<string, string | number>>;
+}
+
+/** A segment expression's refusal: its code, and its position and reason for the message. */
+export function segmentApiError(error: SegmentError, field?: string): ApiError {
+  return new ApiError(error.code, field, undefined, { position: error.position, reason: error.reason, ...(error.params === undefined ? {} : { params: error.params }) });
 }
 
 /** The one way handlers make an error: `throw apiError("subscription_not_found")`. */
@@ -29,14 +44,23 @@ export function isApiError(value: unknown): value is ApiError {
   return value instanceof ApiError;
 }
 
-export function errorBody(translator: Translator, code: ErrorCode, field?: string): ApiErrorBody {
+export function errorBody(translator: Translator, code: ErrorCode, field?: string, detail?: ApiErrorDetail): ApiErrorBody {
+  const message = translator.t(`errors:${code}`);
   return {
     error: {
       code,
-      message: translator.t(`errors:${code}`),
+      message: detail === undefined ? message : `${message} ${detailText(translator, detail)}`,
       ...(field === undefined ? {} : { field }),
+      ...(detail === undefined || detail.position < 0 ? {} : { position: detail.position }),
     },
   };
+}
+
+/** "Na posição 12: esperava um valor…" (1-based for people), or the reason alone when there is no position. */
+function detailText(translator: Translator, detail: ApiErrorDetail): string {
+  const reason = translator.t(detail.reason, { ...detail.params });
+  if (detail.position >= 0) return translator.t("segments:at", { position: detail.position + 1, reason });
+  return reason.charAt(0).toUpperCase() + reason.slice(1);
 }
 
 /**
@@ -46,6 +70,7 @@ export function errorBody(translator: Translator, code: ErrorCode, field?: strin
 export function toApiError(error: unknown): ApiError {
   if (isApiError(error)) return error;
   if (isDatabaseUnavailable(error)) return apiError("database_unavailable", undefined, { cause: error });
+  if (isSegmentTimeout(error)) return apiError("segment_timeout", undefined, { cause: error });
   if (hasZodFastifySchemaValidationErrors(error)) return fromSchemaValidation(error.validation, error);
   const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
   const status =

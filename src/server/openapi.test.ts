@@ -46,6 +46,8 @@ describe("the OpenAPI document and the docs page", () => {
         "/api/v1/people",
         "/api/v1/people/{userId}",
         "/api/v1/people/{userId}/notifications",
+        "/api/v1/segments/count",
+        "/api/v1/segments/explain",
         "/api/v1/notifications/{id}/recipients",
         "/api/v1/webhooks",
         "/api/v1/webhooks/{id}",

@@ -14,6 +14,7 @@ export const apiErrorSchema = z.object({
     code: z.enum(ERROR_CODES as [string, ...string[]]),
     message: z.string(),
     field: z.string().optional(),
+    position: z.number().int().optional(),
   }),
 });
 

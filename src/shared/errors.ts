@@ -142,6 +142,8 @@ export interface ApiErrorBody {
     message: string;
     /** The request field the error is about, when there is one (e.g. `keys.p256dh`). */
     field?: string;
+    /** Where in a text the error is (0-based character offset): a segment expression's parse error. */
+    position?: number;
   };
 }
 

@@ -24,6 +24,8 @@ export interface SegmentFacts {
   readonly createdAt: number;
   readonly lastSeenAt: number;
   readonly lastClickedAt: number | null;
+  /** Flagged for a VAPID key mismatch: counts and sends leave it out (notFlagged). */
+  readonly flagged: boolean;
   /** The person's tags (none when the subscription is anonymous). */
   readonly trustedTags: ReadonlyMap<string, TagFact>;
   /** The subscription's own, set by the page. */
@@ -59,6 +61,8 @@ export interface SegmentsRepository {
   facts(subscriptionIds: readonly number[]): Promise<SegmentFacts[]>;
   /** The ids of a person's subscriptions, in id order. */
   subscriptionIdsOf(personId: string): Promise<number[]>;
+  /** A saved segment's stored tree (JSON, as written) and tag kinds; undefined when there is none. */
+  savedExpression(id: number): Promise<{ tree: unknown; tagKinds: SegmentTagKinds } | undefined>;
 }
 
 /** PostgreSQL's SQLSTATE for a statement cancelled by statement_timeout. */
@@ -97,7 +101,7 @@ export function createSegmentsRepository(database: DatabaseHandle): SegmentsRepo
     if (subscriptionIds.length === 0) return [];
     const rows = await db
       .selectFrom("subscriptions")
-      .select(["id", "person_id", "site_id", "time_zone", "browser", "platform", "created_at", "last_seen_at", "last_clicked_at"])
+      .select(["id", "person_id", "site_id", "time_zone", "browser", "platform", "created_at", "last_seen_at", "last_clicked_at", "vapid_mismatch_at"])
       .where("id", "in", [...subscriptionIds])
       .orderBy("id")
       .execute();
@@ -134,6 +138,7 @@ export function createSegmentsRepository(database: DatabaseHandle): SegmentsRepo
         createdAt: Number(row.created_at),
         lastSeenAt: Number(row.last_seen_at),
         lastClickedAt: row.last_clicked_at === null ? null : Number(row.last_clicked_at),
+        flagged: row.vapid_mismatch_at !== null,
         trustedTags: (row.person_id === null ? undefined : trustedBy.get(row.person_id)) ?? new Map(),
         visitorTags: visitorBy.get(String(id)) ?? new Map(),
       };
@@ -145,5 +150,10 @@ export function createSegmentsRepository(database: DatabaseHandle): SegmentsRepo
     return rows.map((row) => Number(row.id));
   }
 
-  return { channelIds: (tree) => resolveChannelIds(db, tree), countSegment, facts, subscriptionIdsOf };
+  async function savedExpression(id: number): Promise<{ tree: unknown; tagKinds: SegmentTagKinds } | undefined> {
+    const row = await db.selectFrom("segments").select(["expression", "tag_kinds"]).where("id", "=", id).executeTakeFirst();
+    return row === undefined ? undefined : { tree: JSON.parse(row.expression) as unknown, tagKinds: row.tag_kinds as SegmentTagKinds };
+  }
+
+  return { channelIds: (tree) => resolveChannelIds(db, tree), countSegment, facts, subscriptionIdsOf, savedExpression };
 }

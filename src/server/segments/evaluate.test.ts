@@ -151,7 +151,7 @@ for (const dialect of DIALECTS) {
     async function jsCount(tree: SegmentNode, tagKinds: SegmentTagKinds) {
       const channelIds = await repo.channelIds(tree);
       const facts = await repo.facts(Array.from({ length: 300 }, (_, i) => i + 1));
-      const matching = facts.filter((f) => !flagged.has(f.id) && evaluateSegment(tree, f, { tagKinds, now: NOW, channelIds }));
+      const matching = facts.filter((f) => !f.flagged && evaluateSegment(tree, f, { tagKinds, now: NOW, channelIds }));
       return { subscriptions: matching.length, people: new Set(matching.flatMap((f) => (f.personId === null ? [] : [f.personId]))).size };
     }
 

@@ -58,6 +58,10 @@ export const API_ROUTES = {
    * with its daily sizes and sends), PATCH and DELETE (admin).
    */
   segments: `${API_PREFIX}/segments`,
+  /** POST (signed in, or any token): how many subscriptions and people a segment expression reaches now. */
+  segmentsCount: `${API_PREFIX}/segments/count`,
+  /** POST (admin): which conditions of a segment hold for one person or subscription. */
+  segmentsExplain: `${API_PREFIX}/segments/explain`,
   /** GET: the OpenAPI 3 document, generated from the same zod schemas that validate requests. */
   openapi: `${API_PREFIX}/openapi.json`,
   /** The readable API documentation (Swagger UI, served locally). */

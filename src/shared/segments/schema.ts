@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { multiLineText } from "../api/text.js";
 import { isErrorCode } from "../errors.js";
 import { checkTree, normalizeTree } from "./check.js";
 import { parseSegment } from "./parse.js";
@@ -77,8 +78,19 @@ export const segmentTreeSchema = z
 
 export const segmentTagKindsSchema = z.enum(SEGMENT_TAG_KINDS).describe("Quais etiquetas as condições leem: `trusted` (da pessoa, padrão), `visitor` (do navegador) ou `all` (qualquer das duas).");
 
-/** The text form (parse.ts) or the JSON tree. */
-export const segmentExpressionSchema = z.union([z.string().describe("A expressão em texto, como `plano = premium e não tem optout`."), segmentTreeSchema]);
+/**
+ * The text form (parse.ts, read by the route so its refusal names a position; like every text
+ * field, no control characters but line breaks and tabs) or the JSON tree. A refusal keeps the
+ * code of the branch the input was meant for (`text_control_characters`, `segment_too_deep`…)
+ * rather than the union's.
+ */
+export const segmentExpressionSchema = z.union([multiLineText().describe("A expressão em texto, como `plano = premium e não tem optout`."), segmentTreeSchema], {
+  error: (issue) => {
+    const branches = (issue as { errors?: { message: string }[][] }).errors ?? [];
+    const first = branches[typeof issue.input === "string" ? 0 : 1]?.[0];
+    return first !== undefined && isErrorCode(first.message) ? first.message : "segment_syntax";
+  },
+});
 
 /** Text or tree → the validated, normalised tree, or why not. */
 export function resolveExpression(input: string | SegmentNode): SegmentResult<SegmentNode> {

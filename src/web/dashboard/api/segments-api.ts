@@ -1,34 +1,12 @@
-import type { SegmentNode, SegmentTagKinds } from "../../../shared/segments/tree.js";
+import type { SegmentTagKinds } from "../../../shared/segments/tree.js";
+import type { SegmentCountResponse, SegmentExplainResponse } from "../../../shared/api/segments.js";
 import type { CreateSegmentRequest, SavedSegment, SavedSegmentDetail, SavedSegmentDetailResponse, SavedSegmentResponse, SavedSegmentsResponse, UpdateSegmentRequest } from "../../../shared/api/saved-segments.js";
 import { API_ROUTES, segmentPath } from "../../../shared/api/routes.js";
 import { createJsonRequest } from "../../../client/http/json-request.js";
 import { dashboardApiErrorFrom } from "./dashboard-api.js";
 
-// The shapes of the segments API (issue #24's contract), as the Painel reads them.
-
-/** POST /segments/count: how many match now, and the expression as the server understood it. */
-export interface SegmentCount {
-  subscriptions: number;
-  people: number;
-  /** The canonical pt-BR text of the expression. */
-  expression: string;
-  tree: SegmentNode;
-  /** Channel slugs the expression names that no channel has: those conditions hold for nobody. */
-  unknownChannels: string[];
-}
-
-/** One condition (or combination) of an explained expression, and whether it held. */
-export interface ExplainNode {
-  text: string;
-  held: boolean;
-  children?: ExplainNode[];
-}
-
-/** POST /segments/explain: per subscription of the person (or the one subscription asked for). */
-export interface SegmentExplanation {
-  matches: boolean;
-  subscriptions: { id: string; matches: boolean; tree: ExplainNode }[];
-}
+// The shapes of the answers, under the names the Painel uses.
+export type { SegmentCountResponse as SegmentCount, SegmentExplainResponse as SegmentExplanation, ExplainNode } from "../../../shared/api/segments.js";
 
 export type { SavedSegment, SavedSegmentDetail as SegmentDetail } from "../../../shared/api/saved-segments.js";
 
@@ -37,8 +15,8 @@ export type ExplainSource = { expression: string; tagKinds: SegmentTagKinds } | 
 
 /** Segments: the live count, explain, and saved segments. */
 export interface SegmentsApi {
-  count(expression: string, tagKinds: SegmentTagKinds, signal?: AbortSignal): Promise<SegmentCount>;
-  explain(source: ExplainSource, target: ExplainTarget): Promise<SegmentExplanation>;
+  count(expression: string, tagKinds: SegmentTagKinds, signal?: AbortSignal): Promise<SegmentCountResponse>;
+  explain(source: ExplainSource, target: ExplainTarget): Promise<SegmentExplainResponse>;
   listSegments(): Promise<SavedSegment[]>;
   getSegment(id: string): Promise<SavedSegmentDetail>;
   createSegment(request: CreateSegmentRequest): Promise<SavedSegment>;
@@ -55,13 +33,13 @@ export function createSegmentsApi(options: { baseUrl?: string; fetch?: typeof fe
   const { json, request } = createJsonRequest({ ...options, toError: dashboardApiErrorFrom });
   return {
     count(expression, tagKinds, signal) {
-      if (signal === undefined) return json("POST", `${SEGMENTS}/count`, { expression, tagKinds });
+      if (signal === undefined) return json("POST", API_ROUTES.segmentsCount, { expression, tagKinds });
       const signalled = createJsonRequest({ ...options, fetch: (input, init) => baseFetch(input, { ...init, signal }), toError: dashboardApiErrorFrom });
-      return signalled.json("POST", `${SEGMENTS}/count`, { expression, tagKinds });
+      return signalled.json("POST", API_ROUTES.segmentsCount, { expression, tagKinds });
     },
     explain(source, target) {
       const body = { ...source, ...target };
-      return json("POST", `${SEGMENTS}/explain`, body);
+      return json("POST", API_ROUTES.segmentsExplain, body);
     },
     async listSegments() {
       return (await json<SavedSegmentsResponse>("GET", SEGMENTS)).segments;

@@ -121,6 +121,11 @@ function Explanation({ explanation, kind, target }: { explanation: SegmentExplan
             </Typography>
             <Chip size="small" variant="outlined" color={subscription.matches ? "success" : "default"} label={subscription.matches ? t("segments.explain.in") : t("segments.explain.out")} />
           </Stack>
+          {subscription.excluded && (
+            <Alert severity="warning" sx={{ mb: 1 }}>
+              {t("segments.explain.excluded")}
+            </Alert>
+          )}
           <Box component="ul" sx={{ m: 0, p: 0, listStyle: "none" }} aria-label={t("segments.explain.treeOf", { id: subscription.id })}>
             <ExplainItem node={subscription.tree} />
           </Box>

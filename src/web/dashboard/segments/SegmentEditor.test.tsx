@@ -21,7 +21,7 @@ function render(value: SegmentDraft, count: SegmentCountState): { html: string; 
   return { html, status };
 }
 
-const counted = (patch: Partial<SegmentCount> = {}): SegmentCount => ({ subscriptions: 1250, people: 1, expression: "plano = premium", tree: { tag: "plano", op: "eq", value: "premium" }, unknownChannels: [], ...patch });
+const counted = (patch: Partial<SegmentCount> = {}): SegmentCount => ({ subscriptions: 1250, people: 1, expression: "plano = premium", tree: { tag: "plano", op: "eq", value: "premium" }, tagKinds: "trusted", unknownChannels: [], ...patch });
 
 describe("the segment editor", () => {
   it("says what to do while the expression is empty, politely live", () => {
