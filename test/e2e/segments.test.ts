@@ -190,7 +190,7 @@ describe("segments in the Painel", () => {
     await page.getByRole("link", { name: "Premium adultos" }).click();
     await page.getByRole("link", { name: S.detail.send }).click();
     await page.getByTestId("segment-audience").waitFor();
-    expect(await page.getByRole("radio", { name: S.compose.target }).isChecked()).toBe(true);
+    expect(await page.getByRole("radio", { name: S.compose.target, exact: true }).isChecked()).toBe(true);
     await expect.poll(() => page.getByRole("combobox", { name: S.compose.segment }).textContent()).toContain("Premium adultos");
     expect(await axeViolations(page)).toEqual([]);
 

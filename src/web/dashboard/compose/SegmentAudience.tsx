@@ -81,7 +81,7 @@ export function SegmentAudience({
           ))}
         </TextField>
       ) : (
-        <SegmentEditor value={value.draft} onChange={(draft) => onChange({ ...value, draft })} count={count} />
+        <SegmentEditor value={value.draft} onChange={(draft) => onChange({ ...value, draft })} count={count} helpHeading="h2" />
       )}
     </Stack>
   );

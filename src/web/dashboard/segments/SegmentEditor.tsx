@@ -57,12 +57,15 @@ export function SegmentEditor({
   count,
   autoFocus = false,
   showHelp = true,
+  helpHeading = "h3",
 }: {
   value: SegmentDraft;
   onChange: (value: SegmentDraft) => void;
   count: SegmentCountState;
   autoFocus?: boolean;
   showHelp?: boolean;
+  /** The help's heading level: under the page's h1 (compose) or a dialog's h2 title. */
+  helpHeading?: "h2" | "h3";
 }) {
   const { t } = useTranslation();
   const id = useId();
@@ -150,17 +153,17 @@ export function SegmentEditor({
           {t("segments.editor.unknownChannels", { count: count.count.unknownChannels.length, channels: count.count.unknownChannels.join(", ") })}
         </Alert>
       )}
-      {showHelp && <SegmentHelp onExample={(expression) => onChange({ ...value, expression })} />}
+      {showHelp && <SegmentHelp heading={helpHeading} onExample={(expression) => onChange({ ...value, expression })} />}
     </Stack>
   );
 }
 
 /** A short guide to the language, with examples to start from, and where the full one is. */
-function SegmentHelp({ onExample }: { onExample: (expression: string) => void }) {
+function SegmentHelp({ heading, onExample }: { heading: "h2" | "h3"; onExample: (expression: string) => void }) {
   const { t } = useTranslation();
   const id = useId();
   return (
-    <Accordion variant="outlined" disableGutters slotProps={{ heading: { component: "h3" } }}>
+    <Accordion variant="outlined" disableGutters slotProps={{ heading: { component: heading } }}>
       <AccordionSummary expandIcon={<ExpandMore />} aria-controls={`${id}-help`} id={`${id}-help-summary`}>
         <Typography>{t("segments.help.title")}</Typography>
       </AccordionSummary>
