@@ -184,7 +184,7 @@ describe("segments in the Painel", () => {
     await page.close();
   }, 60_000);
 
-  it("sends to the saved segment from the compose form, with the count in the confirmation, and lists the send on the segment's page", async () => {
+  it("sends to the saved segment from the compose form, with the count in the confirmation, lists the send on the segment's page, then edits and deletes the segment", async () => {
     const page = await newPage();
     await page.goto(`${server.baseUrl}/painel/segmentos`);
     await page.getByRole("link", { name: "Premium adultos" }).click();
@@ -220,6 +220,20 @@ describe("segments in the Painel", () => {
     await sendRow.waitFor();
     expect(await sendRow.textContent()).toContain("Oferta para assinantes premium");
     expect(await axeViolations(page)).toEqual([]);
+
+    // Edited: measured again on save. Deleted after confirmation: the list is empty again.
+    await page.getByRole("button", { name: S.detail.edit }).click();
+    const editor = page.getByRole("dialog");
+    expect(await expressionField(editor).inputValue()).toBe("plano = premium e idade >= 18");
+    await expressionField(editor).fill("tem plano");
+    await countSays(editor, "3 inscrições · 2 pessoas");
+    await editor.getByRole("button", { name: S.dialog.save }).click();
+    await page.getByText(S.detail.saved).waitFor();
+    await expect.poll(() => page.getByTestId("segment-size").textContent()).toContain("3 inscrições · 2 pessoas");
+    expect(await page.getByTestId("segment-expression").textContent()).toBe("tem plano");
+    await page.getByRole("button", { name: S.detail.delete }).click();
+    await page.getByRole("dialog").getByRole("button", { name: S.detail.delete }).click();
+    await page.getByText(S.list.emptyTitle).waitFor();
     await page.close();
-  }, 60_000);
+  }, 90_000);
 });
