@@ -37,17 +37,15 @@ import { notificationPagePath } from "../paths.js";
 import { AudienceSelect } from "../channels/AudienceSelect.js";
 import { SiteSelect } from "../sites/SiteSelect.js";
 import { useDashboardServices } from "../services.js";
-import type { SegmentsApi } from "../api/segments-api.js";
 import type { AudienceSize } from "../../../shared/api/notifications.js";
 import { COMPOSE_LIMITS, TTL_CHOICES, initialComposeValues, isAllowedLink, toNotificationRequest, validateCompose } from "./compose-form.js";
 import type { ComposeErrors, ComposeField, ComposeValues } from "./compose-form.js";
 import { NotificationPreview } from "./NotificationPreview.js";
 import { SegmentAudience } from "./SegmentAudience.js";
-import type { SegmentChoice } from "./SegmentAudience.js";
-import { segmentCountText } from "../segments/SegmentEditor.js";
+import { segmentAudienceOf, segmentAudienceText, segmentConfirmation, segmentConfirmTitle, segmentProblem } from "./segment-choice.js";
+import type { SegmentChoice, SegmentConfirmation } from "./segment-choice.js";
 import { EMPTY_SEGMENT_DRAFT } from "../segments/segment-editor.js";
 import { useSegmentCount } from "../segments/useSegmentCount.js";
-import type { SegmentTagKinds } from "../../../shared/segments/tree.js";
 
 /** Server field names (the notifications API) → the form's fields. */
 const SERVER_FIELDS: Record<string, ComposeField | "people" | "collapseKey"> = { title: "title", body: "body", url: "url", icon: "icon", image: "image", sendAt: "time", collapseKey: "collapseKey" };
@@ -490,56 +488,3 @@ function audienceText(t: Translate, size: AudienceSize | null): string {
 }
 
 type Target = "subscribers" | "people" | "segment";
-
-/** What the confirmation says of a segment audience: its name (null when written here) and how many it reaches now. */
-interface SegmentConfirmation {
-  name: string | null;
-  subscriptions: number;
-  people: number;
-  /** The chosen sites' count (0: every site). */
-  sites: number;
-}
-
-/** Why the segment choice cannot be sent, or undefined. */
-function segmentProblem(t: Translate, choice: SegmentChoice): string | undefined {
-  if (choice.source === "saved") return choice.segmentId === "" ? t("segments.compose.segmentRequired") : undefined;
-  return choice.draft.expression.trim() === "" ? t("segments.dialog.expressionRequired") : undefined;
-}
-
-/**
- * The count the confirmation shows: the saved segment's expression as it is now (a send reads it
- * when it starts) or the written one, narrowed to the chosen sites in the segment language itself
- * (`site in (…)`), so the figure is the one the send will take.
- */
-async function segmentConfirmation(api: SegmentsApi, choice: SegmentChoice, sites: readonly string[]): Promise<SegmentConfirmation> {
-  let name: string | null = null;
-  let expression = choice.draft.expression;
-  let tagKinds: SegmentTagKinds = choice.draft.tagKinds;
-  if (choice.source === "saved") {
-    const segment = await api.getSegment(choice.segmentId);
-    ({ name, expression, tagKinds } = segment);
-  }
-  const narrowed = sites.length > 0 && sites.every((id) => /^\d+$/.test(id)) ? `(${expression})\ne site in (${sites.join(", ")})` : expression;
-  const count = await api.count(narrowed, tagKinds);
-  return { name, subscriptions: count.subscriptions, people: count.people, sites: sites.length };
-}
-
-/** The notification's audience for a segment choice (a saved one by id: the server reads it when the send starts). */
-function segmentAudienceOf(choice: SegmentChoice, narrowed: { sites?: string[] }): NotificationAudience {
-  return choice.source === "saved"
-    ? { type: "segment", segment: choice.segmentId, ...narrowed }
-    : { type: "segment", expression: choice.draft.expression, tagKinds: choice.draft.tagKinds, ...narrowed };
-}
-
-function segmentConfirmTitle(t: Translate, when: ComposeValues["when"], confirmation: SegmentConfirmation): string {
-  if (when === "later") return t("dashboard.compose.confirm.laterTitle");
-  return confirmation.name === null ? t("segments.compose.confirmTitleWritten") : t("segments.compose.confirmTitle", { name: confirmation.name });
-}
-
-/** "o segmento “Premium” (1.250 inscrições · 980 pessoas)", "quem atende à expressão escrita nos 2 sites escolhidos (…)". */
-function segmentAudienceText(t: Translate, confirmation: SegmentConfirmation): string {
-  const size = segmentCountText(t, confirmation);
-  const who = confirmation.name === null ? t("segments.compose.whoWritten") : t("segments.compose.whoSaved", { name: confirmation.name });
-  if (confirmation.sites === 0) return t("segments.compose.audience", { who, size });
-  return t("segments.compose.audienceOnSites", { who, size, count: confirmation.sites, formatted: formatNumber(confirmation.sites) });
-}

@@ -13,17 +13,10 @@ import type { SavedSegment } from "../api/segments-api.js";
 import { errorText } from "../api/error-text.js";
 import { useResource } from "../hooks/useResource.js";
 import { useDashboardServices } from "../services.js";
-import { SegmentEditor, segmentCountText } from "../segments/SegmentEditor.js";
-import type { SegmentDraft } from "../segments/segment-editor.js";
+import { SegmentEditor } from "../segments/SegmentEditor.js";
+import { segmentCountText } from "../segments/segment-editor.js";
+import type { SegmentChoice } from "./segment-choice.js";
 import type { SegmentCountState } from "../segments/useSegmentCount.js";
-
-/** Compose's "Segmento" audience: a saved segment (read again when the send starts) or an expression written here. */
-export interface SegmentChoice {
-  source: "saved" | "written";
-  /** The saved segment's id, or "" before one is chosen. */
-  segmentId: string;
-  draft: SegmentDraft;
-}
 
 export function SegmentAudience({
   value,

@@ -16,8 +16,7 @@ import { SEGMENT_TAG_KINDS } from "../../../shared/segments/tree.js";
 import type { SegmentTagKinds } from "../../../shared/segments/tree.js";
 import { isDashboardApiError } from "../api/dashboard-api-error.js";
 import { errorText } from "../api/error-text.js";
-import { formatNumber } from "../format.js";
-import { SEGMENT_TEXT_MAX, caretAt } from "./segment-editor.js";
+import { SEGMENT_TEXT_MAX, caretAt, segmentCountText } from "./segment-editor.js";
 import type { SegmentDraft } from "./segment-editor.js";
 import type { SegmentCountState } from "./useSegmentCount.js";
 
@@ -27,14 +26,6 @@ export const MONOSPACE = "ui-monospace, SFMono-Regular, Menlo, Consolas, monospa
 const EXAMPLES = ["plano = premium e cidade = Campinas", "bairro in (Centro, Cambuí) e inscrito há menos de 7 dias", "idade >= 18 e não tem optout", "canal = obras ou (tem vip e visita há mais de 30 dias)"] as const;
 
 type Translate = ReturnType<typeof useTranslation>["t"];
-
-/** "1.250 inscrições · 980 pessoas". */
-export function segmentCountText(t: Translate, count: { subscriptions: number; people: number }): string {
-  return t("segments.editor.count", {
-    subscriptions: t("segments.editor.subscriptions", { count: count.subscriptions, formatted: formatNumber(count.subscriptions) }),
-    people: t("segments.editor.people", { count: count.people, formatted: formatNumber(count.people) }),
-  });
-}
 
 /**
  * The refusal as the operator reads it: the server's pt-BR message, which names the position

@@ -29,7 +29,8 @@ import { NotificationStatusChip } from "../notifications/NotificationStatusChip.
 import { DASHBOARD_PATHS, notificationPagePath } from "../paths.js";
 import { useDashboardServices } from "../services.js";
 import { ExplainPanel } from "./ExplainPanel.js";
-import { MONOSPACE, segmentCountText } from "./SegmentEditor.js";
+import { MONOSPACE } from "./SegmentEditor.js";
+import { segmentCountText } from "./segment-editor.js";
 import { SegmentDialog } from "./SegmentDialog.js";
 
 const CHART_HEIGHT = 260;

@@ -21,7 +21,8 @@ import { formatDateTime } from "../format.js";
 import { useResource } from "../hooks/useResource.js";
 import { segmentPagePath } from "../paths.js";
 import { useDashboardServices } from "../services.js";
-import { MONOSPACE, segmentCountText } from "./SegmentEditor.js";
+import { MONOSPACE } from "./SegmentEditor.js";
+import { segmentCountText } from "./segment-editor.js";
 import { SegmentDialog } from "./SegmentDialog.js";
 
 const fromMd = { display: { xs: "none", md: "table-cell" } } as const;

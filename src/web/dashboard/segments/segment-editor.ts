@@ -1,4 +1,6 @@
+import type { TFunction } from "i18next";
 import type { SegmentTagKinds } from "../../../shared/segments/tree.js";
+import { formatNumber } from "../format.js";
 import { SEGMENT_LIMITS } from "../../../shared/segments/tree.js";
 
 /** What the segment editor edits: the expression's text and which tags its tag conditions read. */
@@ -32,3 +34,11 @@ export function caretAt(text: string, position: number): { line: string; caret: 
 
 /** A saved segment's name: 1 to 80 printable characters, unique regardless of case (the server checks). */
 export const SEGMENT_NAME_MAX = 80;
+
+/** "1.250 inscrições · 980 pessoas". */
+export function segmentCountText(t: TFunction, count: { subscriptions: number; people: number }): string {
+  return t("segments.editor.count", {
+    subscriptions: t("segments.editor.subscriptions", { count: count.subscriptions, formatted: formatNumber(count.subscriptions) }),
+    people: t("segments.editor.people", { count: count.people, formatted: formatNumber(count.people) }),
+  });
+}
