@@ -37,6 +37,19 @@ describe("sino segments and sino send --segment against a real server", () => {
     expect(refused.err.join("")).toMatch(/^O servidor recusou o pedido: .+ \(forbidden\)\n$/);
   });
 
+  it("counts an expression's subscriptions and people now, and shows a parse error's position in pt-BR (exit 1)", async () => {
+    const io = captureIo({ SINO_TOKEN: setup.secret });
+    await runCli(["segments", "count", "--server", setup.server.url, "tem vip e canal = inexistente"], io);
+    expect(io.out.join("")).toBe("Nenhuma inscrição: tem vip e canal = inexistente\n");
+    expect(io.err.join("")).toBe("Aviso: o canal inexistente não existe (a condição dele é falsa).\n");
+    expect(process.exitCode).toBe(0);
+
+    const bad = captureIo({ SINO_TOKEN: setup.secret });
+    await runCli(["segments", "count", "--server", setup.server.url, "plano = = premium"], bad);
+    expect(process.exitCode).toBe(1);
+    expect(bad.err.join("")).toMatch(/^O servidor recusou o pedido: .*posição 9.* \(segment_syntax\)\n$/);
+  });
+
   it("sends to a saved segment by name or id, and to an expression, and refuses two audiences (exit 2)", async () => {
     const saved = (await setup.admin.post("/api/v1/segments", { name: "Premium", expression: { tag: "plano", op: "eq", value: "premium" } })).body.segment;
     for (const given of ["premium", saved.id as string]) {

@@ -3,8 +3,6 @@ import { API_ROUTES } from "../shared/api/routes.js";
 import type { SavedSegment, SavedSegmentResponse, SavedSegmentsResponse } from "../shared/api/saved-segments.js";
 import { callApi, type ApiIo, type ApiTarget, type Called } from "./api-call.js";
 
-const SEGMENT_COUNT_PATH = `${API_ROUTES.segments}/count`;
-
 const number = (value: number) => new Intl.NumberFormat("pt-BR").format(value);
 
 function sizeText(segment: SavedSegment, t: Translator["t"]): string {
@@ -24,7 +22,7 @@ export async function segmentsListCommand(target: ApiTarget, io: ApiIo, translat
 
 /** `sino segments count "<expr>"`: how many subscriptions and people match now (POST /segments/count). */
 export async function segmentsCountCommand(expression: string, options: ApiTarget & { readonly tagKinds?: string }, io: ApiIo, translator: Translator): Promise<0 | 1 | 2> {
-  const called = await callApi<{ subscriptions: number; people: number; expression: string; unknownChannels?: string[] }>(options, io, translator, "POST", SEGMENT_COUNT_PATH, {
+  const called = await callApi<{ subscriptions: number; people: number; expression: string; unknownChannels?: string[] }>(options, io, translator, "POST", API_ROUTES.segmentsCount, {
     expression,
     ...(options.tagKinds === undefined ? {} : { tagKinds: options.tagKinds }),
   });

@@ -21,6 +21,18 @@ import type { Schema } from "./schema.js";
 
 export interface SegmentSqlContext {
   readonly tagKinds: SegmentTagKinds;
+  /**
+   * How a tag or channel condition is written (same rows either way):
+   * - `probe` (default): a correlated EXISTS per row on the (owner, key) primary key; cheap for
+   *   the workers' range query, which reads a few hundred subscriptions at a time.
+   * - `sets`: `person_id IN (SELECT person_id … WHERE key = ? …)`, a subquery with no reference to
+   *   the row that both databases build once per statement (SQLite an in-memory index with a
+   *   Bloom filter, PostgreSQL a hashed SubPlan or a hash join): for a count over the whole table.
+   *   SQLite 3.54 turns a probe-form EXISTS into a join it evaluates after the other conditions,
+   *   probing every row for those: a count over 1,000,000 subscriptions took 1.38 s of CPU as
+   *   probes and 0.95 s as sets.
+   */
+  readonly strategy?: "probe" | "sets";
   /** The moment relative conditions (`há mais de 30 dias`) count from (a send: when it starts). */
   readonly now: number;
   /** Channel slug → id (resolveChannelIds); a slug not in it names no channel: its condition is false. */
@@ -39,7 +51,7 @@ function compile(eb: Builder, node: SegmentNode, ctx: SegmentSqlContext): Expres
   if ("and" in node) return eb.and(node.and.map((child) => compile(eb, child, ctx)));
   if ("or" in node) return eb.or(node.or.map((child) => compile(eb, child, ctx)));
   if ("not" in node) return eb.not(compile(eb, node.not, ctx));
-  if ("tag" in node) return tagCondition(eb, node, ctx.tagKinds);
+  if ("tag" in node) return tagCondition(eb, node, ctx.tagKinds, ctx.strategy ?? "probe");
   switch (node.field) {
     case "identified":
       return eb("subscriptions.person_id", "is not", null);
@@ -50,6 +62,7 @@ function compile(eb: Builder, node: SegmentNode, ctx: SegmentSqlContext): Expres
         return id === undefined ? [] : [id];
       });
       if (ids.length === 0) return NEVER;
+      if (ctx.strategy === "sets") return eb("subscriptions.id", "in", eb.selectFrom("subscription_channels").select("subscription_channels.subscription_id").where("subscription_channels.channel_id", "in", ids));
       return eb.exists(
         eb
           .selectFrom("subscription_channels")
@@ -113,9 +126,9 @@ export function typedSegmentValue(value: SegmentValue): { column: "value" | "num
 
 type TagTable = "person_tags" | "subscription_tags";
 
-function tagCondition(eb: Builder, condition: TagCondition, tagKinds: SegmentTagKinds): Expression<SqlBool> {
-  const trusted = () => tagExists(eb, "person_tags", condition);
-  const visitor = () => tagExists(eb, "subscription_tags", condition);
+function tagCondition(eb: Builder, condition: TagCondition, tagKinds: SegmentTagKinds, strategy: "probe" | "sets"): Expression<SqlBool> {
+  const trusted = () => (strategy === "sets" ? tagSet(eb, "person_tags", condition) : tagExists(eb, "person_tags", condition));
+  const visitor = () => (strategy === "sets" ? tagSet(eb, "subscription_tags", condition) : tagExists(eb, "subscription_tags", condition));
   if (tagKinds === "trusted") return trusted();
   if (tagKinds === "visitor") return visitor();
   return eb.or([trusted(), visitor()]);
@@ -141,6 +154,24 @@ function tagExists(eb: Builder, table: TagTable, condition: TagCondition): Expre
       .where("subscription_tags.key", "=", condition.tag)
       .$if(condition.op !== "exists", (qb) => qb.where((tb) => valueTest(tb as unknown as ValueBuilder, "subscription_tags", condition))),
   );
+}
+
+/** The `sets` form: the owners with the tag, as an uncorrelated subquery (IS NOT NULL keeps `não` two-valued). */
+function tagSet(eb: Builder, table: TagTable, condition: TagCondition): Expression<SqlBool> {
+  if (table === "person_tags") {
+    const owners = eb
+      .selectFrom("person_tags")
+      .select("person_tags.person_id")
+      .where("person_tags.key", "=", condition.tag)
+      .$if(condition.op !== "exists", (qb) => qb.where((tb) => valueTest(tb as unknown as ValueBuilder, "person_tags", condition)));
+    return eb.and([eb("subscriptions.person_id", "is not", null), eb("subscriptions.person_id", "in", owners)]);
+  }
+  const owners = eb
+    .selectFrom("subscription_tags")
+    .select("subscription_tags.subscription_id")
+    .where("subscription_tags.key", "=", condition.tag)
+    .$if(condition.op !== "exists", (qb) => qb.where((tb) => valueTest(tb as unknown as ValueBuilder, "subscription_tags", condition)));
+  return eb("subscriptions.id", "in", owners);
 }
 
 type ValueBuilder = ExpressionBuilder<Schema, "person_tags">;

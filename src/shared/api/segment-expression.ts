@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { SEGMENT_LIMITS, SEGMENT_TAG_KINDS } from "../segments/tree.js";
+import { SEGMENT_LIMITS } from "../segments/tree.js";
 
 /**
  * An expression as a request carries it: text (`plano = premium e não tem optout`) or its JSON
@@ -14,4 +14,4 @@ export const segmentExpressionInputSchema = z.union([
 ]);
 
 /** Which tags the expression's tag conditions read: `trusted` (default), `visitor` or `all`. */
-export const segmentTagKindsSchema = z.enum(SEGMENT_TAG_KINDS, { error: "validation_failed" });
+export { segmentTagKindsSchema } from "../segments/schema.js";

@@ -83,7 +83,8 @@ export async function registerQuickPublish(
           // The shared schema's messages are error codes (`title_too_long`), as on POST /notifications.
           const issue = parsed.error.issues[0];
           const code = issue?.message ?? "";
-          throw apiError(isErrorCode(code) ? code : "validation_failed", quickField(issue?.path[0]));
+          const field = issue?.path[0] === "audience" && segment !== undefined ? "X-Segment" : quickField(issue?.path[0]);
+          throw apiError(isErrorCode(code) ? code : "validation_failed", field);
         }
         const key = checkIdempotencyKey(request.headers[IDEMPOTENCY_KEY_HEADER]);
         const body = channel === QUICK_PUBLISH_EVERYONE ? parsed.data : { ...parsed.data, audience: { type: "channels" as const, channels: [channel] } };

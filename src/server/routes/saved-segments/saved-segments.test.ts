@@ -100,6 +100,8 @@ for (const dialect of DIALECTS) {
       const bad = await admin.post(SEGMENTS, { name: "Quebrado", expression: "plano = = premium (" });
       expect(bad.status).toBe(400);
       expect(bad.body.error.code).toBe("segment_syntax");
+      expect(bad.body.error).toMatchObject({ field: "expression", position: expect.any(Number) });
+      expect(bad.body.error.message).toMatch(/posição \d+/);
       expect((await admin.post(SEGMENTS, { name: "Longo", expression: "x".repeat(4_001) })).body.error.code).toBe("segment_too_long");
       expect(await admin.get(`${SEGMENTS}/999999`)).toMatchObject({ status: 404, body: errorOf("segment_not_found") });
       expect((await admin.patch(`${SEGMENTS}/999999`, { name: "Outro" })).status).toBe(404);
@@ -160,6 +162,10 @@ for (const dialect of DIALECTS) {
       const quickBody = (await quick.json()) as { notification: { id: string; audience: unknown } };
       expect(quickBody.notification.audience).toMatchObject({ type: "segment", segment: saved.id });
       await finished(quickBody.notification.id);
+      const badHeader = await fetch(`${server.url}/p/todos`, { method: "POST", headers: { authorization: `Bearer ${script.defaults.bearer}`, "x-segment": "abc" }, body: "Olá" });
+      expect(await badHeader.json()).toEqual(errorOf("validation_failed", "X-Segment"));
+      const onChannel = await fetch(`${server.url}/p/obras`, { method: "POST", headers: { authorization: `Bearer ${script.defaults.bearer}`, "x-segment": saved.id }, body: "Olá" });
+      expect(await onChannel.json()).toEqual(errorOf("validation_failed", "X-Segment"));
       expect(accepted()).toEqual(new Set([fakeIds[2]]));
       await admin.delete(`${SEGMENTS}/${saved.id}`);
     });

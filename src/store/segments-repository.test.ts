@@ -1,0 +1,45 @@
+import { sql } from "kysely";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DIALECTS, createTestDatabase, type TestDatabase } from "../../test/support/db.js";
+import { createSegmentsRepository, isSegmentTimeout } from "./segments-repository.js";
+
+/** Enough subscriptions with tags that a count takes well over a millisecond. */
+async function seedMany(database: TestDatabase, n: number): Promise<void> {
+  if (database.dialect === "postgres") {
+    await sql`insert into subscriptions (endpoint, p256dh, auth, created_at, updated_at, last_seen_at, person_id)
+      select 'https://push.example/' || i, 'k', 'a', 0, 0, 0, 'p' || i from generate_series(1, ${n}) i`.execute(database.db);
+    await sql`insert into person_tags (person_id, key, value, updated_at) select 'p' || i, 'plano', 'premium', 0 from generate_series(1, ${n}) i`.execute(database.db);
+  } else {
+    await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < ${n})
+      insert into subscriptions (endpoint, p256dh, auth, created_at, updated_at, last_seen_at, person_id) select 'https://push.example/' || i, 'k', 'a', 0, 0, 0, 'p' || i from n`.execute(database.db);
+    await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < ${n})
+      insert into person_tags (person_id, key, value, updated_at) select 'p' || i, 'plano', 'premium', 0 from n`.execute(database.db);
+  }
+}
+
+for (const dialect of DIALECTS) {
+  describe(`segment counts on ${dialect}`, () => {
+    let database: TestDatabase;
+    beforeEach(async () => {
+      database = await createTestDatabase(dialect);
+    });
+    afterEach(async () => {
+      await database.cleanup();
+    });
+
+    const tree = { or: [{ tag: "plano", op: "eq", value: "premium" }, { not: { tag: "optout", op: "exists" } }] } as const;
+
+    it(dialect === "postgres" ? "stops a count past the statement timeout with SegmentTimeoutError" : "counts without a statement timeout (SQLite has none)", async () => {
+      await seedMany(database, 50_000);
+      const hurried = createSegmentsRepository(database, { statementTimeoutMs: 1 });
+      if (dialect === "postgres") {
+        const error = await hurried.countSegment(tree, "trusted", 0).catch((e: unknown) => e);
+        expect(isSegmentTimeout(error)).toBe(true);
+      } else {
+        expect(await hurried.countSegment(tree, "trusted", 0)).toEqual({ subscriptions: 50_000, people: 50_000 });
+      }
+      // The timeout was local to the count's transaction: the next statement runs as usual.
+      expect(await createSegmentsRepository(database).countSegment(tree, "trusted", 0)).toEqual({ subscriptions: 50_000, people: 50_000 });
+    });
+  });
+}
