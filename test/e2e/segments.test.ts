@@ -15,7 +15,7 @@ import { startTestServer, type TestServer } from "../support/server.js";
 import { aBrowserSubscription } from "../support/subscriptions.js";
 import { adminCall, adminContext, createChannel } from "./support/audience.js";
 import { requireBuiltWebApp } from "./support/built-web-app.js";
-import { field, helperTextOf } from "./support/dashboard-page.js";
+import { PUBLISHER, field, helperTextOf, navLabels, signInContext } from "./support/dashboard-page.js";
 import { axeViolations } from "./support/axe.js";
 
 const S = ptBR.segments;
@@ -236,4 +236,23 @@ describe("segments in the Painel", () => {
     await page.getByText(S.list.emptyTitle).waitFor();
     await page.close();
   }, 90_000);
+
+  it("offers a publisher the segment audience with its live count in the compose form, but not the admin's Segmentos page", async () => {
+    await adminCall(admin.request, server, "POST", API_ROUTES.users, { ...PUBLISHER, role: "publisher" });
+    const context = await browser.newContext();
+    await signInContext(context, server.baseUrl, PUBLISHER);
+    const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
+    await page.goto(`${server.baseUrl}/painel/nova`);
+    await page.getByRole("heading", { level: 1, name: C.title }).waitFor();
+    expect(await navLabels(page)).not.toContain(S.nav);
+    // Specific people stay an admin's choice; a segment is anyone's.
+    expect(await page.getByRole("radio", { name: C.people.people }).count()).toBe(0);
+    await page.getByRole("radio", { name: S.compose.target, exact: true }).check();
+    await page.getByRole("radio", { name: S.compose.written }).check();
+    await expressionField(page).fill("canal = obras");
+    await countSays(page, "3 inscrições · 2 pessoas");
+    expect(await axeViolations(page)).toEqual([]);
+    await context.close();
+  }, 60_000);
 });
