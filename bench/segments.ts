@@ -193,7 +193,7 @@ async function measureCount(dialect: Dialect): Promise<CountResult> {
     if (timedOut) {
       log(`${dialect}: the count passed the ${SEGMENT_LIMITS.statementTimeoutMs} ms statement timeout (segment_timeout); timing the same statement without it`);
       count = async () => {
-        const row = (await database.db.executeQuery<{ subscriptions: number | string; people: number | string }>(statement)).rows[0]!;
+        const row = (await withoutJit(database, dialect, (db) => db.executeQuery<{ subscriptions: number | string; people: number | string }>(statement))).rows[0]!;
         return { subscriptions: Number(row.subscriptions), people: Number(row.people) };
       };
       counted = await count();
@@ -212,21 +212,30 @@ async function measureCount(dialect: Dialect): Promise<CountResult> {
   }
 }
 
-/** The count's statement: the segment filter as the repository applies it. */
+/** The count's statement: the segment filter as the repository's countSegment applies it (its `sets` form). */
 async function countStatement(database: Database, now: number): Promise<CompiledQuery> {
   const channelIds = await resolveChannelIds(database.db, TREE);
   return database.db
     .selectFrom("subscriptions")
     .select((eb) => [eb.fn.countAll().as("subscriptions"), eb.fn.count("subscriptions.person_id").distinct().as("people")])
-    .where(segmentFilter(TREE, { tagKinds: "trusted", now, channelIds }))
     .where(notFlagged())
+    .where(segmentFilter(TREE, { tagKinds: "trusted", now, channelIds, strategy: "sets" }))
     .compile();
+}
+
+/** Runs `work` as countSegment runs its statement: on PostgreSQL, in a transaction with JIT off. */
+async function withoutJit<T>(database: Database, dialect: Dialect, work: (db: Kysely<Schema>) => Promise<T>): Promise<T> {
+  if (dialect !== "postgres") return work(database.db);
+  return database.db.transaction().execute(async (trx) => {
+    await sql`set local jit = off`.execute(trx);
+    return work(trx);
+  });
 }
 
 /** The plan of the count's statement, on stderr (PostgreSQL's with the time of each step). */
 async function explain(database: Database, dialect: Dialect, query: CompiledQuery): Promise<void> {
   const prefix = dialect === "postgres" ? "explain (analyze, costs off) " : "explain query plan ";
-  const result = await database.db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(prefix + query.sql, [...query.parameters]));
+  const result = await withoutJit(database, dialect, (db) => db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(prefix + query.sql, [...query.parameters])));
   log(`${dialect}: plan of the count (${prefix.trim()}):\n  ${query.sql}`);
   for (const row of result.rows) log(`    ${dialect === "postgres" ? String(row["QUERY PLAN"]) : `${String(row["id"])} ${String(row["parent"])} ${String(row["detail"])}`}`);
 }

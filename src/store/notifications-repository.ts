@@ -398,8 +398,10 @@ async function insertJobs(trx: Kysely<Schema>, id: number, range: { count: numbe
 async function targetRange(trx: Kysely<Schema>, audience: Audience, notificationId?: number): Promise<{ count: number; min: number; max: number }> {
   // "everyone": no filter. "channels": the same EXISTS the workers' range query applies.
   // "endpoint": the one subscription, whose id is then the whole range. "people": the stored
-  // send's notification_people rows, as the workers' query. Sites narrow all but "endpoint" with
-  // the same test as the workers' (src/store/audience-filter.ts).
+  // send's notification_people rows, as the workers' query. "segment": the resolved expression,
+  // written as sets for this count over the whole table, as probes in the workers' query (the
+  // same rows). Sites narrow all but "endpoint" with the same test as the workers'
+  // (src/store/audience-filter.ts).
   const row = await trx
     .selectFrom("subscriptions")
     .select((eb) => [
@@ -410,7 +412,7 @@ async function targetRange(trx: Kysely<Schema>, audience: Audience, notification
     .$if(audience.kind === "endpoint", (qb) => qb.where("endpoint", "=", (audience as { endpoint: string }).endpoint))
     .$if(audience.kind === "channels", (qb) => qb.where(inChannels((audience as { channels: readonly number[] }).channels)))
     .$if(audience.kind === "people", (qb) => qb.where(inSendPeople(notificationId ?? -1)))
-    .$if(audience.kind === "segment", (qb) => qb.where(inSegmentAudience(audience as SegmentAudience)))
+    .$if(audience.kind === "segment", (qb) => qb.where(inSegmentAudience(audience as SegmentAudience, "sets")))
     .$if(audienceSites(audience).length > 0, (qb) => qb.where(inSites(audienceSites(audience))))
     .where(notFlagged())
     .executeTakeFirstOrThrow();

@@ -2,7 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool
 import { formatSegment } from "../shared/segments/format.js";
 import type { SegmentNode, SegmentTagKinds } from "../shared/segments/tree.js";
 import type { Schema } from "./schema.js";
-import { resolveChannelIds, segmentFilter } from "./segment-sql.js";
+import { resolveChannelIds, segmentFilter, type SegmentSqlContext } from "./segment-sql.js";
 
 /**
  * A `segment` send's audience as stored in its JSON: a saved segment (`segmentId`, read when the
@@ -53,12 +53,16 @@ export async function resolveSegmentAudience(db: Kysely<Schema>, audience: Segme
   };
 }
 
-/** The subscriptions a resolved segment audience holds (none when it has no expression). */
-export function inSegmentAudience(audience: SegmentAudience) {
+/**
+ * The subscriptions a resolved segment audience holds (none when it has no expression). `sets`
+ * for the send's count over the whole table, `probe` (default) for the workers' range query,
+ * which reads a sub-batch at a time: the same rows either way (src/store/segment-sql.ts).
+ */
+export function inSegmentAudience(audience: SegmentAudience, strategy: SegmentSqlContext["strategy"] = "probe") {
   const { tree } = audience;
   return (eb: ExpressionBuilder<Schema, "subscriptions">): Expression<SqlBool> => {
     if (tree === null) return sql<SqlBool>`1 = 0`;
     const channelIds = new Map(Object.entries(audience.channelIds ?? {}));
-    return segmentFilter(tree, { tagKinds: audience.tagKinds, now: audience.at ?? Date.now(), channelIds })(eb);
+    return segmentFilter(tree, { tagKinds: audience.tagKinds, now: audience.at ?? Date.now(), channelIds, strategy })(eb);
   };
 }
