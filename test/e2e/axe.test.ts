@@ -91,7 +91,7 @@ describe("axe on every page", () => {
       });
       const now: Notification = await sendNotification(context.request, server, { title: "Aviso geral", url: "/preferencias" });
 
-      for (const path of ["/painel", "/painel/nova", "/painel/historico", "/painel/canais", "/painel/assinantes", "/painel/usuarios", "/painel/tokens", "/painel/nao-existe"]) {
+      for (const path of ["/painel", "/painel/nova", "/painel/historico", "/painel/canais", "/painel/assinantes", "/painel/usuarios", "/painel/tokens", "/painel/segmentos", "/painel/nao-existe"]) {
         results.push(await check(page, path));
       }
       results.push(await check(page, `/painel/envios/${scheduled.id}`));

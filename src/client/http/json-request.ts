@@ -5,6 +5,8 @@ export interface ApiErrorDetail {
   code: string;
   message?: string | undefined;
   field?: string | undefined;
+  /** A segment expression's refusal: where in the text (0-based), when the server could say. */
+  position?: number | undefined;
 }
 
 /**

@@ -19,8 +19,8 @@ import subscribers from "./pt-BR/subscribers.json" with { type: "json" };
 import results from "./pt-BR/results.json" with { type: "json" };
 import sites from "./pt-BR/sites.json" with { type: "json" };
 import people from "./pt-BR/people.json" with { type: "json" };
-import webhooks from "./pt-BR/webhooks.json" with { type: "json" };
 import segments from "./pt-BR/segments.json" with { type: "json" };
+import webhooks from "./pt-BR/webhooks.json" with { type: "json" };
 
 export const LOCALE = "pt-BR";
 

@@ -30,6 +30,8 @@ import type { DashboardServices } from "./services.js";
 import { RequireAdmin } from "./session/RequireAdmin.js";
 import { RequireSession } from "./session/RequireSession.js";
 import { SessionProvider } from "./session/SessionProvider.js";
+import { SegmentPage } from "./segments/SegmentPage.js";
+import { SegmentsPage } from "./segments/SegmentsPage.js";
 import { TokensPage } from "./tokens/TokensPage.js";
 import { UsersPage } from "./users/UsersPage.js";
 import { WebhooksPage } from "./webhooks/WebhooksPage.js";
@@ -131,6 +133,22 @@ export function DashboardApp({ services }: { services?: DashboardServices }) {
               element={
                 <RequireAdmin>
                   <WebhooksPage />
+                </RequireAdmin>
+              }
+            />
+            <Route
+              path="segmentos"
+              element={
+                <RequireAdmin>
+                  <SegmentsPage />
+                </RequireAdmin>
+              }
+            />
+            <Route
+              path="segmentos/:id"
+              element={
+                <RequireAdmin>
+                  <SegmentPage />
                 </RequireAdmin>
               }
             />

@@ -13,6 +13,8 @@ export const DASHBOARD_PATHS = {
   users: "/painel/usuarios",
   tokens: "/painel/tokens",
   webhooks: "/painel/webhooks",
+  /** `/painel/segmentos/:id`: one saved segment (see `segmentPagePath`). */
+  segments: "/painel/segmentos",
   /** `/painel/envios/:id`: one notification's live progress (see `notificationPagePath`). */
   notifications: "/painel/envios",
 } as const;
@@ -25,4 +27,9 @@ export function notificationPagePath(id: string): string {
 /** Pessoa: `/painel/pessoas/<user id>` (the id percent-encoded: it is opaque text). */
 export function personPagePath(userId: string): string {
   return `${DASHBOARD_PATHS.people}/${encodeURIComponent(userId)}`;
+}
+
+/** Segmento: `/painel/segmentos/<id>`. */
+export function segmentPagePath(id: string): string {
+  return `${DASHBOARD_PATHS.segments}/${encodeURIComponent(id)}`;
 }

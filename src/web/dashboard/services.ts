@@ -9,6 +9,8 @@ import type { PeopleApi } from "./api/people-api.js";
 import { createSitesApi } from "./api/sites-api.js";
 import type { SitesApi } from "./api/sites-api.js";
 import type { NotificationsApi } from "./api/notifications-api.js";
+import { createSegmentsApi } from "./api/segments-api.js";
+import type { SegmentsApi } from "./api/segments-api.js";
 import { createWebhooksApi } from "./api/webhooks-api.js";
 import type { WebhooksApi } from "./api/webhooks-api.js";
 
@@ -29,6 +31,8 @@ export interface DashboardServices {
   sites: SitesApi;
   /** Outbound webhooks and their deliveries (admin). */
   webhooks: WebhooksApi;
+  /** Segments: the live count, explain, and saved segments. */
+  segments: SegmentsApi;
   /** SINO_TIME_ZONE (from the public config): the zone dates are shown and schedules entered in. */
   timeZone: string;
   /** The site's origin: links on it are allowed in notifications, and it names the site in the preview. */
@@ -45,6 +49,7 @@ export function createDashboardServices(options: { siteOrigin: string; timeZone:
     sites: createSitesApi(),
     people: createPeopleApi(),
     webhooks: createWebhooksApi(),
+    segments: createSegmentsApi(),
     timeZone: options.timeZone,
     siteOrigin: options.siteOrigin,
     now: () => Date.now(),

@@ -14,6 +14,8 @@ export class DashboardApiError extends Error {
     message: string,
     /** The request field the server blamed (`email`, `title`…), to show the error beside it. */
     readonly field?: string,
+    /** A refused segment expression: the 0-based offset in its text the server blamed. */
+    readonly position?: number,
   ) {
     super(message);
   }

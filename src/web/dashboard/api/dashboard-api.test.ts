@@ -18,4 +18,11 @@ describe("dashboardApiErrorFrom", () => {
     const proxy = dashboardApiErrorFrom({ kind: "http", status: 502, statusText: "Bad Gateway", error: undefined });
     expect({ status: proxy.status, code: proxy.code, isNetwork: proxy.isNetwork }).toEqual({ status: 502, code: undefined, isNetwork: false });
   });
+
+  it("keeps the position of a refused segment expression, and none when the server gave -1", () => {
+    const error = dashboardApiErrorFrom({ kind: "http", status: 400, statusText: "Bad Request", error: { code: "segment_syntax", message: "Erro na posição 15.", position: 14 } });
+    expect(error.position).toBe(14);
+    const nowhere = dashboardApiErrorFrom({ kind: "http", status: 400, statusText: "Bad Request", error: { code: "segment_too_long", message: "Longa.", position: -1 } });
+    expect(nowhere.position).toBeUndefined();
+  });
 });

@@ -82,8 +82,9 @@ export function createDashboardApi(options: { baseUrl?: string; fetch?: typeof f
 export function dashboardApiErrorFrom(failure: RequestFailure): DashboardApiError {
   if (failure.kind === "network") return new DashboardApiError(0, undefined, "");
   if (failure.error) {
-    const { code, message, field } = failure.error;
-    return new DashboardApiError(failure.status, isErrorCode(code) ? code : undefined, message ?? "", field);
+    const { code, message, field, position } = failure.error;
+    const at = typeof position === "number" && position >= 0 ? position : undefined;
+    return new DashboardApiError(failure.status, isErrorCode(code) ? code : undefined, message ?? "", field, at);
   }
   return new DashboardApiError(failure.status, undefined, "");
 }

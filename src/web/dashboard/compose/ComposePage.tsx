@@ -1,7 +1,7 @@
 import { useMemo, useRef, useState } from "react";
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router";
+import { useNavigate, useSearchParams } from "react-router";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -41,6 +41,11 @@ import type { AudienceSize } from "../../../shared/api/notifications.js";
 import { COMPOSE_LIMITS, TTL_CHOICES, initialComposeValues, isAllowedLink, toNotificationRequest, validateCompose } from "./compose-form.js";
 import type { ComposeErrors, ComposeField, ComposeValues } from "./compose-form.js";
 import { NotificationPreview } from "./NotificationPreview.js";
+import { SegmentAudience } from "./SegmentAudience.js";
+import { segmentAudienceOf, segmentAudienceText, segmentConfirmation, segmentConfirmTitle, segmentProblem } from "./segment-choice.js";
+import type { SegmentChoice, SegmentConfirmation } from "./segment-choice.js";
+import { EMPTY_SEGMENT_DRAFT } from "../segments/segment-editor.js";
+import { useSegmentCount } from "../segments/useSegmentCount.js";
 
 /** Server field names (the notifications API) → the form's fields. */
 const SERVER_FIELDS: Record<string, ComposeField | "people" | "collapseKey"> = { title: "title", body: "body", url: "url", icon: "icon", image: "image", sendAt: "time", collapseKey: "collapseKey" };
@@ -56,7 +61,10 @@ type Outcome = { severity: "success" | "error"; text: string } | null;
 /** Nova notificação: the form, its live preview, a test send to this browser, and the notification itself. */
 export function ComposePage() {
   const { t } = useTranslation();
-  const { notifications, timeZone, siteOrigin, now } = useDashboardServices();
+  const { notifications, segments, timeZone, siteOrigin, now } = useDashboardServices();
+  // `?segmento=ID` (a segment's page, "Enviar para este segmento"): that saved segment is the audience.
+  const [searchParams] = useSearchParams();
+  const linkedSegment = searchParams.get("segmento") ?? "";
   const navigate = useNavigate();
   const push = useThisBrowserPush();
   const [values, setValues] = useState<ComposeValues>(() => initialComposeValues(now(), timeZone));
@@ -67,16 +75,22 @@ export function ComposePage() {
   const [busy, setBusy] = useState<"send" | "test" | null>(null);
   // What the confirmation names: the audience as the server counts it right now.
   const [confirming, setConfirming] = useState<AudienceSize | null>(null);
+  // …or, for a segment, its name (null: written here) and its count with the chosen sites.
+  const [confirmingSegment, setConfirmingSegment] = useState<SegmentConfirmation | null>(null);
   // Channel slugs; none ticked = everyone.
   const [channels, setChannels] = useState<string[]>([]);
   const [sites, setSites] = useState<string[]>([]);
   // Admins may send to specific people of their app (by user id) instead of to subscribers.
   const admin = useCurrentUser().role === "admin";
-  const [target, setTarget] = useState<"subscribers" | "people">("subscribers");
+  const [target, setTarget] = useState<Target>(linkedSegment !== "" ? "segment" : "subscribers");
+  const [segmentChoice, setSegmentChoice] = useState<SegmentChoice>({ source: "saved", segmentId: linkedSegment, draft: EMPTY_SEGMENT_DRAFT });
+  // Segments are for every operator (the API lets a publisher count and send to one); people, for admins.
+  const toSegment = target === "segment";
+  const segmentCount = useSegmentCount(segments, toSegment && segmentChoice.source === "written" ? segmentChoice.draft : EMPTY_SEGMENT_DRAFT);
   const [peopleText, setPeopleText] = useState("");
   const [category, setCategory] = useState<NotificationCategory>("marketing");
   const [collapseKey, setCollapseKey] = useState("");
-  const [extraErrors, setExtraErrors] = useState<Partial<Record<"people" | "collapseKey", string>>>({});
+  const [extraErrors, setExtraErrors] = useState<Partial<Record<"people" | "collapseKey" | "segment", string>>>({});
   const people = useMemo(() => peopleOf(peopleText), [peopleText]);
   const toPeople = admin && target === "people";
   const formRef = useRef<HTMLFormElement>(null);
@@ -127,6 +141,12 @@ export function ComposePage() {
       focusField("people" as ComposeField);
       return false;
     }
+    const segmentError = forSend && toSegment ? segmentProblem(t, segmentChoice) : undefined;
+    if (segmentError !== undefined) {
+      setExtraErrors((previous) => ({ ...previous, segment: segmentError }));
+      focusField((segmentChoice.source === "saved" ? "segment" : "expression") as ComposeField);
+      return false;
+    }
     return true;
   };
 
@@ -174,7 +194,8 @@ export function ComposePage() {
     setBusy("send");
     setOutcome(null);
     try {
-      if (!toPeople) setConfirming(await notifications.getAudienceSize({ channels, sites }));
+      if (toSegment) setConfirmingSegment(await segmentConfirmation(segments, segmentChoice, sites));
+      else if (!toPeople) setConfirming(await notifications.getAudienceSize({ channels, sites }));
       // The count of many people's subscriptions would not fit a URL: it is taken when it goes out.
       else if (people.length > AUDIENCE_SIZE_MAX_USERS) setConfirming({ recipients: -1, channels: [], sites: [], people: people.length });
       else setConfirming(await notifications.getAudienceSize({ channels: [], sites, users: people }));
@@ -246,16 +267,25 @@ export function ComposePage() {
                   ))}
                 </TextField>
               </Stack>
-              {admin && (
-                <FormControl>
-                  <FormLabel id="target-label">{t("dashboard.compose.people.target")}</FormLabel>
-                  <RadioGroup row aria-labelledby="target-label" name="target" value={target} onChange={(event) => setTarget(event.target.value === "people" ? "people" : "subscribers")}>
-                    <FormControlLabel value="subscribers" control={<Radio />} label={t("dashboard.compose.people.subscribers")} />
-                    <FormControlLabel value="people" control={<Radio />} label={t("dashboard.compose.people.people")} />
-                  </RadioGroup>
-                </FormControl>
-              )}
-              {toPeople ? (
+              <FormControl>
+                <FormLabel id="target-label">{t("dashboard.compose.people.target")}</FormLabel>
+                <RadioGroup row aria-labelledby="target-label" name="target" value={target} onChange={(event) => setTarget(event.target.value === "people" || event.target.value === "segment" ? event.target.value : "subscribers")}>
+                  <FormControlLabel value="subscribers" control={<Radio />} label={t("dashboard.compose.people.subscribers")} />
+                  {admin && <FormControlLabel value="people" control={<Radio />} label={t("dashboard.compose.people.people")} />}
+                  <FormControlLabel value="segment" control={<Radio />} label={t("segments.compose.target")} />
+                </RadioGroup>
+              </FormControl>
+              {toSegment ? (
+                <SegmentAudience
+                  value={segmentChoice}
+                  onChange={(choice) => {
+                    setSegmentChoice(choice);
+                    setExtraErrors((previous) => ({ ...previous, segment: undefined }));
+                  }}
+                  count={segmentCount}
+                  error={extraErrors.segment}
+                />
+              ) : toPeople ? (
                 <>
                   <TextField
                     name="people"
@@ -375,18 +405,26 @@ export function ComposePage() {
       </Box>
 
       <ConfirmDialog
-        open={confirming !== null}
-        title={confirmTitle(t, values.when, confirming)}
+        open={confirming !== null || confirmingSegment !== null}
+        title={confirmingSegment ? segmentConfirmTitle(t, values.when, confirmingSegment) : confirmTitle(t, values.when, confirming)}
         text={
           values.when === "later" && scheduledAt
-            ? t("dashboard.compose.confirm.laterText", { title: values.title.trim(), audience: audienceText(t, confirming), when: formatDateTime(scheduledAt, timeZone) })
-            : t("dashboard.compose.confirm.nowText", { title: values.title.trim(), audience: audienceText(t, confirming) })
+            ? t("dashboard.compose.confirm.laterText", { title: values.title.trim(), audience: confirmingSegment ? segmentAudienceText(t, confirmingSegment) : audienceText(t, confirming), when: formatDateTime(scheduledAt, timeZone) })
+            : t("dashboard.compose.confirm.nowText", { title: values.title.trim(), audience: confirmingSegment ? segmentAudienceText(t, confirmingSegment) : audienceText(t, confirming) })
         }
         confirmLabel={values.when === "later" ? t("dashboard.compose.submit.later") : t("dashboard.compose.submit.now")}
-        onClose={() => setConfirming(null)}
+        onClose={() => {
+          setConfirming(null);
+          setConfirmingSegment(null);
+        }}
         onConfirm={async () => {
           setConfirming(null);
+          setConfirmingSegment(null);
           const narrowed = sites.length > 0 ? { sites } : {};
+          if (toSegment) {
+            await post(segmentAudienceOf(segmentChoice, narrowed), "send");
+            return;
+          }
           if (toPeople) {
             await post({ type: "users", users: people, ...narrowed }, "send");
             return;
@@ -448,3 +486,5 @@ function audienceText(t: Translate, size: AudienceSize | null): string {
   if (size.channels.length === 0) return t("dashboard.compose.confirm.everyone", { recipients });
   return t("dashboard.compose.confirm.channels", { count: size.channels.length, channels: channelNames(size), recipients });
 }
+
+type Target = "subscribers" | "people" | "segment";

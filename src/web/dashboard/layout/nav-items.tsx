@@ -9,6 +9,7 @@ import GroupsOutlined from "@mui/icons-material/GroupsOutlined";
 import LanguageOutlined from "@mui/icons-material/LanguageOutlined";
 import BadgeOutlined from "@mui/icons-material/BadgeOutlined";
 import WebhookOutlined from "@mui/icons-material/WebhookOutlined";
+import FilterAltOutlined from "@mui/icons-material/FilterAltOutlined";
 import type { Role } from "../api/types.js";
 import { DASHBOARD_PATHS } from "../paths.js";
 
@@ -28,6 +29,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { path: DASHBOARD_PATHS.sites, label: "dashboard.nav.sites", icon: <LanguageOutlined />, adminOnly: false },
   { path: DASHBOARD_PATHS.subscribers, label: "dashboard.nav.subscribers", icon: <GroupsOutlined />, adminOnly: true },
   { path: DASHBOARD_PATHS.people, label: "dashboard.nav.people", icon: <BadgeOutlined />, adminOnly: true },
+  { path: DASHBOARD_PATHS.segments, label: "segments.nav", icon: <FilterAltOutlined />, adminOnly: true },
   { path: DASHBOARD_PATHS.users, label: "dashboard.nav.users", icon: <PeopleAltOutlined />, adminOnly: true },
   { path: DASHBOARD_PATHS.tokens, label: "dashboard.nav.tokens", icon: <KeyOutlined />, adminOnly: true },
   { path: DASHBOARD_PATHS.webhooks, label: "dashboard.nav.webhooks", icon: <WebhookOutlined />, adminOnly: true },

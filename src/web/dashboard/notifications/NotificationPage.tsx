@@ -175,6 +175,7 @@ function useAudienceText(audience: Notification["audience"]): string {
   // A site deleted since the send is no longer listed: its number stands in.
   const originOf = (id: string) => (sites.status === "ready" ? sites.data.find((site) => site.id === id)?.origin : undefined) ?? t("notifications.audience.siteNumber", { id });
   const channelNames = audience.type === "channels" ? listOf(audience.channels.map(nameOf)) : "";
+  if (audience.type === "segment") return segmentAudienceText(t, audience, siteIds.length === 0 ? null : listOf(siteIds.map(originOf)));
   if (siteIds.length === 0) {
     return audience.type === "all" ? t("notifications.audience.all") : t("notifications.audience.channels", { count: slugs.length, channels: channelNames });
   }
@@ -182,6 +183,20 @@ function useAudienceText(audience: Notification["audience"]): string {
   if (audience.type === "all") return t("notifications.audience.allOnSites", { count: siteIds.length, sites: siteNames });
   const channelList = t("notifications.audience.channelList", { count: slugs.length, channels: channelNames });
   return t("notifications.audience.channelsOnSites", { count: siteIds.length, channels: channelList, sites: siteNames });
+}
+
+/**
+ * "O segmento “Premium” (plano = premium e cidade = Campinas)", "Quem atende a tem vip", with
+ * "nos sites …" when narrowed; a saved segment's scheduled send has no expression until it starts.
+ */
+function segmentAudienceText(t: ReturnType<typeof useTranslation>["t"], audience: Extract<Notification["audience"], { type: "segment" }>, sites: string | null): string {
+  const who =
+    audience.name !== null
+      ? audience.expression !== null
+        ? t("segments.notification.saved", { name: audience.name, expression: audience.expression })
+        : t("segments.notification.savedPending", { name: audience.name })
+      : t("segments.notification.written", { expression: audience.expression ?? "" });
+  return sites === null ? who : t("segments.notification.onSites", { who, count: audience.sites?.length ?? 0, sites });
 }
 
 function DetailsCard({ notification }: { notification: Notification }) {
