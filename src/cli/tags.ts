@@ -1,7 +1,8 @@
 import type { Translator } from "../server/i18n.js";
 import { API_ROUTES } from "../shared/api/routes.js";
 import type { TagsPatch, TagValue } from "../shared/api/tag-rule.js";
-import { DEFAULT_SERVER, type SendIo } from "./send.js";
+import { DEFAULT_SERVER } from "./api-call.js";
+import type { SendIo } from "./send.js";
 
 export interface TagsOptions {
   readonly server?: string;
