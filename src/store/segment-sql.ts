@@ -54,7 +54,15 @@ const NEVER = sql<SqlBool>`1 = 0`;
 
 function compile(eb: Builder, node: SegmentNode, ctx: SegmentSqlContext): Expression<SqlBool> {
   if ("and" in node) return eb.and(node.and.map((child) => compile(eb, child, ctx)));
-  if ("or" in node) return eb.or(node.or.map((child) => compile(eb, child, ctx)));
+  if ("or" in node) {
+    // Several tag conditions under one `ou` are one subquery per table (∃ a tag row meeting c1, or
+    // ∃ one meeting c2, is ∃ one meeting c1 or c2): one probe or one set instead of one each, and
+    // no OR between subqueries, which kept PostgreSQL from running them as joins.
+    const tags = node.or.filter((child): child is TagCondition => "tag" in child);
+    if (tags.length < 2) return eb.or(node.or.map((child) => compile(eb, child, ctx)));
+    const others = node.or.filter((child) => !("tag" in child));
+    return eb.or([tagConditions(eb, tags, ctx.tagKinds, ctx.strategy ?? "probe"), ...others.map((child) => compile(eb, child, ctx))]);
+  }
   if ("not" in node) return eb.not(compile(eb, node.not, ctx));
   if ("tag" in node) return tagCondition(eb, node, ctx.tagKinds, ctx.strategy ?? "probe");
   const fenced = ctx.strategy === "fenced-probe";
@@ -134,15 +142,28 @@ export function typedSegmentValue(value: SegmentValue): { column: "value" | "num
 type TagTable = "person_tags" | "subscription_tags";
 
 function tagCondition(eb: Builder, condition: TagCondition, tagKinds: SegmentTagKinds, strategy: NonNullable<SegmentSqlContext["strategy"]>): Expression<SqlBool> {
+  return tagConditions(eb, [condition], tagKinds, strategy);
+}
+
+/** Any of `conditions` holds: one subquery per table the tag kinds read. */
+function tagConditions(eb: Builder, conditions: readonly TagCondition[], tagKinds: SegmentTagKinds, strategy: NonNullable<SegmentSqlContext["strategy"]>): Expression<SqlBool> {
   const fenced = strategy === "fenced-probe";
-  const trusted = () => (strategy === "sets" ? tagSet(eb, "person_tags", condition) : tagExists(eb, "person_tags", condition, fenced));
-  const visitor = () => (strategy === "sets" ? tagSet(eb, "subscription_tags", condition) : tagExists(eb, "subscription_tags", condition, fenced));
+  const trusted = () => (strategy === "sets" ? tagSet(eb, "person_tags", conditions) : tagExists(eb, "person_tags", conditions, fenced));
+  const visitor = () => (strategy === "sets" ? tagSet(eb, "subscription_tags", conditions) : tagExists(eb, "subscription_tags", conditions, fenced));
   if (tagKinds === "trusted") return trusted();
   if (tagKinds === "visitor") return visitor();
   return eb.or([trusted(), visitor()]);
 }
 
-function tagExists(eb: Builder, table: TagTable, condition: TagCondition, fenced: boolean): Expression<SqlBool> {
+/** The tag row's test: its key, and its value unless the condition is `tem`; any of several conditions. */
+function rowTest(tb: ValueBuilder, table: TagTable, conditions: readonly TagCondition[]): Expression<SqlBool> {
+  const key = `${table}.key` as "person_tags.key";
+  const one = (condition: TagCondition) =>
+    condition.op === "exists" ? tb(key, "=", condition.tag) : tb.and([tb(key, "=", condition.tag), valueTest(tb, table, condition)]);
+  return conditions.length === 1 ? one(conditions[0]!) : tb.or(conditions.map(one));
+}
+
+function tagExists(eb: Builder, table: TagTable, conditions: readonly TagCondition[], fenced: boolean): Expression<SqlBool> {
   // One builder per table: Kysely's types cannot follow a union of the two tables' column names.
   if (table === "person_tags") {
     return eb.exists(
@@ -150,8 +171,7 @@ function tagExists(eb: Builder, table: TagTable, condition: TagCondition, fenced
         .selectFrom("person_tags")
         .select("person_tags.key")
         .whereRef("person_tags.person_id", "=", "subscriptions.person_id")
-        .where("person_tags.key", "=", condition.tag)
-        .$if(condition.op !== "exists", (qb) => qb.where((tb) => valueTest(tb as unknown as ValueBuilder, "person_tags", condition)))
+        .where((tb) => rowTest(tb as unknown as ValueBuilder, "person_tags", conditions))
         .$if(fenced, (qb) => qb.offset(0)),
     );
   }
@@ -160,27 +180,24 @@ function tagExists(eb: Builder, table: TagTable, condition: TagCondition, fenced
       .selectFrom("subscription_tags")
       .select("subscription_tags.key")
       .whereRef("subscription_tags.subscription_id", "=", "subscriptions.id")
-      .where("subscription_tags.key", "=", condition.tag)
-      .$if(condition.op !== "exists", (qb) => qb.where((tb) => valueTest(tb as unknown as ValueBuilder, "subscription_tags", condition)))
+      .where((tb) => rowTest(tb as unknown as ValueBuilder, "subscription_tags", conditions))
       .$if(fenced, (qb) => qb.offset(0)),
   );
 }
 
 /** The `sets` form: the owners with the tag, as an uncorrelated subquery (IS NOT NULL keeps `não` two-valued). */
-function tagSet(eb: Builder, table: TagTable, condition: TagCondition): Expression<SqlBool> {
+function tagSet(eb: Builder, table: TagTable, conditions: readonly TagCondition[]): Expression<SqlBool> {
   if (table === "person_tags") {
     const owners = eb
       .selectFrom("person_tags")
       .select("person_tags.person_id")
-      .where("person_tags.key", "=", condition.tag)
-      .$if(condition.op !== "exists", (qb) => qb.where((tb) => valueTest(tb as unknown as ValueBuilder, "person_tags", condition)));
+      .where((tb) => rowTest(tb as unknown as ValueBuilder, "person_tags", conditions));
     return eb.and([eb("subscriptions.person_id", "is not", null), eb("subscriptions.person_id", "in", owners)]);
   }
   const owners = eb
     .selectFrom("subscription_tags")
     .select("subscription_tags.subscription_id")
-    .where("subscription_tags.key", "=", condition.tag)
-    .$if(condition.op !== "exists", (qb) => qb.where((tb) => valueTest(tb as unknown as ValueBuilder, "subscription_tags", condition)));
+    .where((tb) => rowTest(tb as unknown as ValueBuilder, "subscription_tags", conditions));
   return eb("subscriptions.id", "in", owners);
 }
 
