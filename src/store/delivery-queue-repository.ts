@@ -128,7 +128,7 @@ export interface DeliveryQueueRepository {
 export interface TargetsAudience {
   /** A `people` send: reached through its people's (person_id, id) index entries. */
   readonly people: boolean;
-  /** A `segment` send's resolved audience. */
+  /** A `segment` send's resolved audience: its targets are then its notification_targets rows. */
   readonly segment?: SegmentAudience;
 }
 
