@@ -55,7 +55,7 @@ for (const dialect of DIALECTS) {
       await database.db.updateTable("subscriptions").set({ last_seen_at: seen + 30 * DAY }).where("endpoint", "=", fake().endpointFor("s7")).execute();
 
       now = seen + 52 * DAY;
-      expect(await task().perform()).toEqual({ warned: 0, removed: 0 });
+      expect(await task().perform()).toEqual({ warned: 0, removed: 0, targets: 0 });
 
       now = seen + 54 * DAY;
       const [first, second] = await Promise.all([task().perform(), task().perform()]);
@@ -68,7 +68,7 @@ for (const dialect of DIALECTS) {
 
       // A later pass before the expiry warns nobody again.
       now = seen + 58 * DAY;
-      expect(await task().perform()).toEqual({ warned: 0, removed: 0 });
+      expect(await task().perform()).toEqual({ warned: 0, removed: 0, targets: 0 });
       expect(fake().stats().requests).toBe(7);
 
       now = seen + 60 * DAY;

@@ -17,10 +17,19 @@ export interface HygieneOptions {
 }
 
 export interface HygieneTask {
-  /** One pass: warn what is due for a warning, remove what expired. Safe with several processes. */
-  perform(): Promise<{ warned: number; removed: number }>;
+  /**
+   * One pass: warn what is due for a warning, remove what expired, delete finished sends' targets
+   * (`targets`: rows deleted). Safe with several processes.
+   */
+  perform(): Promise<HygieneResult>;
   start(): void;
   stop(): Promise<void>;
+}
+
+export interface HygieneResult {
+  readonly warned: number;
+  readonly removed: number;
+  readonly targets: number;
 }
 
 export interface HygieneTaskDeps {
@@ -57,9 +66,22 @@ export function createHygieneTask(deps: HygieneTaskDeps): HygieneTask {
   let running: Promise<unknown> | undefined;
   let started = false;
 
-  async function perform(): Promise<{ warned: number; removed: number }> {
+  /** Finished segment sends' notification_targets rows, in chunks of `batch`: runs even with expiry off. */
+  async function clearTargets(): Promise<number> {
+    let targets = 0;
+    for (;;) {
+      const n = await deps.repository.clearFinishedTargets(batch);
+      targets += n;
+      if (n === 0) break;
+    }
+    if (targets > 0) deps.logger.info({ targets }, "finished sends' targets deleted");
+    return targets;
+  }
+
+  async function perform(): Promise<HygieneResult> {
+    const targets = await clearTargets();
     const { expiryDays, warningDays } = deps.options;
-    if (expiryDays <= 0) return { warned: 0, removed: 0 };
+    if (expiryDays <= 0) return { warned: 0, removed: 0, targets };
     const now = deps.clock();
     const expireBefore = now - expiryDays * DAY_MS;
     const warnBefore = now - (expiryDays - warningDays) * DAY_MS;
@@ -82,7 +104,7 @@ export function createHygieneTask(deps: HygieneTaskDeps): HygieneTask {
       }
     }
     if (warned > 0 || removed > 0) deps.logger.info({ warned, removed }, "subscription hygiene");
-    return { warned, removed };
+    return { warned, removed, targets };
   }
 
   function schedule(): void {

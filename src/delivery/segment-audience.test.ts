@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { DIALECTS } from "../../test/support/db.js";
+import { createDeliveryEngine } from "./engine.js";
+import { createHygieneTask } from "./hygiene-task.js";
+import { createPushTransport } from "../push/transport.js";
+import { createVapidSigner } from "../push/vapid.js";
+import { generateVapidKeys } from "../push/vapid-keys.js";
+import { createRepositories } from "../store/repositories.js";
+import { createHygieneRepository } from "../store/hygiene-repository.js";
+import { loadTestTls } from "../../test/support/fake-push/test-tls.js";
 import { useSmallBatchEngine } from "../../test/support/delivery-engine.js";
 import { seedSubscriptions, waitForSend } from "../../test/support/delivery.js";
 import { useFakePushService } from "../../test/support/fake-push/shared-fake-push-service.js";
@@ -56,6 +64,71 @@ for (const dialect of DIALECTS) {
       expect(done.counts).toMatchObject({ queued: 5, accepted: 5, failed: 0 });
       expect(received()).toEqual(new Set([0, 12, 24, 6, 18].map((i) => fakeIds[i]!)));
       expect(fake().stats().duplicateAcceptances).toBe(0);
+    });
+
+    /** Delivers what is queued with an engine of its own (the shared one is stopped first), then stops it. */
+    async function deliverWithNewEngine(id: number) {
+      const transport = createPushTransport({
+        policy: { allowedHosts: ["127.0.0.1"], allowPrivateAddresses: true, maxLength: 1024 },
+        ca: loadTestTls().ca,
+        requestTimeoutMs: 10_000,
+      });
+      const engine = createDeliveryEngine({
+        repositories: createRepositories(run.database),
+        transport,
+        vapid: createVapidSigner({ keys: generateVapidKeys(), subject: "mailto:ops@sino.example.com" }),
+        options: { lanes: 2, batchSize: 7, jobSize: 10, pollMs: 20, encryptionThreads: 0 },
+      });
+      engine.start();
+      try {
+        return await waitForSend(() => engine.getSend(id));
+      } finally {
+        await engine.stop({ graceful: true });
+        await transport.close();
+      }
+    }
+
+    const targetsOf = async (id: number) =>
+      (await run.database.db.selectFrom("notification_targets").select("subscription_id").where("notification_id", "=", id).execute()).length;
+
+    it("reaches who matched when it started: tags changed before the workers read change nobody, and the counts add up", async () => {
+      const { fakeIds } = await seed();
+      // No worker reads the send until the tags have changed.
+      await run.engine.stop({ graceful: true });
+      const created = await run.engine.createSend({ title: "Só premium", audience: segmentAudience({ tree: PREMIUM }) });
+      expect(created).toMatchObject({ status: "queued", counts: { queued: 5 } });
+      expect(await targetsOf(created.id)).toBe(5);
+
+      // p0 stops being premium, p1 becomes premium: after the start, so neither counts.
+      await run.database.db.deleteFrom("person_tags").where("person_id", "=", "p0").where("key", "=", "plano").execute();
+      await run.database.db.updateTable("person_tags").set({ value: "premium" }).where("person_id", "=", "p1").where("key", "=", "plano").execute();
+
+      const done = await deliverWithNewEngine(created.id);
+      expect(received()).toEqual(new Set([0, 12, 24, 6, 18].map((i) => fakeIds[i]!)));
+      expect(done.counts).toMatchObject({ queued: 5, accepted: 5 });
+      expect(done.counts.accepted + done.counts.failed + done.counts.removed).toBe(done.counts.queued);
+    });
+
+    it("hygiene deletes the targets of finished sends only, in chunks", async () => {
+      await seed();
+      await run.engine.stop({ graceful: true });
+      const finished = await run.engine.createSend({ title: "Premium", audience: segmentAudience({ tree: PREMIUM }) });
+      const cancelled = await run.engine.createSend({ title: "VIP", audience: segmentAudience({ tree: VIP }) });
+      const going = await run.engine.createSend({ title: "Premium, ainda", audience: segmentAudience({ tree: PREMIUM }) });
+      await createNotificationsRepository(run.database).cancel(cancelled.id, Date.now());
+      await run.database.db.updateTable("notifications").set({ status: "completed", finished_at: Date.now() }).where("id", "=", finished.id).execute();
+      expect([await targetsOf(finished.id), await targetsOf(cancelled.id), await targetsOf(going.id)]).toEqual([5, 2, 5]);
+
+      const hygiene = createHygieneTask({
+        repository: createHygieneRepository(run.database),
+        sender: { send: () => Promise.reject(new Error("no push expected")) },
+        clock: Date.now,
+        logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+        // Expiry off: the targets are deleted all the same.
+        options: { expiryDays: 0, warningDays: 0, batch: 2 },
+      });
+      expect(await hygiene.perform()).toEqual({ warned: 0, removed: 0, targets: 7 });
+      expect([await targetsOf(finished.id), await targetsOf(cancelled.id), await targetsOf(going.id)]).toEqual([0, 0, 5]);
     });
 
     it("completes at once when nothing matches", async () => {

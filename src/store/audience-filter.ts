@@ -39,6 +39,25 @@ export function inSendAudience(notificationId: number) {
     eb.and([inSendChannels(notificationId)(eb), inSendSites(notificationId)(eb), inSendPeopleOrEveryone(notificationId)(eb)]);
 }
 
+/**
+ * A started `segment` send's subscriptions with ids in (after, upTo]: its notification_targets rows,
+ * a range of their primary key, taken when it started. Used instead of inSendAudience (the rows
+ * already hold its sites) by the workers' range query and by an expired job alike.
+ */
+export function inSendTargets(notificationId: number, after: number, upTo: number) {
+  return (eb: ExpressionBuilder<Schema, "subscriptions">) =>
+    eb(
+      "subscriptions.id",
+      "in",
+      eb
+        .selectFrom("notification_targets")
+        .select("notification_targets.subscription_id")
+        .where("notification_targets.notification_id", "=", notificationId)
+        .where("notification_targets.subscription_id", ">", after)
+        .where("notification_targets.subscription_id", "<=", upTo),
+    );
+}
+
 /** The subscriptions of a `people` send's people: an EXISTS on the (notification_id, person_id) primary key. */
 export function inSendPeople(notificationId: number) {
   return (eb: ExpressionBuilder<Schema, "subscriptions">) =>

@@ -42,6 +42,30 @@ for (const dialect of DIALECTS) {
       ]);
     });
 
+    it("walks a segment send's targets as taken when it started, and expires exactly those", async () => {
+      await seed(database, 12);
+      const ids = (await database.db.selectFrom("subscriptions").select("id").orderBy("id").execute()).map((r) => Number(r.id));
+      // Every third subscription is vip's person.
+      for (const id of ids.filter((_, i) => i % 3 === 0)) await database.db.updateTable("subscriptions").set({ person_id: "vip" }).where("id", "=", id).execute();
+      await database.db.insertInto("person_tags").values({ person_id: "vip", key: "vip", value: null, num_value: null, time_value: null, updated_at: 1 }).execute();
+      const audience = { kind: "segment", segmentId: null, name: null, tree: { tag: "vip", op: "exists" }, text: null, tagKinds: "trusted", at: null } as const;
+      const send = await createNotificationsRepository(database).createWithJobs(aSend({ audience }), { now: 0, jobSize: 100, payloadFor: () => "{}" });
+      expect(send.counts.queued).toBe(4);
+      // Tagged after the start: not a target.
+      await database.db.updateTable("subscriptions").set({ person_id: "vip" }).where("id", "=", ids[1]!).execute();
+
+      const queue = createDeliveryQueueRepository(database);
+      const job = (await queue.claimJob({ owner: "a", now: 1000, leaseMs: 500 }))!;
+      const segmentTargets = { people: false, segment: send.audience as typeof audience & { at: number } };
+      expect((await queue.listTargets(job, job.cursor, 100, segmentTargets)).map((t) => t.id)).toEqual([ids[0], ids[3], ids[6], ids[9]]);
+      expect((await queue.listTargets(job, ids[3]!, 100, segmentTargets)).map((t) => t.id)).toEqual([ids[6], ids[9]]);
+
+      const expired = await queue.expireJob({ owner: "a", now: 1100, leaseMs: 500 }, job);
+      expect(expired).toMatchObject({ status: "failed", counts: { queued: 4, failed: 4 } });
+      const rows = await database.db.selectFrom("notification_recipients").select("subscription_id").where("reason", "=", "expired").orderBy("subscription_id").execute();
+      expect(rows.map((r) => Number(r.subscription_id))).toEqual([ids[0], ids[3], ids[6], ids[9]]);
+    });
+
     it("gives each job to one owner at a time, and again once its lease has run out", async () => {
       await seed(database, 5);
       await createNotificationsRepository(database).createWithJobs(aSend(), { now: 0, jobSize: 100, payloadFor: () => "{}" });

@@ -20,6 +20,11 @@ export interface HygieneRepository {
   claimWarnings(warnBefore: number, expireBefore: number, now: number, limit: number): Promise<HygieneTarget[]>;
   /** Removes up to `limit` subscriptions last seen at or before `expireBefore`, logged as expired. */
   removeExpired(expireBefore: number, now: number, limit: number): Promise<number>;
+  /**
+   * Deletes up to `limit` notification_targets rows of one finished send (completed, cancelled or
+   * failed): nothing reads them once its jobs are done. Returns how many it deleted.
+   */
+  clearFinishedTargets(limit: number): Promise<number>;
 }
 
 export function createHygieneRepository(database: DatabaseHandle): HygieneRepository {
@@ -60,5 +65,28 @@ export function createHygieneRepository(database: DatabaseHandle): HygieneReposi
     });
   }
 
-  return { claimWarnings, removeExpired };
+  async function clearFinishedTargets(limit: number): Promise<number> {
+    // From the finished sends rather than from the targets: the rows of a send still going out,
+    // however many, are never walked to find them.
+    const send = await db
+      .selectFrom("notifications")
+      .select("id")
+      .where("status", "in", ["completed", "cancelled", "failed"])
+      .where((eb) => eb.exists(eb.selectFrom("notification_targets").select("notification_targets.subscription_id").whereRef("notification_targets.notification_id", "=", "notifications.id")))
+      .limit(1)
+      .executeTakeFirst();
+    if (send === undefined) return 0;
+    const id = Number(send.id);
+    // A bounded chunk (a short write; SQLite has one writer at a time): the lowest `limit` ids.
+    const deleted = await db
+      .deleteFrom("notification_targets")
+      .where("notification_id", "=", id)
+      .where("subscription_id", "in", (eb) =>
+        eb.selectFrom("notification_targets").select("subscription_id").where("notification_id", "=", id).orderBy("subscription_id").limit(limit),
+      )
+      .executeTakeFirst();
+    return Number(deleted.numDeletedRows);
+  }
+
+  return { claimWarnings, removeExpired, clearFinishedTargets };
 }

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from "kysely";
+import { sql, type Kysely, type Selectable } from "kysely";
 import type { DatabaseHandle } from "./database.js";
 import type { NotificationCategory, NotificationStatus, NotificationsTable, Schema } from "./schema.js";
 import { writeTransaction } from "./write-transaction.js";
@@ -217,6 +217,7 @@ export function createNotificationsRepository(database: DatabaseHandle): Notific
         // A segment is read now, not when the send was scheduled: its expression may have changed.
         const audience = claimedSend.audience.kind === "segment" ? await resolveSegmentAudience(trx, claimedSend.audience, now) : claimedSend.audience;
         const notification = { ...claimedSend, audience };
+        if (audience.kind === "segment") await insertSegmentTargets(trx, notification.id, audience);
         const range = await targetRange(trx, audience, notification.id);
         const row = await trx
           .updateTable("notifications")
@@ -293,10 +294,12 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, asked: NewNotifica
   const scheduled = asked.sendAt !== undefined && asked.sendAt > options.now;
   // A segment going out now is resolved now; a scheduled one when `startDue` sends it.
   const input = asked.audience.kind === "segment" && !scheduled ? { ...asked, audience: await resolveSegmentAudience(trx, asked.audience, options.now) } : asked;
-  // A `people` send's range is taken once its notification_people rows exist (below).
+  // A `people` send's range is taken once its notification_people rows exist, a `segment` send's
+  // once its notification_targets rows do (below): both need the send's id.
   const people = input.audience.kind === "people";
-  let range = scheduled || people ? { count: 0, min: 0, max: 0 } : await targetRange(trx, input.audience);
-  const status = scheduled ? "scheduled" : range.count === 0 && !people ? "completed" : "queued";
+  const rangeLater = people || input.audience.kind === "segment";
+  let range = scheduled || rangeLater ? { count: 0, min: 0, max: 0 } : await targetRange(trx, input.audience);
+  const status = scheduled ? "scheduled" : range.count === 0 && !rangeLater ? "completed" : "queued";
   const startsAt = scheduled ? input.sendAt! : options.now;
   const inserted = await trx
     .insertInto("notifications")
@@ -345,13 +348,14 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, asked: NewNotifica
       .values([...new Set(sites)].map((site_id) => ({ notification_id: id, site_id })))
       .execute();
   }
-  if (people && !scheduled) range = await targetRange(trx, input.audience, id);
+  if (input.audience.kind === "segment" && !scheduled) await insertSegmentTargets(trx, id, input.audience);
+  if (rangeLater && !scheduled) range = await targetRange(trx, input.audience, id);
   const row = await trx
     .updateTable("notifications")
     .set({
       tag,
       payload: options.payloadFor({ id, tag }),
-      ...(people && !scheduled ? { queued: range.count, status: range.count === 0 ? "completed" : "queued", finished_at: range.count === 0 ? options.now : null } : {}),
+      ...(rangeLater && !scheduled ? { queued: range.count, status: range.count === 0 ? "completed" : "queued", finished_at: range.count === 0 ? options.now : null } : {}),
     })
     .where("id", "=", id)
     .returningAll()
@@ -395,12 +399,44 @@ async function insertJobs(trx: Kysely<Schema>, id: number, range: { count: numbe
   }
 }
 
+/**
+ * A segment send's audience, taken once as it starts (in its transaction): one INSERT ... SELECT
+ * of the resolved expression, written as sets over the whole table, narrowed to the send's sites
+ * and unflagged subscriptions. The count, the range, the workers' rows and an expired job's rows
+ * are all read from these rows, so a tag changed mid-send changes none of them.
+ */
+async function insertSegmentTargets(trx: Kysely<Schema>, notificationId: number, audience: SegmentAudience): Promise<void> {
+  const sites = audienceSites(audience);
+  await trx
+    .insertInto("notification_targets")
+    .columns(["notification_id", "subscription_id"])
+    .expression((eb) =>
+      eb
+        .selectFrom("subscriptions")
+        // A literal: PostgreSQL types a parameter in a select list as text, which bigint refuses.
+        .select([sql<number>`${sql.lit(notificationId)}`.as("notification_id"), "id"])
+        .where(inSegmentAudience(audience, "sets"))
+        .$if(sites.length > 0, (qb) => qb.where(inSites(sites)))
+        .where(notFlagged()),
+    )
+    .execute();
+}
+
 async function targetRange(trx: Kysely<Schema>, audience: Audience, notificationId?: number): Promise<{ count: number; min: number; max: number }> {
+  // A started segment send: its notification_targets rows (insertSegmentTargets).
+  if (audience.kind === "segment" && notificationId !== undefined) {
+    const row = await trx
+      .selectFrom("notification_targets")
+      .select((eb) => [eb.fn.countAll<number | string>().as("count"), eb.fn.min("subscription_id").as("min"), eb.fn.max("subscription_id").as("max")])
+      .where("notification_id", "=", notificationId)
+      .executeTakeFirstOrThrow();
+    return { count: Number(row.count), min: Number(row.min ?? 0), max: Number(row.max ?? 0) };
+  }
   // "everyone": no filter. "channels": the same EXISTS the workers' range query applies.
   // "endpoint": the one subscription, whose id is then the whole range. "people": the stored
-  // send's notification_people rows, as the workers' query. "segment": the resolved expression,
-  // written as sets for this count over the whole table, as probes in the workers' query (the
-  // same rows). Sites narrow all but "endpoint" with the same test as the workers'
+  // send's notification_people rows, as the workers' query. "segment" not yet stored (a count
+  // asked before sending): the resolved expression, written as sets, as insertSegmentTargets
+  // takes it. Sites narrow all but "endpoint" with the same test as the workers'
   // (src/store/audience-filter.ts).
   const row = await trx
     .selectFrom("subscriptions")

@@ -23,6 +23,7 @@ export interface Schema {
   sites: SitesTable;
   notification_sites: NotificationSitesTable;
   notification_people: NotificationPeopleTable;
+  notification_targets: NotificationTargetsTable;
   notification_recipients: NotificationRecipientsTable;
   webhooks: WebhooksTable;
   webhook_messages: WebhookMessagesTable;
@@ -123,6 +124,12 @@ export interface NotificationPeopleTable {
   person_id: string;
   /** JSON object (string values), or null. */
   data: string | null;
+}
+
+/** A segment send's subscriptions, taken when the send starts (the workers walk these). */
+export interface NotificationTargetsTable {
+  notification_id: number;
+  subscription_id: number;
 }
 
 /** What became of one push: `accepted` | `retrying` | `failed` | `removed`. */

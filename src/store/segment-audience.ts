@@ -7,8 +7,9 @@ import { resolveChannelIds, segmentFilter, type SegmentSqlContext } from "./segm
 /**
  * A `segment` send's audience as stored in its JSON: a saved segment (`segmentId`, read when the
  * send starts) or an expression written for this send. `tree`, `text`, `at` and `channelIds` are
- * filled when the send starts (at once, or by `startDue` for a scheduled send), so the count taken
- * then and the rows the workers walk later apply the very same filter: the same expression, the
+ * filled when the send starts (at once, or by `startDue` for a scheduled send), when the
+ * subscriptions it matches are stored as the send's notification_targets rows: the count and the
+ * rows the workers walk are those rows. The JSON records the expression they were taken with: the
  * same "now" for relative times (`há menos de 7 dias`), the same channel ids.
  */
 export interface SegmentAudience {
@@ -54,9 +55,9 @@ export async function resolveSegmentAudience(db: Kysely<Schema>, audience: Segme
 }
 
 /**
- * The subscriptions a resolved segment audience holds (none when it has no expression). `sets`
- * for the send's count over the whole table, `probe` (default) for the workers' range query,
- * which reads a sub-batch at a time: the same rows either way (src/store/segment-sql.ts).
+ * The subscriptions a resolved segment audience holds (none when it has no expression). A send
+ * uses `sets`, over the whole table, to take its notification_targets rows and to count before
+ * sending; `probe` (default) tests row by row: the same rows either way (src/store/segment-sql.ts).
  */
 export function inSegmentAudience(audience: SegmentAudience, strategy: SegmentSqlContext["strategy"] = "probe") {
   const { tree } = audience;

@@ -17,6 +17,7 @@ import type { SinoMigration } from "./migration.js";
  * - `sites.visitor_tags`: whether pages of the site may set visitor tags (default yes).
  * - `segments`, `segment_sizes` (one row per segment and day), `notifications.segment_id` (the
  *   saved segment a send used, for the segment's page).
+ * - `notification_targets`: a segment send's subscriptions, taken when it starts.
  */
 export const segments: SinoMigration = {
   async up(db, dialect) {
@@ -84,9 +85,23 @@ export const segments: SinoMigration = {
     // segment is deleted; the segment's page lists sends through this index.
     await db.schema.alterTable("notifications").addColumn("segment_id", "bigint").execute();
     await db.schema.createIndex("notifications_segment").on("notifications").columns(["segment_id", "id"]).execute();
+
+    // A segment send's audience, taken once when it starts: the workers walk these rows by primary
+    // key range instead of testing the expression on every subscription of their range (a tag
+    // changed mid-send then no longer changes who gets it). No foreign key to subscriptions: one
+    // removed mid-send simply has no row to join. The hygiene task deletes a finished send's rows.
+    await db.schema
+      .createTable("notification_targets")
+      .addColumn("notification_id", "bigint", (col) => col.notNull().references("notifications.id").onDelete("cascade"))
+      .addColumn("subscription_id", "bigint", (col) => col.notNull())
+      .addPrimaryKeyConstraint("notification_targets_pk", ["notification_id", "subscription_id"])
+      // SQLite: the rows are the primary key's b-tree (as person_tags), no rowid table beside it.
+      .$call((builder) => (dialect === "sqlite" ? builder.modifyEnd(sql`without rowid`) : builder))
+      .execute();
   },
 
   async down(db) {
+    await db.schema.dropTable("notification_targets").execute();
     await db.schema.dropIndex("notifications_segment").execute();
     await db.schema.alterTable("notifications").dropColumn("segment_id").execute();
     await db.schema.dropTable("segment_sizes").execute();
