@@ -37,14 +37,13 @@ import { createVapidSigner } from "../src/push/vapid.js";
 import { generateVapidKeys } from "../src/push/vapid-keys.js";
 import { parseSegment } from "../src/shared/segments/parse.js";
 import { SEGMENT_LIMITS, type SegmentNode } from "../src/shared/segments/tree.js";
-import { notFlagged } from "../src/store/audience-filter.js";
 import { createDatabase, type Database, type Dialect } from "../src/store/database.js";
 import { migrateToLatest } from "../src/store/migrate.js";
 import type { Notification } from "../src/store/notifications-repository.js";
 import { createRepositories } from "../src/store/repositories.js";
 import type { Schema } from "../src/store/schema.js";
-import { resolveChannelIds, segmentFilter } from "../src/store/segment-sql.js";
-import { isSegmentTimeout } from "../src/store/segments-repository.js";
+import { resolveChannelIds } from "../src/store/segment-sql.js";
+import { applyCountSettings, countQuery, isSegmentTimeout } from "../src/store/segments-repository.js";
 import { subscriberKeysFor } from "../test/support/fake-push/keys.js";
 import { spawnFakePushService } from "../test/support/fake-push/remote.js";
 import { loadTestTls } from "../test/support/fake-push/test-tls.js";
@@ -213,22 +212,17 @@ async function measureCount(dialect: Dialect): Promise<CountResult> {
   }
 }
 
-/** The count's statement: the segment filter as the repository's countSegment applies it (its `sets` form). */
+/** The count's statement, exactly as the repository's countSegment builds it. */
 async function countStatement(database: Database, now: number): Promise<CompiledQuery> {
   const channelIds = await resolveChannelIds(database.db, TREE);
-  return database.db
-    .selectFrom("subscriptions")
-    .select((eb) => [eb.fn.countAll().as("subscriptions"), eb.fn.count("subscriptions.person_id").distinct().as("people")])
-    .where(notFlagged())
-    .where(segmentFilter(TREE, { tagKinds: "trusted", now, channelIds, strategy: "sets" }))
-    .compile();
+  return countQuery(database.db, TREE, "trusted", now, channelIds).compile();
 }
 
-/** Runs `work` as countSegment runs its statement: on PostgreSQL, in a transaction with JIT off. */
+/** Runs `work` as countSegment runs its statement: on PostgreSQL, in a transaction with its settings. */
 async function withoutJit<T>(database: Database, dialect: Dialect, work: (db: Kysely<Schema>) => Promise<T>): Promise<T> {
   if (dialect !== "postgres") return work(database.db);
   return database.db.transaction().execute(async (trx) => {
-    await sql`set local jit = off`.execute(trx);
+    await applyCountSettings(trx);
     return work(trx);
   });
 }
