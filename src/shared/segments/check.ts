@@ -1,7 +1,8 @@
 import { hasControlCharacters } from "../api/text.js";
 import { segmentError, type SegmentError } from "./segment-error.js";
 import { SEGMENT_LIMITS, type SegmentCondition, type SegmentNode, type SegmentValue } from "./tree.js";
-import { decimalNumber, isoDateMs, SEGMENT_TAG_KEY, SEGMENT_VALUE_MAX_LENGTH } from "./values.js";
+import { TAG_KEY_PATTERN, TAG_LIMITS } from "../api/tag-rule.js";
+import { decimalNumber, isoDateMs } from "./values.js";
 
 /**
  * The rules every expression obeys, whether it came as text or as a JSON tree: the limits that keep
@@ -40,7 +41,7 @@ export function plainNumberText(value: number): string {
 /** Why a text may not stand as a value: empty, longer than any tag value, or with control characters. */
 export function textProblem(value: string): { reason: string; params?: Record<string, number> } | null {
   if (value.length === 0) return { reason: "segments:value.empty" };
-  if (value.length > SEGMENT_VALUE_MAX_LENGTH) return { reason: "segments:value.tooLong", params: { max: SEGMENT_VALUE_MAX_LENGTH } };
+  if (value.length > TAG_LIMITS.valueLength) return { reason: "segments:value.tooLong", params: { max: TAG_LIMITS.valueLength } };
   if (hasControlCharacters(value)) return { reason: "segments:value.controlCharacters" };
   return null;
 }
@@ -57,7 +58,7 @@ function valueProblem(value: SegmentValue): { reason: string; params?: Record<st
 export function conditionProblem(condition: SegmentCondition): { code: SegmentError["code"]; reason: string; params?: Record<string, string | number> } | null {
   const invalid = (reason: string, params?: Record<string, string | number>) => ({ code: "segment_value_invalid" as const, reason, ...(params === undefined ? {} : { params }) });
   if ("tag" in condition) {
-    if (!SEGMENT_TAG_KEY.test(condition.tag)) return { code: "segment_syntax", reason: "segments:syntax.invalidKey", params: { key: condition.tag.slice(0, 80) } };
+    if (!TAG_KEY_PATTERN.test(condition.tag)) return { code: "segment_syntax", reason: "segments:syntax.invalidKey", params: { key: condition.tag.slice(0, 80) } };
     if (condition.op === "exists") return null;
     if (condition.op === "in") {
       if (condition.values.length > SEGMENT_LIMITS.listSize) return { code: "segment_list_too_long", reason: "segments:limits.listTooLong", params: { max: SEGMENT_LIMITS.listSize } };

@@ -2,7 +2,8 @@ import { checkTree, conditionProblem, normalizeTree, SEGMENT_MAX_AMOUNT, textPro
 import { tokenize, type Token } from "./lex.js";
 import { segmentError, type SegmentError, type SegmentResult } from "./segment-error.js";
 import { SEGMENT_LIMITS, type SegmentCondition, type SegmentListField, type SegmentNode, type SegmentTimeField, type SegmentTimeUnit, type SegmentValue } from "./tree.js";
-import { decimalNumber, SEGMENT_TAG_KEY } from "./values.js";
+import { TAG_KEY_PATTERN } from "../api/tag-rule.js";
+import { decimalNumber } from "./values.js";
 
 /**
  * The text form of a segment, read into the tree of tree.ts.
@@ -176,7 +177,7 @@ class Parser {
     if (token.kind !== "word") this.fail("segment_syntax", token.pos, "segments:syntax.expectedKey");
     if (!afterTagWord && RESERVED_WORDS.has(token.folded)) this.fail("segment_syntax", token.pos, "segments:syntax.reservedWord", { word: token.text });
     const key = token.text.toLowerCase();
-    if (!SEGMENT_TAG_KEY.test(key)) this.fail("segment_syntax", token.pos, "segments:syntax.invalidKey", { key: token.text.slice(0, 80) });
+    if (!TAG_KEY_PATTERN.test(key)) this.fail("segment_syntax", token.pos, "segments:syntax.invalidKey", { key: token.text.slice(0, 80) });
     return key;
   }
 

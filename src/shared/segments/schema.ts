@@ -5,7 +5,7 @@ import { checkTree, normalizeTree } from "./check.js";
 import { parseSegment } from "./parse.js";
 import { segmentError, type SegmentError, type SegmentResult } from "./segment-error.js";
 import { SEGMENT_LIMITS, SEGMENT_TAG_KINDS, type SegmentNode } from "./tree.js";
-import { SEGMENT_TAG_KEY } from "./values.js";
+import { TAG_KEY_PATTERN } from "../api/tag-rule.js";
 
 /**
  * A segment's expression as JSON, for programs that never build strings: the same tree the text
@@ -15,7 +15,7 @@ import { SEGMENT_TAG_KEY } from "./values.js";
 
 const SYNTAX = { error: "segment_syntax" } as const;
 const value = z.union([z.string(), z.number()], SYNTAX);
-const tag = z.string().regex(SEGMENT_TAG_KEY, SYNTAX).describe("A chave da etiqueta.");
+const tag = z.string().regex(TAG_KEY_PATTERN, SYNTAX).describe("A chave da etiqueta.");
 const timeField = z.enum(["subscribedAt", "lastSeenAt", "lastClickedAt"], SYNTAX);
 
 const conditionSchema = z.union(

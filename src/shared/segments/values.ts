@@ -58,9 +58,3 @@ export function isoDateMs(text: string): number | null {
   }
   return utc - offsetMinutes * 60_000;
 }
-
-/** A tag key: what `tem KEY` and `KEY = V` name (the rule of the tag API, shared/api/tags.ts). */
-export const SEGMENT_TAG_KEY = /^[a-z0-9_.-]{1,64}$/;
-
-/** A tag's text value is at most this long, so a longer value in a condition could never match. */
-export const SEGMENT_VALUE_MAX_LENGTH = 255;
