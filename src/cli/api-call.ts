@@ -23,10 +23,18 @@ export type Called<T> = { readonly ok: true; readonly body: T } | { readonly ok:
  * One JSON call to a running Sino with an API token; refusals and network failures are printed
  * in pt-BR.
  */
-export async function callApi<T>(target: ApiTarget, io: ApiIo, { t }: Translator, method: string, path: string, body?: unknown): Promise<Called<T>> {
+export async function callApi<T>(
+  target: ApiTarget,
+  io: ApiIo,
+  { t }: Translator,
+  method: string,
+  path: string,
+  body?: unknown,
+  texts: { readonly noToken: string; readonly refused: string } = { noToken: "cli:send.noToken", refused: "cli:segments.refused" },
+): Promise<Called<T>> {
   const token = target.token ?? io.env.SINO_TOKEN;
   if (token === undefined || token.trim() === "") {
-    io.stderr(`${t("cli:send.noToken")}\n`);
+    io.stderr(`${t(texts.noToken)}\n`);
     return { ok: false, code: 2 };
   }
   const server = (target.server ?? io.env.SINO_URL ?? DEFAULT_SERVER).replace(/\/+$/, "");
@@ -56,7 +64,7 @@ export async function callApi<T>(target: ApiTarget, io: ApiIo, { t }: Translator
   if (!response.ok) {
     const error = (parsed as { error?: { code?: string; message?: string } } | undefined)?.error;
     const message = error?.message ?? t("cli:send.httpError", { status: response.status });
-    io.stderr(`${t("cli:segments.refused", { message, code: error?.code ?? String(response.status) })}\n`);
+    io.stderr(`${t(texts.refused, { message, code: error?.code ?? String(response.status) })}\n`);
     return { ok: false, code: 1 };
   }
   return { ok: true, body: parsed as T };

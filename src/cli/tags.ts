@@ -1,7 +1,7 @@
 import type { Translator } from "../server/i18n.js";
 import { API_ROUTES } from "../shared/api/routes.js";
 import type { TagsPatch, TagValue } from "../shared/api/tag-rule.js";
-import { DEFAULT_SERVER } from "./api-call.js";
+import { callApi } from "./api-call.js";
 import type { SendIo } from "./send.js";
 
 export interface TagsOptions {
@@ -17,16 +17,12 @@ export type TagsAction = { kind: "show" } | { kind: "set"; tags: readonly string
  * number on the server) or `chave` alone (a key-only tag) and merges; `rm` removes keys. Prints
  * the person's tags afterwards, one per line. Exit code: 0 done, 1 refused or unreachable, 2 usage.
  */
-export async function tagsCommand(userId: string, action: TagsAction, options: TagsOptions, io: SendIo, { t }: Translator): Promise<0 | 1 | 2> {
+export async function tagsCommand(userId: string, action: TagsAction, options: TagsOptions, io: SendIo, translator: Translator): Promise<0 | 1 | 2> {
+  const { t } = translator;
   const usage = (message: string) => {
     io.stderr(`${message}\n${t("cli:tags.usage")}\n`);
     return 2 as const;
   };
-  const token = options.token ?? io.env.SINO_TOKEN;
-  if (token === undefined || token.trim() === "") return usage(t("cli:tags.noToken"));
-  const server = (options.server ?? io.env.SINO_URL ?? DEFAULT_SERVER).replace(/\/+$/, "");
-  if (!/^https?:\/\/[^/]+/i.test(server)) return usage(t("cli:send.badServer", { server }));
-
   let method = "GET";
   let body: { tags: TagsPatch } | undefined;
   if (action.kind === "set") {
@@ -45,32 +41,10 @@ export async function tagsCommand(userId: string, action: TagsAction, options: T
     body = { tags: Object.fromEntries(action.keys.map((key) => [key, null])) };
   }
 
-  const doFetch = io.fetch ?? fetch;
-  let response: Response;
-  try {
-    response = await doFetch(`${server}${API_ROUTES.people}/${encodeURIComponent(userId)}/tags`, {
-      method,
-      headers: { accept: "application/json", authorization: `Bearer ${token.trim()}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-  } catch (error) {
-    const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-    io.stderr(`${t("cli:send.unreachable", { server, reason })}\n`);
-    return 1;
-  }
-  let answer: unknown;
-  try {
-    answer = JSON.parse(await response.text());
-  } catch {
-    answer = undefined;
-  }
-  if (!response.ok) {
-    const error = (answer as { error?: { code?: string; message?: string } } | undefined)?.error;
-    const message = error?.message ?? t("cli:send.httpError", { status: response.status });
-    io.stderr(`${t("cli:tags.refused", { message, code: error?.code ?? String(response.status) })}\n`);
-    return 1;
-  }
-  const tags = (answer as { tags: Record<string, TagValue> }).tags;
+  const path = `${API_ROUTES.people}/${encodeURIComponent(userId)}/tags`;
+  const answer = await callApi<{ tags: Record<string, TagValue> }>(options, io, translator, method, path, body, { noToken: "cli:tags.noToken", refused: "cli:tags.refused" });
+  if (!answer.ok) return answer.code;
+  const tags = answer.body.tags;
   const lines = Object.entries(tags).map(([key, value]) => (value === true ? key : `${key}=${String(value)}`));
   io.stdout(lines.length === 0 ? `${t("cli:tags.none", { userId })}\n` : `${lines.join("\n")}\n`);
   return 0;
