@@ -130,9 +130,12 @@ for (const dialect of DIALECTS) {
 
     it("is coloured while on, with the tooltip 'Desabilitar Notificações', and the keyboard turns it on and off", async () => {
       const { page } = await open();
+      // Settled before the Tab: a bell still rendering under load let the Tab pass it by, and the
+      // Enter then went nowhere.
+      const off = await settledEmbedBell(page, "off");
       await page.locator("header a").focus();
       await page.keyboard.press("Tab");
-      await settledEmbedBell(page, "off");
+      expect(await off.evaluate((el) => el === (el.getRootNode() as ShadowRoot).activeElement)).toBe(true);
       await page.keyboard.press("Enter");
       const button = await settledEmbedBell(page, "on");
       const [r, g, b] = await embedIconColour(page);
