@@ -56,10 +56,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       SINO_WEB_DIR: resolve("dist/web"),
       ...options.env,
     });
-    const server = await startServer(config, {
-      ...(location.schema === undefined ? {} : { schema: location.schema }),
-      ...(options.logger === undefined ? {} : { logger: options.logger }),
-    });
+    const server = await startRacingOtherRuns(() =>
+      startServer(config, {
+        ...(location.schema === undefined ? {} : { schema: location.schema }),
+        ...(options.logger === undefined ? {} : { logger: options.logger }),
+      }),
+    );
     const port = new URL(server.url).port;
     return {
       url: `http://127.0.0.1:${port}`,
@@ -75,5 +77,21 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   } catch (error) {
     await fresh?.drop();
     throw error;
+  }
+}
+
+/**
+ * The server migrates at start, and Kysely's migrator introspects every schema of the database:
+ * another test dropping its own schema meanwhile makes PostgreSQL raise 3F000 for that schema
+ * (see migrateRacingOtherRuns in ./db.ts). Nothing was applied then, so starting again is safe.
+ */
+async function startRacingOtherRuns<T>(start: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (error) {
+      const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+      if (attempt >= 5 || cause?.code !== "3F000") throw error;
+    }
   }
 }
