@@ -74,7 +74,7 @@ function personalPayloads(send: Notification, people: ReadonlyMap<string, Readon
 
 /** What the range query needs of a send's audience. */
 function targetsAudience(send: Notification): TargetsAudience {
-  return send.audience.kind === "segment" ? { people: false, segment: send.audience } : { people: send.audience.kind === "people" };
+  return { people: send.audience.kind === "people", segment: send.audience.kind === "segment" };
 }
 
 /**

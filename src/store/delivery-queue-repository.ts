@@ -3,7 +3,6 @@ import type { DatabaseHandle } from "./database.js";
 import { toNotification, type Notification } from "./notifications-repository.js";
 import type { Schema } from "./schema.js";
 import { inSendAudience, inSendSites, inSendTargets, notFlagged } from "./audience-filter.js";
-import type { SegmentAudience } from "./segment-audience.js";
 import {
   completedEvent,
   enqueueIfHooked,
@@ -128,8 +127,8 @@ export interface DeliveryQueueRepository {
 export interface TargetsAudience {
   /** A `people` send: reached through its people's (person_id, id) index entries. */
   readonly people: boolean;
-  /** A `segment` send's resolved audience: its targets are then its notification_targets rows. */
-  readonly segment?: SegmentAudience;
+  /** A `segment` send: its targets are its notification_targets rows, taken when it started. */
+  readonly segment?: boolean;
 }
 
 const INSERT_CHUNK = 500;
@@ -199,8 +198,8 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
       // A segment send's targets were taken when it started (notification_targets): a range of
       // their primary key, no per-row test of the expression. PostgreSQL walked a send of 50,000 at
       // 0.81-0.88 of an all-audience send's msgs/s with per-row probes (bench/segments.ts).
-      .$if(audience?.segment !== undefined, (qb) => qb.where(inSendTargets(job.notificationId, cursor, job.toId)))
-      .$if(audience?.people !== true && audience?.segment === undefined, (qb) => qb.where(inSendAudience(job.notificationId)))
+      .$if(audience?.segment === true, (qb) => qb.where(inSendTargets(job.notificationId, cursor, job.toId)))
+      .$if(audience?.people !== true && audience?.segment !== true, (qb) => qb.where(inSendAudience(job.notificationId)))
       .where(notFlagged())
       .orderBy("id")
       .limit(limit)

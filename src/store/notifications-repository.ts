@@ -415,7 +415,7 @@ async function insertSegmentTargets(trx: Kysely<Schema>, notificationId: number,
         .selectFrom("subscriptions")
         // A literal: PostgreSQL types a parameter in a select list as text, which bigint refuses.
         .select([sql<number>`${sql.lit(notificationId)}`.as("notification_id"), "id"])
-        .where(inSegmentAudience(audience, "sets"))
+        .where(inSegmentAudience(audience))
         .$if(sites.length > 0, (qb) => qb.where(inSites(sites)))
         .where(notFlagged()),
     )
@@ -448,7 +448,7 @@ async function targetRange(trx: Kysely<Schema>, audience: Audience, notification
     .$if(audience.kind === "endpoint", (qb) => qb.where("endpoint", "=", (audience as { endpoint: string }).endpoint))
     .$if(audience.kind === "channels", (qb) => qb.where(inChannels((audience as { channels: readonly number[] }).channels)))
     .$if(audience.kind === "people", (qb) => qb.where(inSendPeople(notificationId ?? -1)))
-    .$if(audience.kind === "segment", (qb) => qb.where(inSegmentAudience(audience as SegmentAudience, "sets")))
+    .$if(audience.kind === "segment", (qb) => qb.where(inSegmentAudience(audience as SegmentAudience)))
     .$if(audienceSites(audience).length > 0, (qb) => qb.where(inSites(audienceSites(audience))))
     .where(notFlagged())
     .executeTakeFirstOrThrow();

@@ -2,7 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool
 import { formatSegment } from "../shared/segments/format.js";
 import type { SegmentNode, SegmentTagKinds } from "../shared/segments/tree.js";
 import type { Schema } from "./schema.js";
-import { resolveChannelIds, segmentFilter, type SegmentSqlContext } from "./segment-sql.js";
+import { resolveChannelIds, segmentFilter } from "./segment-sql.js";
 
 /**
  * A `segment` send's audience as stored in its JSON: a saved segment (`segmentId`, read when the
@@ -55,15 +55,14 @@ export async function resolveSegmentAudience(db: Kysely<Schema>, audience: Segme
 }
 
 /**
- * The subscriptions a resolved segment audience holds (none when it has no expression). A send
- * uses `sets`, over the whole table, to take its notification_targets rows and to count before
- * sending; `probe` (default) tests row by row: the same rows either way (src/store/segment-sql.ts).
+ * The subscriptions a resolved segment audience holds (none when it has no expression): what a
+ * send takes as its notification_targets rows when it starts, and counts before sending.
  */
-export function inSegmentAudience(audience: SegmentAudience, strategy: SegmentSqlContext["strategy"] = "probe") {
+export function inSegmentAudience(audience: SegmentAudience) {
   const { tree } = audience;
   return (eb: ExpressionBuilder<Schema, "subscriptions">): Expression<SqlBool> => {
     if (tree === null) return sql<SqlBool>`1 = 0`;
     const channelIds = new Map(Object.entries(audience.channelIds ?? {}));
-    return segmentFilter(tree, { tagKinds: audience.tagKinds, now: audience.at ?? Date.now(), channelIds, strategy })(eb);
+    return segmentFilter(tree, { tagKinds: audience.tagKinds, now: audience.at ?? Date.now(), channelIds })(eb);
   };
 }

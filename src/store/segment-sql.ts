@@ -9,10 +9,14 @@ import type { Schema } from "./schema.js";
  * range query alike (so the two never disagree). Values are always bound parameters, never text
  * in the SQL.
  *
- * - A tag condition is a correlated EXISTS on person_tags (the subscription's person: trusted
- *   tags) and/or subscription_tags (visitor tags). The probe runs per row on the tables' primary
- *   keys (owner, key); the (key, value|num_value|time_value, owner) indexes of migration 0008 serve
- *   a planner that runs the subquery as a set (a semi-join) instead.
+ * - A tag condition is `person_id IN (SELECT person_id FROM person_tags WHERE key = ? …)` (trusted
+ *   tags of the subscription's person) and/or `id IN (SELECT subscription_id FROM subscription_tags …)`
+ *   (visitor tags): a subquery with no reference to the row, which both databases build once per
+ *   statement from the (key, value|num_value|time_value, owner) indexes of migration 0008 (SQLite an
+ *   in-memory index with a Bloom filter, PostgreSQL a hashed SubPlan or a hash join). Counting
+ *   1,000,000 subscriptions, correlated EXISTS probes per row took 1.38 s of CPU on SQLite against
+ *   0.95 s as sets, and 2.8 s against 1.9 s on PostgreSQL (nested loops). The workers never
+ *   evaluate an expression: a send's targets are taken once, when it starts (notification_targets).
  * - A value compares through the column its type says: a number with num_value, an ISO date with
  *   time_value (epoch ms), other text with value (exact, case-sensitive).
  * - Every condition is two-valued (never SQL NULL), so `não` means what the evaluator says: a
@@ -21,23 +25,6 @@ import type { Schema } from "./schema.js";
 
 export interface SegmentSqlContext {
   readonly tagKinds: SegmentTagKinds;
-  /**
-   * How a tag or channel condition is written (same rows either way):
-   * - `probe` (default): a correlated EXISTS per row on the (owner, key) primary key; cheap for
-   *   the workers' range query, which reads a few hundred subscriptions at a time.
-   * - `sets`: `person_id IN (SELECT person_id … WHERE key = ? …)`, a subquery with no reference to
-   *   the row that both databases build once per statement (SQLite an in-memory index with a
-   *   Bloom filter, PostgreSQL a hashed SubPlan or a hash join): for a count over the whole table.
-   *   SQLite 3.54 turns a probe-form EXISTS into a join it evaluates after the other conditions,
-   *   probing every row for those: a count over 1,000,000 subscriptions took 1.38 s of CPU as
-   *   probes and 0.95 s as sets.
-   * - `fenced-probe` (PostgreSQL's range query): `probe` with OFFSET 0 in each subquery. Without
-   *   it PostgreSQL turns the EXISTS into a semi-join or a hashed SubPlan built over the whole
-   *   condition's set (700,000 rows for `cidade = Campinas` of 1,000,000) for each sub-batch of
-   *   250; a subquery with OFFSET is neither pulled up nor hashed, so each row costs one index
-   *   probe (50,000 subscriptions: 20.9 → 5.8 ms a sub-batch). SQLite takes no OFFSET without LIMIT.
-   */
-  readonly strategy?: "probe" | "sets" | "fenced-probe";
   /** The moment relative conditions (`há mais de 30 dias`) count from (a send: when it starts). */
   readonly now: number;
   /** Channel slug → id (resolveChannelIds); a slug not in it names no channel: its condition is false. */
@@ -61,11 +48,10 @@ function compile(eb: Builder, node: SegmentNode, ctx: SegmentSqlContext): Expres
     const tags = node.or.filter((child): child is TagCondition => "tag" in child);
     if (tags.length < 2) return eb.or(node.or.map((child) => compile(eb, child, ctx)));
     const others = node.or.filter((child) => !("tag" in child));
-    return eb.or([tagConditions(eb, tags, ctx.tagKinds, ctx.strategy ?? "probe"), ...others.map((child) => compile(eb, child, ctx))]);
+    return eb.or([tagConditions(eb, tags, ctx.tagKinds), ...others.map((child) => compile(eb, child, ctx))]);
   }
   if ("not" in node) return eb.not(compile(eb, node.not, ctx));
-  if ("tag" in node) return tagCondition(eb, node, ctx.tagKinds, ctx.strategy ?? "probe");
-  const fenced = ctx.strategy === "fenced-probe";
+  if ("tag" in node) return tagConditions(eb, [node], ctx.tagKinds);
   switch (node.field) {
     case "identified":
       return eb("subscriptions.person_id", "is not", null);
@@ -76,15 +62,7 @@ function compile(eb: Builder, node: SegmentNode, ctx: SegmentSqlContext): Expres
         return id === undefined ? [] : [id];
       });
       if (ids.length === 0) return NEVER;
-      if (ctx.strategy === "sets") return eb("subscriptions.id", "in", eb.selectFrom("subscription_channels").select("subscription_channels.subscription_id").where("subscription_channels.channel_id", "in", ids));
-      return eb.exists(
-        eb
-          .selectFrom("subscription_channels")
-          .select("subscription_channels.subscription_id")
-          .whereRef("subscription_channels.subscription_id", "=", "subscriptions.id")
-          .where("subscription_channels.channel_id", "in", ids)
-          .$if(fenced, (qb) => qb.offset(0)),
-      );
+      return eb("subscriptions.id", "in", eb.selectFrom("subscription_channels").select("subscription_channels.subscription_id").where("subscription_channels.channel_id", "in", ids));
     }
     case "site":
     case "timeZone":
@@ -141,15 +119,10 @@ export function typedSegmentValue(value: SegmentValue): { column: "value" | "num
 
 type TagTable = "person_tags" | "subscription_tags";
 
-function tagCondition(eb: Builder, condition: TagCondition, tagKinds: SegmentTagKinds, strategy: NonNullable<SegmentSqlContext["strategy"]>): Expression<SqlBool> {
-  return tagConditions(eb, [condition], tagKinds, strategy);
-}
-
 /** Any of `conditions` holds: one subquery per table the tag kinds read. */
-function tagConditions(eb: Builder, conditions: readonly TagCondition[], tagKinds: SegmentTagKinds, strategy: NonNullable<SegmentSqlContext["strategy"]>): Expression<SqlBool> {
-  const fenced = strategy === "fenced-probe";
-  const trusted = () => (strategy === "sets" ? tagSet(eb, "person_tags", conditions) : tagExists(eb, "person_tags", conditions, fenced));
-  const visitor = () => (strategy === "sets" ? tagSet(eb, "subscription_tags", conditions) : tagExists(eb, "subscription_tags", conditions, fenced));
+function tagConditions(eb: Builder, conditions: readonly TagCondition[], tagKinds: SegmentTagKinds): Expression<SqlBool> {
+  const trusted = () => tagSet(eb, "person_tags", conditions);
+  const visitor = () => tagSet(eb, "subscription_tags", conditions);
   if (tagKinds === "trusted") return trusted();
   if (tagKinds === "visitor") return visitor();
   return eb.or([trusted(), visitor()]);
@@ -163,29 +136,7 @@ function rowTest(tb: ValueBuilder, table: TagTable, conditions: readonly TagCond
   return conditions.length === 1 ? one(conditions[0]!) : tb.or(conditions.map(one));
 }
 
-function tagExists(eb: Builder, table: TagTable, conditions: readonly TagCondition[], fenced: boolean): Expression<SqlBool> {
-  // One builder per table: Kysely's types cannot follow a union of the two tables' column names.
-  if (table === "person_tags") {
-    return eb.exists(
-      eb
-        .selectFrom("person_tags")
-        .select("person_tags.key")
-        .whereRef("person_tags.person_id", "=", "subscriptions.person_id")
-        .where((tb) => rowTest(tb as unknown as ValueBuilder, "person_tags", conditions))
-        .$if(fenced, (qb) => qb.offset(0)),
-    );
-  }
-  return eb.exists(
-    eb
-      .selectFrom("subscription_tags")
-      .select("subscription_tags.key")
-      .whereRef("subscription_tags.subscription_id", "=", "subscriptions.id")
-      .where((tb) => rowTest(tb as unknown as ValueBuilder, "subscription_tags", conditions))
-      .$if(fenced, (qb) => qb.offset(0)),
-  );
-}
-
-/** The `sets` form: the owners with the tag, as an uncorrelated subquery (IS NOT NULL keeps `não` two-valued). */
+/** The owners with the tag, as an uncorrelated subquery (IS NOT NULL keeps `não` two-valued). */
 function tagSet(eb: Builder, table: TagTable, conditions: readonly TagCondition[]): Expression<SqlBool> {
   if (table === "person_tags") {
     const owners = eb
