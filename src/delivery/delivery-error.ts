@@ -14,7 +14,9 @@ export type DeliveryErrorCode =
   | "title_too_long"
   | "body_too_long"
   | "link_invalid"
-  | "text_control_characters";
+  | "text_control_characters"
+  /** An edit of a send that is no longer scheduled (it started, finished or was cancelled). */
+  | "send_not_scheduled";
 
 export class DeliveryError extends Error {
   override readonly name = "DeliveryError";

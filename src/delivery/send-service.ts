@@ -26,6 +26,11 @@ export interface SendService {
   getSend(id: number): Promise<Notification | undefined>;
   /** Throws `send_not_found`; a send already finished is returned unchanged. */
   cancelSend(id: number): Promise<Notification>;
+  /**
+   * Replaces a scheduled send with `input`, checked exactly as a new send is (`prepareSend`).
+   * Throws `send_not_found`, or `send_not_scheduled` once it has started, finished or been cancelled.
+   */
+  rescheduleSend(id: number, input: SendInput): Promise<Notification>;
 }
 
 export interface SendServiceDeps {
@@ -65,6 +70,14 @@ export function createSendService(deps: SendServiceDeps): SendService {
     async cancelSend(id) {
       const send = await deps.notifications.cancel(id, deps.clock());
       if (send === undefined) throw new DeliveryError("send_not_found", `no send ${id}`);
+      deps.onChange(send);
+      return send;
+    },
+    async rescheduleSend(id, input) {
+      const prepared = prepareSend(input);
+      const send = await deps.notifications.reschedule(id, prepared, { now: deps.clock(), payloadFor: ({ id: sendId, tag }) => payloadFor(prepared, tag, String(sendId)) });
+      if (send === undefined) throw new DeliveryError("send_not_found", `no send ${id}`);
+      if (send === "not_scheduled") throw new DeliveryError("send_not_scheduled", `send ${id} is no longer scheduled`);
       deps.onChange(send);
       return send;
     },

@@ -41,6 +41,7 @@ import { registerSecurityHeaders } from "./security-headers.js";
 import { registerWebApp, sendIndexHtml } from "./web-app.js";
 import { registerSiteRoutes } from "./routes/sites/sites.js";
 import { registerSavedSegmentRoutes } from "./routes/saved-segments/saved-segments.js";
+import { registerTemplateRoutes } from "./routes/templates/templates.js";
 import { registerSegmentQueryRoutes } from "./routes/segments/segment-queries.js";
 import { PUBLIC_API_PATHS, pathOf, registerPublicCors } from "./sites/public-cors.js";
 import { createSiteRegistry } from "./sites/site-registry.js";
@@ -206,6 +207,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...operatorDeps,
     savedSegments: deps.repositories.savedSegments,
     count: (tree, tagKinds, at) => deps.repositories.segments.countSegment(tree, tagKinds, at),
+  });
+  registerTemplateRoutes(app, {
+    ...operatorDeps,
+    templates: deps.repositories.templates,
+    channels: deps.repositories.channels,
+    sites: deps.repositories.sites,
+    savedSegments: deps.repositories.savedSegments,
+    publicUrl: deps.config.publicUrl,
   });
   registerWebhookRoutes(app, {
     ...operatorDeps,

@@ -129,6 +129,12 @@ export const ERROR_STATUS = {
   segment_name_taken: 409,
   segment_in_use: 409,
   too_many_segments: 409,
+  /** An edit (PATCH /notifications/:id) of a send that already started, finished or was cancelled. */
+  send_not_scheduled: 409,
+  template_not_found: 404,
+  template_name_invalid: 400,
+  template_name_taken: 409,
+  too_many_templates: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

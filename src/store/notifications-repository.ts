@@ -5,6 +5,7 @@ import { writeTransaction } from "./write-transaction.js";
 import { completedEvent, enqueueIfHooked } from "./recipient-outcomes.js";
 import { inChannels, inPeople, inSendPeople, inSites, notFlagged } from "./audience-filter.js";
 import { inSegmentAudience, resolveSegmentAudience, type SegmentAudience } from "./segment-audience.js";
+import { rescheduleSend, type RescheduleOptions } from "./reschedule-send.js";
 
 /**
  * Who a send goes to. `endpoint` is one browser ("send to me"): its range is that subscription's
@@ -137,6 +138,11 @@ export interface NotificationsRepository {
   peopleWithoutSubscriptions(people: readonly string[], sites: readonly number[]): Promise<string[]>;
   /** A `people` send's placeholder values, by person id (null: none given). */
   peopleData(notificationId: number): Promise<Map<string, SendPerson["data"]>>;
+  /**
+   * Replaces a scheduled send's content, audience and time while it is still scheduled
+   * (src/store/reschedule-send.ts); `not_scheduled` once it started, finished or was cancelled.
+   */
+  reschedule(id: number, input: NewNotification, options: RescheduleOptions): Promise<Notification | "not_scheduled" | undefined>;
 }
 
 const INSERT_CHUNK = 500;
@@ -210,6 +216,8 @@ export function createNotificationsRepository(database: DatabaseHandle): Notific
           .set({ status: "queued" })
           .where("id", "=", Number(due.id))
           .where("status", "=", "scheduled")
+          // Re-checked in the claim: an edit committed since the look may have moved it later.
+          .where("send_at", "<=", now)
           .returningAll()
           .executeTakeFirst();
         if (claimed === undefined) return undefined;
@@ -282,7 +290,16 @@ export function createNotificationsRepository(database: DatabaseHandle): Notific
     return new Map(rows.map((row) => [row.person_id, row.data === null ? null : (JSON.parse(row.data) as SendPerson["data"])]));
   }
 
-  return { createWithJobs, findById, cancel, startDue, countTargets, peopleWithoutSubscriptions, peopleData };
+  return {
+    createWithJobs,
+    findById,
+    cancel,
+    startDue,
+    countTargets,
+    peopleWithoutSubscriptions,
+    peopleData,
+    reschedule: (id, input, options) => rescheduleSend(database, id, input, options),
+  };
 }
 
 /**

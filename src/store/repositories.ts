@@ -21,6 +21,7 @@ import { createSubscribersRepository, type SubscribersRepository } from "./subsc
 import { createSubscriptionChannelsRepository, type SubscriptionChannelsRepository } from "./subscription-channels-repository.js";
 import { createSubscriptionsRepository, type SubscriptionsRepository } from "./subscriptions-repository.js";
 import { createTagsRepository, type TagsRepository } from "./tags-repository.js";
+import { createTemplatesRepository, type TemplatesRepository } from "./templates-repository.js";
 import { createUsersRepository, type UsersRepository } from "./users-repository.js";
 import { createWebhooksRepository, type WebhooksRepository } from "./webhooks-repository.js";
 
@@ -48,6 +49,7 @@ export interface Repositories {
   readonly subscriptionChannels: SubscriptionChannelsRepository;
   readonly subscriptions: SubscriptionsRepository;
   readonly tags: TagsRepository;
+  readonly templates: TemplatesRepository;
   readonly users: UsersRepository;
   readonly webhooks: WebhooksRepository;
 }
@@ -76,6 +78,7 @@ export function createRepositories(database: DatabaseHandle): Repositories {
     subscriptionChannels: createSubscriptionChannelsRepository(database),
     subscriptions: createSubscriptionsRepository(database),
     tags: createTagsRepository(database),
+    templates: createTemplatesRepository(database),
     users: createUsersRepository(database),
     webhooks: createWebhooksRepository(database),
   });

@@ -31,6 +31,7 @@ export interface Schema {
   subscription_tags: SubscriptionTagsTable;
   segments: SegmentsTable;
   segment_sizes: SegmentSizesTable;
+  templates: TemplatesTable;
 }
 
 export interface SubscriptionsTable {
@@ -384,4 +385,22 @@ export interface SegmentSizesTable {
   subscriptions: number;
   people: number;
   measured_at: number;
+}
+
+/** A saved template (*modelo*): a send's content under a name (0012-templates). */
+export interface TemplatesTable {
+  id: Generated<number>;
+  name: string;
+  title: string;
+  body: string | null;
+  url: string | null;
+  icon: string | null;
+  image: string | null;
+  urgency: string;
+  ttl_seconds: number;
+  collapse_key: string | null;
+  /** JSON of the API's audience (all, channels, segment), or null: chosen when sending. */
+  audience: string | null;
+  created_at: number;
+  updated_at: number;
 }

@@ -66,6 +66,11 @@ export const API_ROUTES = {
   segmentsCount: `${API_PREFIX}/segments/count`,
   /** POST (admin): which conditions of a segment hold for one person or subscription. */
   segmentsExplain: `${API_PREFIX}/segments/explain`,
+  /**
+   * Templates (*modelos*): GET (signed in) list, POST create; `/templates/:id` GET, PATCH, DELETE
+   * (any operator).
+   */
+  templates: `${API_PREFIX}/templates`,
   /** GET: the OpenAPI 3 document, generated from the same zod schemas that validate requests. */
   openapi: `${API_PREFIX}/openapi.json`,
   /** The readable API documentation (Swagger UI, served locally). */
@@ -177,4 +182,9 @@ export function webhookTestPath(id: string): string {
 /** `/api/v1/segments/:id`. */
 export function segmentPath(id: string): string {
   return `${API_ROUTES.segments}/${encodeURIComponent(id)}`;
+}
+
+/** `/api/v1/templates/:id`. */
+export function templatePath(id: string): string {
+  return `${API_ROUTES.templates}/${encodeURIComponent(id)}`;
 }

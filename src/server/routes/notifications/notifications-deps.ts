@@ -5,8 +5,8 @@ import type { Translator } from "../../i18n.js";
 
 /** What the sends routes need; built once in `buildApp`. */
 export interface NotificationRoutesDeps {
-  /** createSend / getSend / cancelSend / onProgress: the engine's public API only. */
-  readonly engine: Pick<DeliveryEngine, "createSend" | "getSend" | "cancelSend" | "onProgress">;
+  /** createSend / getSend / cancelSend / rescheduleSend / onProgress: the engine's public API only. */
+  readonly engine: Pick<DeliveryEngine, "createSend" | "getSend" | "cancelSend" | "rescheduleSend" | "onProgress">;
   readonly repositories: Pick<Repositories, "sendHistory" | "subscriptions" | "channels" | "notificationEvents" | "sites" | "notifications" | "savedSegments">;
   readonly authenticator: Authenticator;
   readonly translator: Translator;

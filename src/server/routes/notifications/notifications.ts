@@ -27,6 +27,7 @@ import type { NotificationRoutesDeps } from "./notifications-deps.js";
 import { streamProgress } from "./progress-stream.js";
 import { checkIdempotencyKey, publish, toApiFailure, type PublishDeps } from "./publish.js";
 import { registerQuickPublish } from "./quick-publish.js";
+import { registerRescheduleRoute } from "./reschedule.js";
 import { resolveAudience, type AudienceFields } from "./resolve-audience.js";
 import type { Audience } from "../../../store/notifications-repository.js";
 
@@ -141,6 +142,8 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
       return { notification: presentNotification(after) };
     },
   );
+
+  registerRescheduleRoute(app, { ...deps, notifications: deps.repositories.notifications, publishDeps });
 
   routes.get(
     `${byId}/events`,

@@ -75,6 +75,7 @@ const DELIVERY_ERRORS: Record<DeliveryErrorCode, { code: ErrorCode; field?: stri
   body_too_long: { code: "body_too_long", field: "body" },
   link_invalid: { code: "link_invalid", field: "url" },
   text_control_characters: { code: "text_control_characters" },
+  send_not_scheduled: { code: "send_not_scheduled" },
 };
 
 /** Categories that may only go to one person's (or one browser's) subscriptions. */
@@ -139,7 +140,8 @@ export async function publish(deps: PublishDeps, principal: Principal, request: 
   return { statusCode: result.answer.statusCode, body, replayed: true };
 }
 
-async function toSendInput(deps: PublishDeps, request: PublishRequest, now: number): Promise<SendInput> {
+/** A send request as the engine takes it, with the API's checks (links, schedule, audience) made. */
+export async function toSendInput(deps: PublishDeps, request: PublishRequest, now: number): Promise<SendInput> {
   const origin = new URL(deps.publicUrl).origin;
   for (const field of ["url", "icon", "image"] as const) {
     const value = request[field];

@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { audienceSchema, createNotificationRequestSchema } from "./notifications.js";
+
+const fields = createNotificationRequestSchema.shape;
+
+/** An optional text of a send: absent leaves it, `null` (or empty) clears it. */
+const clearable = <T extends z.ZodType>(schema: T) => z.union([z.literal(""), schema]).nullable().optional();
+
+/**
+ * PATCH /notifications/:id: edit or reschedule a send while it is `scheduled`. The fields given
+ * replace the send's (the audience as a whole); the result is checked exactly as POST
+ * /notifications checks a new send. `sendAt` not in the future sends it at the scheduler's next
+ * look. 409 `send_not_scheduled` once it started, finished or was cancelled.
+ */
+export const updateNotificationRequestSchema = z.strictObject({
+  title: fields.title.optional(),
+  body: clearable(fields.body.unwrap()),
+  url: clearable(fields.url.unwrap()),
+  icon: clearable(fields.icon.unwrap()),
+  image: clearable(fields.image.unwrap()),
+  urgency: fields.urgency.unwrap().optional(),
+  ttl: fields.ttl.unwrap().optional(),
+  audience: audienceSchema.optional(),
+  category: fields.category.unwrap().optional(),
+  collapseKey: clearable(fields.collapseKey.unwrap()),
+  sendAt: fields.sendAt,
+});
+export type UpdateNotificationRequest = z.input<typeof updateNotificationRequestSchema>;
