@@ -59,6 +59,8 @@ describe("the OpenAPI document and the docs page", () => {
         "/api/v1/webhooks/{id}/messages",
         "/api/v1/webhooks/{id}/messages/{messageId}/resend",
         "/api/v1/webhooks/{id}/test",
+        "/api/v1/templates",
+        "/api/v1/templates/{id}",
       ].sort(),
     );
     const createUser = doc.paths["/api/v1/users"].post;
