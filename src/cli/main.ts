@@ -5,6 +5,7 @@ import { AdminCreateError, adminCreate, type PasswordInput } from "./admin-creat
 import { localizeCommander } from "./localize-commander.js";
 import type { ApiTarget } from "./api-call.js";
 import { segmentsCountCommand, segmentsCreateCommand, segmentsListCommand } from "./segments.js";
+import { templatesListCommand } from "./templates.js";
 import { sendCommand, type SendOptions } from "./send.js";
 import { tagsCommand, type TagsOptions } from "./tags.js";
 import { generateVapidKeys } from "../push/vapid-keys.js";
@@ -115,7 +116,8 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
     .command("send")
     .description(t("cli:commands.send"))
     .usage(t("cli:send.usageLine"))
-    .requiredOption("--title <título>", t("cli:send.title"))
+    .option("--title <título>", t("cli:send.title"))
+    .option("--template <nome>", t("cli:send.template"))
     .option("--body <texto>", t("cli:send.body"))
     .option("--channel <canal>", t("cli:send.channel"))
     .option("--site <id>", t("cli:send.site"))
@@ -179,6 +181,16 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
     .option("--tag-kinds <tipos>", t("cli:segments.tagKinds"))
     .action(async (expression: string, options: ApiTarget & { name: string; description?: string; tagKinds?: string }) => {
       process.exitCode = await segmentsCreateCommand(expression, options, io, translator);
+    });
+
+  const templates = program.command("templates").description(t("cli:commands.templates"));
+  templates
+    .command("list")
+    .description(t("cli:commands.templatesList"))
+    .option("--server <url>", t("cli:send.server"))
+    .option("--token <token>", t("cli:templates.token"))
+    .action(async (options: ApiTarget) => {
+      process.exitCode = await templatesListCommand(options, io, translator);
     });
 
   const vapid = program.command("vapid").description(t("cli:commands.vapid"));

@@ -5,9 +5,13 @@ import { DEFAULT_TIME_ZONE } from "../shared/time/zoned-time.js";
 import { DEFAULT_SERVER, type ApiIo } from "./api-call.js";
 import { formatScheduleTime, parseScheduleTime } from "./schedule-time.js";
 import { savedSegmentId } from "./segments.js";
+import { findTemplate } from "./templates.js";
 
 export interface SendOptions {
-  readonly title: string;
+  /** Required unless a template gives it. */
+  readonly title?: string;
+  /** A saved template, by name or id: its content and audience, which the other options override. */
+  readonly template?: string;
   readonly body?: string;
   readonly channel?: string;
   /** A site id (Painel → Sites): only the subscribers made on that site. */
@@ -44,6 +48,8 @@ export async function sendCommand(options: SendOptions, io: SendIo, { t }: Trans
   if (!/^https?:\/\/[^/]+/i.test(server)) return usage(t("cli:send.badServer", { server }));
   const timeZone = io.env.SINO_TIME_ZONE ?? DEFAULT_TIME_ZONE;
 
+  if (options.title === undefined && options.template === undefined) return usage(t("cli:send.noTitle"));
+
   const people = options.user ?? [];
   if (people.length > 0 && options.channel !== undefined) return usage(t("cli:send.userWithChannel"));
   const segmentChoices = [options.segment, options.segmentExpr].filter((choice) => choice !== undefined).length;
@@ -53,19 +59,33 @@ export async function sendCommand(options: SendOptions, io: SendIo, { t }: Trans
   const request: Omit<CreateNotificationRequest, "audience" | "category"> & {
     audience?: { type: string; channels?: string[]; users?: string[]; segment?: string; expression?: string; sites?: string[] };
     category?: string;
-  } = { title: options.title };
+  } = { title: options.title ?? "" };
+  if (options.template !== undefined) {
+    const found = await findTemplate(options.template, { server, token }, io, { t });
+    if (!found.ok) return found.code;
+    const template = found.body;
+    request.title = options.title ?? template.title;
+    for (const field of ["body", "url", "icon", "image", "collapseKey"] as const) {
+      const value = template[field];
+      if (value !== null) request[field] = value;
+    }
+    request.urgency = template.urgency;
+    request.ttl = template.ttl;
+    if (template.audience !== null) request.audience = { ...template.audience, ...(template.audience.sites === undefined ? {} : { sites: [...template.audience.sites] }) };
+  }
   if (options.body !== undefined) request.body = options.body;
   if (options.link !== undefined) request.url = options.link;
   if (options.category !== undefined) request.category = options.category;
   const channel = options.channel ?? QUICK_PUBLISH_EVERYONE;
-  // `todos` is everyone; another name is a channel's slug (checked by the server).
+  // `todos` is everyone; another name is a channel's slug (checked by the server). With no
+  // audience option, a template's audience stands.
   if (options.segment !== undefined) {
     const id = await savedSegmentId(options.segment, { server, token }, io, { t });
     if (!id.ok) return id.code;
     request.audience = { type: "segment", segment: id.body };
   } else if (options.segmentExpr !== undefined) request.audience = { type: "segment", expression: options.segmentExpr };
   else if (people.length > 0) request.audience = { type: "users", users: [...people] };
-  else request.audience = channel === QUICK_PUBLISH_EVERYONE ? { type: "all" } : { type: "channels", channels: [channel] };
+  else if (options.channel !== undefined || request.audience === undefined) request.audience = channel === QUICK_PUBLISH_EVERYONE ? { type: "all" } : { type: "channels", channels: [channel] };
   // --site narrows either to one site's subscribers (the server checks the id).
   if (options.site !== undefined) request.audience.sites = [options.site];
   if (options.schedule !== undefined) {
