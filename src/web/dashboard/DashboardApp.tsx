@@ -32,6 +32,7 @@ import { RequireSession } from "./session/RequireSession.js";
 import { SessionProvider } from "./session/SessionProvider.js";
 import { SegmentPage } from "./segments/SegmentPage.js";
 import { SegmentsPage } from "./segments/SegmentsPage.js";
+import { TemplatesPage } from "./templates/TemplatesPage.js";
 import { TokensPage } from "./tokens/TokensPage.js";
 import { UsersPage } from "./users/UsersPage.js";
 import { WebhooksPage } from "./webhooks/WebhooksPage.js";
@@ -88,6 +89,7 @@ export function DashboardApp({ services }: { services?: DashboardServices }) {
             <Route path="envios/:id" element={<NotificationPage />} />
             <Route path="canais" element={<ChannelsPage />} />
             <Route path="sites" element={<SitesPage />} />
+            <Route path="modelos" element={<TemplatesPage />} />
             <Route
               path="assinantes"
               element={

@@ -17,6 +17,8 @@ export const DASHBOARD_PATHS = {
   segments: "/painel/segmentos",
   /** `/painel/envios/:id`: one notification's live progress (see `notificationPagePath`). */
   notifications: "/painel/envios",
+  /** Modelos: saved templates, opened in compose. */
+  templates: "/painel/modelos",
 } as const;
 
 /** Envio: `/painel/envios/<id>`. */
@@ -32,4 +34,13 @@ export function personPagePath(userId: string): string {
 /** Segmento: `/painel/segmentos/<id>`. */
 export function segmentPagePath(id: string): string {
   return `${DASHBOARD_PATHS.segments}/${encodeURIComponent(id)}`;
+}
+
+/** Compose started from something: a template, a copy of a past send, or the edit of a scheduled one. */
+export type ComposeSource = { template: string } | { duplicate: string } | { edit: string };
+
+/** `/painel/nova?modelo=<id>`, `?duplicar=<id>` or `?editar=<id>`. */
+export function composePath(source: ComposeSource): string {
+  const [key, id] = "template" in source ? ["modelo", source.template] : "duplicate" in source ? ["duplicar", source.duplicate] : ["editar", source.edit];
+  return `${DASHBOARD_PATHS.compose}?${key}=${encodeURIComponent(id)}`;
 }

@@ -11,6 +11,8 @@ import type { SitesApi } from "./api/sites-api.js";
 import type { NotificationsApi } from "./api/notifications-api.js";
 import { createSegmentsApi } from "./api/segments-api.js";
 import type { SegmentsApi } from "./api/segments-api.js";
+import { createTemplatesApi } from "./api/templates-api.js";
+import type { TemplatesApi } from "./api/templates-api.js";
 import { createWebhooksApi } from "./api/webhooks-api.js";
 import type { WebhooksApi } from "./api/webhooks-api.js";
 
@@ -33,6 +35,8 @@ export interface DashboardServices {
   webhooks: WebhooksApi;
   /** Segments: the live count, explain, and saved segments. */
   segments: SegmentsApi;
+  /** Templates: saved send contents, used in compose. */
+  templates: TemplatesApi;
   /** SINO_TIME_ZONE (from the public config): the zone dates are shown and schedules entered in. */
   timeZone: string;
   /** The site's origin: links on it are allowed in notifications, and it names the site in the preview. */
@@ -50,6 +54,7 @@ export function createDashboardServices(options: { siteOrigin: string; timeZone:
     people: createPeopleApi(),
     webhooks: createWebhooksApi(),
     segments: createSegmentsApi(),
+    templates: createTemplatesApi(),
     timeZone: options.timeZone,
     siteOrigin: options.siteOrigin,
     now: () => Date.now(),

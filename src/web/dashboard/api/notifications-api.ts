@@ -1,4 +1,5 @@
 import type { AudienceSize, CreateNotificationRequest, Notification, NotificationResponse, NotificationStatus, NotificationsPage, Overview } from "../../../shared/api/notifications.js";
+import type { UpdateNotificationRequest } from "../../../shared/api/notification-edit.js";
 import { API_ROUTES, notificationCancelPath, notificationEventsPath, notificationPath } from "../../../shared/api/routes.js";
 import { createJsonRequest } from "../../../client/http/json-request.js";
 import { dashboardApiErrorFrom } from "./dashboard-api.js";
@@ -18,6 +19,8 @@ export interface NotificationsApi {
   getNotification(id: string): Promise<Notification>;
   listNotifications(filter: NotificationsFilter): Promise<NotificationsPage>;
   cancelNotification(id: string): Promise<Notification>;
+  /** PATCH /notifications/:id: edit or reschedule a send while it is scheduled (409 `send_not_scheduled` after). */
+  updateNotification(id: string, request: UpdateNotificationRequest): Promise<Notification>;
   /** `site`: count one site's subscribers. */
   getOverview(site?: string): Promise<Overview>;
   /**
@@ -47,6 +50,9 @@ export function createNotificationsApi(options: { baseUrl?: string; fetch?: type
     },
     async cancelNotification(id) {
       return (await json<{ notification: Notification }>("POST", notificationCancelPath(id))).notification;
+    },
+    async updateNotification(id, body) {
+      return (await json<{ notification: Notification }>("PATCH", notificationPath(id), body)).notification;
     },
     getOverview: (site) => json("GET", site === undefined ? API_ROUTES.overview : `${API_ROUTES.overview}?site=${encodeURIComponent(site)}`),
     getAudienceSize({ channels, sites, users = [] }) {

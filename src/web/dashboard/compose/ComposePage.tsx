@@ -24,7 +24,8 @@ import SendOutlined from "@mui/icons-material/SendOutlined";
 import ScheduleSend from "@mui/icons-material/ScheduleSend";
 import PhonelinkRing from "@mui/icons-material/PhonelinkRing";
 import { AUDIENCE_SIZE_MAX_USERS, NOTIFICATION_CATEGORIES, NOTIFICATION_LIMITS, NOTIFICATION_URGENCIES } from "../../../shared/api/notifications.js";
-import type { NotificationAudience, NotificationCategory, NotificationUrgency } from "../../../shared/api/notifications.js";
+import type { CreateNotificationRequest, NotificationAudience, NotificationCategory, NotificationUrgency } from "../../../shared/api/notifications.js";
+import type { UpdateNotificationRequest } from "../../../shared/api/notification-edit.js";
 import { isValidUserId } from "../../../shared/api/user-id.js";
 import { useCurrentUser } from "../session/session-context.js";
 import { useThisBrowserPush } from "../../hooks/useThisBrowserPush.js";
@@ -46,6 +47,14 @@ import { segmentAudienceOf, segmentAudienceText, segmentConfirmation, segmentCon
 import type { SegmentChoice, SegmentConfirmation } from "./segment-choice.js";
 import { EMPTY_SEGMENT_DRAFT } from "../segments/segment-editor.js";
 import { useSegmentCount } from "../segments/useSegmentCount.js";
+import BookmarkAddOutlined from "@mui/icons-material/BookmarkAddOutlined";
+import type { Template } from "../api/templates-api.js";
+import { useNotice } from "../components/useNotice.js";
+import { draftFromNotification, draftFromTemplate, type ComposeDraft } from "./compose-prefill.js";
+import { ComposeSourceNotice } from "./ComposeSourceNotice.js";
+import { SaveTemplateDialog } from "./SaveTemplateDialog.js";
+import { TemplatePicker } from "./TemplatePicker.js";
+import { composeSourceKey, useComposeSource } from "./useComposeSource.js";
 
 /** Server field names (the notifications API) → the form's fields. */
 const SERVER_FIELDS: Record<string, ComposeField | "people" | "collapseKey"> = { title: "title", body: "body", url: "url", icon: "icon", image: "image", sendAt: "time", collapseKey: "collapseKey" };
@@ -65,6 +74,9 @@ export function ComposePage() {
   // `?segmento=ID` (a segment's page, "Enviar para este segmento"): that saved segment is the audience.
   const [searchParams] = useSearchParams();
   const linkedSegment = searchParams.get("segmento") ?? "";
+  // `?modelo=`, `?duplicar=`, `?editar=`: the form starts from a template, a copy of a send, or a scheduled send to edit.
+  const sourceKey = useMemo(() => composeSourceKey(searchParams), [searchParams]);
+  const { state: source, reload: reloadSource } = useComposeSource(sourceKey);
   const navigate = useNavigate();
   const push = useThisBrowserPush();
   const [values, setValues] = useState<ComposeValues>(() => initialComposeValues(now(), timeZone));
@@ -93,6 +105,47 @@ export function ComposePage() {
   const [extraErrors, setExtraErrors] = useState<Partial<Record<"people" | "collapseKey" | "segment", string>>>({});
   const people = useMemo(() => peopleOf(peopleText), [peopleText]);
   const toPeople = admin && target === "people";
+  // The template the form was last filled from ("Salvar como modelo" offers to update it).
+  const [fromTemplate, setFromTemplate] = useState<Template | null>(null);
+  // A people send copied or edited: how many people it had (their ids are not shown).
+  const [keptPeople, setKeptPeople] = useState<number | null>(null);
+  const [savingTemplate, setSavingTemplate] = useState(false);
+  const [templatesVersion, setTemplatesVersion] = useState(0);
+  const [templateNotice, showTemplateNotice] = useNotice();
+  const editing = source.status === "ready" && source.key.kind === "edit" && source.send !== undefined ? source.send : null;
+  const editable = editing !== null && editing.status === "scheduled";
+
+  /** Fills the whole form from a template or a send. */
+  const applyDraft = (draft: ComposeDraft) => {
+    setValues(draft.values);
+    setTarget(draft.target === "people" && !admin ? "subscribers" : draft.target);
+    setChannels(draft.channels);
+    setSites(draft.sites);
+    setSegmentChoice(draft.segmentChoice);
+    setCategory(draft.category);
+    setCollapseKey(draft.collapseKey);
+    setPeopleText("");
+    setKeptPeople(draft.people);
+    setTouched({});
+    setSubmitted(false);
+    setServerErrors({});
+    setExtraErrors({});
+    setOutcome(null);
+  };
+  const currentDraft = (): ComposeDraft => ({ values, target, channels, sites, segmentChoice, category, collapseKey, people: keptPeople });
+
+  // Once the source is loaded, the form starts from it (once per source: later edits stay).
+  const [appliedSource, setAppliedSource] = useState<typeof source | null>(null);
+  if (source.status === "ready" && appliedSource !== source) {
+    setAppliedSource(source);
+    const context = { now: now(), timeZone };
+    if (source.template !== undefined) {
+      applyDraft(draftFromTemplate(source.template, context));
+      setFromTemplate(source.template);
+    } else if (source.send !== undefined) {
+      applyDraft(draftFromNotification(source.send, source.key.kind === "edit" ? "edit" : "duplicate", context));
+    }
+  }
   const formRef = useRef<HTMLFormElement>(null);
   const focusField = (field: ComposeField) => formRef.current?.querySelector<HTMLElement>(`[name="${field}"]`)?.focus();
 
@@ -135,7 +188,8 @@ export function ComposePage() {
       focusField(first);
       return false;
     }
-    const peopleError = forSend && toPeople ? peopleProblem(t, people) : undefined;
+    const keepsPeople = editing !== null && keptPeople !== null && people.length === 0;
+    const peopleError = forSend && toPeople && !keepsPeople ? peopleProblem(t, people) : undefined;
     if (peopleError !== undefined) {
       setExtraErrors((previous) => ({ ...previous, people: peopleError }));
       focusField("people" as ComposeField);
@@ -157,11 +211,17 @@ export function ComposePage() {
     setExtraErrors({});
     try {
       const key = collapseKey.trim();
-      const created = await notifications.createNotification({
+      const request = {
         ...toNotificationRequest(values, { timeZone, audience }),
         ...(audience.type === "users" ? { category } : {}),
         ...(key === "" ? {} : { collapseKey: key }),
-      });
+      };
+      if (editing !== null && kind === "send") {
+        await notifications.updateNotification(editing.id, editRequestOf(request, { now: now(), keepPeople: audience.type === "users" && audience.users.length === 0 }));
+        void navigate(notificationPagePath(editing.id));
+        return;
+      }
+      const created = await notifications.createNotification(request);
       if (kind === "send") {
         // Follow it: Envio shows the live progress (or the schedule, with its cancel button).
         void navigate(notificationPagePath(created.notification.id));
@@ -197,6 +257,8 @@ export function ComposePage() {
       if (toSegment) setConfirmingSegment(await segmentConfirmation(segments, segmentChoice, sites));
       else if (!toPeople) setConfirming(await notifications.getAudienceSize({ channels, sites }));
       // The count of many people's subscriptions would not fit a URL: it is taken when it goes out.
+      // An edit keeping its people (not shown) is counted when it goes out too.
+      else if (people.length === 0 && keptPeople !== null) setConfirming({ recipients: -1, channels: [], sites: [], people: keptPeople });
       else if (people.length > AUDIENCE_SIZE_MAX_USERS) setConfirming({ recipients: -1, channels: [], sites: [], people: people.length });
       else setConfirming(await notifications.getAudienceSize({ channels: [], sites, users: people }));
     } catch (error) {
@@ -224,11 +286,22 @@ export function ComposePage() {
 
   return (
     <>
-      <PageHeading title={t("dashboard.compose.title")} subtitle={t("dashboard.compose.subtitle")} />
+      <PageHeading title={editing !== null ? t("templates.edit.title") : t("dashboard.compose.title")} subtitle={editing !== null ? t("templates.edit.subtitle") : t("dashboard.compose.subtitle")} />
+      <ComposeSourceNotice source={source} onRetry={reloadSource} keptPeople={keptPeople} editable={editable} />
       <Box sx={{ display: "grid", gap: 3, gridTemplateColumns: { xs: "1fr", lg: "minmax(0, 1fr) 380px" }, alignItems: "start" }}>
         <Card variant="outlined">
           <CardContent sx={{ p: { xs: 2, sm: 3 } }}>
-            <Stack component="form" ref={formRef} noValidate spacing={2.5} onSubmit={(event) => void submit(event)} aria-label={t("dashboard.compose.title")}>
+            <Stack component="form" ref={formRef} noValidate spacing={2.5} onSubmit={(event) => void submit(event)} aria-label={editing !== null ? t("templates.edit.title") : t("dashboard.compose.title")}>
+              {editing === null && (
+                <TemplatePicker
+                  value={fromTemplate?.id ?? ""}
+                  refreshKey={templatesVersion}
+                  onPick={(template) => {
+                    applyDraft(draftFromTemplate(template, { now: now(), timeZone }));
+                    setFromTemplate(template);
+                  }}
+                />
+              )}
               <TextField
                 {...text("title")}
                 label={t("dashboard.compose.fields.title")}
@@ -260,9 +333,9 @@ export function ComposePage() {
                   ))}
                 </TextField>
                 <TextField select name="ttl" label={t("dashboard.compose.fields.ttl")} value={values.ttl} onChange={(event) => set("ttl", Number(event.target.value))} fullWidth helperText={t("dashboard.compose.hints.ttl")}>
-                  {TTL_CHOICES.map((seconds) => (
+                  {ttlChoices(values.ttl).map((seconds) => (
                     <MenuItem key={seconds} value={seconds}>
-                      {t(`dashboard.compose.ttl.s${seconds}`)}
+                      {(TTL_CHOICES as readonly number[]).includes(seconds) ? t(`dashboard.compose.ttl.s${seconds}`) : ttlText(t, seconds)}
                     </MenuItem>
                   ))}
                 </TextField>
@@ -392,8 +465,11 @@ export function ComposePage() {
                     {sendToMeHint}
                   </Typography>
                 </Box>
-                <Button type="submit" variant="contained" size="large" startIcon={values.when === "later" ? <ScheduleSend /> : <SendOutlined />} loading={busy === "send"} disabled={busy !== null} sx={{ whiteSpace: "nowrap", flexShrink: 0 }}>
-                  {values.when === "later" ? t("dashboard.compose.submit.later") : t("dashboard.compose.submit.now")}
+                <Button variant="text" startIcon={<BookmarkAddOutlined />} onClick={() => setSavingTemplate(true)} disabled={busy !== null || values.title.trim() === ""} sx={{ whiteSpace: "nowrap", flexShrink: 0 }}>
+                  {t("templates.compose.save")}
+                </Button>
+                <Button type="submit" variant="contained" size="large" startIcon={values.when === "later" ? <ScheduleSend /> : <SendOutlined />} loading={busy === "send"} disabled={busy !== null || (editing !== null && !editable)} sx={{ whiteSpace: "nowrap", flexShrink: 0 }}>
+                  {editing !== null ? t("templates.edit.save") : values.when === "later" ? t("dashboard.compose.submit.later") : t("dashboard.compose.submit.now")}
                 </Button>
               </Stack>
             </Stack>
@@ -412,7 +488,7 @@ export function ComposePage() {
             ? t("dashboard.compose.confirm.laterText", { title: values.title.trim(), audience: confirmingSegment ? segmentAudienceText(t, confirmingSegment) : audienceText(t, confirming), when: formatDateTime(scheduledAt, timeZone) })
             : t("dashboard.compose.confirm.nowText", { title: values.title.trim(), audience: confirmingSegment ? segmentAudienceText(t, confirmingSegment) : audienceText(t, confirming) })
         }
-        confirmLabel={values.when === "later" ? t("dashboard.compose.submit.later") : t("dashboard.compose.submit.now")}
+        confirmLabel={editing !== null ? t("templates.edit.save") : values.when === "later" ? t("dashboard.compose.submit.later") : t("dashboard.compose.submit.now")}
         onClose={() => {
           setConfirming(null);
           setConfirmingSegment(null);
@@ -432,11 +508,55 @@ export function ComposePage() {
           await post(channels.length > 0 ? { type: "channels", channels, ...narrowed } : { type: "all", ...narrowed }, "send");
         }}
       />
+      <SaveTemplateDialog
+        open={savingTemplate}
+        draft={currentDraft()}
+        from={fromTemplate}
+        onClose={() => setSavingTemplate(false)}
+        onSaved={(template, created) => {
+          setFromTemplate(template);
+          setTemplatesVersion((n) => n + 1);
+          showTemplateNotice({ severity: "success", text: created ? t("templates.compose.created", { name: template.name }) : t("templates.compose.updated", { name: template.name }) });
+        }}
+      />
+      {templateNotice}
     </>
   );
 }
 
+/**
+ * The edit of a scheduled send as PATCH takes it: the whole form (cleared fields as null), "now"
+ * as this moment, and a people send's audience left out when no new ids were typed (the server
+ * keeps its people and their values).
+ */
+function editRequestOf(request: CreateNotificationRequest, options: { now: number; keepPeople: boolean }): UpdateNotificationRequest {
+  const { audience, ...rest } = request;
+  return {
+    ...rest,
+    body: request.body ?? null,
+    url: request.url ?? null,
+    icon: request.icon ?? null,
+    image: request.image ?? null,
+    collapseKey: request.collapseKey ?? null,
+    sendAt: request.sendAt ?? new Date(options.now).toISOString(),
+    ...(options.keepPeople || audience === undefined ? {} : { audience }),
+  };
+}
+
 type Translate = ReturnType<typeof useTranslation>["t"];
+
+/** The form's TTLs, plus one a template or a send made through the API set (e.g. 10 minutes). */
+function ttlChoices(current: number): number[] {
+  const choices: number[] = [...TTL_CHOICES];
+  return choices.includes(current) ? choices : [...choices, current].sort((a, b) => a - b);
+}
+
+/** "10 minutos", "2 horas", "90 segundos": a TTL the form does not offer by name. */
+function ttlText(t: Translate, seconds: number): string {
+  if (seconds > 0 && seconds % 3_600 === 0) return t("templates.ttl.hours", { count: seconds / 3_600 });
+  if (seconds > 0 && seconds % 60 === 0) return t("templates.ttl.minutes", { count: seconds / 60 });
+  return t("templates.ttl.seconds", { count: seconds });
+}
 
 /** "Obras e Eventos": names as a pt-BR list. */
 function listOf(names: readonly string[]): string {

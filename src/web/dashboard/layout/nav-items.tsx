@@ -10,6 +10,7 @@ import LanguageOutlined from "@mui/icons-material/LanguageOutlined";
 import BadgeOutlined from "@mui/icons-material/BadgeOutlined";
 import WebhookOutlined from "@mui/icons-material/WebhookOutlined";
 import FilterAltOutlined from "@mui/icons-material/FilterAltOutlined";
+import BookmarksOutlined from "@mui/icons-material/BookmarksOutlined";
 import type { Role } from "../api/types.js";
 import { DASHBOARD_PATHS } from "../paths.js";
 
@@ -25,6 +26,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { path: DASHBOARD_PATHS.root, label: "dashboard.nav.overview", icon: <DashboardOutlined />, adminOnly: false },
   { path: DASHBOARD_PATHS.compose, label: "dashboard.nav.compose", icon: <EditNoteOutlined />, adminOnly: false },
   { path: DASHBOARD_PATHS.history, label: "dashboard.nav.history", icon: <HistoryOutlined />, adminOnly: false },
+  { path: DASHBOARD_PATHS.templates, label: "templates.nav", icon: <BookmarksOutlined />, adminOnly: false },
   { path: DASHBOARD_PATHS.channels, label: "dashboard.nav.channels", icon: <ForumOutlined />, adminOnly: false },
   { path: DASHBOARD_PATHS.sites, label: "dashboard.nav.sites", icon: <LanguageOutlined />, adminOnly: false },
   { path: DASHBOARD_PATHS.subscribers, label: "dashboard.nav.subscribers", icon: <GroupsOutlined />, adminOnly: true },

@@ -23,6 +23,7 @@ import { NotificationStatusChip, settledPercent } from "./NotificationStatusChip
 import { useNotificationProgress } from "./useNotificationProgress.js";
 import { NotificationResults } from "../results/NotificationResults.js";
 import { RecipientsCard } from "./RecipientsCard.js";
+import { SendActions } from "./SendActions.js";
 
 const COUNTERS = ["queued", "accepted", "retrying", "failed", "removed"] as const;
 const CANCELLABLE = new Set(["scheduled", "queued", "sending"]);
@@ -64,7 +65,7 @@ export function NotificationPage() {
 
   return (
     <>
-      <PageHeading title={notification.title} subtitle={t("notifications.send.subtitle", { id: notification.id })} action={cancelButton} />
+      <PageHeading title={notification.title} subtitle={t("notifications.send.subtitle", { id: notification.id })} action={<SendActions notification={notification}>{cancelButton}</SendActions>} />
       <Stack spacing={3}>
         <ProgressCard notification={notification} live={progress.live} />
         {notification.status !== "scheduled" && <NotificationResults id={notification.id} counts={notification.counts} />}

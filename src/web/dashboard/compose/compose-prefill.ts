@@ -1,0 +1,130 @@
+import type { Notification, NotificationCategory } from "../../../shared/api/notifications.js";
+import type { CreateTemplateRequest, Template, TemplateAudience } from "../../../shared/api/templates.js";
+import { epochToWallTime } from "../../../shared/time/zoned-time.js";
+import { EMPTY_SEGMENT_DRAFT } from "../segments/segment-editor.js";
+import { initialComposeValues, type ComposeValues } from "./compose-form.js";
+import type { SegmentChoice } from "./segment-choice.js";
+
+export type ComposeTarget = "subscribers" | "people" | "segment";
+
+/**
+ * Everything the compose form holds, as one value: what a template, a past send (to duplicate) or
+ * a scheduled send (to edit) fills it with.
+ */
+export interface ComposeDraft {
+  values: ComposeValues;
+  target: ComposeTarget;
+  /** Channel slugs; none = everyone. */
+  channels: string[];
+  sites: string[];
+  segmentChoice: SegmentChoice;
+  category: NotificationCategory;
+  collapseKey: string;
+  /**
+   * A send to people: how many. Their ids are never shown (a send may name 10,000), so a copy
+   * asks for them again, and an edit keeps them unless new ones are typed.
+   */
+  people: number | null;
+}
+
+interface Context {
+  readonly now: number;
+  readonly timeZone: string;
+}
+
+function blankDraft(context: Context): ComposeDraft {
+  return {
+    values: initialComposeValues(context.now, context.timeZone),
+    target: "subscribers",
+    channels: [],
+    sites: [],
+    segmentChoice: { source: "saved", segmentId: "", draft: EMPTY_SEGMENT_DRAFT },
+    category: "marketing",
+    collapseKey: "",
+    people: null,
+  };
+}
+
+type Content = Pick<Template, "title" | "body" | "url" | "icon" | "image" | "urgency" | "ttl">;
+
+function withContent(draft: ComposeDraft, content: Content): ComposeDraft {
+  return {
+    ...draft,
+    values: {
+      ...draft.values,
+      title: content.title,
+      body: content.body ?? "",
+      url: content.url ?? "",
+      icon: content.icon ?? "",
+      image: content.image ?? "",
+      urgency: content.urgency,
+      ttl: content.ttl,
+    },
+  };
+}
+
+/** A template's content and (when it keeps one) its audience. */
+export function draftFromTemplate(template: Template, context: Context): ComposeDraft {
+  const draft = { ...withContent(blankDraft(context), template), collapseKey: template.collapseKey ?? "" };
+  const audience = template.audience;
+  if (audience === null) return draft;
+  const sites = audience.sites ?? [];
+  if (audience.type === "segment") return { ...draft, target: "segment", sites, segmentChoice: { ...draft.segmentChoice, source: "saved", segmentId: audience.segment } };
+  return { ...draft, sites, channels: audience.type === "channels" ? [...audience.channels] : [] };
+}
+
+/**
+ * A send as the form to copy it (`duplicate`: to go now, by default) or to edit it (`edit`: at
+ * its time). A send to "this browser" is copied as a send to everyone: the test target is the
+ * "Enviar para mim" button's.
+ */
+export function draftFromNotification(send: Notification, mode: "duplicate" | "edit", context: Context): ComposeDraft {
+  let draft: ComposeDraft = { ...withContent(blankDraft(context), send), collapseKey: send.collapseKey ?? "", category: send.category };
+  if (mode === "edit" && send.sendAt !== null) {
+    draft = { ...draft, values: { ...draft.values, when: "later", ...epochToWallTime(Date.parse(send.sendAt), context.timeZone) } };
+  }
+  const audience = send.audience;
+  const sites = "sites" in audience && audience.sites !== undefined ? [...audience.sites] : [];
+  switch (audience.type) {
+    case "channels":
+      return { ...draft, channels: [...audience.channels], sites };
+    case "users":
+      return { ...draft, target: "people", sites, people: audience.users };
+    case "segment":
+      if (audience.segment !== null) return { ...draft, target: "segment", sites, segmentChoice: { ...draft.segmentChoice, source: "saved", segmentId: audience.segment } };
+      return { ...draft, target: "segment", sites, segmentChoice: { ...draft.segmentChoice, source: "written", draft: { ...EMPTY_SEGMENT_DRAFT, expression: audience.expression ?? "" } } };
+    case "all":
+      return { ...draft, sites };
+    default:
+      return draft;
+  }
+}
+
+/**
+ * What "Salvar como modelo" keeps of the form: its content, and its audience when it is one a
+ * template can hold (everyone, channels, a saved segment); none for people or a written expression.
+ */
+export function templateRequestOf(name: string, draft: ComposeDraft): CreateTemplateRequest {
+  const text = (value: string) => (value.trim() === "" ? null : value.trim());
+  return {
+    name: name.trim(),
+    title: draft.values.title.trim(),
+    body: text(draft.values.body),
+    url: text(draft.values.url),
+    icon: text(draft.values.icon),
+    image: text(draft.values.image),
+    urgency: draft.values.urgency,
+    ttl: draft.values.ttl,
+    collapseKey: text(draft.collapseKey),
+    audience: templateAudienceOf(draft),
+  };
+}
+
+function templateAudienceOf(draft: ComposeDraft): TemplateAudience | null {
+  const sites = draft.sites.length > 0 ? { sites: [...draft.sites] } : {};
+  if (draft.target === "people") return null;
+  if (draft.target === "segment") {
+    return draft.segmentChoice.source === "saved" && draft.segmentChoice.segmentId !== "" ? { type: "segment", segment: draft.segmentChoice.segmentId, ...sites } : null;
+  }
+  return draft.channels.length > 0 ? { type: "channels", channels: [...draft.channels], ...sites } : { type: "all", ...sites };
+}
