@@ -290,7 +290,7 @@ describe("the dashboard", () => {
     await publisher.page.goto(`${app.baseUrl}/painel`);
     await heading(publisher.page, P.overview.title).waitFor();
     const labels = await navLabels(publisher.page);
-    expect(labels).toEqual([P.nav.overview, P.nav.compose, P.nav.history, P.nav.channels, P.nav.sites]);
+    expect(labels).toEqual([P.nav.overview, P.nav.compose, P.nav.history, ptBR.templates.nav, P.nav.channels, P.nav.sites]);
     await publisher.page.goto(`${app.baseUrl}/painel/usuarios`);
     await publisher.page.getByRole("heading", { name: P.session.adminOnlyTitle }).waitFor();
     expect(await publisher.page.getByTestId("users-table").count()).toBe(0);
