@@ -133,6 +133,16 @@ describe("templates in the Painel", () => {
     await confirm.getByRole("button", { name: T.page.delete }).click();
     await page.getByTestId("notice").filter({ hasText: "Modelo “Obras da semana” excluído." }).waitFor();
     expect(await page.getByTestId("template-row").count()).toBe(1);
+
+    // On a phone (390×844): the name and the actions stay, nothing runs off the side.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    const row = page.getByTestId("template-row").first();
+    await row.getByRole("link", { name: "Manutenção", exact: true }).waitFor();
+    expect(await row.getByRole("link", { name: "Usar o modelo Manutenção" }).isVisible()).toBe(true);
+    expect(await row.getByRole("button", { name: "Excluir o modelo Manutenção" }).isVisible()).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it("duplicates a past send into compose, which sends the copy", async () => {

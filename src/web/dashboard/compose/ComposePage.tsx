@@ -294,8 +294,9 @@ export function ComposePage() {
             <Stack component="form" ref={formRef} noValidate spacing={2.5} onSubmit={(event) => void submit(event)} aria-label={editing !== null ? t("templates.edit.title") : t("dashboard.compose.title")}>
               {editing === null && (
                 <TemplatePicker
+                  // A new key after a save: the list is read again, with the template just saved.
+                  key={templatesVersion}
                   value={fromTemplate?.id ?? ""}
-                  refreshKey={templatesVersion}
                   onPick={(template) => {
                     applyDraft(draftFromTemplate(template, { now: now(), timeZone }));
                     setFromTemplate(template);

@@ -10,11 +10,10 @@ import { useDashboardServices } from "../services.js";
  * "Usar modelo": fills the form from a saved template (its content and, when it keeps one, its
  * audience). Hidden while there is no template; `value` is the template the form came from.
  */
-export function TemplatePicker({ value, onPick, refreshKey }: { value: string; onPick: (template: Template) => void; refreshKey: number }) {
+export function TemplatePicker({ value, onPick }: { value: string; onPick: (template: Template) => void }) {
   const { t } = useTranslation();
   const { templates: api } = useDashboardServices();
-  // refreshKey: a template saved from this page appears in the list at once.
-  const { resource } = useResource(useCallback(() => (refreshKey >= 0 ? api.listTemplates() : api.listTemplates()), [api, refreshKey]));
+  const { resource } = useResource(useCallback(() => api.listTemplates(), [api]));
   const list = resource.status === "ready" ? resource.data : [];
   if (list.length === 0) return null;
   return (
