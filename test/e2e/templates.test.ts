@@ -227,4 +227,31 @@ describe("templates in the Painel", () => {
     await page.getByTestId("compose-source").getByRole("alert").waitFor();
     expect(await page.getByRole("button", { name: T.edit.save }).isDisabled()).toBe(true);
   });
+
+  it("edits a scheduled send to people without showing or losing its people and their values", async () => {
+    const scheduled = await sendNotification(admin.request, server, {
+      title: "Olá {{nome}}",
+      audience: { type: "users", users: [{ id: "ana", data: { nome: "Ana" } }, { id: "bia", data: { nome: "Bia" } }] },
+      sendAt: new Date(Date.now() + 86_400_000).toISOString(),
+    });
+    const page = await newPage();
+    await page.goto(`${server.baseUrl}/painel/nova?editar=${scheduled.id}`);
+    await heading(page, T.edit.title).waitFor();
+    await page.getByTestId("compose-source").getByText(T.source.peopleKept_other.replace("{{formatted}}", "2")).waitFor();
+    expect(await page.getByRole("radio", { name: C.people.people }).isChecked()).toBe(true);
+    expect(await page.getByRole("textbox", { name: C.people.ids }).inputValue()).toBe("");
+    expect(await axeViolations(page)).toEqual([]);
+
+    await field(page, C.fields.title).fill("Oi, {{nome}}!");
+    await page.getByRole("button", { name: T.edit.save }).click();
+    await page.getByRole("dialog").getByRole("button", { name: T.edit.save }).click();
+    await heading(page, "Oi, {{nome}}!").waitFor();
+    const { notification } = await adminCall<{ notification: Notification }>(admin.request, server, "GET", notificationPath(scheduled.id));
+    expect(notification).toMatchObject({ status: "scheduled", title: "Oi, {{nome}}!", audience: { type: "users", users: 2 } });
+    const people = await server.database.db.selectFrom("notification_people").select(["person_id", "data"]).where("notification_id", "=", Number(scheduled.id)).orderBy("person_id").execute();
+    expect(people.map((row) => [row.person_id, JSON.parse(row.data!)])).toEqual([
+      ["ana", { nome: "Ana" }],
+      ["bia", { nome: "Bia" }],
+    ]);
+  });
 });

@@ -189,7 +189,9 @@ export function ComposePage() {
       return false;
     }
     const keepsPeople = editing !== null && keptPeople !== null && people.length === 0;
-    const peopleError = forSend && toPeople && !keepsPeople ? peopleProblem(t, people) : undefined;
+    // Kept people are not known here: their send can keep its sites, not change them.
+    const sitesChanged = keepsPeople && editing.audience.type === "users" && [...sites].sort().join(",") !== [...(editing.audience.sites ?? [])].sort().join(",");
+    const peopleError = forSend && toPeople ? (keepsPeople ? (sitesChanged ? t("templates.source.peopleSites") : undefined) : peopleProblem(t, people)) : undefined;
     if (peopleError !== undefined) {
       setExtraErrors((previous) => ({ ...previous, people: peopleError }));
       focusField("people" as ComposeField);
