@@ -72,11 +72,12 @@ for (const dialect of DIALECTS) {
         const scheduler = createNotificationsRepository(database);
         for (let round = 0; round < 12; round++) {
           const send = await create(database, aNewNotification({ title: "Original", sendAt: 10_000 }), 1_000);
-          // The scheduler looks at 10_000 (due); the edit moves it to 90_000 (not due then).
-          const [edit, started] = await Promise.all([
-            editor.reschedule(send.id, aNewNotification({ title: "Editado", sendAt: 90_000 }), { now: 9_000, payloadFor }),
-            scheduler.startDue(10_000, JOBS),
-          ]);
+          // The scheduler looks at 10_000 (due); the edit moves it to 90_000 (not due then). Every
+          // other round the scheduler goes first: on SQLite's one connection its look then runs,
+          // the edit's transaction next, and its claim last — the claim must see the edit.
+          const edit$ = () => editor.reschedule(send.id, aNewNotification({ title: "Editado", sendAt: 90_000 }), { now: 9_000, payloadFor });
+          const start$ = () => scheduler.startDue(10_000, JOBS);
+          const [edit, started] = round % 2 === 0 ? await Promise.all([edit$(), start$()]) : await Promise.all([start$(), edit$()]).then(([s, e]) => [e, s] as const);
           const row = await scheduler.findById(send.id);
           if (edit === "not_scheduled") {
             // The claim won: it went out as it was, and the edit changed nothing.
