@@ -139,7 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const siteRegistry = createSiteRegistry({ sites: deps.repositories.sites, publicOrigin, now });
   app.addHook("onRequest", createCsrfGuard(deps.config.publicUrl, { exempt: (request) => PUBLIC_API_PATHS.has(pathOf(request)) }));
   await registerRateLimiting(app);
-  await registerOpenApi(app, deps.translator, sessionCookieName(new URL(deps.config.publicUrl).protocol === "https:"));
+  await registerOpenApi(app, deps.translator, deps.config.publicUrl, sessionCookieName(new URL(deps.config.publicUrl).protocol === "https:"));
 
   const { channels, subscribers } = deps.repositories;
   const maxChannelsPerSubscription = deps.config.maxChannelsPerSubscription;

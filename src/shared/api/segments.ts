@@ -54,13 +54,16 @@ export interface ExplainNode {
   readonly children?: readonly ExplainNode[];
 }
 
-export const explainNodeSchema: z.ZodType<ExplainNode> = z.lazy(() =>
-  z.object({
-    text: z.string(),
-    held: z.boolean(),
-    children: z.array(explainNodeSchema).optional(),
-  }),
-);
+// Named (`id`): a recursive schema needs a place in the OpenAPI document's components to refer to.
+export const explainNodeSchema: z.ZodType<ExplainNode> = z
+  .lazy(() =>
+    z.object({
+      text: z.string(),
+      held: z.boolean(),
+      children: z.array(explainNodeSchema).optional(),
+    }),
+  )
+  .meta({ id: "ExplainNode" });
 
 export const segmentExplainResponseSchema = z.object({
   /** Whether any of the subscriptions is in the segment. */

@@ -11,7 +11,7 @@ import { API_ROUTES, NOTICE_STREAM_EVENT } from "../../../shared/api/routes.js";
 import type { ChannelsRepository } from "../../../store/channels-repository.js";
 import type { NoticeCursor, NoticeRecord, NoticesRepository } from "../../../store/notices-repository.js";
 import type { Translator } from "../../i18n.js";
-import { apiErrorSchema } from "../../openapi.js";
+import { apiErrorSchema, textResponse } from "../../openapi.js";
 import { apiError } from "../../errors.js";
 import { openEventStream, type EventStream } from "../../sse.js";
 import { createStreamLimiter, type StreamLimits } from "../../stream-limiter.js";
@@ -75,7 +75,7 @@ export function registerNoticeRoutes(app: FastifyInstance, deps: NoticeRoutesDep
 
   routes.get(
     API_ROUTES.notices,
-    { schema: { summary: t("api:routes.notices"), tags, querystring: noticesQuerySchema, response: { 200: noticesResponseSchema, "4xx": apiErrorSchema } } },
+    { schema: { operationId: "listNotices", security: [], summary: t("api:routes.notices"), tags, querystring: noticesQuerySchema, response: { 200: noticesResponseSchema, "4xx": apiErrorSchema } } },
     async (request, reply) => {
       const limit = request.query.limit ?? NOTICES_PAGE_SIZE;
       const channelId = await channelFilter(request.query.channel);
@@ -98,11 +98,13 @@ export function registerNoticeRoutes(app: FastifyInstance, deps: NoticeRoutesDep
     API_ROUTES.noticesStream,
     {
       schema: {
+        operationId: "streamNotices",
+        security: [],
         summary: t("api:routes.noticesStream"),
         tags,
         querystring: noticeStreamQuerySchema,
         produces: ["text/event-stream"],
-        response: { "4xx": apiErrorSchema },
+        response: { 200: textResponse("text/event-stream", t("api:responses.eventStream")), "4xx": apiErrorSchema },
       },
     },
     async (request, reply) => {

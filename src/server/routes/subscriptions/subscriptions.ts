@@ -86,6 +86,8 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
         if (!site.builtIn) await deps.sites.rateLimit(request, reply);
       },
       schema: {
+        operationId: "createSubscription",
+        security: [],
         summary: t("api:routes.subscribe"),
         tags,
         body: registerSubscriptionBody,
@@ -157,7 +159,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
     {
       bodyLimit: SUBSCRIPTION_BODY_LIMIT,
       onRequest: requireJson,
-      schema: { summary: t("api:routes.unsubscribe"), tags, body: removeSubscriptionBody, response: { 204: noContentSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "deleteSubscription", security: [], summary: t("api:routes.unsubscribe"), tags, body: removeSubscriptionBody, response: { 204: noContentSchema, "4xx": apiErrorSchema } },
     },
     async (request, reply) => {
       const body = request.body;
@@ -208,7 +210,7 @@ function registerSubscriptionUserRoutes(app: FastifyInstance, deps: Subscription
     {
       bodyLimit: TAGGED_BODY_LIMIT,
       onRequest: requireJson,
-      schema: { summary: t("api:routes.subscriptionUserIdentify"), tags, body: identifySubscriptionRequestSchema, response },
+      schema: { operationId: "identifySubscription", security: [], summary: t("api:routes.subscriptionUserIdentify"), tags, body: identifySubscriptionRequestSchema, response },
     },
     async (request): Promise<SubscriptionResponse> => {
       const body = request.body;
@@ -237,7 +239,7 @@ function registerSubscriptionUserRoutes(app: FastifyInstance, deps: Subscription
     {
       bodyLimit: SUBSCRIPTION_BODY_LIMIT,
       onRequest: requireJson,
-      schema: { summary: t("api:routes.subscriptionUserForget"), tags, body: forgetSubscriptionRequestSchema, response },
+      schema: { operationId: "forgetSubscriptionUser", security: [], summary: t("api:routes.subscriptionUserForget"), tags, body: forgetSubscriptionRequestSchema, response },
     },
     async (request): Promise<SubscriptionResponse> => {
       const body = request.body;
@@ -264,6 +266,8 @@ function registerChannelChoiceRoute(app: FastifyInstance, deps: SubscriptionRout
       bodyLimit: SUBSCRIPTION_BODY_LIMIT,
       onRequest: requireJson,
       schema: {
+        operationId: "setSubscriptionChannels",
+        security: [],
         summary: t("api:routes.subscriptionChannels"),
         tags: [t("api:tags.public")],
         body: subscriptionChannelsBody,
