@@ -100,7 +100,15 @@ export function toApiError(error: unknown): ApiError {
  * as its message (`password_too_short`); any other issue is `validation_failed`. The first issue
  * names the field, as a dotted path (`keys.auth`).
  */
-function fromSchemaValidation(issues: ReadonlyArray<{ message: string; instancePath: string }>, cause: unknown): ApiError {
+function fromSchemaValidation(issues: ReadonlyArray<{ message: string; instancePath: string; keyword?: string; params?: Record<string, unknown> }>, cause: unknown): ApiError {
+  // A field the route does not know (request bodies are strict objects) is named before anything
+  // else: it is most often a misspelt name, which is also why a required field seems missing.
+  const unknown = issues.find((issue) => issue.keyword === "unrecognized_keys");
+  const key = Array.isArray(unknown?.params?.keys) ? unknown.params.keys[0] : undefined;
+  if (unknown !== undefined && typeof key === "string") {
+    const parent = unknown.instancePath.replace(/^\//, "").replaceAll("/", ".");
+    return apiError("unknown_field", parent === "" ? key : `${parent}.${key}`, { cause });
+  }
   const first = issues[0];
   const path = first?.instancePath.replace(/^\//, "").replaceAll("/", ".") ?? "";
   const code = first !== undefined && isErrorCode(first.message) ? first.message : "validation_failed";

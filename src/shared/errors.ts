@@ -129,6 +129,8 @@ export const ERROR_STATUS = {
   segment_name_taken: 409,
   segment_in_use: 409,
   too_many_segments: 409,
+  /** A JSON body with a field its route does not take (`field` names it): request bodies are strict. */
+  unknown_field: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

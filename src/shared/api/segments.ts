@@ -12,7 +12,7 @@ import { userIdSchema } from "./user-id.js";
 const answeredTreeSchema = z.custom<SegmentNode>(() => true).describe("A expressão como árvore JSON (o mesmo formato aceito em expression).");
 
 /** POST /segments/count. */
-export const segmentCountRequestSchema = z.object({
+export const segmentCountRequestSchema = z.strictObject({
   expression: segmentExpressionSchema,
   tagKinds: segmentTagKindsSchema.default("trusted"),
 });
@@ -36,7 +36,7 @@ export type SegmentCountResponse = z.infer<typeof segmentCountResponseSchema>;
 
 /** POST /segments/explain (admin): an expression or a saved segment, for a person or a subscription. */
 export const segmentExplainRequestSchema = z
-  .object({
+  .strictObject({
     expression: segmentExpressionSchema.optional(),
     segment: z.string().regex(/^\d{1,15}$/, { error: "segment_not_found" }).optional(),
     tagKinds: segmentTagKindsSchema.optional(),
