@@ -225,7 +225,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       publishRateLimit: deps.config.publishRateLimit,
     });
   }
-  await registerApiDocs(app);
+  registerApiDocs(app, deps.translator);
 
   await registerEmbedAssets(app, { webDir: deps.config.webDir, publicUrl: deps.config.publicUrl, translator: deps.translator });
   const servesWebApp = await registerWebApp(app, deps.config.webDir);

@@ -1,12 +1,12 @@
 import fastifySwagger from "@fastify/swagger";
-import fastifySwaggerUi from "@fastify/swagger-ui";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { createJsonSchemaTransform, jsonSchemaTransformObject } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { SESSION_COOKIE } from "../shared/api/auth.js";
 import { API_ROUTES } from "../shared/api/routes.js";
 import { ERROR_CODES } from "../shared/errors.js";
 import type { Translator } from "./i18n.js";
+import { renderApiDocs, type OpenApiDocumentForDocs } from "./api-docs/render-api-docs.js";
 
 /** The body of every error answer, as documented (and checked on the way out) for the API's routes. */
 export const apiErrorSchema = z.object({
@@ -23,8 +23,6 @@ export const noContentSchema = z.null();
 
 /** Route `security` for operator routes: the Painel's session cookie or an API token. */
 export const OPERATOR_SECURITY: ReadonlyArray<Readonly<Record<string, readonly string[]>>> = [{ session: [] }, { bearer: [] }];
-
-const DOCS_ROUTES = ["", "/", "/json", "/yaml", "/static/*", "/uiConfig", "/initOAuth", "/*"].map((p) => `${API_ROUTES.docs}${p}`);
 
 /**
  * A 200 answer that is not JSON (a CSV file, a Server-Sent Events stream), documented by its media
@@ -58,7 +56,7 @@ function isMediaResponse(value: unknown): value is MediaResponse {
 export async function registerOpenApi(app: FastifyInstance, translator: Translator, publicUrl: string, sessionCookie: string = SESSION_COOKIE): Promise<void> {
   // Paths start with /api/v1, so the server is the public URL itself (any path in it kept).
   const server = publicUrl.replace(/\/+$/, "");
-  const zodTransform = createJsonSchemaTransform({ skipList: [...DOCS_ROUTES, API_ROUTES.openapi] });
+  const zodTransform = createJsonSchemaTransform({ skipList: [] });
   await app.register(fastifySwagger, {
     openapi: {
       openapi: "3.1.0",
@@ -123,11 +121,18 @@ function describeResponses(doc: OpenApiDocument, translator: Translator): OpenAp
   return doc;
 }
 
-/** GET /api/v1/openapi.json and the docs page at /api/docs (Swagger UI's files, served from node_modules: no CDN). */
-export async function registerApiDocs(app: FastifyInstance): Promise<void> {
+/**
+ * GET /api/v1/openapi.json, and the docs page at /api/docs: the same document rendered as one
+ * pt-BR HTML page on the server (render-api-docs.ts), built once on its first request (the
+ * document is complete only once every route is registered).
+ */
+export function registerApiDocs(app: FastifyInstance, translator: Translator): void {
   app.get(API_ROUTES.openapi, { schema: { hide: true } }, async (_request, reply) => reply.header("cache-control", "no-cache").send(app.swagger()));
-  await app.register(fastifySwaggerUi, {
-    routePrefix: API_ROUTES.docs,
-    uiConfig: { docExpansion: "list", deepLinking: true, persistAuthorization: false },
-  });
+  let page: string | undefined;
+  const docsPage = async (_request: FastifyRequest, reply: FastifyReply) => {
+    page ??= renderApiDocs(app.swagger() as OpenApiDocumentForDocs, translator, API_ROUTES.openapi);
+    return reply.header("cache-control", "no-cache").type("text/html; charset=utf-8").send(page);
+  };
+  app.get(API_ROUTES.docs, { schema: { hide: true } }, docsPage);
+  app.get(`${API_ROUTES.docs}/`, { schema: { hide: true } }, docsPage);
 }

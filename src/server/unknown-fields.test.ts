@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiClient, errorOf, setUpAdmin } from "../../test/support/operators.js";
+import type { ApiClient} from "../../test/support/operators.js";
+import { errorOf, setUpAdmin } from "../../test/support/operators.js";
 import { startTestServer, type TestServer } from "../../test/support/server.js";
 import { aBrowserSubscription } from "../../test/support/subscriptions.js";
 

@@ -72,7 +72,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: AuthRoutesDeps
     { schema: { operationId: "signOut", summary: t("api:routes.signOut"), tags, security: OPERATOR_SECURITY.slice(0, 1), response: { 204: noContentSchema, "4xx": apiErrorSchema } } },
     async (request, reply) => {
       await deps.authenticator.endSession(request, reply);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 }
