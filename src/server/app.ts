@@ -15,7 +15,7 @@ import { createPasswordHasher, type PasswordHasher } from "./auth/password.js";
 import { sessionCookieName } from "./auth/session-cookie.js";
 import { createSiteSubscribeRateLimit, registerRateLimiting } from "./auth/publish-rate-limit.js";
 import type { Config } from "./config.js";
-import { errorBody, toApiError } from "./errors.js";
+import { errorBody, limitError, toApiError } from "./errors.js";
 import type { Translator } from "./i18n.js";
 import { registerApiDocs, registerOpenApi } from "./openapi.js";
 import type { AuthRoutesDeps } from "./routes/auth-deps.js";
@@ -118,7 +118,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
 
   app.setErrorHandler((error, request, reply) => {
-    const apiError = toApiError(error);
+    let apiError = toApiError(error);
+    // Too large for this route: say how large a body it takes (routes set their own limits).
+    if (apiError.code === "payload_too_large" && apiError.detail === undefined) {
+      apiError = limitError("payload_too_large", undefined, "bodyBytes", request.routeOptions.bodyLimit ?? 64 * 1024, { cause: error });
+    }
     if (apiError.code === "database_unavailable") {
       // Expected while the database restarts: no stack trace; the client is told when to retry.
       request.log.warn({ code: apiError.code, cause: error instanceof Error ? error.message : String(error) }, "database unavailable");

@@ -35,6 +35,23 @@ export function segmentApiError(error: SegmentError, field?: string): ApiError {
   return new ApiError(error.code, field, undefined, { position: error.position, reason: error.reason, ...(error.params === undefined ? {} : { params: error.params }) });
 }
 
+/**
+ * An error about a limit, whose message names it (issue 23: "some errors do not name the limit"):
+ * `limitError("too_many_channels", "channels", "channels", 10)` → "…canais demais… O limite é 10
+ * canais por inscrição." `reason` is a key of `api:limits`.
+ */
+/** `max` is the bound itself: the largest (or, for the *Min reasons, the smallest) accepted. */
+export function limitError(code: ErrorCode, field: string | undefined, reason: LimitReason, max: number, options?: ErrorOptions): ApiError {
+  return new ApiError(code, field, options, { position: -1, reason: `api:limits.${reason}`, params: { max: formatNumber(max), min: formatNumber(max), field: field ?? "" } });
+}
+
+export type LimitReason = "bodyBytes" | "endpointChars" | "channels" | "streams" | "siteSubscriptions" | "stringMax" | "stringMin" | "stringEmpty" | "arrayMax" | "arrayMin" | "numberMax" | "numberMin";
+
+const NUMBER_FORMAT = new Intl.NumberFormat("pt-BR");
+function formatNumber(value: number): string {
+  return NUMBER_FORMAT.format(value);
+}
+
 /** The one way handlers make an error: `throw apiError("subscription_not_found")`. */
 export function apiError(code: ErrorCode, field?: string, options?: ErrorOptions): ApiError {
   return new ApiError(code, field, options);
@@ -71,7 +88,7 @@ export function toApiError(error: unknown): ApiError {
   if (isApiError(error)) return error;
   if (isDatabaseUnavailable(error)) return apiError("database_unavailable", undefined, { cause: error });
   if (isSegmentTimeout(error)) return apiError("segment_timeout", undefined, { cause: error });
-  if (hasZodFastifySchemaValidationErrors(error)) return fromSchemaValidation(error.validation, error);
+  if (hasZodFastifySchemaValidationErrors(error)) return fromSchemaValidation(error.validation as Parameters<typeof fromSchemaValidation>[0], error);
   const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
   const status =
     typeof error === "object" && error !== null && "statusCode" in error && typeof error.statusCode === "number"
@@ -112,5 +129,28 @@ function fromSchemaValidation(issues: ReadonlyArray<{ message: string; instanceP
   const first = issues[0];
   const path = first?.instancePath.replace(/^\//, "").replaceAll("/", ".") ?? "";
   const code = first !== undefined && isErrorCode(first.message) ? first.message : "validation_failed";
-  return apiError(code, path === "" ? undefined : path, { cause });
+  const field = path === "" ? undefined : path;
+  // A bound with no code of its own (`.max(64)` on a field): the answer still says what the bound is.
+  if (code === "validation_failed" && first !== undefined) {
+    const bound = boundOf(first.keyword, first.params);
+    if (bound !== undefined) return limitError(code, field, bound.reason, bound.value, { cause });
+  }
+  return apiError(code, field, { cause });
+}
+
+function boundOf(keyword: string | undefined, params: Record<string, unknown> | undefined): { reason: LimitReason; value: number } | undefined {
+  const origin = params?.origin;
+  if (keyword === "too_big" && typeof params?.maximum === "number") {
+    const value = params.maximum;
+    if (origin === "string") return { reason: "stringMax", value };
+    if (origin === "array" || origin === "set") return { reason: "arrayMax", value };
+    if (origin === "number" || origin === "int") return { reason: "numberMax", value };
+  }
+  if (keyword === "too_small" && (typeof params?.minimum === "number" || typeof params?.minimum === "bigint")) {
+    const value = Number(params.minimum);
+    if (origin === "string") return { reason: value <= 1 ? "stringEmpty" : "stringMin", value };
+    if (origin === "array" || origin === "set") return { reason: "arrayMin", value };
+    if (origin === "number" || origin === "int") return { reason: "numberMin", value };
+  }
+  return undefined;
 }

@@ -12,7 +12,7 @@ import type { ChannelsRepository } from "../../../store/channels-repository.js";
 import type { NoticeCursor, NoticeRecord, NoticesRepository } from "../../../store/notices-repository.js";
 import type { Translator } from "../../i18n.js";
 import { apiErrorSchema, textResponse } from "../../openapi.js";
-import { apiError } from "../../errors.js";
+import { apiError, limitError } from "../../errors.js";
 import { openEventStream, type EventStream } from "../../sse.js";
 import { createStreamLimiter, type StreamLimits } from "../../stream-limiter.js";
 import { createIntervalTicker, createNoticeFeed, type Ticker } from "./notice-feed.js";
@@ -109,7 +109,7 @@ export function registerNoticeRoutes(app: FastifyInstance, deps: NoticeRoutesDep
     },
     async (request, reply) => {
       const slot = limiter.acquire(request.ip);
-      if (!slot.ok) throw apiError(slot.reason === "address" ? "too_many_streams" : "streams_unavailable");
+      if (!slot.ok) throw slot.reason === "address" ? limitError("too_many_streams", undefined, "streams", deps.streamLimits.maxPerAddress) : apiError("streams_unavailable");
       // Filled in once the response is taken over (below); the feed calls back only after that.
       const out: { stream?: EventStream } = {};
       let unsubscribe = () => {};

@@ -14,7 +14,7 @@ import {
 import type { SignedUserClaim } from "../../../shared/api/subscriptions.js";
 import type { SubscriptionChannelsRepository } from "../../../store/subscription-channels-repository.js";
 import type { PersonIdentification, SubscriptionsRepository } from "../../../store/subscriptions-repository.js";
-import { apiError } from "../../errors.js";
+import { apiError, limitError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
 import { apiErrorSchema, noContentSchema } from "../../openapi.js";
 import { browserFacts, validTimeZone } from "../../people/browser-facts.js";
@@ -97,7 +97,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
     async (request, reply) => {
       const body = request.body;
       const endpoint = checkEndpoint(body.endpoint, deps.endpointPolicy);
-      if (!endpoint.ok) throw apiError(endpoint.code, "endpoint");
+      if (!endpoint.ok) throw endpoint.code === "endpoint_too_long" ? limitError(endpoint.code, "endpoint", "endpointChars", deps.endpointPolicy.maxLength) : apiError(endpoint.code, "endpoint");
       const p256dh = checkP256dh(body.keys.p256dh);
       if (!p256dh.ok) throw apiError(p256dh.code, "keys.p256dh");
       const auth = checkAuth(body.keys.auth);
@@ -291,7 +291,7 @@ function registerChannelChoiceRoute(app: FastifyInstance, deps: SubscriptionRout
         case "channel_not_found":
           throw apiError("channel_not_found", "channels");
         case "too_many_channels":
-          throw apiError("too_many_channels", "channels");
+          throw limitError("too_many_channels", "channels", "channels", deps.maxChannelsPerSubscription);
         case "replaced":
           request.log.info({ channels: result.channels.length }, "subscription channels chosen");
           return { channels: result.channels };
@@ -329,7 +329,7 @@ async function checkSiteCap(site: KnownSite, endpoint: string, deps: Subscriptio
   if (site.builtIn || cap === 0) return;
   if ((await deps.sites.repository.countSubscriptions(site.id)) < cap) return;
   if ((await deps.subscriptions.findByEndpoint(endpoint)) !== undefined) return;
-  throw apiError("site_subscription_cap", "site");
+  throw limitError("site_subscription_cap", "site", "siteSubscriptions", cap);
 }
 
 function userAgentOf(request: FastifyRequest): string | null {
