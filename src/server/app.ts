@@ -15,7 +15,7 @@ import { createPasswordHasher, type PasswordHasher } from "./auth/password.js";
 import { sessionCookieName } from "./auth/session-cookie.js";
 import { createSiteSubscribeRateLimit, registerRateLimiting } from "./auth/publish-rate-limit.js";
 import type { Config } from "./config.js";
-import { errorBody, toApiError } from "./errors.js";
+import { errorBody, limitError, toApiError } from "./errors.js";
 import type { Translator } from "./i18n.js";
 import { registerApiDocs, registerOpenApi } from "./openapi.js";
 import type { AuthRoutesDeps } from "./routes/auth-deps.js";
@@ -119,7 +119,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
 
   app.setErrorHandler((error, request, reply) => {
-    const apiError = toApiError(error);
+    let apiError = toApiError(error);
+    // Too large for this route: say how large a body it takes (routes set their own limits).
+    if (apiError.code === "payload_too_large" && apiError.detail === undefined) {
+      apiError = limitError("payload_too_large", undefined, "bodyBytes", request.routeOptions.bodyLimit ?? 64 * 1024, { cause: error });
+    }
     if (apiError.code === "database_unavailable") {
       // Expected while the database restarts: no stack trace; the client is told when to retry.
       request.log.warn({ code: apiError.code, cause: error instanceof Error ? error.message : String(error) }, "database unavailable");
@@ -140,7 +144,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const siteRegistry = createSiteRegistry({ sites: deps.repositories.sites, publicOrigin, now });
   app.addHook("onRequest", createCsrfGuard(deps.config.publicUrl, { exempt: (request) => PUBLIC_API_PATHS.has(pathOf(request)) }));
   await registerRateLimiting(app);
-  await registerOpenApi(app, deps.translator, sessionCookieName(new URL(deps.config.publicUrl).protocol === "https:"));
+  await registerOpenApi(app, deps.translator, deps.config.publicUrl, sessionCookieName(new URL(deps.config.publicUrl).protocol === "https:"));
 
   const { channels, subscribers } = deps.repositories;
   const maxChannelsPerSubscription = deps.config.maxChannelsPerSubscription;
@@ -234,7 +238,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       publishRateLimit: deps.config.publishRateLimit,
     });
   }
-  await registerApiDocs(app);
+  registerApiDocs(app, deps.translator);
 
   await registerEmbedAssets(app, { webDir: deps.config.webDir, publicUrl: deps.config.publicUrl, translator: deps.translator });
   const servesWebApp = await registerWebApp(app, deps.config.webDir);

@@ -35,6 +35,23 @@ export function segmentApiError(error: SegmentError, field?: string): ApiError {
   return new ApiError(error.code, field, undefined, { position: error.position, reason: error.reason, ...(error.params === undefined ? {} : { params: error.params }) });
 }
 
+/**
+ * An error about a limit, whose message names it (issue 23: "some errors do not name the limit"):
+ * `limitError("too_many_channels", "channels", "channels", 10)` → "…canais demais… O limite é 10
+ * canais por inscrição." `reason` is a key of `api:limits`.
+ */
+/** `max` is the bound itself: the largest (or, for the *Min reasons, the smallest) accepted. */
+export function limitError(code: ErrorCode, field: string | undefined, reason: LimitReason, max: number, options?: ErrorOptions): ApiError {
+  return new ApiError(code, field, options, { position: -1, reason: `api:limits.${reason}`, params: { max: formatNumber(max), min: formatNumber(max), field: field ?? "" } });
+}
+
+export type LimitReason = "bodyBytes" | "endpointChars" | "channels" | "streams" | "siteSubscriptions" | "stringMax" | "stringMin" | "stringEmpty" | "arrayMax" | "arrayMin" | "numberMax" | "numberMin";
+
+const NUMBER_FORMAT = new Intl.NumberFormat("pt-BR");
+function formatNumber(value: number): string {
+  return NUMBER_FORMAT.format(value);
+}
+
 /** The one way handlers make an error: `throw apiError("subscription_not_found")`. */
 export function apiError(code: ErrorCode, field?: string, options?: ErrorOptions): ApiError {
   return new ApiError(code, field, options);
@@ -71,7 +88,7 @@ export function toApiError(error: unknown): ApiError {
   if (isApiError(error)) return error;
   if (isDatabaseUnavailable(error)) return apiError("database_unavailable", undefined, { cause: error });
   if (isSegmentTimeout(error)) return apiError("segment_timeout", undefined, { cause: error });
-  if (hasZodFastifySchemaValidationErrors(error)) return fromSchemaValidation(error.validation, error);
+  if (hasZodFastifySchemaValidationErrors(error)) return fromSchemaValidation(error.validation as Parameters<typeof fromSchemaValidation>[0], error);
   const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
   const status =
     typeof error === "object" && error !== null && "statusCode" in error && typeof error.statusCode === "number"
@@ -100,9 +117,40 @@ export function toApiError(error: unknown): ApiError {
  * as its message (`password_too_short`); any other issue is `validation_failed`. The first issue
  * names the field, as a dotted path (`keys.auth`).
  */
-function fromSchemaValidation(issues: ReadonlyArray<{ message: string; instancePath: string }>, cause: unknown): ApiError {
+function fromSchemaValidation(issues: ReadonlyArray<{ message: string; instancePath: string; keyword?: string; params?: Record<string, unknown> }>, cause: unknown): ApiError {
+  // A field the route does not know (request bodies are strict objects) is named before anything
+  // else: it is most often a misspelt name, which is also why a required field seems missing.
+  const unknown = issues.find((issue) => issue.keyword === "unrecognized_keys");
+  const key = Array.isArray(unknown?.params?.keys) ? unknown.params.keys[0] : undefined;
+  if (unknown !== undefined && typeof key === "string") {
+    const parent = unknown.instancePath.replace(/^\//, "").replaceAll("/", ".");
+    return apiError("unknown_field", parent === "" ? key : `${parent}.${key}`, { cause });
+  }
   const first = issues[0];
   const path = first?.instancePath.replace(/^\//, "").replaceAll("/", ".") ?? "";
   const code = first !== undefined && isErrorCode(first.message) ? first.message : "validation_failed";
-  return apiError(code, path === "" ? undefined : path, { cause });
+  const field = path === "" ? undefined : path;
+  // A bound with no code of its own (`.max(64)` on a field): the answer still says what the bound is.
+  if (code === "validation_failed" && first !== undefined) {
+    const bound = boundOf(first.keyword, first.params);
+    if (bound !== undefined) return limitError(code, field, bound.reason, bound.value, { cause });
+  }
+  return apiError(code, field, { cause });
+}
+
+function boundOf(keyword: string | undefined, params: Record<string, unknown> | undefined): { reason: LimitReason; value: number } | undefined {
+  const origin = params?.origin;
+  if (keyword === "too_big" && typeof params?.maximum === "number") {
+    const value = params.maximum;
+    if (origin === "string") return { reason: "stringMax", value };
+    if (origin === "array" || origin === "set") return { reason: "arrayMax", value };
+    if (origin === "number" || origin === "int") return { reason: "numberMax", value };
+  }
+  if (keyword === "too_small" && (typeof params?.minimum === "number" || typeof params?.minimum === "bigint")) {
+    const value = Number(params.minimum);
+    if (origin === "string") return { reason: value <= 1 ? "stringEmpty" : "stringMin", value };
+    if (origin === "array" || origin === "set") return { reason: "arrayMin", value };
+    if (origin === "number" || origin === "int") return { reason: "numberMin", value };
+  }
+  return undefined;
 }

@@ -135,6 +135,8 @@ export const ERROR_STATUS = {
   template_name_invalid: 400,
   template_name_taken: 409,
   too_many_templates: 409,
+  /** A JSON body with a field its route does not take (`field` names it): request bodies are strict. */
+  unknown_field: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

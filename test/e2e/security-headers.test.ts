@@ -67,7 +67,7 @@ describe("the Content-Security-Policy in Chromium", () => {
       expect(radius).toBe("pointer");
 
       await page.goto(server.baseUrl + "/api/docs");
-      await page.locator(".swagger-ui .info").waitFor();
+      await page.getByRole("heading", { level: 1, name: ptBR.api.docs.title }).waitFor();
 
       expect(violations).toEqual([]);
     } finally {

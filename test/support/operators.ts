@@ -191,3 +191,15 @@ export function errorOf(code: string, field?: string) {
   const message = createTranslator().t(`errors:${code}`);
   return { error: { code, message, ...(field === undefined ? {} : { field }) } };
 }
+
+/**
+ * The error body for a refusal that names its limit (limitError in src/server/errors.ts): the
+ * code's message, then the limit's sentence (`api:limits.<reason>`) with the bound in pt-BR digits.
+ */
+export function limitErrorOf(code: string, field: string | undefined, reason: string, bound: number) {
+  const translator = createTranslator();
+  const n = new Intl.NumberFormat("pt-BR").format(bound);
+  const sentence = translator.t(`api:limits.${reason}`, { max: n, min: n, field: field ?? "" });
+  const message = `${translator.t(`errors:${code}`)} ${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}`;
+  return { error: { code, message, ...(field === undefined ? {} : { field }) } };
+}

@@ -23,7 +23,7 @@ export const setupStatusSchema = z.object({ needed: z.boolean() });
 export type SetupStatus = z.infer<typeof setupStatusSchema>;
 
 /** POST /setup → 201 `{ user }` signed in; 409 `setup_already_done` once any user exists. */
-export const setupRequestSchema = z.object({
+export const setupRequestSchema = z.strictObject({
   name: userNameSchema,
   email: emailSchema,
   password: newPasswordSchema,
@@ -35,7 +35,7 @@ export type SetupRequest = z.input<typeof setupRequestSchema>;
  * with Retry-After. The email is not format-checked here: a malformed one simply matches no
  * account, and the answer must not tell which part was wrong.
  */
-export const signInRequestSchema = z.object({
+export const signInRequestSchema = z.strictObject({
   email: text().trim().toLowerCase().max(EMAIL_MAX_LENGTH),
   password: text().min(1).max(PASSWORD_MAX_LENGTH, { error: "password_too_long" }),
 });

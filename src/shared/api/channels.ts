@@ -52,7 +52,7 @@ export const channelResponseSchema = z.object({ channel: channelSchema });
 export type ChannelResponse = z.infer<typeof channelResponseSchema>;
 
 /** POST /channels (admin) → 201 `{ channel }`; 409 `channel_slug_taken`. */
-export const createChannelRequestSchema = z.object({
+export const createChannelRequestSchema = z.strictObject({
   slug: channelSlugSchema,
   name: channelNameSchema,
   description: channelDescriptionSchema.optional(),
@@ -61,7 +61,7 @@ export const createChannelRequestSchema = z.object({
 export type CreateChannelRequest = z.input<typeof createChannelRequestSchema>;
 
 /** PATCH /channels/:id (admin) → `{ channel }`. The slug is immutable. */
-export const updateChannelRequestSchema = z.object({
+export const updateChannelRequestSchema = z.strictObject({
   name: channelNameSchema.optional(),
   description: channelDescriptionSchema.optional(),
   isDefault: z.boolean().optional(),

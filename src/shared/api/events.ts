@@ -10,7 +10,7 @@ export const notificationEventTypeSchema = z.enum(NOTIFICATION_EVENT_TYPES);
 export type NotificationEventType = z.infer<typeof notificationEventTypeSchema>;
 
 /** POST /events (public) → 204; recorded once per (notification, subscription, type). */
-export const notificationEventRequestSchema = z.object({
+export const notificationEventRequestSchema = z.strictObject({
   notificationId: text(),
   type: notificationEventTypeSchema,
   endpoint: text(),

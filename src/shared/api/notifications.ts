@@ -96,20 +96,20 @@ function isPersonValue(value: unknown): boolean {
 }
 
 /** One person of a `users` audience: the user id, or the id with its placeholder values. */
-export const audiencePersonSchema = z.union([userIdSchema, z.object({ id: userIdSchema, data: personDataSchema.optional() })], { error: "user_id_invalid" });
+export const audiencePersonSchema = z.union([userIdSchema, z.strictObject({ id: userIdSchema, data: personDataSchema.optional() })], { error: "user_id_invalid" });
 export type AudiencePerson = z.infer<typeof audiencePersonSchema>;
 
 export const audienceSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("all"), sites: audienceSites.optional() }),
+  z.strictObject({ type: z.literal("all"), sites: audienceSites.optional() }),
   /** One browser: "enviar para mim". The subscription must exist. */
-  z.object({ type: z.literal("endpoint"), endpoint: text({ error: "subscription_not_found" }).min(1, { error: "subscription_not_found" }).max(2_048) }),
+  z.strictObject({ type: z.literal("endpoint"), endpoint: text({ error: "subscription_not_found" }).min(1, { error: "subscription_not_found" }).max(2_048) }),
   /** Subscribers of any of these active channels (slugs). */
-  z.object({ type: z.literal("channels"), channels: audienceChannels.min(1, { error: "channel_not_found" }), sites: audienceSites.optional() }),
+  z.strictObject({ type: z.literal("channels"), channels: audienceChannels.min(1, { error: "channel_not_found" }), sites: audienceSites.optional() }),
   /**
    * Every subscription of these people (the host app's users), on any site unless narrowed.
    * Repeated ids count once (the last `data` wins); unknown ids are no error.
    */
-  z.object({
+  z.strictObject({
     type: z.literal("users"),
     users: z.array(audiencePersonSchema).min(1, { error: "too_many_users" }).max(NOTIFICATION_LIMITS.users, { error: "too_many_users" }),
     sites: audienceSites.optional(),
@@ -120,7 +120,7 @@ export const audienceSchema = z.discriminatedUnion("type", [
    * reads. Marketing only.
    */
   z
-    .object({
+    .strictObject({
       type: z.literal("segment"),
       segment: z.union([z.string().regex(/^\d{1,15}$/), z.number().int().positive().max(Number.MAX_SAFE_INTEGER)], { error: "segment_not_found" }).optional(),
       expression: segmentExpressionInputSchema.optional(),
@@ -132,7 +132,7 @@ export const audienceSchema = z.discriminatedUnion("type", [
 export type NotificationAudience = z.infer<typeof audienceSchema>;
 
 /** POST /notifications. */
-export const createNotificationRequestSchema = z.object({
+export const createNotificationRequestSchema = z.strictObject({
   title: text({ error: "title_required" })
     .trim()
     .min(1, { error: "title_required" })

@@ -26,7 +26,7 @@ export const segmentNameSchema = text({ error: "segment_name_invalid" })
 const segmentDescriptionSchema = multiLineText({ error: "validation_failed" }).trim().max(SAVED_SEGMENT_LIMITS.description, { error: "validation_failed" }).nullable();
 
 /** POST /segments (admin) → 201 `{ segment }`; 409 `segment_name_taken` / `too_many_segments`. */
-export const createSegmentRequestSchema = z.object({
+export const createSegmentRequestSchema = z.strictObject({
   name: segmentNameSchema,
   description: segmentDescriptionSchema.optional(),
   expression: segmentExpressionInputSchema,
@@ -35,7 +35,7 @@ export const createSegmentRequestSchema = z.object({
 export type CreateSegmentRequest = z.input<typeof createSegmentRequestSchema>;
 
 /** PATCH /segments/:id (admin): what is given changes; the size is measured again. */
-export const updateSegmentRequestSchema = z.object({
+export const updateSegmentRequestSchema = z.strictObject({
   name: segmentNameSchema.optional(),
   description: segmentDescriptionSchema.optional(),
   expression: segmentExpressionInputSchema.optional(),

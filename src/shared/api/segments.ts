@@ -12,7 +12,7 @@ import { userIdSchema } from "./user-id.js";
 const answeredTreeSchema = z.custom<SegmentNode>(() => true).describe("A expressão como árvore JSON (o mesmo formato aceito em expression).");
 
 /** POST /segments/count. */
-export const segmentCountRequestSchema = z.object({
+export const segmentCountRequestSchema = z.strictObject({
   expression: segmentExpressionSchema,
   tagKinds: segmentTagKindsSchema.default("trusted"),
 });
@@ -36,7 +36,7 @@ export type SegmentCountResponse = z.infer<typeof segmentCountResponseSchema>;
 
 /** POST /segments/explain (admin): an expression or a saved segment, for a person or a subscription. */
 export const segmentExplainRequestSchema = z
-  .object({
+  .strictObject({
     expression: segmentExpressionSchema.optional(),
     segment: z.string().regex(/^\d{1,15}$/, { error: "segment_not_found" }).optional(),
     tagKinds: segmentTagKindsSchema.optional(),
@@ -54,13 +54,16 @@ export interface ExplainNode {
   readonly children?: readonly ExplainNode[];
 }
 
-export const explainNodeSchema: z.ZodType<ExplainNode> = z.lazy(() =>
-  z.object({
-    text: z.string(),
-    held: z.boolean(),
-    children: z.array(explainNodeSchema).optional(),
-  }),
-);
+// Named (`id`): a recursive schema needs a place in the OpenAPI document's components to refer to.
+export const explainNodeSchema: z.ZodType<ExplainNode> = z
+  .lazy(() =>
+    z.object({
+      text: z.string(),
+      held: z.boolean(),
+      children: z.array(explainNodeSchema).optional(),
+    }),
+  )
+  .meta({ id: "ExplainNode" });
 
 export const segmentExplainResponseSchema = z.object({
   /** Whether any of the subscriptions is in the segment. */

@@ -83,7 +83,7 @@ export const sitesResponseSchema = z.object({
 export type SitesResponse = z.infer<typeof sitesResponseSchema>;
 
 /** POST /sites (admin) → 201 `{ site }`; 409 `site_origin_taken`. */
-export const createSiteRequestSchema = z.object({
+export const createSiteRequestSchema = z.strictObject({
   origin: text({ error: "site_origin_invalid" }).max(SITE_ORIGIN_MAX_LENGTH, { error: "site_origin_invalid" }),
 });
 export type CreateSiteRequest = z.input<typeof createSiteRequestSchema>;
@@ -95,7 +95,7 @@ export type SiteResponse = z.infer<typeof siteResponseSchema>;
  * and whether the site's pages may set visitor tags. At least one of them.
  */
 export const updateSiteRequestSchema = z
-  .object({
+  .strictObject({
     identityVerification: z.boolean({ error: "validation_failed" }).optional(),
     visitorTags: z.boolean({ error: "validation_failed" }).optional(),
   })

@@ -7,10 +7,10 @@ import { userClaimSchema } from "./user-id.js";
  * A browser push subscription as `PushSubscription.toJSON()` gives it. The shape is checked here;
  * the meaning (endpoint policy, key encodings, point on the curve) is checked by the server.
  */
-export const pushSubscriptionSchema = z.object({
+export const pushSubscriptionSchema = z.strictObject({
   endpoint: text(),
   expirationTime: z.number().nullable().optional(),
-  keys: z.object({
+  keys: z.strictObject({
     p256dh: text(),
     auth: text(),
   }),
@@ -18,14 +18,14 @@ export const pushSubscriptionSchema = z.object({
 export type PushSubscriptionJson = z.infer<typeof pushSubscriptionSchema>;
 
 /** Removing a subscription needs proof of possession: its auth secret, not just the endpoint. */
-export const removeSubscriptionSchema = z.object({
+export const removeSubscriptionSchema = z.strictObject({
   endpoint: text(),
   auth: text(),
 });
 export type RemoveSubscriptionRequest = z.infer<typeof removeSubscriptionSchema>;
 
 /** Proof of possession of a subscription: its endpoint and its auth secret. */
-export const subscriptionProofSchema = z.object({
+export const subscriptionProofSchema = z.strictObject({
   endpoint: text(),
   auth: text(),
 });
@@ -118,5 +118,5 @@ export type SubscriptionResponse = z.infer<typeof subscriptionResponseSchema>;
  * unlinks it if it is theirs. No signature: the caller's token is the proof. Unknown endpoint →
  * 404 `subscription_not_found`.
  */
-export const personSubscriptionRequestSchema = z.object({ endpoint: text() });
+export const personSubscriptionRequestSchema = z.strictObject({ endpoint: text() });
 export type PersonSubscriptionRequest = z.infer<typeof personSubscriptionRequestSchema>;

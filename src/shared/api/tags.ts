@@ -55,9 +55,9 @@ export const tagsPatchSchema = tagRecord(tagValueSchema.nullable(), TAG_LIMITS.p
 export const tagsResponseSchema = z.object({ tags: z.record(z.string(), z.union([z.string(), z.number(), z.literal(true)])) });
 export type TagsResponse = z.infer<typeof tagsResponseSchema>;
 
-export const personTagsRequestSchema = z.object({ tags: tagsSchema });
+export const personTagsRequestSchema = z.strictObject({ tags: tagsSchema });
 export type PersonTagsRequest = z.infer<typeof personTagsRequestSchema>;
-export const personTagsPatchSchema = z.object({ tags: tagsPatchSchema });
+export const personTagsPatchSchema = z.strictObject({ tags: tagsPatchSchema });
 export type PersonTagsPatch = z.infer<typeof personTagsPatchSchema>;
 
 /** DELETE /people/:userId/tags/:key */
@@ -67,9 +67,9 @@ export const personTagParamsSchema = z.object({ userId: userIdSchema, key: tagKe
  * POST /people/tags: up to 10,000 people in one request, one transaction, all or nothing; the
  * first invalid item answers 400 whose `field` is the dotted path of the item and its tag.
  */
-export const bulkTagsRequestSchema = z.object({
+export const bulkTagsRequestSchema = z.strictObject({
   people: z
-    .array(z.object({ userId: userIdSchema, tags: tagsSchema }))
+    .array(z.strictObject({ userId: userIdSchema, tags: tagsSchema }))
     .max(TAG_LIMITS.bulkPeople, { error: "too_many_people" }),
   mode: z.enum(["merge", "replace"]).default("merge"),
 });

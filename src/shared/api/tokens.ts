@@ -29,7 +29,7 @@ export const tokensResponseSchema = z.object({ tokens: z.array(apiTokenSchema) }
 export type TokensResponse = z.infer<typeof tokensResponseSchema>;
 
 /** POST /tokens (admin). */
-export const createTokenRequestSchema = z.object({
+export const createTokenRequestSchema = z.strictObject({
   name: text({ error: "name_required" })
     .trim()
     .min(1, { error: "name_required" })

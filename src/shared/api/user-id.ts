@@ -15,7 +15,7 @@ export const userIdSchema = z.string({ error: "user_id_invalid" }).refine(isVali
  * A person's identity as the browser sends it: the id and, on a site that verifies, the hex
  * HMAC-SHA256 of the id under the site's identity secret (computed by the host's server).
  */
-export const userClaimSchema = z.object({
+export const userClaimSchema = z.strictObject({
   id: userIdSchema,
   // Its shape is checked when it is verified, so every wrong signature gets one answer.
   signature: z.string({ error: "user_signature_invalid" }).max(256, { error: "user_signature_invalid" }).optional(),

@@ -54,7 +54,7 @@ export const userResponseSchema = z.object({ user: userSchema });
 export type UserResponse = z.infer<typeof userResponseSchema>;
 
 /** POST /users (admin) → 201 `{ user }`; 409 `email_taken`. */
-export const createUserRequestSchema = z.object({
+export const createUserRequestSchema = z.strictObject({
   name: userNameSchema,
   email: emailSchema,
   password: newPasswordSchema,
@@ -63,7 +63,7 @@ export const createUserRequestSchema = z.object({
 export type CreateUserRequest = z.input<typeof createUserRequestSchema>;
 
 /** PATCH /users/:id (admin) → `{ user }`. Every field optional; a password change ends that user's sessions. */
-export const updateUserRequestSchema = z.object({
+export const updateUserRequestSchema = z.strictObject({
   name: userNameSchema.optional(),
   role: userRoleSchema.optional(),
   password: newPasswordSchema.optional(),

@@ -47,7 +47,7 @@ export const webhookResponseSchema = z.object({ webhook: webhookSchema });
 export type WebhookResponse = z.infer<typeof webhookResponseSchema>;
 
 /** POST /webhooks (admin). */
-export const createWebhookRequestSchema = z.object({
+export const createWebhookRequestSchema = z.strictObject({
   url: urlSchema,
   description: descriptionSchema.optional(),
   events: eventsSchema,
@@ -55,7 +55,7 @@ export const createWebhookRequestSchema = z.object({
 export type CreateWebhookRequest = z.input<typeof createWebhookRequestSchema>;
 
 /** PATCH /webhooks/:id (admin): any of the fields. */
-export const updateWebhookRequestSchema = z.object({
+export const updateWebhookRequestSchema = z.strictObject({
   url: urlSchema.optional(),
   description: descriptionSchema.nullable().optional(),
   events: eventsSchema.optional(),

@@ -32,9 +32,12 @@ const conditionSchema = z.union(
   SYNTAX,
 );
 
-const nodeSchema: z.ZodType<SegmentNode> = z.lazy(() =>
-  z.union([conditionSchema, z.strictObject({ and: z.array(nodeSchema).min(1, SYNTAX) }), z.strictObject({ or: z.array(nodeSchema).min(1, SYNTAX) }), z.strictObject({ not: nodeSchema })], SYNTAX),
-);
+// Named (`id`): a recursive schema needs a place in the OpenAPI document's components to refer to.
+const nodeSchema: z.ZodType<SegmentNode> = z
+  .lazy(() =>
+    z.union([conditionSchema, z.strictObject({ and: z.array(nodeSchema).min(1, SYNTAX) }), z.strictObject({ or: z.array(nodeSchema).min(1, SYNTAX) }), z.strictObject({ not: nodeSchema })], SYNTAX),
+  )
+  .meta({ id: "SegmentNode" });
 
 /** The limits, counted before zod walks the tree: a hostile 10,000-level tree must not reach the recursion. */
 function limitProblem(input: unknown): SegmentError | null {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS } from "../../../../test/support/db.js";
-import { ApiClient, addUser, errorOf, setUpAdmin, startOperatorServer, type OperatorServer } from "../../../../test/support/operators.js";
+import { ApiClient, addUser, errorOf, limitErrorOf, setUpAdmin, startOperatorServer, type OperatorServer } from "../../../../test/support/operators.js";
 import { aBrowserSubscription } from "../../../../test/support/subscriptions.js";
 import { createNotificationsRepository, type Audience } from "../../../store/notifications-repository.js";
 import { payloadFor } from "../../../delivery/send-input.js";
@@ -99,7 +99,7 @@ for (const dialect of DIALECTS) {
       });
       expect(await put({ endpoint: sub.endpoint, auth: sub.keys.auth, channels: ["noticias", "eventos", "promocoes"] })).toMatchObject({
         status: 400,
-        body: errorOf("too_many_channels", "channels"),
+        body: limitErrorOf("too_many_channels", "channels", "channels", 2),
       });
       expect(await channelsOfRow(sub.endpoint)).toEqual(["promocoes"]);
 

@@ -34,7 +34,7 @@ export function registerChannelRoutes(app: FastifyInstance, deps: ChannelRoutesD
 
   routes.get(
     API_ROUTES.channels,
-    { onRequest: requireUser, schema: { ...doc("api:routes.channelsList"), response: { 200: channelsResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireUser, schema: { operationId: "listChannels", ...doc("api:routes.channelsList"), response: { 200: channelsResponseSchema, "4xx": apiErrorSchema } } },
     async () => ({ channels: (await deps.channels.list()).map(presentChannel) }),
   );
 
@@ -42,7 +42,7 @@ export function registerChannelRoutes(app: FastifyInstance, deps: ChannelRoutesD
     API_ROUTES.channels,
     {
       onRequest: [requireAdmin, requireJson],
-      schema: { ...doc("api:routes.channelsCreate"), body: createChannelRequestSchema, response: { 201: channelResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "createChannel", ...doc("api:routes.channelsCreate"), body: createChannelRequestSchema, response: { 201: channelResponseSchema, "4xx": apiErrorSchema } },
     },
     async (request, reply) => {
       const body = request.body;
@@ -61,6 +61,7 @@ export function registerChannelRoutes(app: FastifyInstance, deps: ChannelRoutesD
     {
       onRequest: [requireAdmin, requireJson],
       schema: {
+        operationId: "updateChannel",
         ...doc("api:routes.channelsUpdate"),
         params: channelParams,
         body: updateChannelRequestSchema,

@@ -27,6 +27,8 @@ export function registerConfigRoutes(app: FastifyInstance, deps: ConfigRoutesDep
     API_ROUTES.config,
     {
       schema: {
+        operationId: "getPublicConfig",
+        security: [],
         summary: t("api:routes.config"),
         tags: [t("api:tags.public")],
         querystring: publicConfigQuerySchema,

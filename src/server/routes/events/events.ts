@@ -9,7 +9,7 @@ import type { Authenticator } from "../../auth/authenticator.js";
 import { CSV_CONTENT_TYPE, UTF8_BOM, toCsv } from "../../csv.js";
 import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
-import { OPERATOR_SECURITY, apiErrorSchema, noContentSchema } from "../../openapi.js";
+import { OPERATOR_SECURITY, apiErrorSchema, noContentSchema, textResponse } from "../../openapi.js";
 import { requireJson } from "../../require-json.js";
 import { checkAuth } from "../../../push/key-policy.js";
 
@@ -37,6 +37,8 @@ export function registerEventRoutes(app: FastifyInstance, deps: EventRoutesDeps)
       bodyLimit: EVENT_BODY_LIMIT,
       onRequest: requireJson,
       schema: {
+        operationId: "reportNotificationEvent",
+        security: [],
         summary: t("api:routes.events"),
         tags: [t("api:tags.public")],
         body: notificationEventRequestSchema,
@@ -66,12 +68,13 @@ export function registerEventRoutes(app: FastifyInstance, deps: EventRoutesDeps)
     {
       onRequest: deps.authenticator.requireUser,
       schema: {
+        operationId: "exportNotificationResults",
         summary: t("api:routes.notificationResultsCsv"),
         tags: [t("api:tags.stats")],
         security: OPERATOR_SECURITY,
         params: idParams,
         produces: ["text/csv"],
-        response: { "4xx": apiErrorSchema },
+        response: { 200: textResponse("text/csv", t("api:responses.csv")), "4xx": apiErrorSchema },
       },
     },
     async (request, reply) => {

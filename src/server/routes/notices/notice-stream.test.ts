@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "../../../../test/support/db.js";
-import { errorOf, startOperatorServer, type OperatorServer } from "../../../../test/support/operators.js";
+import { errorOf, limitErrorOf, startOperatorServer, type OperatorServer } from "../../../../test/support/operators.js";
 import { payloadFor } from "../../../delivery/send-input.js";
 import { createChannelsRepository } from "../../../store/channels-repository.js";
 import { createNoticesRepository, type NoticesRepository } from "../../../store/notices-repository.js";
@@ -131,7 +131,7 @@ for (const dialect of DIALECTS) {
       const b = await openStream(server.url + STREAM);
       const refused = await fetch(server.url + STREAM);
       expect(refused.status).toBe(429);
-      expect(await refused.json()).toEqual(errorOf("too_many_streams"));
+      expect(await refused.json()).toEqual(limitErrorOf("too_many_streams", undefined, "streams", 2));
       a.close();
       // The slot comes back when the server sees the client go.
       let again: Response;

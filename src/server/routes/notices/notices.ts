@@ -11,8 +11,8 @@ import { API_ROUTES, NOTICE_STREAM_EVENT } from "../../../shared/api/routes.js";
 import type { ChannelsRepository } from "../../../store/channels-repository.js";
 import type { NoticeCursor, NoticeRecord, NoticesRepository } from "../../../store/notices-repository.js";
 import type { Translator } from "../../i18n.js";
-import { apiErrorSchema } from "../../openapi.js";
-import { apiError } from "../../errors.js";
+import { apiErrorSchema, textResponse } from "../../openapi.js";
+import { apiError, limitError } from "../../errors.js";
 import { openEventStream, type EventStream } from "../../sse.js";
 import { createStreamLimiter, type StreamLimits } from "../../stream-limiter.js";
 import { createIntervalTicker, createNoticeFeed, type Ticker } from "./notice-feed.js";
@@ -75,7 +75,7 @@ export function registerNoticeRoutes(app: FastifyInstance, deps: NoticeRoutesDep
 
   routes.get(
     API_ROUTES.notices,
-    { schema: { summary: t("api:routes.notices"), tags, querystring: noticesQuerySchema, response: { 200: noticesResponseSchema, "4xx": apiErrorSchema } } },
+    { schema: { operationId: "listNotices", security: [], summary: t("api:routes.notices"), tags, querystring: noticesQuerySchema, response: { 200: noticesResponseSchema, "4xx": apiErrorSchema } } },
     async (request, reply) => {
       const limit = request.query.limit ?? NOTICES_PAGE_SIZE;
       const channelId = await channelFilter(request.query.channel);
@@ -98,16 +98,18 @@ export function registerNoticeRoutes(app: FastifyInstance, deps: NoticeRoutesDep
     API_ROUTES.noticesStream,
     {
       schema: {
+        operationId: "streamNotices",
+        security: [],
         summary: t("api:routes.noticesStream"),
         tags,
         querystring: noticeStreamQuerySchema,
         produces: ["text/event-stream"],
-        response: { "4xx": apiErrorSchema },
+        response: { 200: textResponse("text/event-stream", t("api:responses.eventStream")), "4xx": apiErrorSchema },
       },
     },
     async (request, reply) => {
       const slot = limiter.acquire(request.ip);
-      if (!slot.ok) throw apiError(slot.reason === "address" ? "too_many_streams" : "streams_unavailable");
+      if (!slot.ok) throw slot.reason === "address" ? limitError("too_many_streams", undefined, "streams", deps.streamLimits.maxPerAddress) : apiError("streams_unavailable");
       // Filled in once the response is taken over (below); the feed calls back only after that.
       const out: { stream?: EventStream } = {};
       let unsubscribe = () => {};

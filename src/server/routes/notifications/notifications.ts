@@ -18,7 +18,7 @@ import { API_ROUTES } from "../../../shared/api/routes.js";
 import { createPublishRateLimit } from "../../auth/publish-rate-limit.js";
 import { siteFilterQuerySchema } from "../../../shared/api/sites.js";
 import { apiError } from "../../errors.js";
-import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
+import { OPERATOR_SECURITY, apiErrorSchema, textResponse } from "../../openapi.js";
 import { presentAudienceSize } from "../../presenters/audience-size.js";
 import { presentNotification } from "../../presenters/notification.js";
 import { clickRate } from "../../../store/notification-events-repository.js";
@@ -80,11 +80,12 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
       preHandler: rateLimit,
       bodyLimit: CREATE_BODY_LIMIT,
       schema: {
+        operationId: "createNotification",
         ...doc("api:routes.notificationsCreate"),
         description: t("api:descriptions.notificationsCreate"),
         headers: z.object({ [IDEMPOTENCY_KEY_HEADER]: z.string().optional() }),
         body: createNotificationRequestSchema,
-        response: { 200: createNotificationResponseSchema, 201: createNotificationResponseSchema, "4xx": apiErrorSchema },
+        response: { 201: createNotificationResponseSchema, "4xx": apiErrorSchema },
       },
     },
     async (request, reply) => {
@@ -100,7 +101,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
     API_ROUTES.notifications,
     {
       onRequest: requireUser,
-      schema: { ...doc("api:routes.notificationsList"), querystring: listNotificationsQuerySchema, response: { 200: notificationsPageSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "listNotifications", ...doc("api:routes.notificationsList"), querystring: listNotificationsQuerySchema, response: { 200: notificationsPageSchema, "4xx": apiErrorSchema } },
     },
     async (request) => {
       const { query, status, page, pageSize } = request.query;
@@ -116,7 +117,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
 
   routes.get(
     byId,
-    { onRequest: requireUser, schema: { ...doc("api:routes.notificationsGet"), params: idParams, response: { 200: notificationResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireUser, schema: { operationId: "getNotification", ...doc("api:routes.notificationsGet"), params: idParams, response: { 200: notificationResponseSchema, "4xx": apiErrorSchema } } },
     async (request) => {
       const send = await findSend(request.params.id);
       // The service workers' shown/clicked/closed reports: counted for the one send's answer only,
@@ -131,7 +132,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
 
   routes.post(
     `${byId}/cancel`,
-    { onRequest: requireUser, schema: { ...doc("api:routes.notificationsCancel"), params: idParams, response: { 200: notificationResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireUser, schema: { operationId: "cancelNotification", ...doc("api:routes.notificationsCancel"), params: idParams, response: { 200: notificationResponseSchema, "4xx": apiErrorSchema } } },
     async (request) => {
       const before = await findSend(request.params.id);
       if (FINAL_STATUSES.includes(before.status)) throw apiError("send_finished");
@@ -150,11 +151,12 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
     {
       onRequest: requireUser,
       schema: {
+        operationId: "streamNotificationProgress",
         ...doc("api:routes.notificationsEvents"),
         description: t("api:descriptions.notificationsEvents"),
         params: idParams,
         produces: ["text/event-stream"],
-        response: { "4xx": apiErrorSchema },
+        response: { 200: textResponse("text/event-stream", t("api:responses.eventStream")), "4xx": apiErrorSchema },
       },
     },
     async (request, reply) => {
@@ -167,7 +169,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
     API_ROUTES.overview,
     {
       onRequest: requireUser,
-      schema: { ...doc("api:routes.overview"), querystring: siteFilterQuerySchema, response: { 200: overviewSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "getOverview", ...doc("api:routes.overview"), querystring: siteFilterQuerySchema, response: { 200: overviewSchema, "4xx": apiErrorSchema } },
     },
     async (request) => {
       // `?site=`: the subscribers of one site (an unknown id counts none).
@@ -183,6 +185,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
     {
       onRequest: requireUser,
       schema: {
+        operationId: "getAudienceSize",
         ...doc("api:routes.audience"),
         description: t("api:descriptions.audience"),
         querystring: audienceSizeQuerySchema,

@@ -54,6 +54,7 @@ export async function registerQuickPublish(
         preHandler: deps.rateLimit,
         bodyLimit: BODY_LIMIT,
         schema: {
+          operationId: "quickPublish",
           summary: t("api:routes.quickPublish"),
           description: t("api:descriptions.quickPublish"),
           tags: [t("api:tags.notifications")],
@@ -62,7 +63,7 @@ export async function registerQuickPublish(
           params: z.object({ channel: text().max(40) }),
           // No body at all (`curl -X POST`) arrives as null.
           body: z.string().nullish(),
-          response: { 201: createNotificationResponseSchema, 200: createNotificationResponseSchema, "4xx": apiErrorSchema },
+          response: { 201: createNotificationResponseSchema, "4xx": apiErrorSchema },
         },
       },
       async (request, reply) => {

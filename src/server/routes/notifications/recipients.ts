@@ -33,6 +33,7 @@ export function registerRecipientRoutes(app: FastifyInstance, deps: RecipientRou
     {
       onRequest: deps.authenticator.requireUser,
       schema: {
+        operationId: "listNotificationRecipients",
         summary: t("api:routes.notificationsRecipients"),
         tags: [t("api:tags.notifications")],
         security: OPERATOR_SECURITY,

@@ -37,14 +37,14 @@ export function registerPeopleLinkRoutes(app: FastifyInstance, deps: PeopleLinkR
     if (principal.kind === "session" && roleOf(principal) !== "admin") throw apiError("forbidden");
   }
 
-  routes.put(path, { onRequest: [requireLinker, requireJson], schema: { ...doc("api:routes.personSubscriptionLink"), ...schema } }, async (request): Promise<SubscriptionResponse> => {
+  routes.put(path, { onRequest: [requireLinker, requireJson], schema: { operationId: "linkPersonSubscription", ...doc("api:routes.personSubscriptionLink"), ...schema } }, async (request): Promise<SubscriptionResponse> => {
     const result = await deps.subscriptions.linkPerson(request.body.endpoint, request.params.userId, deps.now());
     if (result.outcome === "not_found") throw apiError("subscription_not_found", "endpoint");
     request.log.info({ subscriptionId: result.subscription.id }, "subscription linked to a person");
     return { subscription: presentSubscription(result.subscription, result.channels) };
   });
 
-  routes.delete(path, { onRequest: [requireLinker, requireJson], schema: { ...doc("api:routes.personSubscriptionUnlink"), ...schema } }, async (request): Promise<SubscriptionResponse> => {
+  routes.delete(path, { onRequest: [requireLinker, requireJson], schema: { operationId: "unlinkPersonSubscription", ...doc("api:routes.personSubscriptionUnlink"), ...schema } }, async (request): Promise<SubscriptionResponse> => {
     const result = await deps.subscriptions.unlinkPerson(request.body.endpoint, request.params.userId, deps.now());
     if (result.outcome === "not_found") throw apiError("subscription_not_found", "endpoint");
     request.log.info({ subscriptionId: result.subscription.id }, "subscription unlinked from a person");

@@ -49,7 +49,7 @@ export function registerPeopleTagsRoutes(app: FastifyInstance, deps: PeopleTagsR
     return { tags: result.tags };
   };
 
-  routes.get(path, { onRequest: requireAdmin, schema: { ...doc("api:routes.peopleTagsGet"), params: userIdParamsSchema, response } }, async (request) => ({
+  routes.get(path, { onRequest: requireAdmin, schema: { operationId: "getPersonTags", ...doc("api:routes.peopleTagsGet"), params: userIdParamsSchema, response } }, async (request) => ({
     tags: await deps.tags.personTags(request.params.userId),
   }));
 
@@ -58,7 +58,7 @@ export function registerPeopleTagsRoutes(app: FastifyInstance, deps: PeopleTagsR
     {
       bodyLimit: PERSON_TAGS_BODY_LIMIT,
       onRequest: [requireAdmin, requireJson],
-      schema: { ...doc("api:routes.peopleTagsReplace"), params: userIdParamsSchema, body: personTagsRequestSchema, response },
+      schema: { operationId: "replacePersonTags", ...doc("api:routes.peopleTagsReplace"), params: userIdParamsSchema, body: personTagsRequestSchema, response },
     },
     async (request) => {
       const result = answer(await deps.tags.replacePersonTags(request.params.userId, request.body.tags, deps.now()));
@@ -72,7 +72,7 @@ export function registerPeopleTagsRoutes(app: FastifyInstance, deps: PeopleTagsR
     {
       bodyLimit: PERSON_TAGS_BODY_LIMIT,
       onRequest: [requireAdmin, requireJson],
-      schema: { ...doc("api:routes.peopleTagsMerge"), params: userIdParamsSchema, body: personTagsPatchSchema, response },
+      schema: { operationId: "updatePersonTags", ...doc("api:routes.peopleTagsMerge"), params: userIdParamsSchema, body: personTagsPatchSchema, response },
     },
     async (request) => {
       const result = answer(await deps.tags.mergePersonTags(request.params.userId, request.body.tags as TagsPatch, deps.now()));
@@ -81,7 +81,7 @@ export function registerPeopleTagsRoutes(app: FastifyInstance, deps: PeopleTagsR
     },
   );
 
-  routes.delete(path, { onRequest: requireAdmin, schema: { ...doc("api:routes.peopleTagsClear"), params: userIdParamsSchema, response: { 204: noContentSchema, "4xx": apiErrorSchema } } }, async (request, reply) => {
+  routes.delete(path, { onRequest: requireAdmin, schema: { operationId: "clearPersonTags", ...doc("api:routes.peopleTagsClear"), params: userIdParamsSchema, response: { 204: noContentSchema, "4xx": apiErrorSchema } } }, async (request, reply) => {
     const removed = await deps.tags.clearPersonTags(request.params.userId);
     request.log.info({ removed }, "person tags cleared");
     return reply.code(204).send(null);
@@ -89,7 +89,7 @@ export function registerPeopleTagsRoutes(app: FastifyInstance, deps: PeopleTagsR
 
   routes.delete(
     `${path}/:key`,
-    { onRequest: requireAdmin, schema: { ...doc("api:routes.peopleTagDelete"), params: personTagParamsSchema, response: { 204: noContentSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "deletePersonTag", ...doc("api:routes.peopleTagDelete"), params: personTagParamsSchema, response: { 204: noContentSchema, "4xx": apiErrorSchema } } },
     async (request, reply) => {
       // Removing a tag that is not there leaves things as asked: 204 as well (idempotent).
       await deps.tags.removePersonTag(request.params.userId, request.params.key);
@@ -102,7 +102,7 @@ export function registerPeopleTagsRoutes(app: FastifyInstance, deps: PeopleTagsR
     {
       bodyLimit: BULK_TAGS_BODY_LIMIT,
       onRequest: [requireAdmin, requireJson],
-      schema: { ...doc("api:routes.peopleTagsBulk"), body: bulkTagsRequestSchema, response: { 200: bulkTagsResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "tagPeople", ...doc("api:routes.peopleTagsBulk"), body: bulkTagsRequestSchema, response: { 200: bulkTagsResponseSchema, "4xx": apiErrorSchema } },
     },
     async (request) => {
       const { people, mode } = request.body;

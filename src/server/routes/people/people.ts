@@ -40,7 +40,7 @@ export function registerPeopleRoutes(app: FastifyInstance, deps: PeopleRoutesDep
 
   routes.get(
     API_ROUTES.people,
-    { onRequest: requireAdmin, schema: { ...doc("api:routes.peopleList"), querystring: peopleQuerySchema, response: { 200: peopleResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "listPeople", ...doc("api:routes.peopleList"), querystring: peopleQuerySchema, response: { 200: peopleResponseSchema, "4xx": apiErrorSchema } } },
     async (request) => {
       const { query, page, pageSize } = request.query;
       const result = await deps.people.list({ ...(query === undefined ? {} : { query }), offset: (page - 1) * pageSize, limit: pageSize });
@@ -50,7 +50,7 @@ export function registerPeopleRoutes(app: FastifyInstance, deps: PeopleRoutesDep
 
   routes.get(
     byUserId,
-    { onRequest: requireAdmin, schema: { ...doc("api:routes.peopleGet"), params: userIdParamsSchema, response: { 200: personResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "getPerson", ...doc("api:routes.peopleGet"), params: userIdParamsSchema, response: { 200: personResponseSchema, "4xx": apiErrorSchema } } },
     async (request) => {
       const { userId } = request.params;
       const { devices, hasHistory } = await deps.people.find(userId);
@@ -68,6 +68,7 @@ export function registerPeopleRoutes(app: FastifyInstance, deps: PeopleRoutesDep
     {
       onRequest: requireAdmin,
       schema: {
+        operationId: "listPersonNotifications",
         ...doc("api:routes.peopleNotifications"),
         params: userIdParamsSchema,
         querystring: personDeliveriesQuerySchema,

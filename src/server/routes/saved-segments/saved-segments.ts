@@ -56,7 +56,7 @@ export function registerSavedSegmentRoutes(app: FastifyInstance, deps: SavedSegm
 
   routes.get(
     API_ROUTES.segments,
-    { onRequest: requireUser, schema: { ...doc("api:routes.segmentsList"), response: { 200: savedSegmentsResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireUser, schema: { operationId: "listSegments", ...doc("api:routes.segmentsList"), response: { 200: savedSegmentsResponseSchema, "4xx": apiErrorSchema } } },
     async () => ({ segments: (await deps.savedSegments.list()).map(presentSavedSegment) }),
   );
 
@@ -64,7 +64,7 @@ export function registerSavedSegmentRoutes(app: FastifyInstance, deps: SavedSegm
     API_ROUTES.segments,
     {
       onRequest: [requireAdmin, requireJson],
-      schema: { ...doc("api:routes.segmentsCreate"), body: createSegmentRequestSchema, response: { 201: savedSegmentResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "createSegment", ...doc("api:routes.segmentsCreate"), body: createSegmentRequestSchema, response: { 201: savedSegmentResponseSchema, "4xx": apiErrorSchema } },
     },
     async (request, reply) => {
       const body = request.body;
@@ -81,7 +81,7 @@ export function registerSavedSegmentRoutes(app: FastifyInstance, deps: SavedSegm
     `${API_ROUTES.segments}/:id`,
     {
       onRequest: requireUser,
-      schema: { ...doc("api:routes.segmentsGet"), params: segmentParams, response: { 200: savedSegmentDetailResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "getSegment", ...doc("api:routes.segmentsGet"), params: segmentParams, response: { 200: savedSegmentDetailResponseSchema, "4xx": apiErrorSchema } },
     },
     async (request) => {
       const id = Number(request.params.id);
@@ -98,6 +98,7 @@ export function registerSavedSegmentRoutes(app: FastifyInstance, deps: SavedSegm
     {
       onRequest: [requireAdmin, requireJson],
       schema: {
+        operationId: "updateSegment",
         ...doc("api:routes.segmentsUpdate"),
         params: segmentParams,
         body: updateSegmentRequestSchema,
@@ -127,7 +128,7 @@ export function registerSavedSegmentRoutes(app: FastifyInstance, deps: SavedSegm
 
   routes.delete(
     `${API_ROUTES.segments}/:id`,
-    { onRequest: requireAdmin, schema: { ...doc("api:routes.segmentsDelete"), params: segmentParams, response: { 204: noContentSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "deleteSegment", ...doc("api:routes.segmentsDelete"), params: segmentParams, response: { 204: noContentSchema, "4xx": apiErrorSchema } } },
     async (request, reply) => {
       const outcome = await deps.savedSegments.remove(Number(request.params.id));
       if (outcome === "not_found") throw apiError("segment_not_found");

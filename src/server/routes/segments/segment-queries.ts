@@ -50,7 +50,7 @@ export function registerSegmentQueryRoutes(app: FastifyInstance, deps: SegmentQu
     API_ROUTES.segmentsCount,
     {
       onRequest: [requireUser, requireJson],
-      schema: { ...doc("api:routes.segmentsCount", "api:descriptions.segmentsCount"), body: segmentCountRequestSchema, response: { 200: segmentCountResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "countSegment", ...doc("api:routes.segmentsCount", "api:descriptions.segmentsCount"), body: segmentCountRequestSchema, response: { 200: segmentCountResponseSchema, "4xx": apiErrorSchema } },
     },
     async (request) => {
       const tree = treeOf(request.body.expression);
@@ -65,7 +65,7 @@ export function registerSegmentQueryRoutes(app: FastifyInstance, deps: SegmentQu
     API_ROUTES.segmentsExplain,
     {
       onRequest: [requireAdmin, requireJson],
-      schema: { ...doc("api:routes.segmentsExplain", "api:descriptions.segmentsExplain"), body: segmentExplainRequestSchema, response: { 200: segmentExplainResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "explainSegment", ...doc("api:routes.segmentsExplain", "api:descriptions.segmentsExplain"), body: segmentExplainRequestSchema, response: { 200: segmentExplainResponseSchema, "4xx": apiErrorSchema } },
     },
     async (request) => {
       const { expression, segment, userId, subscriptionId } = request.body;

@@ -5,7 +5,7 @@ import { API_ROUTES } from "../../../shared/api/routes.js";
 import { userResponseSchema } from "../../../shared/api/users.js";
 import { createLoginCsrfGuard } from "../../auth/csrf.js";
 import { apiError } from "../../errors.js";
-import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
+import { OPERATOR_SECURITY, apiErrorSchema, noContentSchema } from "../../openapi.js";
 import { presentUser } from "../../presenters/user.js";
 import { requireJson } from "../../require-json.js";
 import type { AuthRoutesDeps } from "../auth-deps.js";
@@ -21,6 +21,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: AuthRoutesDeps
     API_ROUTES.session,
     {
       schema: {
+        operationId: "getSession",
         summary: t("api:routes.sessionGet"),
         tags,
         security: [{ session: [] }],
@@ -38,7 +39,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: AuthRoutesDeps
     API_ROUTES.session,
     {
       onRequest: [requireJson, loginCsrf],
-      schema: { summary: t("api:routes.signIn"), tags, body: signInRequestSchema, response: { 200: userResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "signIn", security: [], summary: t("api:routes.signIn"), tags, body: signInRequestSchema, response: { 200: userResponseSchema, "4xx": apiErrorSchema } },
     },
     async (request, reply) => {
       const { email, password } = request.body;
@@ -68,10 +69,10 @@ export function registerSessionRoutes(app: FastifyInstance, deps: AuthRoutesDeps
 
   routes.delete(
     API_ROUTES.session,
-    { schema: { summary: t("api:routes.signOut"), tags, security: OPERATOR_SECURITY.slice(0, 1) } },
+    { schema: { operationId: "signOut", summary: t("api:routes.signOut"), tags, security: OPERATOR_SECURITY.slice(0, 1), response: { 204: noContentSchema, "4xx": apiErrorSchema } } },
     async (request, reply) => {
       await deps.authenticator.endSession(request, reply);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 }

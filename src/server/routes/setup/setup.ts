@@ -18,7 +18,7 @@ export function registerSetupRoutes(app: FastifyInstance, deps: AuthRoutesDeps):
 
   routes.get(
     API_ROUTES.setup,
-    { schema: { summary: t("api:routes.setupStatus"), tags: [t("api:tags.access")], response: { 200: setupStatusSchema } } },
+    { schema: { operationId: "getSetupStatus", security: [], summary: t("api:routes.setupStatus"), tags: [t("api:tags.access")], response: { 200: setupStatusSchema, "4xx": apiErrorSchema } } },
     async (_request, reply) => reply.header("cache-control", "no-store").send({ needed: (await deps.users.count()) === 0 }),
   );
 
@@ -27,6 +27,8 @@ export function registerSetupRoutes(app: FastifyInstance, deps: AuthRoutesDeps):
     {
       onRequest: [requireJson, loginCsrf],
       schema: {
+        operationId: "createFirstAdmin",
+        security: [],
         summary: t("api:routes.setup"),
         tags: [t("api:tags.access")],
         body: setupRequestSchema,

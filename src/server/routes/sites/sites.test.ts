@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS } from "../../../../test/support/db.js";
-import { ApiClient, addUser, errorOf, setUpAdmin, startOperatorServer, type OperatorServer } from "../../../../test/support/operators.js";
+import { ApiClient, addUser, errorOf, limitErrorOf, setUpAdmin, startOperatorServer, type OperatorServer } from "../../../../test/support/operators.js";
 import { aBrowserSubscription } from "../../../../test/support/subscriptions.js";
 import { seedSubscriptions, waitForSend } from "../../../../test/support/delivery.js";
 import { useFakePushService } from "../../../../test/support/fake-push/shared-fake-push-service.js";
@@ -263,7 +263,7 @@ for (const dialect of DIALECTS) {
       const first = aBrowserSubscription();
       expect((await register(SITE, { ...first, site: site.key })).status).toBe(201);
       expect((await register(SITE, { ...aBrowserSubscription(), site: site.key })).status).toBe(201);
-      expect(await register(SITE, { ...aBrowserSubscription(), site: site.key })).toMatchObject({ status: 403, body: errorOf("site_subscription_cap", "site") });
+      expect(await register(SITE, { ...aBrowserSubscription(), site: site.key })).toMatchObject({ status: 403, body: limitErrorOf("site_subscription_cap", "site", "siteSubscriptions", 2) });
       expect((await register(SITE, { ...first, site: site.key })).status).toBe(200);
       const count = await server.database.db.selectFrom("subscriptions").select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow();
       expect(Number(count.n)).toBe(2);

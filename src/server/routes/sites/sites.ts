@@ -50,7 +50,7 @@ export function registerSiteRoutes(app: FastifyInstance, deps: SiteRoutesDeps): 
 
   routes.get(
     API_ROUTES.sites,
-    { onRequest: requireUser, schema: { ...doc("api:routes.sitesList"), response: { 200: sitesResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireUser, schema: { operationId: "listSites", ...doc("api:routes.sitesList"), response: { 200: sitesResponseSchema, "4xx": apiErrorSchema } } },
     async () => ({ sites: (await deps.sites.list()).map((site) => present(site)), sinoUrl }),
   );
 
@@ -58,7 +58,7 @@ export function registerSiteRoutes(app: FastifyInstance, deps: SiteRoutesDeps): 
     API_ROUTES.sites,
     {
       onRequest: [requireAdmin, requireJson],
-      schema: { ...doc("api:routes.sitesCreate"), body: createSiteRequestSchema, response: { 201: siteResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "createSite", ...doc("api:routes.sitesCreate"), body: createSiteRequestSchema, response: { 201: siteResponseSchema, "4xx": apiErrorSchema } },
     },
     async (request, reply) => {
       const normalised = normaliseSiteOrigin(request.body.origin);
@@ -77,7 +77,7 @@ export function registerSiteRoutes(app: FastifyInstance, deps: SiteRoutesDeps): 
     `${API_ROUTES.sites}/:id`,
     {
       onRequest: requireAdmin,
-      schema: { ...doc("api:routes.sitesDelete"), params: siteParams, response: { 200: deleteSiteResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "deleteSite", ...doc("api:routes.sitesDelete"), params: siteParams, response: { 200: deleteSiteResponseSchema, "4xx": apiErrorSchema } },
     },
     async (request) => {
       const result = await deps.sites.remove(Number(request.params.id), deps.now());
@@ -93,7 +93,7 @@ export function registerSiteRoutes(app: FastifyInstance, deps: SiteRoutesDeps): 
     `${API_ROUTES.sites}/:id`,
     {
       onRequest: [requireAdmin, requireJson],
-      schema: { ...doc("api:routes.sitesUpdate"), params: siteParams, body: updateSiteRequestSchema, response: { 200: siteResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "updateSite", ...doc("api:routes.sitesUpdate"), params: siteParams, body: updateSiteRequestSchema, response: { 200: siteResponseSchema, "4xx": apiErrorSchema } },
     },
     async (request) => {
       const id = Number(request.params.id);
@@ -113,7 +113,7 @@ export function registerSiteRoutes(app: FastifyInstance, deps: SiteRoutesDeps): 
     `${API_ROUTES.sites}/:id/identity-secret`,
     {
       onRequest: requireAdmin,
-      schema: { ...doc("api:routes.sitesIdentitySecret"), params: siteParams, response: { 200: identitySecretResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "rotateSiteIdentitySecret", ...doc("api:routes.sitesIdentitySecret"), params: siteParams, response: { 200: identitySecretResponseSchema, "4xx": apiErrorSchema } },
     },
     async (request, reply) => {
       const rotated = await deps.sites.rotateIdentitySecret(Number(request.params.id), deps.now(), deps.identitySecretGraceMs);

@@ -32,6 +32,7 @@ export function registerStatsRoutes(app: FastifyInstance, deps: StatsRoutesDeps)
     {
       onRequest: deps.authenticator.requireUser,
       schema: {
+        operationId: "getStats",
         summary: t("api:routes.stats"),
         tags: [t("api:tags.stats")],
         security: OPERATOR_SECURITY,

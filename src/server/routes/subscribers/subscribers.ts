@@ -10,7 +10,7 @@ import type { Authenticator } from "../../auth/authenticator.js";
 import { CSV_CONTENT_TYPE, UTF8_BOM, toCsv } from "../../csv.js";
 import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
-import { OPERATOR_SECURITY, apiErrorSchema, noContentSchema } from "../../openapi.js";
+import { OPERATOR_SECURITY, apiErrorSchema, noContentSchema, textResponse } from "../../openapi.js";
 import { describeUserAgent } from "../../presenters/user-agent.js";
 
 export interface SubscriberRoutesDeps {
@@ -61,7 +61,7 @@ export function registerSubscriberRoutes(app: FastifyInstance, deps: SubscriberR
     API_ROUTES.subscribers,
     {
       onRequest: requireAdmin,
-      schema: { ...doc("api:routes.subscribersList"), querystring: subscribersQuerySchema, response: { 200: subscribersResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "listSubscribers", ...doc("api:routes.subscribersList"), querystring: subscribersQuerySchema, response: { 200: subscribersResponseSchema, "4xx": apiErrorSchema } },
     },
     async (request) => {
       const q = request.query;
@@ -102,7 +102,7 @@ export function registerSubscriberRoutes(app: FastifyInstance, deps: SubscriberR
 
   routes.delete(
     `${API_ROUTES.subscribers}/:id`,
-    { onRequest: requireAdmin, schema: { ...doc("api:routes.subscribersDelete"), params: idParams, response: { 204: noContentSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "deleteSubscriber", ...doc("api:routes.subscribersDelete"), params: idParams, response: { 204: noContentSchema, "4xx": apiErrorSchema } } },
     async (request, reply) => {
       const id = Number(request.params.id);
       if (!(await deps.subscribers.remove(id, deps.now()))) throw apiError("subscriber_not_found");
@@ -114,7 +114,7 @@ export function registerSubscriberRoutes(app: FastifyInstance, deps: SubscriberR
   // Counts by channel and by browser, one table: kind, name, subscribers.
   app.get(
     API_ROUTES.subscribersCsv,
-    { onRequest: requireAdmin, schema: { ...doc("api:routes.subscribersCsv"), produces: ["text/csv"], response: { "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "exportSubscribers", ...doc("api:routes.subscribersCsv"), produces: ["text/csv"], response: { 200: textResponse("text/csv", t("api:responses.csv")), "4xx": apiErrorSchema } } },
     async (_request, reply) => {
       const h = (key: string) => t(`api:csv.${key}`);
       const channels = await deps.channels.list();

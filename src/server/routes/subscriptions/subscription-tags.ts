@@ -30,6 +30,8 @@ export function registerSubscriptionTagsRoute(app: FastifyInstance, deps: Subscr
       bodyLimit: TAGGED_BODY_LIMIT,
       onRequest: requireJson,
       schema: {
+        operationId: "setSubscriptionTags",
+        security: [],
         summary: t("api:routes.subscriptionTags"),
         tags: [t("api:tags.public")],
         body: visitorTagsRequestSchema,

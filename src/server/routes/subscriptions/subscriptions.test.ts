@@ -1,9 +1,10 @@
 import { createECDH, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_PUSH_HOSTS } from "../../../push/endpoint-policy.js";
+import { DEFAULT_PUSH_HOSTS, MAX_ENDPOINT_LENGTH } from "../../../push/endpoint-policy.js";
 import type { ErrorCode } from "../../../shared/errors.js";
 import { ptBR } from "../../../shared/i18n/catalog.js";
 import { DIALECTS } from "../../../../test/support/db.js";
+import { limitErrorOf } from "../../../../test/support/operators.js";
 import { startTestServer, type TestServer } from "../../../../test/support/server.js";
 import { aBrowserSubscription } from "../../../../test/support/subscriptions.js";
 
@@ -205,7 +206,8 @@ for (const dialect of DIALECTS) {
       it.each(REJECTED)("refuses %s with %s and stores nothing", async (_name, code, field, body) => {
         const before = await countRows(server);
         const res = await send(server, "POST", body());
-        expect(res).toEqual({ status: 400, body: errorOf(code, field) });
+        // The length bound is named in the message (issue 23): 1,024 characters.
+        expect(res).toEqual({ status: 400, body: code === "endpoint_too_long" ? limitErrorOf(code, field, "endpointChars", MAX_ENDPOINT_LENGTH) : errorOf(code, field) });
         expect(await countRows(server)).toBe(before);
       });
 
@@ -213,7 +215,7 @@ for (const dialect of DIALECTS) {
         const before = await countRows(server);
         const sub = { ...aBrowserSubscription(), padding: "x".repeat(170_000) };
         const res = await send(server, "POST", sub);
-        expect(res).toEqual({ status: 413, body: errorOf("payload_too_large") });
+        expect(res).toEqual({ status: 413, body: limitErrorOf("payload_too_large", undefined, "bodyBytes", 160 * 1024) });
         expect(await countRows(server)).toBe(before);
       });
 

@@ -14,7 +14,7 @@ import {
 import type { SignedUserClaim } from "../../../shared/api/subscriptions.js";
 import type { SubscriptionChannelsRepository } from "../../../store/subscription-channels-repository.js";
 import type { PersonIdentification, SubscriptionsRepository } from "../../../store/subscriptions-repository.js";
-import { apiError } from "../../errors.js";
+import { apiError, limitError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
 import { apiErrorSchema, noContentSchema } from "../../openapi.js";
 import { browserFacts, validTimeZone } from "../../people/browser-facts.js";
@@ -86,6 +86,8 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
         if (!site.builtIn) await deps.sites.rateLimit(request, reply);
       },
       schema: {
+        operationId: "createSubscription",
+        security: [],
         summary: t("api:routes.subscribe"),
         tags,
         body: registerSubscriptionBody,
@@ -95,7 +97,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
     async (request, reply) => {
       const body = request.body;
       const endpoint = checkEndpoint(body.endpoint, deps.endpointPolicy);
-      if (!endpoint.ok) throw apiError(endpoint.code, "endpoint");
+      if (!endpoint.ok) throw endpoint.code === "endpoint_too_long" ? limitError(endpoint.code, "endpoint", "endpointChars", deps.endpointPolicy.maxLength) : apiError(endpoint.code, "endpoint");
       const p256dh = checkP256dh(body.keys.p256dh);
       if (!p256dh.ok) throw apiError(p256dh.code, "keys.p256dh");
       const auth = checkAuth(body.keys.auth);
@@ -157,7 +159,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
     {
       bodyLimit: SUBSCRIPTION_BODY_LIMIT,
       onRequest: requireJson,
-      schema: { summary: t("api:routes.unsubscribe"), tags, body: removeSubscriptionBody, response: { 204: noContentSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "deleteSubscription", security: [], summary: t("api:routes.unsubscribe"), tags, body: removeSubscriptionBody, response: { 204: noContentSchema, "4xx": apiErrorSchema } },
     },
     async (request, reply) => {
       const body = request.body;
@@ -208,7 +210,7 @@ function registerSubscriptionUserRoutes(app: FastifyInstance, deps: Subscription
     {
       bodyLimit: TAGGED_BODY_LIMIT,
       onRequest: requireJson,
-      schema: { summary: t("api:routes.subscriptionUserIdentify"), tags, body: identifySubscriptionRequestSchema, response },
+      schema: { operationId: "identifySubscription", security: [], summary: t("api:routes.subscriptionUserIdentify"), tags, body: identifySubscriptionRequestSchema, response },
     },
     async (request): Promise<SubscriptionResponse> => {
       const body = request.body;
@@ -237,7 +239,7 @@ function registerSubscriptionUserRoutes(app: FastifyInstance, deps: Subscription
     {
       bodyLimit: SUBSCRIPTION_BODY_LIMIT,
       onRequest: requireJson,
-      schema: { summary: t("api:routes.subscriptionUserForget"), tags, body: forgetSubscriptionRequestSchema, response },
+      schema: { operationId: "forgetSubscriptionUser", security: [], summary: t("api:routes.subscriptionUserForget"), tags, body: forgetSubscriptionRequestSchema, response },
     },
     async (request): Promise<SubscriptionResponse> => {
       const body = request.body;
@@ -264,6 +266,8 @@ function registerChannelChoiceRoute(app: FastifyInstance, deps: SubscriptionRout
       bodyLimit: SUBSCRIPTION_BODY_LIMIT,
       onRequest: requireJson,
       schema: {
+        operationId: "setSubscriptionChannels",
+        security: [],
         summary: t("api:routes.subscriptionChannels"),
         tags: [t("api:tags.public")],
         body: subscriptionChannelsBody,
@@ -287,7 +291,7 @@ function registerChannelChoiceRoute(app: FastifyInstance, deps: SubscriptionRout
         case "channel_not_found":
           throw apiError("channel_not_found", "channels");
         case "too_many_channels":
-          throw apiError("too_many_channels", "channels");
+          throw limitError("too_many_channels", "channels", "channels", deps.maxChannelsPerSubscription);
         case "replaced":
           request.log.info({ channels: result.channels.length }, "subscription channels chosen");
           return { channels: result.channels };
@@ -325,7 +329,7 @@ async function checkSiteCap(site: KnownSite, endpoint: string, deps: Subscriptio
   if (site.builtIn || cap === 0) return;
   if ((await deps.sites.repository.countSubscriptions(site.id)) < cap) return;
   if ((await deps.subscriptions.findByEndpoint(endpoint)) !== undefined) return;
-  throw apiError("site_subscription_cap", "site");
+  throw limitError("site_subscription_cap", "site", "siteSubscriptions", cap);
 }
 
 function userAgentOf(request: FastifyRequest): string | null {

@@ -30,7 +30,7 @@ export function registerTokenRoutes(app: FastifyInstance, deps: AuthRoutesDeps):
 
   routes.get(
     API_ROUTES.tokens,
-    { onRequest: requireAdmin, schema: { ...doc("api:routes.tokensList"), response: { 200: tokensResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "listTokens", ...doc("api:routes.tokensList"), response: { 200: tokensResponseSchema, "4xx": apiErrorSchema } } },
     async () => ({ tokens: (await deps.tokens.list()).map(presentApiToken) }),
   );
 
@@ -39,6 +39,7 @@ export function registerTokenRoutes(app: FastifyInstance, deps: AuthRoutesDeps):
     {
       onRequest: [requireAdmin, requireJson],
       schema: {
+        operationId: "createToken",
         ...doc("api:routes.tokensCreate"),
         body: createTokenRequestSchema,
         response: { 201: createTokenResponseSchema, "4xx": apiErrorSchema },
@@ -65,7 +66,7 @@ export function registerTokenRoutes(app: FastifyInstance, deps: AuthRoutesDeps):
 
   routes.delete(
     `${API_ROUTES.tokens}/:id`,
-    { onRequest: requireAdmin, schema: { ...doc("api:routes.tokensRevoke"), params: tokenParams, response: { 204: noContentSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "revokeToken", ...doc("api:routes.tokensRevoke"), params: tokenParams, response: { 204: noContentSchema, "4xx": apiErrorSchema } } },
     async (request, reply) => {
       const id = Number(request.params.id);
       if ((await deps.tokens.revoke(id, deps.now())) === "not_found") throw apiError("token_not_found");

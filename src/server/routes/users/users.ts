@@ -26,7 +26,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
 
   routes.get(
     API_ROUTES.users,
-    { onRequest: requireAdmin, schema: { ...doc("api:routes.usersList"), response: { 200: usersResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "listUsers", ...doc("api:routes.usersList"), response: { 200: usersResponseSchema, "4xx": apiErrorSchema } } },
     async () => ({ users: (await deps.users.list()).map(presentUser) }),
   );
 
@@ -34,7 +34,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
     API_ROUTES.users,
     {
       onRequest: [requireAdmin, requireJson],
-      schema: { ...doc("api:routes.usersCreate"), body: createUserRequestSchema, response: { 201: userResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "createUser", ...doc("api:routes.usersCreate"), body: createUserRequestSchema, response: { 201: userResponseSchema, "4xx": apiErrorSchema } },
     },
     async (request, reply) => {
       const { name, email, password, role } = request.body;
@@ -51,6 +51,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
     {
       onRequest: [requireAdmin, requireJson],
       schema: {
+        operationId: "updateUser",
         ...doc("api:routes.usersUpdate"),
         params: userParams,
         body: updateUserRequestSchema,
@@ -86,7 +87,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
 
   routes.delete(
     byId,
-    { onRequest: requireAdmin, schema: { ...doc("api:routes.usersDelete"), params: userParams, response: { 204: noContentSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "deleteUser", ...doc("api:routes.usersDelete"), params: userParams, response: { 204: noContentSchema, "4xx": apiErrorSchema } } },
     async (request, reply) => {
       const id = Number(request.params.id);
       const principal = request.principal;

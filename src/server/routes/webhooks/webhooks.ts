@@ -61,7 +61,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRoutesD
 
   routes.get(
     API_ROUTES.webhooks,
-    { onRequest: requireAdmin, schema: { ...doc("webhooksList"), response: { 200: webhooksResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "listWebhooks", ...doc("webhooksList"), response: { 200: webhooksResponseSchema, "4xx": apiErrorSchema } } },
     async () => ({ webhooks: (await deps.webhooks.list()).map(presentWebhook) }),
   );
 
@@ -70,6 +70,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRoutesD
     {
       onRequest: [requireAdmin, requireJson],
       schema: {
+        operationId: "createWebhook",
         ...doc("webhooksCreate"),
         description: t("api:descriptions.webhooksCreate"),
         body: createWebhookRequestSchema,
@@ -92,7 +93,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRoutesD
 
   routes.get(
     `${API_ROUTES.webhooks}/:id`,
-    { onRequest: requireAdmin, schema: { ...doc("webhooksGet"), params: webhookParams, response: { 200: webhookResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "getWebhook", ...doc("webhooksGet"), params: webhookParams, response: { 200: webhookResponseSchema, "4xx": apiErrorSchema } } },
     async (request) => ({ webhook: presentWebhook(await found(request.params.id)) }),
   );
 
@@ -100,7 +101,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRoutesD
     `${API_ROUTES.webhooks}/:id`,
     {
       onRequest: [requireAdmin, requireJson],
-      schema: { ...doc("webhooksUpdate"), params: webhookParams, body: updateWebhookRequestSchema, response: { 200: webhookResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "updateWebhook", ...doc("webhooksUpdate"), params: webhookParams, body: updateWebhookRequestSchema, response: { 200: webhookResponseSchema, "4xx": apiErrorSchema } },
     },
     async (request) => {
       const { url, description, events, enabled } = request.body;
@@ -123,7 +124,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRoutesD
 
   routes.delete(
     `${API_ROUTES.webhooks}/:id`,
-    { onRequest: requireAdmin, schema: { ...doc("webhooksDelete"), params: webhookParams, response: { 204: noContentSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "deleteWebhook", ...doc("webhooksDelete"), params: webhookParams, response: { 204: noContentSchema, "4xx": apiErrorSchema } } },
     async (request, reply) => {
       if (!(await deps.webhooks.remove(Number(request.params.id)))) throw apiError("webhook_not_found");
       request.log.info({ webhookId: Number(request.params.id) }, "webhook deleted");
@@ -133,7 +134,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRoutesD
 
   routes.post(
     `${API_ROUTES.webhooks}/:id/secret`,
-    { onRequest: requireAdmin, schema: { ...doc("webhooksSecret"), params: webhookParams, response: { 200: webhookSecretResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "rotateWebhookSecret", ...doc("webhooksSecret"), params: webhookParams, response: { 200: webhookSecretResponseSchema, "4xx": apiErrorSchema } } },
     async (request, reply) => {
       const secret = newWebhookSecret();
       const webhook = await deps.webhooks.rotateSecret(Number(request.params.id), secret, deps.now());
@@ -147,7 +148,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRoutesD
     `${API_ROUTES.webhooks}/:id/messages`,
     {
       onRequest: requireAdmin,
-      schema: { ...doc("webhooksMessages"), params: webhookParams, querystring: webhookMessagesQuerySchema, response: { 200: webhookMessagesResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "listWebhookMessages", ...doc("webhooksMessages"), params: webhookParams, querystring: webhookMessagesQuerySchema, response: { 200: webhookMessagesResponseSchema, "4xx": apiErrorSchema } },
     },
     async (request) => {
       const webhook = await found(request.params.id);
@@ -159,7 +160,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRoutesD
 
   routes.post(
     `${API_ROUTES.webhooks}/:id/messages/:messageId/resend`,
-    { onRequest: requireAdmin, schema: { ...doc("webhooksResend"), params: messageParams, response: { 202: webhookMessageResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "resendWebhookMessage", ...doc("webhooksResend"), params: messageParams, response: { 202: webhookMessageResponseSchema, "4xx": apiErrorSchema } } },
     async (request, reply) => {
       const webhook = await found(request.params.id);
       const message = await deps.webhooks.resend(webhook.id, request.params.messageId, deps.now());
@@ -172,7 +173,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRoutesD
 
   routes.post(
     `${API_ROUTES.webhooks}/:id/test`,
-    { onRequest: requireAdmin, schema: { ...doc("webhooksTest"), params: webhookParams, response: { 202: webhookMessageResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "testWebhook", ...doc("webhooksTest"), params: webhookParams, response: { 202: webhookMessageResponseSchema, "4xx": apiErrorSchema } } },
     async (request, reply) => {
       const webhook = await found(request.params.id);
       const message = await deps.webhooks.enqueueOne(webhook.id, "webhook.test", { webhookId: String(webhook.id) }, deps.now());
