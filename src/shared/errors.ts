@@ -129,6 +129,9 @@ export const ERROR_STATUS = {
   segment_name_taken: 409,
   segment_in_use: 409,
   too_many_segments: 409,
+  notice_invalid: 400,
+  notice_removed: 409,
+  notice_not_public: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from "kysely";
 import type { DatabaseHandle } from "./database.js";
-import type { NotificationCategory, NotificationStatus, NotificationsTable, Schema } from "./schema.js";
+import type { NoticeVisibility, NotificationCategory, NotificationStatus, NotificationsTable, Schema } from "./schema.js";
 import { writeTransaction } from "./write-transaction.js";
 import { completedEvent, enqueueIfHooked } from "./recipient-outcomes.js";
 import { inChannels, inPeople, inSendPeople, inSites, notFlagged } from "./audience-filter.js";
@@ -63,6 +63,8 @@ export interface NewNotification {
    * are taken when `startDue` sends it. Absent or not in the future: now.
    */
   readonly sendAt?: number;
+  /** `hidden`: kept off the public Avisos page; default `public`. */
+  readonly notice?: "public" | "hidden";
 }
 
 export interface Notification {
@@ -89,6 +91,8 @@ export interface Notification {
   readonly expiresAt: number;
   readonly finishedAt: number | null;
   readonly counts: DeliveryCounts;
+  /** Whether the public Avisos page shows it. */
+  readonly notice: NoticeVisibility;
 }
 
 export interface DeliveryCounts {
@@ -137,6 +141,11 @@ export interface NotificationsRepository {
   peopleWithoutSubscriptions(people: readonly string[], sites: readonly number[]): Promise<string[]>;
   /** A `people` send's placeholder values, by person id (null: none given). */
   peopleData(notificationId: number): Promise<Map<string, SendPerson["data"]>>;
+  /**
+   * Shows a send on Avisos again (`public`), keeps it off (`hidden`) or takes it off for good
+   * (`removed`). A removed send stays removed: `notice_removed`. Undefined when there is no such send.
+   */
+  setNotice(id: number, notice: NoticeVisibility, now: number): Promise<Notification | "notice_removed" | undefined>;
 }
 
 const INSERT_CHUNK = 500;
@@ -223,7 +232,7 @@ export function createNotificationsRepository(database: DatabaseHandle): Notific
           .updateTable("notifications")
           .set({
             ...(audience === claimedSend.audience ? {} : { audience: JSON.stringify(audience) }),
-            status: range.count === 0 ? "completed" : "queued",
+            status: range.count === 0 ? "no_recipients" : "queued",
             queued: range.count,
             // The TTL counts from when it goes out, not from when it was written.
             expires_at: now + notification.ttlSeconds * 1000,
@@ -234,7 +243,7 @@ export function createNotificationsRepository(database: DatabaseHandle): Notific
           .executeTakeFirstOrThrow();
         await insertJobs(trx, notification.id, range, options.jobSize, isSparse(audience));
         const started = toNotification(row);
-        if (started.status === "completed") await enqueueIfHooked(trx, () => [completedEvent(started)], now);
+        if (started.status === "no_recipients") await enqueueIfHooked(trx, () => [completedEvent(started)], now);
         return started;
       });
       // Claimed by another process between the look and the claim: look again.
@@ -282,7 +291,21 @@ export function createNotificationsRepository(database: DatabaseHandle): Notific
     return new Map(rows.map((row) => [row.person_id, row.data === null ? null : (JSON.parse(row.data) as SendPerson["data"])]));
   }
 
-  return { createWithJobs, findById, cancel, startDue, countTargets, peopleWithoutSubscriptions, peopleData };
+  async function setNotice(id: number, notice: NoticeVisibility, now: number): Promise<Notification | "notice_removed" | undefined> {
+    const row = await db
+      .updateTable("notifications")
+      // Leaving the page is stamped, so the live stream tells open pages to drop it.
+      .set(notice === "public" ? { notice } : { notice, notice_changed_at: now })
+      .where("id", "=", id)
+      .where("notice", "!=", "removed")
+      .returningAll()
+      .executeTakeFirst();
+    if (row !== undefined) return toNotification(row);
+    const existing = await findById(id);
+    return existing === undefined ? undefined : notice === "removed" ? existing : "notice_removed";
+  }
+
+  return { createWithJobs, findById, cancel, startDue, countTargets, peopleWithoutSubscriptions, peopleData, setNotice };
 }
 
 /**
@@ -299,7 +322,7 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, asked: NewNotifica
   const people = input.audience.kind === "people";
   const rangeLater = people || input.audience.kind === "segment";
   let range = scheduled || rangeLater ? { count: 0, min: 0, max: 0 } : await targetRange(trx, input.audience);
-  const status = scheduled ? "scheduled" : range.count === 0 && !rangeLater ? "completed" : "queued";
+  const status = scheduled ? "scheduled" : range.count === 0 && !rangeLater ? "no_recipients" : "queued";
   const startsAt = scheduled ? input.sendAt! : options.now;
   const inserted = await trx
     .insertInto("notifications")
@@ -324,8 +347,9 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, asked: NewNotifica
       created_at: options.now,
       send_at: scheduled ? input.sendAt! : null,
       expires_at: startsAt + input.ttlSeconds * 1000,
-      finished_at: status === "completed" ? options.now : null,
+      finished_at: status === "no_recipients" ? options.now : null,
       queued: range.count,
+      notice: input.notice ?? "public",
     })
     .returning("id")
     .executeTakeFirstOrThrow();
@@ -355,7 +379,7 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, asked: NewNotifica
     .set({
       tag,
       payload: options.payloadFor({ id, tag }),
-      ...(rangeLater && !scheduled ? { queued: range.count, status: range.count === 0 ? "completed" : "queued", finished_at: range.count === 0 ? options.now : null } : {}),
+      ...(rangeLater && !scheduled ? { queued: range.count, status: range.count === 0 ? "no_recipients" : "queued", finished_at: range.count === 0 ? options.now : null } : {}),
     })
     .where("id", "=", id)
     .returningAll()
@@ -370,8 +394,8 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, asked: NewNotifica
   }
   await insertJobs(trx, id, range, options.jobSize, isSparse(input.audience));
   const send = toNotification(row);
-  // Nothing to send to: completed at once, and reported as any finished send is.
-  if (send.status === "completed") await enqueueIfHooked(trx, () => [completedEvent(send)], options.now);
+  // Nothing to send to: finished at once (`no_recipients`), and reported as any finished send is.
+  if (send.status === "no_recipients") await enqueueIfHooked(trx, () => [completedEvent(send)], options.now);
   return send;
 }
 
@@ -485,5 +509,6 @@ export function toNotification(row: Selectable<NotificationsTable>): Notificatio
       failed: Number(row.failed),
       removed: Number(row.removed),
     },
+    notice: row.notice,
   };
 }

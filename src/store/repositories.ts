@@ -23,6 +23,7 @@ import { createSubscriptionsRepository, type SubscriptionsRepository } from "./s
 import { createTagsRepository, type TagsRepository } from "./tags-repository.js";
 import { createUsersRepository, type UsersRepository } from "./users-repository.js";
 import { createWebhooksRepository, type WebhooksRepository } from "./webhooks-repository.js";
+import { createRetryCausesRepository, type RetryCausesRepository } from "./retry-causes-repository.js";
 
 /** Every repository over one database. Built once where the process is wired, then passed down. */
 export interface Repositories {
@@ -50,6 +51,7 @@ export interface Repositories {
   readonly tags: TagsRepository;
   readonly users: UsersRepository;
   readonly webhooks: WebhooksRepository;
+  readonly retryCauses: RetryCausesRepository;
 }
 
 export function createRepositories(database: DatabaseHandle): Repositories {
@@ -78,5 +80,6 @@ export function createRepositories(database: DatabaseHandle): Repositories {
     tags: createTagsRepository(database),
     users: createUsersRepository(database),
     webhooks: createWebhooksRepository(database),
+    retryCauses: createRetryCausesRepository(database),
   });
 }

@@ -78,6 +78,8 @@ export const API_ROUTES = {
  * schemas of notices.ts.
  */
 export const NOTICE_STREAM_EVENT = "notice";
+/** The same stream's event for a notice an operator took off Avisos: data `{"id":"12"}`; pages drop it. */
+export const NOTICE_WITHDRAWN_EVENT = "notice-withdrawn";
 
 /** `/api/v1/users/:id`. */
 export function userPath(id: string): string {

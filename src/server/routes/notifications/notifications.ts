@@ -27,6 +27,7 @@ import type { NotificationRoutesDeps } from "./notifications-deps.js";
 import { streamProgress } from "./progress-stream.js";
 import { checkIdempotencyKey, publish, toApiFailure, type PublishDeps } from "./publish.js";
 import { registerQuickPublish } from "./quick-publish.js";
+import { registerSendNoticeRoutes } from "./send-notice.js";
 import { resolveAudience, type AudienceFields } from "./resolve-audience.js";
 import type { Audience } from "../../../store/notifications-repository.js";
 
@@ -209,5 +210,6 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
     },
   );
 
+  registerSendNoticeRoutes(app, deps);
   await registerQuickPublish(app, { ...deps, publishDeps, rateLimit });
 }
