@@ -140,9 +140,9 @@ for (const dialect of DIALECTS) {
       expect([...fake.stats().acceptedById.keys()].every((id) => id.startsWith("before"))).toBe(true);
     });
 
-    it("completes a send to nobody at once", async () => {
+    it("ends a send to nobody at once as no_recipients", async () => {
       const created = await engine().createSend({ title: "Ninguém" });
-      expect(created).toMatchObject({ status: "completed", counts: { queued: 0 } });
+      expect(created).toMatchObject({ status: "no_recipients", counts: { queued: 0 } });
     });
 
     it("refuses a payload over 3993 bytes before storing anything", async () => {

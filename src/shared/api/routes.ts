@@ -116,6 +116,16 @@ export function notificationCancelPath(id: string): string {
   return `${notificationPath(id)}/cancel`;
 }
 
+/** `/api/v1/notifications/:id/notice`: PATCH (public / hidden), DELETE (removed from Avisos for good). */
+export function notificationNoticePath(id: string): string {
+  return `${notificationPath(id)}/notice`;
+}
+
+/** `/api/v1/notifications/:id/retries`: why its pushes are retried, by push service. */
+export function notificationRetriesPath(id: string): string {
+  return `${notificationPath(id)}/retries`;
+}
+
 /** `/api/v1/notifications/:id/events`: Server-Sent Events with the notification's progress. */
 export function notificationEventsPath(id: string): string {
   return `${notificationPath(id)}/events`;
