@@ -152,6 +152,6 @@ describe("sino send against a real server", () => {
       );
     });
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^Envio \d+ criado: concluído; nenhum assinante para receber\.\n$/);
+    expect(run.stdout).toMatch(/^Envio \d+ criado: sem destinatários; nenhum assinante para receber\.\n$/);
   });
 });
