@@ -127,6 +127,7 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
     .option("--category <categoria>", t("cli:send.category"))
     .option("--link <url>", t("cli:send.link"))
     .option("--schedule <data>", t("cli:send.schedule"))
+    .option("--no-notice", t("cli:send.noNotice"))
     .option("--server <url>", t("cli:send.server"))
     .option("--token <token>", t("cli:send.token"))
     // Flags are English like the code; the Portuguese spellings of the first version still work.

@@ -31,10 +31,22 @@ describe("sino send against a real server", () => {
     const io = captureIo({ SINO_TOKEN: setup.secret });
     await runCli(["send", "--server", setup.server.url, "--title", "Backup concluído", "--body", "Tudo certo", "--link", "/avisos"], io);
     expect(process.exitCode).toBe(0);
-    const match = /^Envio (\d+) criado: concluído; nenhum assinante para receber\.\n$/.exec(io.out.join(""));
+    // Nobody subscribes on this server: the send's own state says so.
+    const match = /^Envio (\d+) criado: sem destinatários; nenhum assinante para receber\.\n$/.exec(io.out.join(""));
     expect(match).not.toBeNull();
     const read = await setup.admin.get(`/api/v1/notifications/${match![1]}`);
     expect(read.body.notification).toMatchObject({ title: "Backup concluído", body: "Tudo certo", url: "/avisos" });
+  });
+
+  it("keeps a send off Avisos with --no-notice, and says so", async () => {
+    const io = captureIo({ SINO_TOKEN: setup.secret });
+    await runCli(["send", "--server", setup.server.url, "--title", "Só a equipe", "--no-notice"], io);
+    expect(process.exitCode).toBe(0);
+    const [created, notice] = io.out.join("").split("\n");
+    const id = /^Envio (\d+) criado/.exec(created!)![1];
+    expect(notice).toBe("Não publicado em Avisos (para publicar depois: Painel → Histórico → o envio).");
+    expect((await setup.admin.get(`/api/v1/notifications/${id}`)).body.notification.notice).toBe("hidden");
+    expect((await setup.admin.get("/api/v1/notices")).body.notices.map((n: { title: string }) => n.title)).not.toContain("Só a equipe");
   });
 
   it("narrows a send to one site with --site, and reports an unknown site in pt-BR (exit 1)", async () => {
@@ -140,6 +152,6 @@ describe("sino send against a real server", () => {
       );
     });
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^Envio \d+ criado: concluído; nenhum assinante para receber\.\n$/);
+    expect(run.stdout).toMatch(/^Envio \d+ criado: sem destinatários; nenhum assinante para receber\.\n$/);
   });
 });

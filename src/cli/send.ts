@@ -26,6 +26,8 @@ export interface SendOptions {
   readonly category?: string;
   readonly link?: string;
   readonly schedule?: string;
+  /** false (`--no-notice`): kept off the public Avisos page. */
+  readonly notice?: boolean;
   readonly server?: string;
   readonly token?: string;
 }
@@ -76,6 +78,7 @@ export async function sendCommand(options: SendOptions, io: SendIo, { t }: Trans
   if (options.body !== undefined) request.body = options.body;
   if (options.link !== undefined) request.url = options.link;
   if (options.category !== undefined) request.category = options.category;
+  if (options.notice === false) request.notice = "hidden";
   const channel = options.channel ?? QUICK_PUBLISH_EVERYONE;
   // `todos` is everyone; another name is a channel's slug (checked by the server). With no
   // audience option, a template's audience stands.
@@ -122,6 +125,7 @@ export async function sendCommand(options: SendOptions, io: SendIo, { t }: Trans
   }
   const created = body as CreateNotificationResponse;
   io.stdout(`${describe(created.notification, timeZone, t)}\n`);
+  if (created.notification.notice === "hidden" && created.notification.audience.type !== "endpoint") io.stdout(`${t("cli:send.notPublished")}\n`);
   // Whom the caller must reach another way (e-mail, SMS): their ids, one line.
   const missing = created.usersWithoutSubscriptions ?? [];
   if (missing.length > 0) io.stdout(`${t("cli:send.withoutSubscriptions", { count: missing.length, ids: missing.join(", ") })}\n`);

@@ -140,9 +140,9 @@ for (const dialect of DIALECTS) {
       expect([...fake.stats().acceptedById.keys()].every((id) => id.startsWith("before"))).toBe(true);
     });
 
-    it("completes a send to nobody at once", async () => {
+    it("ends a send to nobody at once as no_recipients", async () => {
       const created = await engine().createSend({ title: "Ninguém" });
-      expect(created).toMatchObject({ status: "completed", counts: { queued: 0 } });
+      expect(created).toMatchObject({ status: "no_recipients", counts: { queued: 0 } });
     });
 
     it("refuses a payload over 3993 bytes before storing anything", async () => {
@@ -194,6 +194,39 @@ for (const dialect of DIALECTS) {
         expect(fake.stats().acceptedById.get("s2")).toBe(1);
       });
     }
+
+    it("logs why pushes will be retried, once per push service host and cause of a batch, with the next attempt and no endpoint", async () => {
+      await seedSubscriptions(database, fake, 6);
+      for (const id of ["s1", "s3", "s4"]) fake.setBehaviour({ id, times: 1, action: { kind: "status", status: 503, retryAfter: 120 } });
+      const warnings: { details: Record<string, unknown>; message: string }[] = [];
+      const logged = createDeliveryEngine({
+        repositories: createRepositories(database),
+        transport,
+        vapid,
+        clock: clock.now,
+        random: () => 0.5,
+        options: { ...TEST_OPTIONS, lanes: 1, batchSize: 40 },
+        logger: { info: () => undefined, error: () => undefined, warn: (details, message) => warnings.push({ details: details as Record<string, unknown>, message }) },
+      });
+      engines.push(logged);
+      logged.start();
+      const created = await logged.createSend({ title: "Registrado" });
+      await waitForSend(() => logged.getSend(created.id), (s) => s.counts.accepted === 3 && s.counts.retrying === 3);
+      const retryLines = warnings.filter((w) => w.message.includes("retried"));
+      // One batch of six, one host, one cause: one line for the three pushes.
+      expect(retryLines).toHaveLength(1);
+      expect(retryLines[0]!.details).toMatchObject({
+        send: created.id,
+        host: new URL(fake.endpointFor("s1")).host,
+        reason: "unavailable",
+        status: 503,
+        pushes: 3,
+      });
+      // The soonest of the three retries as stored.
+      const soonest = await database.db.selectFrom("delivery_retries").select((eb) => eb.fn.min("not_before").as("at")).executeTakeFirstOrThrow();
+      expect(retryLines[0]!.details.nextAttemptAt).toBe(new Date(Number(soonest.at)).toISOString());
+      expect(JSON.stringify(retryLines)).not.toContain(fake.endpointFor("s1"));
+    });
 
     it("retries a 500, a reset stream and a hang (after the request timeout) with backoff", async () => {
       await seedSubscriptions(database, fake, 6);

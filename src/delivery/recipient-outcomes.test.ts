@@ -150,11 +150,11 @@ for (const dialect of DIALECTS) {
       expect(fake.stats().requests).toBe(0);
     });
 
-    it("reports a send with no target as completed at once", async () => {
+    it("reports a send with no target as finished at once, with its no_recipients status", async () => {
       await addWebhook();
       const send = await engine.createSend({ title: "Ninguém" });
-      expect(send.status).toBe("completed");
-      expect((await messages()).map((m) => [m.type, m.data.notificationId])).toEqual([["notification.completed", String(send.id)]]);
+      expect(send.status).toBe("no_recipients");
+      expect((await messages()).map((m) => [m.type, m.data.notificationId, m.data.status])).toEqual([["notification.completed", String(send.id), "no_recipients"]]);
     });
 
     it("queues recipient.shown once for a report recorded twice", async () => {

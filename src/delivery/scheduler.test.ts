@@ -44,13 +44,13 @@ for (const dialect of DIALECTS) {
       expect(await repo.startDue(13_000, { jobSize: 10, limit: 10 })).toEqual([]);
     });
 
-    it("completes at once a scheduled send that finds nobody, and never starts a cancelled one", async () => {
+    it("ends at once (no_recipients) a scheduled send that finds nobody, and never starts a cancelled one", async () => {
       const repo = createNotificationsRepository(database);
       const empty = await create(database, aSend({ sendAt: 2_000 }), 1_000);
       const cancelled = await create(database, aSend({ sendAt: 2_000 }), 1_000);
       expect((await repo.cancel(cancelled.id, 1_500))?.status).toBe("cancelled");
       const started = await repo.startDue(3_000, { jobSize: 10, limit: 10 });
-      expect(started.map((s) => [s.id, s.status, s.counts.queued])).toEqual([[empty.id, "completed", 0]]);
+      expect(started.map((s) => [s.id, s.status, s.counts.queued])).toEqual([[empty.id, "no_recipients", 0]]);
       expect((await repo.findById(cancelled.id))?.status).toBe("cancelled");
     });
 

@@ -131,10 +131,10 @@ for (const dialect of DIALECTS) {
       expect([await targetsOf(finished.id), await targetsOf(cancelled.id), await targetsOf(going.id)]).toEqual([0, 0, 5]);
     });
 
-    it("completes at once when nothing matches", async () => {
+    it("ends at once as no_recipients when nothing matches", async () => {
       await seed();
       const created = await run.engine.createSend({ title: "Ninguém", audience: segmentAudience({ tree: { tag: "plano", op: "eq", value: "ouro" } }) });
-      expect(created).toMatchObject({ status: "completed", counts: { queued: 0 } });
+      expect(created).toMatchObject({ status: "no_recipients", counts: { queued: 0 } });
     });
 
     it("reads a saved segment when a scheduled send goes out: an edit after scheduling changes who it reaches", async () => {

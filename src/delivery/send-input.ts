@@ -35,6 +35,8 @@ export interface SendInput {
   readonly collapseKey?: string;
   /** Epoch ms. In the future: stored as `scheduled`; the scheduler sends it out when due. */
   readonly sendAt?: number;
+  /** `hidden`: kept off the public Avisos page (default `public`). */
+  readonly notice?: "public" | "hidden";
 }
 
 /**
@@ -123,6 +125,7 @@ export function prepareSend(input: SendInput): NewNotification {
     collapseKey: collapseKey ?? null,
     ...(input.people === undefined ? {} : { people: input.people }),
     ...(input.sendAt === undefined ? {} : { sendAt: input.sendAt }),
+    ...(input.notice === undefined ? {} : { notice: input.notice }),
   };
   const personalised = (["title", "body", "url"] as const).find((field) => hasPlaceholders(prepared[field]));
   if (personalised === undefined) {

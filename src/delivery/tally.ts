@@ -1,5 +1,6 @@
 import type { PushOutcome } from "../push/sender.js";
 import type { DeliveryTarget, FailedRecipient, NewRetry, RangeBatchResult, RetryOutcome } from "../store/delivery-queue-repository.js";
+import { pushServiceHost } from "../store/retry-causes-repository.js";
 
 /** The final or next step for one push, from the classifier's verdict. */
 export function retryOutcomeOf(outcome: PushOutcome): RetryOutcome {
@@ -9,7 +10,7 @@ export function retryOutcomeOf(outcome: PushOutcome): RetryOutcome {
     case "gone":
       return { kind: "removed" };
     case "retry":
-      return { kind: "retry", notBefore: outcome.at, reason: outcome.reason };
+      return { kind: "retry", notBefore: outcome.at, reason: outcome.reason, status: outcome.status ?? 0, detail: outcome.detail };
     case "fatal":
       return outcome.flag === "vapid_mismatch" ? { kind: "failed", reason: outcome.reason, flag: true } : { kind: "failed", reason: outcome.reason };
   }
@@ -37,7 +38,8 @@ export function tallyRange(targets: readonly DeliveryTarget[], outcomes: readonl
         gone.push(target);
         break;
       case "retry":
-        retries.push({ recipient: target, attempt: 2, notBefore: outcome.at, reason: outcome.reason });
+        // The rare path: only a retry pays for parsing its endpoint's host.
+        retries.push({ recipient: target, attempt: 2, notBefore: outcome.at, reason: outcome.reason, host: pushServiceHost(target.endpoint), status: outcome.status ?? 0, detail: outcome.detail });
         break;
       case "fatal":
         failed.push({ recipient: target, reason: outcome.reason });

@@ -7,6 +7,7 @@ import type { DeliveryOptions } from "./delivery-options.js";
 import type { BatchPusher, PayloadOf } from "./push-batch.js";
 import { payloadFor, fillTemplate } from "./send-input.js";
 import { retryOutcomeOf, tallyRange } from "./tally.js";
+import { groupRetryCauses, pushServiceHost, type RetryCauseInput } from "../store/retry-causes-repository.js";
 
 /** Structured logging, pino-compatible; never given keys or whole endpoints. */
 export interface DeliveryLogger {
@@ -165,6 +166,30 @@ export function createWorker(deps: WorkerDeps): Worker {
     if (count > 0) logger.warn({ send, subscriptions: count, lane }, "push service refused the VAPID key (403): subscriptions flagged, not sent to until they register again");
   }
 
+  /**
+   * Why pushes will be tried again and when, one line per push service host and cause of a
+   * batch (never one per push): what an operator looking at a send stuck "em nova tentativa"
+   * needs, without the endpoints (capability URLs).
+   */
+  function logRetries(send: number, lane: string, retries: readonly RetryCauseInput[]): void {
+    if (retries.length === 0) return;
+    for (const cause of groupRetryCauses(retries)) {
+      logger.warn(
+        {
+          send,
+          lane,
+          host: cause.host,
+          reason: cause.reason,
+          ...(cause.status > 0 ? { status: cause.status } : {}),
+          pushes: cause.pushes,
+          nextAttemptAt: new Date(cause.nextAttemptAt).toISOString(),
+          ...(cause.detail === null ? {} : { detail: cause.detail }),
+        },
+        "push service did not take these pushes; they will be retried",
+      );
+    }
+  }
+
   async function runOnce(owner: string): Promise<boolean> {
     const retries = await queue.claimRetries(lease(owner), options.batchSize);
     if (retries.length > 0) {
@@ -195,6 +220,7 @@ export function createWorker(deps: WorkerDeps): Worker {
       if (abandoned) return;
       const result = tallyRange(targets, outcomes);
       warnFlagged(result.flagged.length, job.notificationId, owner);
+      logRetries(job.notificationId, owner, result.retries);
       const updated = await queue.checkpoint(lease(owner), { job, cursor, result });
       if (updated === undefined) {
         logger.warn({ job: job.id, send: job.notificationId, lane: owner }, "lease lost or send cancelled; dropping the job");
@@ -235,7 +261,15 @@ export function createWorker(deps: WorkerDeps): Worker {
           return;
         }
         const outcomes = await deps.pusher.push(send, list.map((r) => ({ target: r.target!, attempt: r.attempt })), now, payloadOf);
-        outcomes.forEach((outcome, i) => settled.push({ retry: list[i]!, outcome: retryOutcomeOf(outcome) }));
+        const again: RetryCauseInput[] = [];
+        outcomes.forEach((outcome, i) => {
+          const result = retryOutcomeOf(outcome);
+          settled.push({ retry: list[i]!, outcome: result });
+          if (result.kind === "retry") {
+            again.push({ host: pushServiceHost(list[i]!.target!.endpoint), reason: result.reason, status: result.status ?? 0, notBefore: result.notBefore, detail: result.detail });
+          }
+        });
+        logRetries(notificationId, owner, again);
         warnFlagged(outcomes.filter((o) => o.kind === "fatal" && o.flag === "vapid_mismatch").length, notificationId, owner);
       }),
     );

@@ -180,6 +180,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ...operatorDeps,
       events: deps.repositories.notificationEvents,
       notifications: deps.repositories.notifications,
+      retryCauses: deps.repositories.retryCauses,
     });
     registerNoticeRoutes(publicApi, { notices: deps.repositories.notices, channels, translator: deps.translator, streamLimits: deps.config.streams });
   });

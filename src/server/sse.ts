@@ -10,7 +10,8 @@ export interface EventStream {
   /** True once the client went away or `end()` was called; writes are then ignored. */
   readonly closed: boolean;
   /** One event; `data` is a single line (JSON), so it needs no splitting into `data:` lines. */
-  send(event: string, id: string | number, data: string): void;
+  /** `id` undefined: the event sets no id (the client's Last-Event-ID stays as it was). */
+  send(event: string, id: string | number | undefined, data: string): void;
   /** Runs once when the stream closes, from either side: stop timers, unsubscribe. */
   onClose(listener: () => void): void;
   /** Ends the stream from the server's side (the client reconnects only if it wants more). */
@@ -57,7 +58,7 @@ export function openEventStream(reply: FastifyReply, options: EventStreamOptions
       return closed;
     },
     send(event, id, data) {
-      if (!closed) raw.write(`event: ${event}\nid: ${id}\ndata: ${data}\n\n`);
+      if (!closed) raw.write(id === undefined ? `event: ${event}\ndata: ${data}\n\n` : `event: ${event}\nid: ${id}\ndata: ${data}\n\n`);
     },
     onClose(listener) {
       listeners.push(listener);

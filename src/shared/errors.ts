@@ -137,6 +137,9 @@ export const ERROR_STATUS = {
   too_many_templates: 409,
   /** A JSON body with a field its route does not take (`field` names it): request bodies are strict. */
   unknown_field: 400,
+  notice_invalid: 400,
+  notice_removed: 409,
+  notice_not_public: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -122,7 +122,7 @@ for (const dialect of DIALECTS) {
         {
           job,
           cursor: job.toId,
-          result: { ...NOTHING, retries: targets.map((recipient) => ({ recipient, attempt: 2, notBefore: 100, reason: "server_error" })) },
+          result: { ...NOTHING, retries: targets.map((recipient) => ({ recipient, attempt: 2, notBefore: 100, reason: "server_error", host: "push.example.com", status: 500 })) },
         },
       );
       expect(await notifications.findById(send.id)).toMatchObject({ status: "sending", counts: { retrying: 2 } });

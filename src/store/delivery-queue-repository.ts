@@ -15,6 +15,7 @@ import {
 import type { WebhookEvent } from "../shared/api/webhook-events.js";
 import { removeSubscriptionsLogged } from "./subscription-removals.js";
 import { writeTransaction } from "./write-transaction.js";
+import { groupRetryCauses, pushServiceHost, recordRetryCauses, type RetryCauseInput } from "./retry-causes-repository.js";
 
 /** A range job held by one lane: subscriptions with `cursor < id <= toId` are still to be sent. */
 export interface ClaimedJob {
@@ -41,6 +42,10 @@ export interface NewRetry {
   readonly attempt: number;
   readonly notBefore: number;
   readonly reason: string;
+  /** The push service's host, the HTTP status (0: no answer) and the start of its answer: the retry's cause. */
+  readonly host: string;
+  readonly status: number;
+  readonly detail?: string | undefined;
 }
 
 /** The settled outcome of every target of one sub-batch of a range job. */
@@ -80,7 +85,7 @@ export type RetryOutcome =
   | { readonly kind: "accepted" }
   | { readonly kind: "failed"; readonly reason?: string; readonly flag?: boolean }
   | { readonly kind: "removed" }
-  | { readonly kind: "retry"; readonly notBefore: number; readonly reason: string };
+  | { readonly kind: "retry"; readonly notBefore: number; readonly reason: string; readonly status?: number; readonly detail?: string | undefined };
 
 export interface SettledRetry {
   readonly retry: ClaimedRetry;
@@ -245,6 +250,7 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
       for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
         await trx.insertInto("delivery_retries").values(rows.slice(i, i + INSERT_CHUNK)).execute();
       }
+      if (result.retries.length > 0) await recordRetryCauses(trx, job.notificationId, groupRetryCauses(result.retries), lease.now);
       const recipients = recipientResults(result);
       await insertRecipientRows(trx, job.notificationId, recipients, lease.now);
       await enqueueIfHooked(trx, () => recipientEvents(job.notificationId, recipients), lease.now);
@@ -376,6 +382,7 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
         const gone: number[] = [];
         const flagged: number[] = [];
         const events: WebhookEvent[] = [];
+        const causes: RetryCauseInput[] = [];
         for (const { retry, outcome } of byNotification.get(notificationId)!) {
           const mine = trx.updateTable("delivery_retries").where("id", "=", retry.id).where("lease_owner", "=", lease.owner);
           const row = trx
@@ -386,7 +393,16 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
             const moved = await mine
               .set({ attempt: retry.attempt + 1, not_before: outcome.notBefore, last_reason: outcome.reason, lease_owner: null, lease_until: 0 })
               .executeTakeFirst();
-            if (moved.numUpdatedRows > 0n) await row.set({ attempts: retry.attempt, reason: outcome.reason, updated_at: lease.now }).execute();
+            if (moved.numUpdatedRows > 0n) {
+              await row.set({ attempts: retry.attempt, reason: outcome.reason, updated_at: lease.now }).execute();
+              causes.push({
+                host: retry.target === undefined ? "?" : pushServiceHost(retry.target.endpoint),
+                reason: outcome.reason,
+                status: outcome.status ?? 0,
+                notBefore: outcome.notBefore,
+                detail: outcome.detail,
+              });
+            }
             continue;
           }
           const deleted = await trx
@@ -421,6 +437,7 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
           if (recipient !== undefined) events.push(recipientEvent(notificationId, recipient, final, reason)!);
         }
         await enqueueIfHooked(trx, () => events, lease.now);
+        await recordRetryCauses(trx, notificationId, groupRetryCauses(causes), lease.now);
         if (counts.settled > 0) {
           await trx
             .updateTable("notifications")

@@ -27,13 +27,26 @@ export interface NoticesQuery {
   readonly afterId?: number;
 }
 
+/** A send that left Avisos (hidden or removed): the live stream tells open pages to drop it. */
+export interface WithdrawnNotice {
+  readonly id: number;
+  /** Its channels (active or not), so a channel's stream tells only its own pages. */
+  readonly channels: readonly string[];
+  readonly changedAt: number;
+}
+
 export interface NoticesRepository {
-  /** Newest first. Only sends that went out, to everyone or to at least one active channel. */
+  /**
+   * Newest first. Only sends that went out, to everyone or to at least one active channel, and
+   * that the operators left public (`notice`).
+   */
   list(query: NoticesQuery): Promise<NoticeRecord[]>;
+  /** Sends that left Avisos at or after `since` (oldest change first, at most `limit`). */
+  withdrawnSince(since: number, limit: number): Promise<WithdrawnNotice[]>;
 }
 
 /** Statuses of a send that went out (scheduled ones have not yet; cancelled ones may never). */
-const WENT_OUT = ["queued", "sending", "completed"] as const;
+const WENT_OUT = ["queued", "sending", "completed", "no_recipients"] as const;
 
 export function createNoticesRepository(database: DatabaseHandle): NoticesRepository {
   const { db } = database;
@@ -43,6 +56,7 @@ export function createNoticesRepository(database: DatabaseHandle): NoticesReposi
       .selectFrom("notifications")
       .select(["id", "title", "body", "url", "icon", "image", publishedAt.as("published_at")])
       .where("status", "in", [...WENT_OUT])
+      .where("notice", "=", "public")
       // "Send to me" tests go to one browser; they are not notices. (The audience JSON is written
       // by JSON.stringify with `kind` first.)
       .where("audience", "not like", '{"kind":"endpoint"%')
@@ -110,5 +124,29 @@ export function createNoticesRepository(database: DatabaseHandle): NoticesReposi
     }));
   }
 
-  return { list };
+  async function withdrawnSince(since: number, limit: number): Promise<WithdrawnNotice[]> {
+    const rows = await db
+      .selectFrom("notifications")
+      .select(["id", "notice_changed_at"])
+      .where("notice_changed_at", ">=", since)
+      .where("notice", "!=", "public")
+      .orderBy("notice_changed_at")
+      .orderBy("id")
+      .limit(limit)
+      .execute();
+    if (rows.length === 0) return [];
+    const channelRows = await db
+      .selectFrom("notification_channels")
+      .innerJoin("channels", "channels.id", "notification_channels.channel_id")
+      .select(["notification_channels.notification_id", "channels.slug"])
+      .where("notification_channels.notification_id", "in", rows.map((r) => Number(r.id)))
+      .execute();
+    return rows.map((r) => ({
+      id: Number(r.id),
+      channels: channelRows.filter((c) => Number(c.notification_id) === Number(r.id)).map((c) => c.slug),
+      changedAt: Number(r.notice_changed_at),
+    }));
+  }
+
+  return { list, withdrawnSince };
 }

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from "kysely";
 import type { DatabaseHandle } from "./database.js";
-import type { NotificationCategory, NotificationStatus, NotificationsTable, Schema } from "./schema.js";
+import type { NoticeVisibility, NotificationCategory, NotificationStatus, NotificationsTable, Schema } from "./schema.js";
 import { writeTransaction } from "./write-transaction.js";
 import { completedEvent, enqueueIfHooked } from "./recipient-outcomes.js";
 import { inChannels, inPeople, inSendPeople, inSites, notFlagged } from "./audience-filter.js";
@@ -64,6 +64,8 @@ export interface NewNotification {
    * are taken when `startDue` sends it. Absent or not in the future: now.
    */
   readonly sendAt?: number;
+  /** `hidden`: kept off the public Avisos page; default `public`. */
+  readonly notice?: "public" | "hidden";
 }
 
 export interface Notification {
@@ -90,6 +92,8 @@ export interface Notification {
   readonly expiresAt: number;
   readonly finishedAt: number | null;
   readonly counts: DeliveryCounts;
+  /** Whether the public Avisos page shows it. */
+  readonly notice: NoticeVisibility;
 }
 
 export interface DeliveryCounts {
@@ -143,6 +147,10 @@ export interface NotificationsRepository {
    * (src/store/reschedule-send.ts); `not_scheduled` once it started, finished or was cancelled.
    */
   reschedule(id: number, input: NewNotification, options: RescheduleOptions): Promise<Notification | "not_scheduled" | undefined>;
+   * Shows a send on Avisos again (`public`), keeps it off (`hidden`) or takes it off for good
+   * (`removed`). A removed send stays removed: `notice_removed`. Undefined when there is no such send.
+   */
+  setNotice(id: number, notice: NoticeVisibility, now: number): Promise<Notification | "notice_removed" | undefined>;
 }
 
 const INSERT_CHUNK = 500;
@@ -231,7 +239,7 @@ export function createNotificationsRepository(database: DatabaseHandle): Notific
           .updateTable("notifications")
           .set({
             ...(audience === claimedSend.audience ? {} : { audience: JSON.stringify(audience) }),
-            status: range.count === 0 ? "completed" : "queued",
+            status: range.count === 0 ? "no_recipients" : "queued",
             queued: range.count,
             // The TTL counts from when it goes out, not from when it was written.
             expires_at: now + notification.ttlSeconds * 1000,
@@ -242,7 +250,7 @@ export function createNotificationsRepository(database: DatabaseHandle): Notific
           .executeTakeFirstOrThrow();
         await insertJobs(trx, notification.id, range, options.jobSize, isSparse(audience));
         const started = toNotification(row);
-        if (started.status === "completed") await enqueueIfHooked(trx, () => [completedEvent(started)], now);
+        if (started.status === "no_recipients") await enqueueIfHooked(trx, () => [completedEvent(started)], now);
         return started;
       });
       // Claimed by another process between the look and the claim: look again.
@@ -290,6 +298,21 @@ export function createNotificationsRepository(database: DatabaseHandle): Notific
     return new Map(rows.map((row) => [row.person_id, row.data === null ? null : (JSON.parse(row.data) as SendPerson["data"])]));
   }
 
+
+  async function setNotice(id: number, notice: NoticeVisibility, now: number): Promise<Notification | "notice_removed" | undefined> {
+    const row = await db
+      .updateTable("notifications")
+      // Leaving the page is stamped, so the live stream tells open pages to drop it.
+      .set(notice === "public" ? { notice } : { notice, notice_changed_at: now })
+      .where("id", "=", id)
+      .where("notice", "!=", "removed")
+      .returningAll()
+      .executeTakeFirst();
+    if (row !== undefined) return toNotification(row);
+    const existing = await findById(id);
+    return existing === undefined ? undefined : notice === "removed" ? existing : "notice_removed";
+  }
+
   return {
     createWithJobs,
     findById,
@@ -299,6 +322,7 @@ export function createNotificationsRepository(database: DatabaseHandle): Notific
     peopleWithoutSubscriptions,
     peopleData,
     reschedule: (id, input, options) => rescheduleSend(database, id, input, options),
+    setNotice,
   };
 }
 
@@ -316,7 +340,7 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, asked: NewNotifica
   const people = input.audience.kind === "people";
   const rangeLater = people || input.audience.kind === "segment";
   let range = scheduled || rangeLater ? { count: 0, min: 0, max: 0 } : await targetRange(trx, input.audience);
-  const status = scheduled ? "scheduled" : range.count === 0 && !rangeLater ? "completed" : "queued";
+  const status = scheduled ? "scheduled" : range.count === 0 && !rangeLater ? "no_recipients" : "queued";
   const startsAt = scheduled ? input.sendAt! : options.now;
   const inserted = await trx
     .insertInto("notifications")
@@ -341,8 +365,9 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, asked: NewNotifica
       created_at: options.now,
       send_at: scheduled ? input.sendAt! : null,
       expires_at: startsAt + input.ttlSeconds * 1000,
-      finished_at: status === "completed" ? options.now : null,
+      finished_at: status === "no_recipients" ? options.now : null,
       queued: range.count,
+      notice: input.notice ?? "public",
     })
     .returning("id")
     .executeTakeFirstOrThrow();
@@ -372,7 +397,7 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, asked: NewNotifica
     .set({
       tag,
       payload: options.payloadFor({ id, tag }),
-      ...(rangeLater && !scheduled ? { queued: range.count, status: range.count === 0 ? "completed" : "queued", finished_at: range.count === 0 ? options.now : null } : {}),
+      ...(rangeLater && !scheduled ? { queued: range.count, status: range.count === 0 ? "no_recipients" : "queued", finished_at: range.count === 0 ? options.now : null } : {}),
     })
     .where("id", "=", id)
     .returningAll()
@@ -387,8 +412,8 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, asked: NewNotifica
   }
   await insertJobs(trx, id, range, options.jobSize, isSparse(input.audience));
   const send = toNotification(row);
-  // Nothing to send to: completed at once, and reported as any finished send is.
-  if (send.status === "completed") await enqueueIfHooked(trx, () => [completedEvent(send)], options.now);
+  // Nothing to send to: finished at once (`no_recipients`), and reported as any finished send is.
+  if (send.status === "no_recipients") await enqueueIfHooked(trx, () => [completedEvent(send)], options.now);
   return send;
 }
 
@@ -502,5 +527,6 @@ export function toNotification(row: Selectable<NotificationsTable>): Notificatio
       failed: Number(row.failed),
       removed: Number(row.removed),
     },
+    notice: row.notice,
   };
 }

@@ -24,6 +24,7 @@ import { createTagsRepository, type TagsRepository } from "./tags-repository.js"
 import { createTemplatesRepository, type TemplatesRepository } from "./templates-repository.js";
 import { createUsersRepository, type UsersRepository } from "./users-repository.js";
 import { createWebhooksRepository, type WebhooksRepository } from "./webhooks-repository.js";
+import { createRetryCausesRepository, type RetryCausesRepository } from "./retry-causes-repository.js";
 
 /** Every repository over one database. Built once where the process is wired, then passed down. */
 export interface Repositories {
@@ -52,6 +53,7 @@ export interface Repositories {
   readonly templates: TemplatesRepository;
   readonly users: UsersRepository;
   readonly webhooks: WebhooksRepository;
+  readonly retryCauses: RetryCausesRepository;
 }
 
 export function createRepositories(database: DatabaseHandle): Repositories {
@@ -81,5 +83,6 @@ export function createRepositories(database: DatabaseHandle): Repositories {
     templates: createTemplatesRepository(database),
     users: createUsersRepository(database),
     webhooks: createWebhooksRepository(database),
+    retryCauses: createRetryCausesRepository(database),
   });
 }

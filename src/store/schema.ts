@@ -32,6 +32,7 @@ export interface Schema {
   segments: SegmentsTable;
   segment_sizes: SegmentSizesTable;
   templates: TemplatesTable;
+  notification_retry_causes: NotificationRetryCausesTable;
 }
 
 export interface SubscriptionsTable {
@@ -74,8 +75,14 @@ export interface SettingsTable {
   value: string;
 }
 
-/** `scheduled`: waiting for `send_at`, with no jobs yet; the scheduler makes it `queued` when due. */
-export type NotificationStatus = "scheduled" | "queued" | "sending" | "completed" | "cancelled" | "failed";
+/**
+ * `scheduled`: waiting for `send_at`, with no jobs yet; the scheduler makes it `queued` when due.
+ * `no_recipients`: it went out to nobody (no target when it started), finished at once.
+ */
+export type NotificationStatus = "scheduled" | "queued" | "sending" | "completed" | "cancelled" | "failed" | "no_recipients";
+
+/** On the public Avisos page (`public`), kept off it for now (`hidden`) or taken off for good (`removed`). */
+export type NoticeVisibility = "public" | "hidden" | "removed";
 
 /** A send: one message to an audience, with its delivery counters. */
 export interface NotificationsTable {
@@ -115,6 +122,10 @@ export interface NotificationsTable {
   personalised: Generated<number>;
   /** The saved segment a `segment` send used (its audience JSON keeps the expression it resolved). */
   segment_id: Generated<number | null>;
+  /** Whether Avisos shows it. */
+  notice: Generated<NoticeVisibility>;
+  /** When it last left Avisos (hidden or removed), for the live stream; null if it never did. */
+  notice_changed_at: Generated<number | null>;
 }
 
 export type NotificationCategory = "marketing" | "transactional";
@@ -403,4 +414,21 @@ export interface TemplatesTable {
   audience: string | null;
   created_at: number;
   updated_at: number;
+/** Why a send's pushes are retried: one row per push service host, reason and HTTP status. */
+export interface NotificationRetryCausesTable {
+  notification_id: number;
+  /** The push service's host, never the endpoint. */
+  host: string;
+  /** The classifier's retry reason (src/push/classify-response.ts). */
+  reason: string;
+  /** HTTP status answered; 0 when none came. */
+  status: number;
+  /** Retries scheduled for this cause so far. */
+  pushes: number;
+  first_at: number;
+  last_at: number;
+  /** The soonest retry its last batch scheduled. */
+  next_attempt_at: number;
+  /** The start of the push service's answer body, when there was one. */
+  detail: string | null;
 }

@@ -83,7 +83,7 @@ export function createStatsRepository(database: DatabaseHandle): StatsRepository
             .where("notification_events.type", "=", "clicked")
             .as("clicked"),
       ])
-      .where("status", "in", ["queued", "sending", "completed", "failed"])
+      .where("status", "in", ["queued", "sending", "completed", "failed", "no_recipients"])
       .where("audience", "not like", '{"kind":"endpoint"%')
       .where(publishedAt, ">=", since)
       .execute();

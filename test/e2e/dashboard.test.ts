@@ -182,8 +182,10 @@ describe("the dashboard", () => {
     await page.getByRole("dialog").getByRole("button", { name: P.compose.submit.now }).click();
     await heading(page, "Promoção de inverno").waitFor();
     expect(new URL(page.url()).pathname).toMatch(/^\/painel\/envios\/\d+$/);
-    await page.getByTestId("send-status").filter({ hasText: ptBR.notifications.status.completed }).waitFor();
-    expect(await page.getByText(ptBR.notifications.send.nobody).count()).toBe(1);
+    // Nobody to receive it: its own state and wording, never a green "Concluído 100%".
+    await page.getByTestId("send-status").filter({ hasText: ptBR.notifications.status.no_recipients }).waitFor();
+    expect(await page.getByText(ptBR.notifications.send.noRecipients).count()).toBe(1);
+    expect(await page.getByTestId("send-percent").count()).toBe(0);
   });
 
   it("enables \"Enviar para mim\" once this browser's bell is on, and shows the server's answer to it", async () => {

@@ -37,5 +37,6 @@ export function presentNotification(send: StoredNotification): Notification {
     createdAt: new Date(send.createdAt).toISOString(),
     finishedAt: iso(send.finishedAt),
     counts: { ...send.counts },
+    notice: send.notice,
   };
 }

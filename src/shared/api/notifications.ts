@@ -40,10 +40,19 @@ export type NotificationUrgency = (typeof NOTIFICATION_URGENCIES)[number];
 export const MAX_NOTIFICATION_TTL = 28 * 86_400;
 export const DEFAULT_NOTIFICATION_TTL = 86_400;
 
-export const NOTIFICATION_STATUSES = ["scheduled", "queued", "sending", "completed", "cancelled", "failed"] as const;
+/** `no_recipients`: it went out when nobody was there to receive it (no subscription matched). */
+export const NOTIFICATION_STATUSES = ["scheduled", "queued", "sending", "completed", "cancelled", "failed", "no_recipients"] as const;
 export type NotificationStatus = (typeof NOTIFICATION_STATUSES)[number];
 /** A notification in one of these never changes again. */
-export const FINAL_STATUSES: readonly NotificationStatus[] = ["completed", "cancelled", "failed"];
+export const FINAL_STATUSES: readonly NotificationStatus[] = ["completed", "cancelled", "failed", "no_recipients"];
+
+/**
+ * Whether a send shows on the public Avisos page: `public` (the default), `hidden` (kept off it,
+ * may be shown again) or `removed` (taken off for good). A send to one browser (`endpoint`) is
+ * never a notice, whatever this says.
+ */
+export const NOTICE_VISIBILITIES = ["public", "hidden", "removed"] as const;
+export type NoticeVisibility = (typeof NOTICE_VISIBILITIES)[number];
 
 /** `Idempotency-Key`: same key and same body, same notification and same answer (kept 24 hours). */
 export const IDEMPOTENCY_KEY_HEADER = "idempotency-key";
@@ -152,6 +161,8 @@ export const createNotificationRequestSchema = z.strictObject({
     .optional(),
   /** ISO 8601 instant with an offset; absent: now. */
   sendAt: z.iso.datetime({ offset: true, error: "send_at_invalid" }).optional(),
+  /** `hidden`: not published on the public Avisos page (a test, an internal message); default `public`. */
+  notice: z.enum(["public", "hidden"], { error: "notice_invalid" }).default("public"),
 });
 export type CreateNotificationRequest = z.input<typeof createNotificationRequestSchema>;
 
@@ -206,8 +217,47 @@ export const notificationSchema = z.object({
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
   counts: notificationCountsSchema,
+  /** Whether the public Avisos page shows it. */
+  notice: z.enum(NOTICE_VISIBILITIES),
 });
 export type Notification = z.infer<typeof notificationSchema>;
+
+/** PATCH /notifications/:id/notice: show a send on Avisos again, or keep it off. */
+export const setNoticeRequestSchema = z.strictObject({
+  notice: z.enum(["public", "hidden"], { error: "notice_invalid" }),
+});
+export type SetNoticeRequest = z.infer<typeof setNoticeRequestSchema>;
+
+/**
+ * Why pushes of a send are waiting for another attempt, by push service: the classifier's reason,
+ * the HTTP status (null when no answer came: a timeout, a refused connection…), how many retries
+ * it caused, and when the next one of its last batch is due.
+ */
+export const retryCauseSchema = z.object({
+  /** The push service's host (`fcm.googleapis.com`); never a subscription's endpoint. */
+  host: z.string(),
+  reason: z.string(),
+  status: z.number().int().nullable(),
+  /** Retries scheduled for this cause over the send's life. */
+  pushes: z.number().int(),
+  firstAt: z.string(),
+  lastAt: z.string(),
+  nextAttemptAt: z.string(),
+  /** The start of the push service's answer, when it sent one. */
+  detail: z.string().nullable(),
+});
+export type RetryCause = z.infer<typeof retryCauseSchema>;
+
+/** GET /notifications/:id/retries. */
+export const notificationRetriesSchema = z.object({
+  /** Pushes waiting for another attempt now. */
+  waiting: z.number().int(),
+  /** When the soonest of them is due (ISO 8601); null when none waits. */
+  nextAttemptAt: z.string().nullable(),
+  /** Newest first. */
+  causes: z.array(retryCauseSchema),
+});
+export type NotificationRetries = z.infer<typeof notificationRetriesSchema>;
 
 export const notificationResponseSchema = z.object({ notification: notificationSchema });
 export type NotificationResponse = z.infer<typeof notificationResponseSchema>;

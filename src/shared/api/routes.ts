@@ -83,6 +83,8 @@ export const API_ROUTES = {
  * schemas of notices.ts.
  */
 export const NOTICE_STREAM_EVENT = "notice";
+/** The same stream's event for a notice an operator took off Avisos: data `{"id":"12"}`; pages drop it. */
+export const NOTICE_WITHDRAWN_EVENT = "notice-withdrawn";
 
 /** `/api/v1/users/:id`. */
 export function userPath(id: string): string {
@@ -117,6 +119,16 @@ export function notificationPath(id: string): string {
 /** `/api/v1/notifications/:id/cancel` (POST). */
 export function notificationCancelPath(id: string): string {
   return `${notificationPath(id)}/cancel`;
+}
+
+/** `/api/v1/notifications/:id/notice`: PATCH (public / hidden), DELETE (removed from Avisos for good). */
+export function notificationNoticePath(id: string): string {
+  return `${notificationPath(id)}/notice`;
+}
+
+/** `/api/v1/notifications/:id/retries`: why its pushes are retried, by push service. */
+export function notificationRetriesPath(id: string): string {
+  return `${notificationPath(id)}/retries`;
 }
 
 /** `/api/v1/notifications/:id/events`: Server-Sent Events with the notification's progress. */

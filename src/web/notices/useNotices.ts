@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import type { Notice } from "../../shared/api/notices.js";
-import { API_ROUTES, NOTICE_STREAM_EVENT } from "../../shared/api/routes.js";
+import { API_ROUTES, NOTICE_STREAM_EVENT, NOTICE_WITHDRAWN_EVENT } from "../../shared/api/routes.js";
 import type { ApiClient } from "../../client/index.js";
 import { mergeNotices } from "./notice-list.js";
 
@@ -71,6 +71,17 @@ export function useNotices(api: ApiClient, channel: string | null): NoticesView 
         return;
       }
       patch(key, (s) => ({ ...s, notices: mergeNotices(s.notices, [notice]), live: new Set([...s.live, notice.id]) }));
+    });
+    // An operator took a notice off Avisos: it leaves the open page too.
+    stream.addEventListener(NOTICE_WITHDRAWN_EVENT, (event: MessageEvent<string>) => {
+      let id: unknown;
+      try {
+        id = (JSON.parse(event.data) as { id?: unknown }).id;
+      } catch {
+        return;
+      }
+      if (typeof id !== "string") return;
+      patch(key, (s) => (s.notices.some((n) => n.id === id) ? { ...s, notices: s.notices.filter((n) => n.id !== id) } : s));
     });
     stream.addEventListener("error", () => {
       dropped = true;

@@ -5,6 +5,7 @@ import { notificationEventRequestSchema } from "../../../shared/api/events.js";
 import { API_PREFIX, API_ROUTES } from "../../../shared/api/routes.js";
 import { clickRate, type NotificationEventsRepository } from "../../../store/notification-events-repository.js";
 import type { NotificationsRepository } from "../../../store/notifications-repository.js";
+import type { RetryCausesRepository } from "../../../store/retry-causes-repository.js";
 import type { Authenticator } from "../../auth/authenticator.js";
 import { CSV_CONTENT_TYPE, UTF8_BOM, toCsv } from "../../csv.js";
 import { apiError } from "../../errors.js";
@@ -16,6 +17,7 @@ import { checkAuth } from "../../../push/key-policy.js";
 export interface EventRoutesDeps {
   readonly events: NotificationEventsRepository;
   readonly notifications: Pick<NotificationsRepository, "findById">;
+  readonly retryCauses: RetryCausesRepository;
   readonly authenticator: Authenticator;
   readonly translator: Translator;
   readonly now: () => number;
@@ -81,11 +83,38 @@ export function registerEventRoutes(app: FastifyInstance, deps: EventRoutesDeps)
       const id = Number(request.params.id);
       const send = await deps.notifications.findById(id);
       if (send === undefined) throw apiError("notification_not_found");
-      const events = await deps.events.countsFor(id);
+      const [events, retries] = await Promise.all([deps.events.countsFor(id), deps.retryCauses.forNotification(id)]);
       const rate = clickRate(events.clicked, send.counts.accepted);
       const h = (key: string) => t(`api:csv.${key}`);
+      // Why pushes were retried, one "host: reason (HTTP 503), 12 novas tentativas" per cause.
+      const causes = retries.causes
+        .map((cause) =>
+          t("notifications:retries.csvCause", {
+            host: cause.host,
+            reason: t(`notifications:retries.reasons.${cause.reason}`, { defaultValue: cause.reason }),
+            status: cause.status === 0 ? t("notifications:retries.noAnswer") : t("notifications:retries.status", { status: cause.status }),
+            count: cause.pushes,
+          }),
+        )
+        .join("; ");
       const csv = toCsv([
-        [h("send"), h("title"), h("queued"), h("accepted"), h("shown"), h("clicked"), h("clickRate"), h("closed"), h("failed"), h("removed")],
+        [
+          h("send"),
+          h("title"),
+          h("queued"),
+          h("accepted"),
+          h("shown"),
+          h("clicked"),
+          h("clickRate"),
+          h("closed"),
+          h("failed"),
+          h("removed"),
+          h("status"),
+          h("retrying"),
+          h("nextAttempt"),
+          h("retryCauses"),
+          h("notice"),
+        ],
         [
           send.id,
           send.title,
@@ -97,6 +126,11 @@ export function registerEventRoutes(app: FastifyInstance, deps: EventRoutesDeps)
           events.closed,
           send.counts.failed,
           send.counts.removed,
+          t(`notifications:status.${send.status}`),
+          send.counts.retrying,
+          retries.nextAttemptAt === null ? null : new Date(retries.nextAttemptAt).toISOString(),
+          causes === "" ? null : causes,
+          t(`notifications:notice.${send.notice}`),
         ],
       ]);
       return reply

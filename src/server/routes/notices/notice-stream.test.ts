@@ -68,6 +68,7 @@ for (const dialect of DIALECTS) {
           listCalls += 1;
           return rows;
         },
+        withdrawnSince: (since, limit) => real.withdrawnSince(since, limit),
       };
       const translator = createTranslator();
       app = Fastify({ forceCloseConnections: true });
@@ -112,10 +113,68 @@ for (const dialect of DIALECTS) {
         tick();
         await expect.poll(() => listCalls - before).toBe(expected);
       }
-      for (const s of streams) expect(s.text.match(/event: notice/g)).toHaveLength(1);
+      for (const s of streams) expect(s.text.match(/event: notice\n/g)).toHaveLength(1);
       // Nobody listening any more: the shared poll stops.
       for (const s of streams) s.close();
       await expect.poll(() => ticking).toBe(false);
+    });
+  });
+
+  describe(`withdrawn notices on the stream on ${dialect}`, () => {
+    let database: TestDatabase;
+    let app: FastifyInstance;
+    let url: string;
+    let tick: () => void;
+
+    beforeEach(async () => {
+      database = await createTestDatabase(dialect);
+      const translator = createTranslator();
+      app = Fastify({ forceCloseConnections: true });
+      app.setValidatorCompiler(validatorCompiler);
+      app.setSerializerCompiler(serializerCompiler);
+      registerNoticeRoutes(app, {
+        notices: createNoticesRepository(database),
+        channels: createChannelsRepository(database),
+        translator,
+        streamLimits: { maxTotal: 100, maxPerAddress: 100 },
+        streamTicker: (poll) => {
+          tick = poll;
+          return () => (tick = () => undefined);
+        },
+      });
+      await app.listen({ host: "127.0.0.1", port: 0 });
+      url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    });
+    afterEach(async () => {
+      await app.close();
+      await database.cleanup();
+    });
+
+    it("tells every stream of the notice's channels, once, that a send left Avisos, and the others nothing", async () => {
+      const channels = createChannelsRepository(database);
+      const obras = await channels.create({ slug: "obras", name: "Obras", description: null, isDefault: false }, Date.now());
+      await channels.create({ slug: "eventos", name: "Eventos", description: null, isDefault: false }, Date.now());
+      if (obras === "slug_taken") throw new Error("slug taken");
+      const notifications = createNotificationsRepository(database);
+      const input = { title: "Rua fechada", body: null, icon: null, image: null, badge: null, tag: undefined, url: null, urgency: null, ttlSeconds: 60, topic: null, audience: { kind: "channels" as const, channels: [obras.id], slugs: ["obras"] } };
+      const send = await notifications.createWithJobs(input, { now: Date.now(), jobSize: 1000, payloadFor: ({ id, tag }) => payloadFor(input, tag, String(id)) });
+      const all = await openStream(url + STREAM);
+      const ofObras = await openStream(`${url + STREAM}?channel=obras`);
+      const ofEventos = await openStream(`${url + STREAM}?channel=eventos`);
+      await notifications.setNotice(send.id, "hidden", Date.now());
+      tick();
+      const withdrawn = `event: notice-withdrawn\ndata: {"id":"${send.id}"}\n\n`;
+      await Promise.all([all.waitFor(withdrawn), ofObras.waitFor(withdrawn)]);
+      // Later polls do not say it again; the other channel's stream never hears of it.
+      tick();
+      tick();
+      await notifications.setNotice(send.id, "public", Date.now());
+      const later = await storeSend(database, "Depois");
+      tick();
+      await all.waitFor(`id: ${later.id}\n`);
+      expect(all.text.split(withdrawn)).toHaveLength(2);
+      expect(ofEventos.text).not.toContain("notice-withdrawn");
+      for (const s of [all, ofObras, ofEventos]) s.close();
     });
   });
 

@@ -7,7 +7,7 @@ import {
   noticesResponseSchema,
   type Notice,
 } from "../../../shared/api/notices.js";
-import { API_ROUTES, NOTICE_STREAM_EVENT } from "../../../shared/api/routes.js";
+import { API_ROUTES, NOTICE_STREAM_EVENT, NOTICE_WITHDRAWN_EVENT } from "../../../shared/api/routes.js";
 import type { ChannelsRepository } from "../../../store/channels-repository.js";
 import type { NoticeCursor, NoticeRecord, NoticesRepository } from "../../../store/notices-repository.js";
 import type { Translator } from "../../i18n.js";
@@ -122,8 +122,12 @@ export function registerNoticeRoutes(app: FastifyInstance, deps: NoticeRoutesDep
           // Subscribed before the response is taken over, so a database error is still an
           // ordinary error answer; the feed calls back only from a later poll, by which time
           // the stream below is open.
-          unsubscribe = await feed.subscribe((notices) => {
+          unsubscribe = await feed.subscribe((notices, withdrawn) => {
             for (const notice of notices) if (wanted(notice)) out.stream?.send(NOTICE_STREAM_EVENT, notice.id, JSON.stringify(presentNotice(notice)));
+            // No event id: the stream's Last-Event-ID stays the newest notice published.
+            for (const { id, channels } of withdrawn) {
+              if (slug === undefined || slug === "" || channels.includes(slug)) out.stream?.send(NOTICE_WITHDRAWN_EVENT, undefined, JSON.stringify({ id: String(id) }));
+            }
           });
         }
       } catch (error) {

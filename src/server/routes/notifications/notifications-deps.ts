@@ -7,7 +7,7 @@ import type { Translator } from "../../i18n.js";
 export interface NotificationRoutesDeps {
   /** createSend / getSend / cancelSend / rescheduleSend / onProgress: the engine's public API only. */
   readonly engine: Pick<DeliveryEngine, "createSend" | "getSend" | "cancelSend" | "rescheduleSend" | "onProgress">;
-  readonly repositories: Pick<Repositories, "sendHistory" | "subscriptions" | "channels" | "notificationEvents" | "sites" | "notifications" | "savedSegments">;
+  readonly repositories: Pick<Repositories, "sendHistory" | "subscriptions" | "channels" | "notificationEvents" | "sites" | "notifications" | "savedSegments" | "retryCauses">;
   readonly authenticator: Authenticator;
   readonly translator: Translator;
   readonly publicUrl: string;

@@ -28,6 +28,7 @@ import { streamProgress } from "./progress-stream.js";
 import { checkIdempotencyKey, publish, toApiFailure, type PublishDeps } from "./publish.js";
 import { registerQuickPublish } from "./quick-publish.js";
 import { registerRescheduleRoute } from "./reschedule.js";
+import { registerSendNoticeRoutes } from "./send-notice.js";
 import { resolveAudience, type AudienceFields } from "./resolve-audience.js";
 import type { Audience } from "../../../store/notifications-repository.js";
 
@@ -215,5 +216,6 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
     },
   );
 
+  registerSendNoticeRoutes(app, deps);
   await registerQuickPublish(app, { ...deps, publishDeps, rateLimit });
 }

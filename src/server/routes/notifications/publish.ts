@@ -35,6 +35,8 @@ export interface PublishRequest {
   readonly category?: NotificationCategory | undefined;
   readonly collapseKey?: string | undefined;
   readonly sendAt?: string | undefined;
+  /** `hidden`: not published on Avisos. */
+  readonly notice?: "public" | "hidden" | undefined;
 }
 
 export interface PublishDeps extends AudienceDeps {
@@ -189,6 +191,8 @@ export async function toSendInput(deps: PublishDeps, request: PublishRequest, no
     category,
     ...(request.collapseKey === undefined ? {} : { collapseKey: request.collapseKey }),
     ...(sendAt === undefined ? {} : { sendAt }),
+    // A test to one browser is never a notice: stored hidden, whatever was asked.
+    ...(audience.kind === "endpoint" ? { notice: "hidden" as const } : request.notice === undefined ? {} : { notice: request.notice }),
   };
 }
 

@@ -1,6 +1,16 @@
-import type { AudienceSize, CreateNotificationRequest, Notification, NotificationResponse, NotificationStatus, NotificationsPage, Overview } from "../../../shared/api/notifications.js";
 import type { UpdateNotificationRequest } from "../../../shared/api/notification-edit.js";
-import { API_ROUTES, notificationCancelPath, notificationEventsPath, notificationPath } from "../../../shared/api/routes.js";
+import type {
+  AudienceSize,
+  CreateNotificationRequest,
+  Notification,
+  NotificationResponse,
+  NotificationRetries,
+  NotificationStatus,
+  NotificationsPage,
+  NoticeVisibility,
+  Overview,
+} from "../../../shared/api/notifications.js";
+import { API_ROUTES, notificationCancelPath, notificationEventsPath, notificationNoticePath, notificationPath, notificationRetriesPath } from "../../../shared/api/routes.js";
 import { createJsonRequest } from "../../../client/http/json-request.js";
 import { dashboardApiErrorFrom } from "./dashboard-api.js";
 
@@ -21,6 +31,10 @@ export interface NotificationsApi {
   cancelNotification(id: string): Promise<Notification>;
   /** PATCH /notifications/:id: edit or reschedule a send while it is scheduled (409 `send_not_scheduled` after). */
   updateNotification(id: string, request: UpdateNotificationRequest): Promise<Notification>;
+  /** Shows a send on Avisos again, keeps it off (`hidden`) or takes it off for good (`removed`). */
+  setNotice(id: string, notice: NoticeVisibility): Promise<Notification>;
+  /** Why the send's pushes are retried, by push service, and when the next attempt is. */
+  getRetries(id: string): Promise<NotificationRetries>;
   /** `site`: count one site's subscribers. */
   getOverview(site?: string): Promise<Overview>;
   /**
@@ -54,6 +68,12 @@ export function createNotificationsApi(options: { baseUrl?: string; fetch?: type
     async updateNotification(id, body) {
       return (await json<{ notification: Notification }>("PATCH", notificationPath(id), body)).notification;
     },
+    async setNotice(id, notice) {
+      const path = notificationNoticePath(id);
+      const answer = notice === "removed" ? await json<{ notification: Notification }>("DELETE", path) : await json<{ notification: Notification }>("PATCH", path, { notice });
+      return answer.notification;
+    },
+    getRetries: (id) => json("GET", notificationRetriesPath(id)),
     getOverview: (site) => json("GET", site === undefined ? API_ROUTES.overview : `${API_ROUTES.overview}?site=${encodeURIComponent(site)}`),
     getAudienceSize({ channels, sites, users = [] }) {
       const params = new URLSearchParams();

@@ -9,6 +9,8 @@ import Card from "@mui/material/Card";
 import CardContent from "@mui/material/CardContent";
 import FormControl from "@mui/material/FormControl";
 import FormControlLabel from "@mui/material/FormControlLabel";
+import FormHelperText from "@mui/material/FormHelperText";
+import Switch from "@mui/material/Switch";
 import FormLabel from "@mui/material/FormLabel";
 import MenuItem from "@mui/material/MenuItem";
 import Radio from "@mui/material/Radio";
@@ -102,6 +104,8 @@ export function ComposePage() {
   const [peopleText, setPeopleText] = useState("");
   const [category, setCategory] = useState<NotificationCategory>("marketing");
   const [collapseKey, setCollapseKey] = useState("");
+  /** Off: the send stays off the public Avisos page (a test, an internal message). */
+  const [publishNotice, setPublishNotice] = useState(true);
   const [extraErrors, setExtraErrors] = useState<Partial<Record<"people" | "collapseKey" | "segment", string>>>({});
   const people = useMemo(() => peopleOf(peopleText), [peopleText]);
   const toPeople = admin && target === "people";
@@ -223,7 +227,11 @@ export function ComposePage() {
         void navigate(notificationPagePath(editing.id));
         return;
       }
-      const created = await notifications.createNotification(request);
+      const created = await notifications.createNotification({
+        ...request,
+        // "Enviar para mim" is a test to one browser, never a notice: the server keeps it off anyway.
+        ...(publishNotice || audience.type === "endpoint" ? {} : { notice: "hidden" as const }),
+      });
       if (kind === "send") {
         // Follow it: Envio shows the live progress (or the schedule, with its cancel button).
         void navigate(notificationPagePath(created.notification.id));
@@ -391,6 +399,15 @@ export function ComposePage() {
                 <AudienceSelect value={channels} onChange={setChannels} />
               )}
               <SiteSelect value={sites} onChange={setSites} />
+              <FormControl>
+                <FormControlLabel
+                  control={<Switch name="notice" checked={publishNotice} onChange={(event) => setPublishNotice(event.target.checked)} slotProps={{ input: { "aria-describedby": "notice-hint" } }} />}
+                  label={t("dashboard.compose.notice.label")}
+                />
+                <FormHelperText id="notice-hint" sx={{ mx: 0 }}>
+                  {publishNotice ? t("dashboard.compose.notice.onHint") : t("dashboard.compose.notice.offHint")}
+                </FormHelperText>
+              </FormControl>
               <Accordion variant="outlined" disableGutters slotProps={{ heading: { component: "h2" } }}>
                 <AccordionSummary expandIcon={<ExpandMore />} aria-controls="compose-advanced" id="compose-advanced-summary">
                   <Typography>{t("dashboard.compose.advanced.title")}</Typography>

@@ -1,4 +1,4 @@
-import { useCallback, useState } from "react";
+import { useCallback, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useParams } from "react-router";
 import Alert from "@mui/material/Alert";
@@ -10,8 +10,13 @@ import LinearProgress from "@mui/material/LinearProgress";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import CancelScheduleSend from "@mui/icons-material/CancelScheduleSend";
+import Link from "@mui/material/Link";
 import type { Notification } from "../../../shared/api/notifications.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
+import { useNotice } from "../components/useNotice.js";
+import { RetriesCard } from "./RetriesCard.js";
+import { NoticeActions } from "./NoticeActions.js";
+import { ttlText } from "./ttl-text.js";
 import { ListSkeleton } from "../components/ListSkeleton.js";
 import { LoadError } from "../components/LoadError.js";
 import { PageHeading } from "../components/PageHeading.js";
@@ -35,6 +40,7 @@ export function NotificationPage() {
   const { notifications: api } = useDashboardServices();
   const { progress, replace, retry } = useNotificationProgress(api, id);
   const [confirming, setConfirming] = useState(false);
+  const [noticeElement, showNotice] = useNotice();
 
   if (progress.status === "loading") {
     return (
@@ -68,10 +74,18 @@ export function NotificationPage() {
       <PageHeading title={notification.title} subtitle={t("notifications.send.subtitle", { id: notification.id })} action={<SendActions notification={notification}>{cancelButton}</SendActions>} />
       <Stack spacing={3}>
         <ProgressCard notification={notification} live={progress.live} />
+        {notification.status !== "scheduled" && <RetriesCard notification={notification} />}
         {notification.status !== "scheduled" && <NotificationResults id={notification.id} counts={notification.counts} />}
         {notification.status !== "scheduled" && <RecipientsCard key={notification.status} notificationId={notification.id} />}
-        <DetailsCard notification={notification} />
+        <DetailsCard
+          notification={notification}
+          onNoticeChange={(changed) => {
+            replace(changed);
+            showNotice({ text: t(`notifications.notice.changed.${changed.notice}`), severity: "success" });
+          }}
+        />
       </Stack>
+      {noticeElement}
       <ConfirmDialog
         open={confirming}
         title={t("notifications.send.confirmTitle")}
@@ -90,7 +104,7 @@ export function NotificationPage() {
 function ProgressCard({ notification, live }: { notification: Notification; live: boolean }) {
   const { t } = useTranslation();
   const { timeZone } = useDashboardServices();
-  const percent = notification.status === "completed" && notification.counts.queued === 0 ? 100 : settledPercent(notification.counts);
+  const percent = settledPercent(notification.counts);
   return (
     <Card variant="outlined">
       <CardContent sx={{ p: { xs: 2, sm: 3 } }}>
@@ -111,6 +125,11 @@ function ProgressCard({ notification, live }: { notification: Notification; live
         </Stack>
         {notification.status === "scheduled" ? (
           <Alert severity="info">{t("notifications.send.scheduledHint")}</Alert>
+        ) : notification.status === "no_recipients" ? (
+          // Nobody to deliver to: no progress to show (a full bar at "100%" would read as success).
+          <Alert severity="warning" data-testid="send-no-recipients">
+            {t("notifications.send.noRecipients")}
+          </Alert>
         ) : (
           <>
             <Stack direction="row" spacing={2} sx={{ alignItems: "center" }}>
@@ -126,11 +145,6 @@ function ProgressCard({ notification, live }: { notification: Notification; live
                 {t("notifications.send.percent", { value: percent })}
               </Typography>
             </Stack>
-            {notification.counts.queued === 0 && notification.status === "completed" && (
-              <Typography color="text.secondary" sx={{ mt: 1 }}>
-                {t("notifications.send.nobody")}
-              </Typography>
-            )}
           </>
         )}
         <Box
@@ -200,14 +214,39 @@ function segmentAudienceText(t: ReturnType<typeof useTranslation>["t"], audience
   return sites === null ? who : t("segments.notification.onSites", { who, count: audience.sites?.length ?? 0, sites });
 }
 
-function DetailsCard({ notification }: { notification: Notification }) {
+/** An icon or image that was set: a small preview (it may not load: the link still says where it is) and its address. */
+function PictureValue({ url, alt, size }: { url: string | null; alt: string; size: { width: number; height: number } }) {
+  const { t } = useTranslation();
+  if (url === null) return <>{t("notifications.details.none")}</>;
+  return (
+    <Stack direction={{ xs: "column", sm: "row" }} spacing={1.5} sx={{ alignItems: { sm: "center" } }}>
+      <Box
+        component="img"
+        src={url}
+        alt={alt}
+        loading="lazy"
+        referrerPolicy="no-referrer"
+        sx={{ ...size, objectFit: "cover", borderRadius: 1, border: 1, borderColor: "divider", bgcolor: "action.hover", flexShrink: 0 }}
+      />
+      <Link href={url} target="_blank" rel="noopener noreferrer" sx={{ overflowWrap: "anywhere" }}>
+        {url}
+      </Link>
+    </Stack>
+  );
+}
+
+function DetailsCard({ notification, onNoticeChange }: { notification: Notification; onNoticeChange: (changed: Notification) => void }) {
   const { t } = useTranslation();
   const audience = useAudienceText(notification.audience);
-  const rows: [string, string][] = [
+  const rows: [string, ReactNode, string?][] = [
     [t("notifications.details.body"), notification.body ?? t("notifications.details.none")],
     [t("notifications.details.link"), notification.url ?? t("notifications.details.none")],
+    [t("notifications.details.icon"), <PictureValue url={notification.icon} alt={t("notifications.details.iconAlt")} size={{ width: 48, height: 48 }} />, "icon"],
+    [t("notifications.details.image"), <PictureValue url={notification.image} alt={t("notifications.details.imageAlt")} size={{ width: 160, height: 80 }} />, "image"],
     [t("notifications.details.audience"), audience],
     [t("notifications.details.urgency"), t(`dashboard.compose.urgency.${notification.urgency}`)],
+    [t("notifications.details.ttl"), ttlText(t, notification.ttl), "ttl"],
+    [t("notifications.details.notice"), <NoticeActions notification={notification} onChange={onNoticeChange} />, "notice"],
   ];
   return (
     <Card variant="outlined">
@@ -216,12 +255,12 @@ function DetailsCard({ notification }: { notification: Notification }) {
           {t("notifications.details.title")}
         </Typography>
         <Box component="dl" sx={{ display: "grid", gridTemplateColumns: { xs: "1fr", sm: "160px 1fr" }, columnGap: 2, rowGap: 1, m: 0 }}>
-          {rows.map(([label, value]) => (
+          {rows.map(([label, value, testId]) => (
             <Box key={label} sx={{ display: "contents" }}>
               <Typography component="dt" color="text.secondary">
                 {label}
               </Typography>
-              <Typography component="dd" sx={{ m: 0, overflowWrap: "anywhere" }}>
+              <Typography component="dd" sx={{ m: 0, overflowWrap: "anywhere" }} {...(testId === undefined ? {} : { "data-testid": `detail-${testId}` })}>
                 {value}
               </Typography>
             </Box>

@@ -9,12 +9,14 @@ const COLORS: Record<NotificationStatus, "default" | "info" | "primary" | "succe
   completed: "success",
   cancelled: "default",
   failed: "error",
+  // Not a success: nobody received it. Neutral, as a cancelled send.
+  no_recipients: "default",
 };
 
 /** A notification's status in a word, coloured by where it stands. */
 export function NotificationStatusChip({ status, size = "small" }: { status: NotificationStatus; size?: "small" | "medium" }) {
   const { t } = useTranslation();
-  return <Chip size={size} color={COLORS[status]} variant={status === "cancelled" ? "outlined" : "filled"} label={t(`notifications.status.${status}`)} data-testid="send-status" />;
+  return <Chip size={size} color={COLORS[status]} variant={status === "cancelled" || status === "no_recipients" ? "outlined" : "filled"} label={t(`notifications.status.${status}`)} data-testid="send-status" />;
 }
 
 /** Share of the targets settled (accepted, failed or removed), 0–100; a notification to nobody is done. */
