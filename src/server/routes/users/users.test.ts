@@ -30,7 +30,7 @@ for (const dialect of DIALECTS) {
     it("lets an admin create, list, rename, promote and delete users", async () => {
       const created = await admin.post(USERS, { name: " Bia ", email: "Bia@Exemplo.com.br", password: "uma senha longa", role: "publisher" });
       expect(created.status).toBe(201);
-      expect(created.body.user).toEqual({ id: expect.any(String), name: "Bia", email: "bia@exemplo.com.br", role: "publisher", createdAt: expect.any(String) });
+      expect(created.body.user).toEqual({ id: expect.any(String), name: "Bia", email: "bia@exemplo.com.br", role: "publisher", createdAt: expect.any(String), mustChangePassword: false });
       const id = created.body.user.id as string;
 
       const list = await admin.get(USERS);

@@ -4,10 +4,12 @@ import { z } from "zod";
 import { API_ROUTES } from "../../../shared/api/routes.js";
 import {
   createUserRequestSchema,
+  passwordResetResponseSchema,
   updateUserRequestSchema,
   userResponseSchema,
   usersResponseSchema,
 } from "../../../shared/api/users.js";
+import { resetPassword } from "../../auth/password-reset.js";
 import { apiError } from "../../errors.js";
 import { OPERATOR_SECURITY, apiErrorSchema, noContentSchema } from "../../openapi.js";
 import { presentUser } from "../../presenters/user.js";
@@ -37,9 +39,12 @@ export function registerUserRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
       schema: { ...doc("api:routes.usersCreate"), body: createUserRequestSchema, response: { 201: userResponseSchema, "4xx": apiErrorSchema } },
     },
     async (request, reply) => {
-      const { name, email, password, role } = request.body;
+      const { name, email, password, role, mustChangePassword } = request.body;
       if (deps.commonPasswords.has(password)) throw apiError("password_too_common", "password");
-      const result = await deps.users.create({ name, email, role, passwordHash: await deps.hasher.hash(password) }, deps.now());
+      const result = await deps.users.create(
+        { name, email, role, passwordHash: await deps.hasher.hash(password), mustChangePassword: mustChangePassword === true },
+        deps.now(),
+      );
       if (result.outcome === "email_taken") throw apiError("email_taken", "email");
       request.log.info({ userId: result.user.id, role }, "user created");
       return reply.code(201).send({ user: presentUser(result.user) });
@@ -81,6 +86,29 @@ export function registerUserRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
       }
       request.log.info({ userId: id, fields: Object.keys(request.body) }, "user updated");
       return { user: presentUser(result.user) };
+    },
+  );
+
+  routes.post(
+    `${byId}/password-reset`,
+    {
+      onRequest: requireAdmin,
+      schema: {
+        ...doc("api:routes.resetUserPassword"),
+        operationId: "resetUserPassword",
+        params: userParams,
+        response: { 200: passwordResetResponseSchema, "4xx": apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const id = Number(request.params.id);
+      const principal = request.principal;
+      if (principal?.kind === "session" && principal.user.id === id) throw apiError("cannot_reset_own_password");
+      const reset = await resetPassword(deps, id, deps.now());
+      if (reset === undefined) throw apiError("user_not_found");
+      request.log.info({ userId: id }, "password reset by an admin");
+      // The temporary password is in this answer only: no cache may keep it.
+      return reply.header("cache-control", "no-store").send({ user: presentUser(reset.user), temporaryPassword: reset.temporaryPassword });
     },
   );
 
