@@ -42,7 +42,7 @@ export interface PersonDelivery extends RecipientRecord {
 }
 
 export interface PeopleQuery {
-  /** Only people whose id starts with this (case-sensitive, as ids are). */
+  /** Only people whose id starts with this, ignoring case and accents ("joao" finds "João.Silva"). */
   readonly query?: string;
   readonly offset: number;
   readonly limit: number;
