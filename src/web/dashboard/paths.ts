@@ -17,6 +17,8 @@ export const DASHBOARD_PATHS = {
   segments: "/painel/segmentos",
   /** `/painel/envios/:id`: one notification's live progress (see `notificationPagePath`). */
   notifications: "/painel/envios",
+  /** Alterar senha: one's own, and the forced change after a temporary password. */
+  password: "/painel/senha",
 } as const;
 
 /** Envio: `/painel/envios/<id>`. */
