@@ -1,4 +1,3 @@
-import { sql } from "kysely";
 import { toCount } from "./count.js";
 import type { DatabaseHandle } from "./database.js";
 import { personIdStartsWith } from "./person-search.js";

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import type { DatabaseHandle } from "./database.js";
 import { toCount } from "./count.js";
 import { personIdStartsWith } from "./person-search.js";
