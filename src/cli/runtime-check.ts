@@ -13,5 +13,6 @@ export const REQUIRED_NODE_MAJOR = 24;
 export function nodeVersionProblem(version: string): string | null {
   const major = Number(version.replace(/^v/, "").split(".")[0]);
   if (Number.isInteger(major) && major >= REQUIRED_NODE_MAJOR) return null;
-  return cli.nodeTooOld.split("{{required}}").join(String(REQUIRED_NODE_MAJOR)).split("{{version}}").join(version);
+  const template: string = cli.nodeTooOld;
+  return template.split("{{required}}").join(String(REQUIRED_NODE_MAJOR)).split("{{version}}").join(version);
 }

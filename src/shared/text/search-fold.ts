@@ -3,8 +3,8 @@
  * marks, so "Manutenção", "MANUTENCAO" and "manutencao" are one word, as Portuguese readers type
  * them. Both databases compare the folded forms byte for byte: SQLite has no accent folding and
  * PostgreSQL's `unaccent` is an extension a self-hosted database may not have, so the folding is
- * done here, once, and stored beside the text (`notifications.search_text`,
- * `subscriptions.person_key`) when it is written.
+ * done here, once, and stored beside the text when it is written (the search_text column of
+ * notifications, person_key of subscriptions).
  *
  * Lowercasing first matters: "İ" lowercases to "i" plus a combining dot, which the mark removal
  * then drops.
