@@ -70,7 +70,10 @@ export const createUserRequestSchema = z.object({
 });
 export type CreateUserRequest = z.input<typeof createUserRequestSchema>;
 
-/** PATCH /users/:id (admin) → `{ user }`. Every field optional; a password change ends that user's sessions. */
+/**
+ * PATCH /users/:id (admin) → `{ user }`. Every field optional; a password change ends that user's
+ * sessions and, for someone else's, must be replaced at their next sign-in (as after a reset).
+ */
 export const updateUserRequestSchema = z.object({
   name: userNameSchema.optional(),
   role: userRoleSchema.optional(),
