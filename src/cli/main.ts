@@ -8,6 +8,7 @@ import { segmentsCountCommand, segmentsCreateCommand, segmentsListCommand } from
 import { templatesListCommand } from "./templates.js";
 import { sendCommand, type SendOptions } from "./send.js";
 import { tagsCommand, type TagsOptions } from "./tags.js";
+import { usersListCommand, usersResetPasswordCommand } from "./users.js";
 import { generateVapidKeys } from "../push/vapid-keys.js";
 import { loadConfig } from "../server/config.js";
 import { createTranslator, type Translator } from "../server/i18n.js";
@@ -110,6 +111,21 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
         if (error.message !== "") io.stderr(`${t("cli:failed", { message: error.message })}\n`);
         process.exitCode = error.exitCode;
       }
+    });
+
+  const users = program.command("users").description(t("cli:commands.users"));
+  users
+    .command("list")
+    .description(t("cli:commands.usersList"))
+    .action(async () => {
+      process.exitCode = await usersListCommand(loadConfig(io.env, translator), io, translator);
+    });
+  users
+    .command("reset-password")
+    .description(t("cli:commands.usersResetPassword"))
+    .argument("<e-mail>", t("cli:users.email"))
+    .action(async (email: string) => {
+      process.exitCode = await usersResetPasswordCommand(email, loadConfig(io.env, translator), io, translator);
     });
 
   program

@@ -94,6 +94,7 @@ const API_METHODS = new Map<string, string>([
   [API_ROUTES.sites, "GET, HEAD, POST"],
   [API_ROUTES.audience, "GET, HEAD"],
   [API_ROUTES.webhooks, "GET, HEAD, POST"],
+  [API_ROUTES.sessionPassword, "PUT"],
 ]);
 
 /** The Fastify application with every route, not yet listening: `startServer` does that. */

@@ -133,6 +133,8 @@ for (const dialect of DIALECTS) {
         { field: "POST /api/v1/users password", who: "admin", method: "POST", path: "/api/v1/users", body: { name: "Bia", email: "bia@exemplo.com.br", password: `senha-longa${bad}`, role: "publisher" }, errorField: "password" },
         { field: "PATCH /api/v1/users/{id} name", who: "admin", method: "PATCH", path: `/api/v1/users/${publisherId}`, body: { name: `Bia${bad}` }, errorField: "name" },
         { field: "PATCH /api/v1/users/{id} password", who: "admin", method: "PATCH", path: `/api/v1/users/${publisherId}`, body: { password: `senha-longa${bad}` }, errorField: "password" },
+        { field: "PUT /api/v1/session/password currentPassword", who: "admin", method: "PUT", path: "/api/v1/session/password", body: { currentPassword: `senha${bad}`, newPassword: "uma senha nova longa" }, errorField: "currentPassword" },
+        { field: "PUT /api/v1/session/password newPassword", who: "admin", method: "PUT", path: "/api/v1/session/password", body: { currentPassword: "qualquer-uma", newPassword: `senha-longa${bad}` }, errorField: "newPassword" },
         { field: "POST /api/v1/tokens name", who: "admin", method: "POST", path: "/api/v1/tokens", body: { name: `deploy${bad}`, scope: "publish" }, errorField: "name" },
         { field: "POST /api/v1/channels slug", who: "admin", method: "POST", path: "/api/v1/channels", body: { slug: `novo${bad}`, name: "Novo" }, errorField: "slug" },
         { field: "POST /api/v1/channels name", who: "admin", method: "POST", path: "/api/v1/channels", body: { slug: "novo", name: `Novo${bad}` }, errorField: "name" },

@@ -25,6 +25,8 @@ describe("the OpenAPI document and the docs page", () => {
         "/api/v1/tokens/{id}",
         "/api/v1/users",
         "/api/v1/users/{id}",
+        "/api/v1/users/{id}/password-reset",
+        "/api/v1/session/password",
         "/api/v1/channels",
         "/api/v1/channels/{id}",
         "/api/v1/events",

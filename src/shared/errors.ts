@@ -140,6 +140,15 @@ export const ERROR_STATUS = {
   notice_invalid: 400,
   notice_removed: 409,
   notice_not_public: 409,
+
+  /** The current password given to change it is not the account's. */
+  password_incorrect: 400,
+  /** The new password is the one the account already has (a temporary one must be replaced). */
+  password_unchanged: 400,
+  /** The account's password is temporary (an admin's reset): only changing it, or signing out, is allowed. */
+  password_change_required: 403,
+  /** An admin resetting their own password: they change it instead, with the current one. */
+  cannot_reset_own_password: 409,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

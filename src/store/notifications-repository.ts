@@ -1,4 +1,5 @@
 import { sql, type Kysely, type Selectable } from "kysely";
+import { sendSearchText } from "../shared/text/search-fold.js";
 import type { DatabaseHandle } from "./database.js";
 import type { NoticeVisibility, NotificationCategory, NotificationStatus, NotificationsTable, Schema } from "./schema.js";
 import { writeTransaction } from "./write-transaction.js";
@@ -347,6 +348,7 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, asked: NewNotifica
     .values({
       title: input.title,
       body: input.body,
+      search_text: sendSearchText(input.title, input.body),
       icon: input.icon,
       image: input.image,
       badge: input.badge,

@@ -1,6 +1,6 @@
-import { sql } from "kysely";
 import { toCount } from "./count.js";
 import type { DatabaseHandle } from "./database.js";
+import { personIdStartsWith } from "./person-search.js";
 import type { NotificationCategory, NotificationStatus } from "./schema.js";
 import { recipientsWithEvents, toRecipientRecord, type RecipientRecord } from "./recipients-repository.js";
 import { channelsOf } from "./subscribers-repository.js";
@@ -41,7 +41,7 @@ export interface PersonDelivery extends RecipientRecord {
 }
 
 export interface PeopleQuery {
-  /** Only people whose id starts with this (case-sensitive, as ids are). */
+  /** Only people whose id starts with this, ignoring case and accents ("joao" finds "João.Silva"). */
   readonly query?: string;
   readonly offset: number;
   readonly limit: number;
@@ -60,14 +60,12 @@ export function createPeopleRepository(database: DatabaseHandle): PeopleReposito
   const { db } = database;
 
   async function list(query: PeopleQuery): Promise<{ people: PersonSummary[]; total: number }> {
-    // A prefix compared with substr, not LIKE: LIKE ignores case in SQLite and would need its
-    // wildcards escaped; ids are opaque and case-sensitive.
     const prefix = query.query;
     const identified = () =>
       db
         .selectFrom("subscriptions")
         .where("person_id", "is not", null)
-        .$if(prefix !== undefined && prefix !== "", (qb) => qb.where(sql<string>`substr(person_id, 1, ${sql.lit(prefix!.length)})`, "=", prefix!));
+        .$if(prefix !== undefined && prefix !== "", (qb) => qb.where((eb) => personIdStartsWith(eb, prefix!)));
     const totalRow = await identified()
       .select((eb) => eb.fn.count<number | string>("person_id").distinct().as("n"))
       .executeTakeFirstOrThrow();

@@ -67,6 +67,8 @@ export interface SubscriptionsTable {
   platform: Generated<string | null>;
   /** The last click on any of Sino's notifications on this browser. */
   last_clicked_at: Generated<number | null>;
+  /** `person_id` folded for search (`foldForSearch`); written with it, null when anonymous. */
+  person_key: Generated<string | null>;
 }
 
 /** Server-wide key/value settings (the VAPID key pair lives here). */
@@ -126,6 +128,8 @@ export interface NotificationsTable {
   notice: Generated<NoticeVisibility>;
   /** When it last left Avisos (hidden or removed), for the live stream; null if it never did. */
   notice_changed_at: Generated<number | null>;
+  /** Title and body folded for search (`sendSearchText`): what the Histórico's words are compared with. */
+  search_text: Generated<string | null>;
 }
 
 export type NotificationCategory = "marketing" | "transactional";
@@ -231,6 +235,8 @@ export interface UsersTable {
   password_hash: string;
   created_at: number;
   updated_at: number;
+  /** 0 or 1: the password is a temporary one (an admin's reset); it must be changed before anything else. */
+  must_change_password: Generated<number>;
 }
 
 /** A signed-in browser. The cookie holds the random id; only its SHA-256 (hex) is stored. */

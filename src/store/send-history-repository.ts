@@ -1,10 +1,11 @@
 import { sql } from "kysely";
+import { foldForSearch } from "../shared/text/search-fold.js";
 import type { DatabaseHandle } from "./database.js";
 import { toNotification, type Notification } from "./notifications-repository.js";
 import type { NotificationStatus } from "./schema.js";
 
 export interface SendHistoryQuery {
-  /** Words searched in title and body, case-insensitively. */
+  /** Words searched in title and body, ignoring case and accents ("manutencao" finds "Manutenção"). */
   readonly query?: string;
   readonly status?: NotificationStatus;
   readonly offset: number;
@@ -19,7 +20,7 @@ export interface SendHistoryRepository {
 
 /** `%`, `_` and the escape itself match literally in a LIKE pattern. */
 function likePattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 export function createSendHistoryRepository(database: DatabaseHandle): SendHistoryRepository {
@@ -30,12 +31,22 @@ export function createSendHistoryRepository(database: DatabaseHandle): SendHisto
       let base = db.selectFrom("notifications");
       if (status !== undefined) base = base.where("status", "=", status);
       for (const word of words) {
-        const pattern = likePattern(word);
-        // lower() on both sides: SQLite's LIKE ignores ASCII case only, PostgreSQL's LIKE none.
+        // Folded on both sides (search_text is written folded with the send): neither database
+        // folds accents, and SQLite's LIKE ignores ASCII case only, PostgreSQL's none. A row
+        // written without search_text (by code that forgot it) is still found by its lowercased
+        // title and body, accents then included.
+        const folded = likePattern(foldForSearch(word));
+        const lowered = likePattern(word.toLowerCase());
         base = base.where((eb) =>
           eb.or([
-            eb(sql`lower(title)`, "like", sql`${pattern} escape '\\'`),
-            eb(sql`lower(coalesce(body, ''))`, "like", sql`${pattern} escape '\\'`),
+            eb("search_text", "like", sql<string>`${folded} escape '\\'`),
+            eb.and([
+              eb("search_text", "is", null),
+              eb.or([
+                eb(sql`lower(title)`, "like", sql`${lowered} escape '\\'`),
+                eb(sql`lower(coalesce(body, ''))`, "like", sql`${lowered} escape '\\'`),
+              ]),
+            ]),
           ]),
         );
       }

@@ -58,6 +58,7 @@ export function createSessionsRepository(database: DatabaseHandle): SessionsRepo
           "users.password_hash",
           "users.created_at",
           "users.updated_at",
+          "users.must_change_password",
         ])
         .where("sessions.id_hash", "=", idHash)
         .where("sessions.expires_at", ">", now)
@@ -80,6 +81,7 @@ export function createSessionsRepository(database: DatabaseHandle): SessionsRepo
           passwordHash: row.password_hash,
           createdAt: Number(row.created_at),
           updatedAt: Number(row.updated_at),
+          mustChangePassword: Number(row.must_change_password) === 1,
         },
       };
     },

@@ -1,6 +1,7 @@
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import type { DatabaseHandle } from "./database.js";
 import { toCount } from "./count.js";
+import { personIdStartsWith } from "./person-search.js";
 import type { Schema } from "./schema.js";
 import { removeSubscriptionsLogged } from "./subscription-removals.js";
 import { writeTransaction } from "./write-transaction.js";
@@ -30,7 +31,7 @@ export interface SubscribersQuery {
   /** Only the subscriptions made on this site. */
   readonly siteId?: number;
   readonly userAgents?: UserAgentFilter;
-  /** Only subscriptions of people whose id starts with this (case-sensitive: substr, not LIKE). */
+  /** Only subscriptions of people whose id starts with this, ignoring case and accents. */
   readonly personIdPrefix?: string;
   readonly offset: number;
   readonly limit: number;
@@ -53,9 +54,7 @@ export function createSubscribersRepository(database: DatabaseHandle): Subscribe
       db
         .selectFrom("subscriptions")
         .$if(query.siteId !== undefined, (qb) => qb.where("site_id", "=", query.siteId!))
-        .$if(query.personIdPrefix !== undefined, (qb) =>
-          qb.where(sql<string>`substr(person_id, 1, ${sql.lit(query.personIdPrefix!.length)})`, "=", query.personIdPrefix!),
-        )
+        .$if(query.personIdPrefix !== undefined, (qb) => qb.where((eb) => personIdStartsWith(eb, query.personIdPrefix!)))
         .$if(query.channelId !== undefined, (qb) =>
           qb.where((eb) =>
             eb.exists(

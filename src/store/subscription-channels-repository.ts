@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import { normalizeEndpoint } from "../push/endpoint-policy.js";
+import { foldForSearch } from "../shared/text/search-fold.js";
 import { constantTimeEqual } from "./constant-time.js";
 import type { DatabaseHandle } from "./database.js";
 import type { Schema } from "./schema.js";
@@ -118,7 +119,7 @@ export async function moveChannelsFromPrevious(trx: Kysely<Schema>, previous: Su
   if (old.person_id !== null) {
     await trx
       .updateTable("subscriptions")
-      .set({ person_id: old.person_id, identified_at: old.identified_at })
+      .set({ person_id: old.person_id, person_key: foldForSearch(old.person_id), identified_at: old.identified_at })
       .where("id", "=", subscriptionId)
       .where("person_id", "is", null)
       .execute();

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { foldForSearch } from "../shared/text/search-fold.js";
 import type { WebhookEvent } from "../shared/api/webhook-events.js";
 import type { Schema } from "./schema.js";
 
@@ -17,7 +18,7 @@ export interface PersonLinkTarget {
  */
 export async function identifySubscription(trx: Kysely<Schema>, target: PersonLinkTarget, personId: string, now: number): Promise<WebhookEvent[]> {
   if (target.personId === personId) return [];
-  await trx.updateTable("subscriptions").set({ person_id: personId, identified_at: now }).where("id", "=", target.id).execute();
+  await trx.updateTable("subscriptions").set({ person_id: personId, person_key: foldForSearch(personId), identified_at: now }).where("id", "=", target.id).execute();
   const events: WebhookEvent[] = [];
   if (target.personId !== null) events.push(personEvent("person.forgotten", target, target.personId));
   events.push(personEvent("person.identified", target, personId));
@@ -27,7 +28,7 @@ export async function identifySubscription(trx: Kysely<Schema>, target: PersonLi
 /** Makes a subscription anonymous again (its channels stay), inside the caller's transaction. */
 export async function forgetSubscription(trx: Kysely<Schema>, target: PersonLinkTarget): Promise<WebhookEvent[]> {
   if (target.personId === null) return [];
-  await trx.updateTable("subscriptions").set({ person_id: null, identified_at: null }).where("id", "=", target.id).execute();
+  await trx.updateTable("subscriptions").set({ person_id: null, person_key: null, identified_at: null }).where("id", "=", target.id).execute();
   return [personEvent("person.forgotten", target, target.personId)];
 }
 

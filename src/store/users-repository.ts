@@ -12,6 +12,8 @@ export interface UserRecord {
   passwordHash: string;
   createdAt: number;
   updatedAt: number;
+  /** The password is temporary (an admin's reset): the user must choose a new one before anything else. */
+  mustChangePassword: boolean;
 }
 
 export interface NewUser {
@@ -20,12 +22,15 @@ export interface NewUser {
   email: string;
   role: UserRole;
   passwordHash: string;
+  /** Default false: the password is the user's own. */
+  mustChangePassword?: boolean;
 }
 
 export interface UserChanges {
   name?: string;
   role?: UserRole;
   passwordHash?: string;
+  mustChangePassword?: boolean;
 }
 
 export type CreateUserResult = { outcome: "created"; user: UserRecord } | { outcome: "email_taken" };
@@ -86,6 +91,7 @@ export function createUsersRepository(database: DatabaseHandle): UsersRepository
         email: user.email,
         role: user.role,
         password_hash: user.passwordHash,
+        must_change_password: user.mustChangePassword === true ? 1 : 0,
         created_at: now,
         updated_at: now,
       })
@@ -149,6 +155,7 @@ export function createUsersRepository(database: DatabaseHandle): UsersRepository
           ...(changes.name === undefined ? {} : { name: changes.name }),
           ...(changes.role === undefined ? {} : { role: changes.role }),
           ...(changes.passwordHash === undefined ? {} : { password_hash: changes.passwordHash }),
+          ...(changes.mustChangePassword === undefined ? {} : { must_change_password: changes.mustChangePassword ? 1 : 0 }),
           updated_at: now,
         })
         .where("id", "=", id)
@@ -181,5 +188,6 @@ function toUser(row: Selectable<UsersTable>): UserRecord {
     passwordHash: row.password_hash,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
+    mustChangePassword: Number(row.must_change_password) === 1,
   };
 }

@@ -277,6 +277,8 @@ describe("the dashboard", () => {
     await field(dialog, P.account.name).fill(PUBLISHER.name);
     await field(dialog, P.account.email).fill(ADMIN.email);
     await field(dialog, P.users.initialPassword).fill(PUBLISHER.password);
+    // The publisher signs in below with this password and uses it: no forced change this time.
+    await dialog.getByRole("switch", { name: P.users.askNewPassword }).click();
     await dialog.getByRole("button", { name: P.users.create }).click();
     // The server's refusal (e-mail already used) lands beside the e-mail field.
     await expect.poll(() => helperTextOf(field(dialog, P.account.email))).toBe(E.email_taken);
@@ -292,7 +294,7 @@ describe("the dashboard", () => {
     await publisher.page.goto(`${app.baseUrl}/painel`);
     await heading(publisher.page, P.overview.title).waitFor();
     const labels = await navLabels(publisher.page);
-    expect(labels).toEqual([P.nav.overview, P.nav.compose, P.nav.history, ptBR.templates.nav, P.nav.channels, P.nav.sites]);
+    expect(labels).toEqual([P.nav.overview, P.nav.compose, P.nav.history, ptBR.templates.nav, P.nav.channels, P.nav.sites, P.nav.changePassword]);
     await publisher.page.goto(`${app.baseUrl}/painel/usuarios`);
     await publisher.page.getByRole("heading", { name: P.session.adminOnlyTitle }).waitFor();
     expect(await publisher.page.getByTestId("users-table").count()).toBe(0);

@@ -26,7 +26,10 @@ type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 export interface Authenticator {
   /** The request's principal, or an `unauthenticated` / `token_invalid` / `token_revoked` error. */
   authenticate(request: FastifyRequest, reply: FastifyReply): Promise<Principal>;
-  /** The signed-in operator from the session cookie alone (GET /session), or `unauthenticated`. */
+  /**
+   * The signed-in operator from the session cookie alone (GET /session, PUT /session/password), or
+   * `unauthenticated`; unlike `authenticate`, also one whose password must be changed.
+   */
   authenticateSession(request: FastifyRequest, reply: FastifyReply): Promise<SessionPrincipal>;
   /** Route hook: any signed-in operator or any valid token. */
   readonly requireUser: Hook;
@@ -89,6 +92,10 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     // A bearer token wins over a cookie: scripts never rely on ambient browser state.
     const bearer = bearerOf(request);
     const principal = bearer === undefined ? await fromSession(request, reply) : await fromToken(bearer);
+    // A temporary password (an admin's reset) opens nothing but its own change (PUT
+    // /session/password, which asks authenticateSession) and sign-out: whoever learnt it on the
+    // way cannot use the account, and its owner is made to choose one only they know.
+    if (principal.kind === "session" && principal.user.mustChangePassword) throw apiError("password_change_required");
     request.principal = principal;
     return principal;
   }

@@ -48,6 +48,8 @@ export interface LoginThrottle {
    * address's (not the whole count: one good account must not reset a guesser's budget).
    */
   succeeded(email: string, address: string): Promise<void>;
+  /** Forgets the account's failed attempts (and lifts its lock): its password was just reset. */
+  clearAccount(email: string): Promise<void>;
 }
 
 export interface LoginThrottleDeps {
@@ -95,6 +97,10 @@ export function createLoginThrottle(deps: LoginThrottleDeps): LoginThrottle {
     async succeeded(email, address) {
       await deps.attempts.reset(accountKey(email));
       await deps.attempts.forgiveAttempt(addressKey(address));
+    },
+
+    async clearAccount(email) {
+      await deps.attempts.reset(accountKey(email));
     },
   };
 }

@@ -9,5 +9,6 @@ export function presentUser(user: UserRecord): User {
     email: user.email,
     role: user.role,
     createdAt: new Date(user.createdAt).toISOString(),
+    mustChangePassword: user.mustChangePassword,
   };
 }

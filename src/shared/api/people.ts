@@ -15,7 +15,7 @@ export const PEOPLE_MAX_PAGE_SIZE = 200;
 /** A user id as a path parameter: the one rule of src/shared/api/user-id.ts. */
 export const userIdParamsSchema = z.object({ userId: userIdSchema });
 
-/** GET /people?query=&page=&pageSize= — `query` matches the start of the user id, case-sensitive. */
+/** GET /people?query=&page=&pageSize= — `query` matches the start of the user id, ignoring case and accents. */
 export const peopleQuerySchema = z.object({
   query: text().max(USER_ID_MAX_LENGTH).optional(),
   page: z.coerce.number().int().min(1).max(100_000).default(1),

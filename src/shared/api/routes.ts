@@ -10,7 +10,7 @@ export const API_ROUTES = {
   setup: `${API_PREFIX}/setup`,
   /** GET: who is signed in. POST: sign in (`SignInRequest`). DELETE: sign out. */
   session: `${API_PREFIX}/session`,
-  /** Admin: GET list, POST create; `/users/:id` PATCH and DELETE. */
+  /** Admin: GET list, POST create; `/users/:id` PATCH and DELETE; `/users/:id/password-reset` POST. */
   users: `${API_PREFIX}/users`,
   /** Admin: GET list, POST create; `/tokens/:id` DELETE revokes. */
   tokens: `${API_PREFIX}/tokens`,
@@ -75,6 +75,8 @@ export const API_ROUTES = {
   openapi: `${API_PREFIX}/openapi.json`,
   /** The readable API documentation (Swagger UI, served locally). */
   docs: "/api/docs",
+  /** PUT (the signed-in operator, session only): change one's own password (`ChangeOwnPasswordRequest`). */
+  sessionPassword: `${API_PREFIX}/session/password`,
 } as const;
 
 /**

@@ -37,7 +37,7 @@ export const subscribersQuerySchema = z.object({
   /** A site id (GET /sites): only the subscribers made on it. */
   site: z.string().regex(/^\d{1,15}$/, { error: "site_not_found" }).optional(),
   browser: text().optional(),
-  /** Only subscriptions of people whose user id starts with this (case-sensitive). */
+  /** Only subscriptions of people whose user id starts with this, ignoring case and accents. */
   user: text().max(128).optional(),
   page: z.coerce.number().int().min(1).optional(),
   pageSize: z.coerce.number().int().min(1).max(SUBSCRIBERS_MAX_PAGE_SIZE).optional(),

@@ -42,6 +42,12 @@ export const userSchema = z.object({
   role: userRoleSchema,
   /** ISO 8601, UTC. */
   createdAt: z.string(),
+  /**
+   * The password is temporary (set by an admin's reset, or at creation when asked): until the
+   * user chooses a new one, their session may only change it (PUT /session/password) or sign out;
+   * anything else answers 403 `password_change_required`.
+   */
+  mustChangePassword: z.boolean(),
 });
 export type User = z.infer<typeof userSchema>;
 
@@ -59,10 +65,15 @@ export const createUserRequestSchema = z.strictObject({
   email: emailSchema,
   password: newPasswordSchema,
   role: userRoleSchema,
+  /** The password is one the admin chose for them: ask for a new one at the first sign-in (default false). */
+  mustChangePassword: z.boolean().optional(),
 });
 export type CreateUserRequest = z.input<typeof createUserRequestSchema>;
 
-/** PATCH /users/:id (admin) → `{ user }`. Every field optional; a password change ends that user's sessions. */
+/**
+ * PATCH /users/:id (admin) → `{ user }`. Every field optional; a password change ends that user's
+ * sessions and, for someone else's, must be replaced at their next sign-in (as after a reset).
+ */
 export const updateUserRequestSchema = z.strictObject({
   name: userNameSchema.optional(),
   role: userRoleSchema.optional(),
@@ -72,3 +83,29 @@ export type UpdateUserRequest = z.input<typeof updateUserRequestSchema>;
 
 /** `:id` of /users/:id and /tokens/:id. */
 export const idParamsSchema = z.object({ id: z.string().regex(/^\d{1,19}$/, { error: "not_found" }) });
+
+/**
+ * PUT /session/password (the signed-in operator) → 200 `{ user }`: the current password proves
+ * it is them (400 `password_incorrect`, counted like a failed sign-in); the new one follows the
+ * same rules as any password and must differ from the current (`password_unchanged`). Their other
+ * sessions end; this one stays.
+ */
+export const changeOwnPasswordRequestSchema = z.strictObject({
+  currentPassword: text({ error: "password_incorrect" }).min(1, { error: "password_incorrect" }).max(PASSWORD_MAX_LENGTH, { error: "password_too_long" }),
+  newPassword: newPasswordSchema,
+});
+export type ChangeOwnPasswordRequest = z.input<typeof changeOwnPasswordRequestSchema>;
+
+/** Length of the temporary passwords a reset makes: 4 groups of 4 letters and digits (about 79 bits). */
+export const TEMPORARY_PASSWORD_GROUPS = 4;
+
+/**
+ * POST /users/:id/password-reset (admin) → 200: a temporary password, shown this once. The user's
+ * sessions end, and at their next sign-in they must choose a new password. An admin cannot reset
+ * their own (409 `cannot_reset_own_password`): they change it with the current one.
+ */
+export const passwordResetResponseSchema = z.object({
+  user: userSchema,
+  temporaryPassword: z.string(),
+});
+export type PasswordResetResponse = z.infer<typeof passwordResetResponseSchema>;

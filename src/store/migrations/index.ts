@@ -7,6 +7,7 @@ import { channels } from "./0005-channels.js";
 import { sites } from "./0006-sites.js";
 import { people } from "./0007-people.js";
 import { segments } from "./0008-segments.js";
+import { accounts } from "./0009-accounts.js";
 import { sendStates } from "./0010-send-states.js";
 import { templates } from "./0012-templates.js";
 
@@ -24,6 +25,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: SinoMi
   ["0006-sites", sites],
   ["0007-people", people],
   ["0008-segments", segments],
+  ["0009-accounts", accounts],
   ["0010-send-states", sendStates],
   ["0012-templates", templates],
 ];

@@ -22,6 +22,7 @@ import { SetupPage } from "./pages/SetupPage.js";
 import { HistoryPage } from "./notifications/HistoryPage.js";
 import { NotificationPage } from "./notifications/NotificationPage.js";
 import { SignInPage } from "./pages/SignInPage.js";
+import { ChangePasswordPage } from "./pages/ChangePasswordPage.js";
 import { SubscribersPage } from "./subscribers/SubscribersPage.js";
 import { PeoplePage } from "./people/PeoplePage.js";
 import { PersonPage } from "./people/PersonPage.js";
@@ -76,6 +77,14 @@ export function DashboardApp({ services }: { services?: DashboardServices }) {
         <Routes>
           <Route path="configuracao" element={<SetupPage />} />
           <Route path="entrar" element={<SignInPage />} />
+          <Route
+            path="senha"
+            element={
+              <RequireSession>
+                <ChangePasswordPage />
+              </RequireSession>
+            }
+          />
           <Route
             element={
               <RequireSession>

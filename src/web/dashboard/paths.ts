@@ -19,6 +19,8 @@ export const DASHBOARD_PATHS = {
   notifications: "/painel/envios",
   /** Modelos: saved templates, opened in compose. */
   templates: "/painel/modelos",
+  /** Alterar senha: one's own, and the forced change after a temporary password. */
+  password: "/painel/senha",
 } as const;
 
 /** Envio: `/painel/envios/<id>`. */

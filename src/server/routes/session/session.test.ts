@@ -48,7 +48,7 @@ for (const dialect of DIALECTS) {
       const client = new ApiClient(server);
       const res = await client.post(SESSION, { email: "  ANA@exemplo.com.br ", password: ADMIN.password });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ user: { id: expect.any(String), name: ADMIN.name, email: ADMIN.email, role: "admin", createdAt: expect.any(String) } });
+      expect(res.body).toEqual({ user: { id: expect.any(String), name: ADMIN.name, email: ADMIN.email, role: "admin", createdAt: expect.any(String), mustChangePassword: false } });
       const [setCookie] = res.headers.getSetCookie();
       // https public URL: the __Host- prefix, which browsers hold to Secure, Path=/ and no Domain.
       const value = /^__Host-sino_session=([^;]+)/.exec(setCookie!)![1]!;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { signInRequestSchema } from "../../../shared/api/auth.js";
 import { API_ROUTES } from "../../../shared/api/routes.js";
-import { userResponseSchema } from "../../../shared/api/users.js";
+import { changeOwnPasswordRequestSchema, userResponseSchema } from "../../../shared/api/users.js";
 import { createLoginCsrfGuard } from "../../auth/csrf.js";
 import { apiError } from "../../errors.js";
 import { OPERATOR_SECURITY, apiErrorSchema, noContentSchema } from "../../openapi.js";
@@ -64,6 +64,49 @@ export function registerSessionRoutes(app: FastifyInstance, deps: AuthRoutesDeps
       await deps.sessions.removeExpired(deps.now());
       request.log.info({ userId: user.id }, "signed in");
       return reply.header("cache-control", "no-store").send({ user: presentUser(user) });
+    },
+  );
+
+  routes.put(
+    API_ROUTES.sessionPassword,
+    {
+      onRequest: requireJson,
+      schema: {
+        operationId: "changeOwnPassword",
+        summary: t("api:routes.changeOwnPassword"),
+        tags,
+        security: [{ session: [] }],
+        body: changeOwnPasswordRequestSchema,
+        response: { 200: userResponseSchema, "4xx": apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      // The cookie only (a token is not the person who knows the password), and also while the
+      // password is a temporary one: changing it is what such a session is for.
+      const principal = await deps.authenticator.authenticateSession(request, reply);
+      const { user } = principal;
+      const { currentPassword, newPassword } = request.body;
+      // A stolen session must not become a password oracle: wrong current passwords count against
+      // the account and the address exactly like failed sign-ins.
+      const verdict = await deps.throttle.begin(user.email, request.ip);
+      if (!verdict.allowed) {
+        reply.header("retry-after", String(verdict.retryAfterSeconds));
+        throw apiError("too_many_attempts");
+      }
+      if (verdict.delayMs > 0) await deps.sleep(verdict.delayMs);
+      if (!(await deps.hasher.verify(user.passwordHash, currentPassword))) {
+        request.log.info({ userId: user.id }, "password change refused");
+        throw apiError("password_incorrect", "currentPassword");
+      }
+      await deps.throttle.succeeded(user.email, request.ip);
+      if (newPassword === currentPassword) throw apiError("password_unchanged", "newPassword");
+      if (deps.commonPasswords.has(newPassword)) throw apiError("password_too_common", "newPassword");
+      const result = await deps.users.update(user.id, { passwordHash: await deps.hasher.hash(newPassword), mustChangePassword: false }, deps.now());
+      if (result.outcome !== "updated") throw apiError("unauthenticated");
+      // OWASP Session Management: a new password ends the account's other sessions; this one stays.
+      await deps.sessions.removeForUser(user.id, principal.sessionIdHash);
+      request.log.info({ userId: user.id }, "password changed");
+      return reply.header("cache-control", "no-store").send({ user: presentUser(result.user) });
     },
   );
 

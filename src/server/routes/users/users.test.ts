@@ -30,7 +30,7 @@ for (const dialect of DIALECTS) {
     it("lets an admin create, list, rename, promote and delete users", async () => {
       const created = await admin.post(USERS, { name: " Bia ", email: "Bia@Exemplo.com.br", password: "uma senha longa", role: "publisher" });
       expect(created.status).toBe(201);
-      expect(created.body.user).toEqual({ id: expect.any(String), name: "Bia", email: "bia@exemplo.com.br", role: "publisher", createdAt: expect.any(String) });
+      expect(created.body.user).toEqual({ id: expect.any(String), name: "Bia", email: "bia@exemplo.com.br", role: "publisher", createdAt: expect.any(String), mustChangePassword: false });
       const id = created.body.user.id as string;
 
       const list = await admin.get(USERS);
@@ -114,10 +114,12 @@ for (const dialect of DIALECTS) {
       expect((await client.get("/api/v1/session")).status).toBe(401);
       const again = new ApiClient(server);
       expect((await again.post("/api/v1/session", { email: user.email, password })).status).toBe(401);
-      expect((await again.post("/api/v1/session", { email: user.email, password: "nova-senha-da-pessoa" })).status).toBe(200);
-      // An admin changing their own password keeps the session they are using.
+      // The admin knows the password they set: its owner must replace it before anything else.
+      expect(await again.post("/api/v1/session", { email: user.email, password: "nova-senha-da-pessoa" })).toMatchObject({ status: 200, body: { user: { mustChangePassword: true } } });
+      expect(await again.get("/api/v1/channels")).toMatchObject({ status: 403, body: errorOf("password_change_required") });
+      // An admin changing their own password keeps the session they are using, and need not change it again.
       const me = (await admin.get("/api/v1/session")).body.user.id as string;
-      expect((await admin.patch(userPath(me), { password: "outra-senha-longa" })).status).toBe(200);
+      expect(await admin.patch(userPath(me), { password: "outra-senha-longa" })).toMatchObject({ status: 200, body: { user: { mustChangePassword: false } } });
       expect((await admin.get("/api/v1/session")).status).toBe(200);
     });
 

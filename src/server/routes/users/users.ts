@@ -4,10 +4,13 @@ import { z } from "zod";
 import { API_ROUTES } from "../../../shared/api/routes.js";
 import {
   createUserRequestSchema,
+  passwordResetResponseSchema,
   updateUserRequestSchema,
   userResponseSchema,
   usersResponseSchema,
 } from "../../../shared/api/users.js";
+import { resetPassword } from "../../auth/password-reset.js";
+import { actingUser } from "../../auth/principal.js";
 import { apiError } from "../../errors.js";
 import { OPERATOR_SECURITY, apiErrorSchema, noContentSchema } from "../../openapi.js";
 import { presentUser } from "../../presenters/user.js";
@@ -37,9 +40,12 @@ export function registerUserRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
       schema: { operationId: "createUser", ...doc("api:routes.usersCreate"), body: createUserRequestSchema, response: { 201: userResponseSchema, "4xx": apiErrorSchema } },
     },
     async (request, reply) => {
-      const { name, email, password, role } = request.body;
+      const { name, email, password, role, mustChangePassword } = request.body;
       if (deps.commonPasswords.has(password)) throw apiError("password_too_common", "password");
-      const result = await deps.users.create({ name, email, role, passwordHash: await deps.hasher.hash(password) }, deps.now());
+      const result = await deps.users.create(
+        { name, email, role, passwordHash: await deps.hasher.hash(password), mustChangePassword: mustChangePassword === true },
+        deps.now(),
+      );
       if (result.outcome === "email_taken") throw apiError("email_taken", "email");
       request.log.info({ userId: result.user.id, role }, "user created");
       return reply.code(201).send({ user: presentUser(result.user) });
@@ -62,12 +68,16 @@ export function registerUserRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
       const id = Number(request.params.id);
       const { name, role, password } = request.body;
       if (password !== undefined && deps.commonPasswords.has(password)) throw apiError("password_too_common", "password");
+      const principal = request.principal;
+      const self = principal?.kind === "session" && principal.user.id === id;
       const result = await deps.users.update(
         id,
         {
           ...(name === undefined ? {} : { name }),
           ...(role === undefined ? {} : { role }),
-          ...(password === undefined ? {} : { passwordHash: await deps.hasher.hash(password) }),
+          // A password an admin sets for someone else is one the admin knows: like a reset's, its
+          // owner must replace it at the next sign-in.
+          ...(password === undefined ? {} : { passwordHash: await deps.hasher.hash(password), mustChangePassword: !self }),
         },
         deps.now(),
       );
@@ -76,12 +86,34 @@ export function registerUserRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
       if (password !== undefined) {
         // A new password ends the user's other sessions (OWASP Session Management: renew on
         // privilege change); the admin changing their own keeps the session they are using.
-        const principal = request.principal;
-        const keep = principal?.kind === "session" && principal.user.id === id ? principal.sessionIdHash : undefined;
+        const keep = self && principal?.kind === "session" ? principal.sessionIdHash : undefined;
         await deps.sessions.removeForUser(id, keep);
       }
       request.log.info({ userId: id, fields: Object.keys(request.body) }, "user updated");
       return { user: presentUser(result.user) };
+    },
+  );
+
+  routes.post(
+    `${byId}/password-reset`,
+    {
+      onRequest: requireAdmin,
+      schema: {
+        ...doc("api:routes.resetUserPassword"),
+        operationId: "resetUserPassword",
+        params: userParams,
+        response: { 200: passwordResetResponseSchema, "4xx": apiErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const id = Number(request.params.id);
+      const principal = request.principal;
+      if (principal?.kind === "session" && principal.user.id === id) throw apiError("cannot_reset_own_password");
+      const reset = await resetPassword(deps, id, deps.now());
+      if (reset === undefined) throw apiError("user_not_found");
+      request.log.info({ userId: id, by: principal === null ? undefined : actingUser(principal).id }, "password reset by an admin");
+      // The temporary password is in this answer only: no cache may keep it.
+      return reply.header("cache-control", "no-store").send({ user: presentUser(reset.user), temporaryPassword: reset.temporaryPassword });
     },
   );
 

@@ -9,6 +9,8 @@ import type {
   CreateUserRequest,
   SetupRequest,
   SetupStatus,
+  ChangeOwnPasswordRequest,
+  PasswordResetResponse,
   SignInRequest,
   UpdateUserRequest,
   User,
@@ -25,6 +27,10 @@ export interface DashboardApi {
   createUser(request: CreateUserRequest): Promise<User>;
   updateUser(id: string, request: UpdateUserRequest): Promise<User>;
   deleteUser(id: string): Promise<void>;
+  /** A temporary password for another operator, shown once; their sessions end. */
+  resetUserPassword(id: string): Promise<PasswordResetResponse>;
+  /** The signed-in operator's own password, with the current one; answers the updated user. */
+  changeOwnPassword(request: ChangeOwnPasswordRequest): Promise<User>;
   listTokens(): Promise<ApiToken[]>;
   createToken(request: CreateTokenRequest): Promise<CreatedToken>;
   revokeToken(id: string): Promise<void>;
@@ -67,6 +73,10 @@ export function createDashboardApi(options: { baseUrl?: string; fetch?: typeof f
     },
     async deleteUser(id) {
       await request("DELETE", userPath(id));
+    },
+    resetUserPassword: (id) => json("POST", `${userPath(id)}/password-reset`),
+    async changeOwnPassword(body) {
+      return (await json<{ user: User }>("PUT", API_ROUTES.sessionPassword, body)).user;
     },
     async listTokens() {
       return (await json<{ tokens: ApiToken[] }>("GET", API_ROUTES.tokens)).tokens;

@@ -14,6 +14,7 @@ import ListItemText from "@mui/material/ListItemText";
 import Snackbar from "@mui/material/Snackbar";
 import Toolbar from "@mui/material/Toolbar";
 import Typography from "@mui/material/Typography";
+import LockResetOutlined from "@mui/icons-material/LockResetOutlined";
 import LogoutOutlined from "@mui/icons-material/LogoutOutlined";
 import MenuIcon from "@mui/icons-material/Menu";
 import NotificationsIcon from "@mui/icons-material/Notifications";
@@ -157,6 +158,14 @@ function NavContent({ onNavigate }: { onNavigate: () => void }) {
       </List>
       <Divider />
       <List sx={{ px: 1 }}>
+        <ListItem disablePadding>
+          <ListItemButton component={RouterLink} to={DASHBOARD_PATHS.password} state={{ from: location.pathname + location.search }} onClick={onNavigate} sx={{ borderRadius: 2 }}>
+            <ListItemIcon sx={{ minWidth: 40 }}>
+              <LockResetOutlined />
+            </ListItemIcon>
+            <ListItemText primary={t("dashboard.nav.changePassword")} />
+          </ListItemButton>
+        </ListItem>
         <ListItem disablePadding>
           <ListItemButton onClick={() => void leave()} sx={{ borderRadius: 2 }}>
             <ListItemIcon sx={{ minWidth: 40 }}>

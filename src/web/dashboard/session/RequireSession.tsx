@@ -43,6 +43,12 @@ export function RequireSession({ children }: { children: ReactNode }) {
         </Container>
       );
     case "signed-in":
+      // A temporary password opens nothing but its own change (the server refuses the rest with
+      // password_change_required): go there first, and come back after.
+      if (state.user.mustChangePassword && location.pathname !== DASHBOARD_PATHS.password) {
+        const returnState: ReturnState = { from: location.pathname + location.search };
+        return <Navigate to={DASHBOARD_PATHS.password} replace state={returnState} />;
+      }
       return children;
   }
 }

@@ -7,8 +7,12 @@ import Dialog from "@mui/material/Dialog";
 import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogTitle from "@mui/material/DialogTitle";
+import FormControlLabel from "@mui/material/FormControlLabel";
+import FormHelperText from "@mui/material/FormHelperText";
+import Box from "@mui/material/Box";
 import MenuItem from "@mui/material/MenuItem";
 import Stack from "@mui/material/Stack";
+import Switch from "@mui/material/Switch";
 import TextField from "@mui/material/TextField";
 import { errorText } from "../api/error-text.js";
 import { isDashboardApiError } from "../api/dashboard-api-error.js";
@@ -18,7 +22,8 @@ import { useDashboardServices } from "../services.js";
 import { PASSWORD_MIN, checkEmail, checkName, checkNewPassword } from "../session/account-rules.js";
 
 type Field = "name" | "email" | "password";
-const EMPTY = { name: "", email: "", password: "", role: "publisher" as Role };
+// An admin-chosen password is one more person knows: by default its owner replaces it at once.
+const EMPTY = { name: "", email: "", password: "", role: "publisher" as Role, mustChangePassword: true };
 
 export function CreateUserDialog({ open, onClose, onCreated }: { open: boolean; onClose: () => void; onCreated: (user: User) => void }) {
   const { t } = useTranslation();
@@ -50,7 +55,13 @@ export function CreateUserDialog({ open, onClose, onCreated }: { open: boolean; 
     if (Object.keys(problems).length > 0) return;
     setBusy(true);
     try {
-      const user = await api.createUser({ name: values.name.trim(), email: values.email.trim(), password: values.password, role: values.role });
+      const user = await api.createUser({
+        name: values.name.trim(),
+        email: values.email.trim(),
+        password: values.password,
+        role: values.role,
+        mustChangePassword: values.mustChangePassword,
+      });
       setBusy(false);
       setValues(EMPTY);
       onCreated(user);
@@ -102,6 +113,22 @@ export function CreateUserDialog({ open, onClose, onCreated }: { open: boolean; 
               required
               fullWidth
             />
+            <Box>
+              <FormControlLabel
+                control={
+                  <Switch
+                    name="mustChangePassword"
+                    checked={values.mustChangePassword}
+                    onChange={(event) => setValues((previous) => ({ ...previous, mustChangePassword: event.target.checked }))}
+                    slotProps={{ input: { "aria-describedby": "create-user-must-change-hint" } }}
+                  />
+                }
+                label={t("dashboard.users.askNewPassword")}
+              />
+              <FormHelperText id="create-user-must-change-hint" sx={{ mt: 0 }}>
+                {t("dashboard.users.askNewPasswordHint")}
+              </FormHelperText>
+            </Box>
             <TextField
               select
               label={t("dashboard.users.role")}

@@ -14,6 +14,7 @@ import TextField from "@mui/material/TextField";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import DeleteOutline from "@mui/icons-material/DeleteOutline";
+import LockResetOutlined from "@mui/icons-material/LockResetOutlined";
 import PersonAddAlt from "@mui/icons-material/PersonAddAlt";
 import PeopleAltOutlined from "@mui/icons-material/PeopleAltOutlined";
 import { errorText } from "../api/error-text.js";
@@ -29,6 +30,7 @@ import { useResource } from "../hooks/useResource.js";
 import { useDashboardServices } from "../services.js";
 import { useCurrentUser } from "../session/session-context.js";
 import { CreateUserDialog } from "./CreateUserDialog.js";
+import { ResetPasswordDialog } from "./ResetPasswordDialog.js";
 
 /** Usuários (admin): who may sign in to the dashboard, and with which role. */
 export function UsersPage() {
@@ -38,6 +40,7 @@ export function UsersPage() {
   const { resource, reload, update } = useResource(useCallback(() => api.listUsers(), [api]));
   const [creating, setCreating] = useState(false);
   const [removing, setRemoving] = useState<User | null>(null);
+  const [resetting, setResetting] = useState<User | null>(null);
   const [noticeElement, setNotice] = useNotice();
 
   const changeRole = async (user: User, role: Role) => {
@@ -88,6 +91,11 @@ export function UsersPage() {
                       <TableCell sx={{ width: "50%" }}>
                         <Typography sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>
                           {user.name} {self && <Chip label={t("dashboard.users.you")} size="small" sx={{ ml: 0.5 }} />}
+                          {user.mustChangePassword && (
+                            <Tooltip title={t("dashboard.users.mustChangeHint")}>
+                              <Chip label={t("dashboard.users.mustChange")} size="small" variant="outlined" sx={{ ml: 0.5 }} data-testid="must-change-chip" />
+                            </Tooltip>
+                          )}
                         </Typography>
                         <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: "anywhere" }}>
                           {user.email}
@@ -109,7 +117,14 @@ export function UsersPage() {
                         </TextField>
                       </TableCell>
                       <TableCell sx={{ display: { xs: "none", sm: "table-cell" }, whiteSpace: "nowrap" }}>{formatDateTime(user.createdAt, timeZone)}</TableCell>
-                      <TableCell align="right">
+                      <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
+                        <Tooltip title={self ? t("dashboard.users.cannotResetSelf") : t("dashboard.users.resetPassword")}>
+                          <span>
+                            <IconButton aria-label={t("dashboard.users.resetPasswordNamed", { name: user.name })} onClick={() => setResetting(user)} disabled={self}>
+                              <LockResetOutlined />
+                            </IconButton>
+                          </span>
+                        </Tooltip>
                         <Tooltip title={self ? t("dashboard.users.cannotRemoveSelf") : t("dashboard.users.remove")}>
                           <span>
                             <IconButton aria-label={t("dashboard.users.removeNamed", { name: user.name })} onClick={() => setRemoving(user)} disabled={self}>
@@ -135,6 +150,11 @@ export function UsersPage() {
           update((users) => [...users, user]);
           setNotice({ severity: "success", text: t("dashboard.users.created", { name: user.name }) });
         }}
+      />
+      <ResetPasswordDialog
+        user={resetting}
+        onClose={() => setResetting(null)}
+        onReset={(reset) => update((users) => users.map((u) => (u.id === reset.id ? reset : u)))}
       />
       <ConfirmDialog
         open={removing !== null}
