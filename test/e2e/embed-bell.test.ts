@@ -379,34 +379,43 @@ describe("the embedded bell on a site Sino does not know", () => {
     await sino.close();
   });
 
-  it("gets no CORS grant: the bell stays off with a pt-BR notice and nothing is stored", async () => {
+  it("stays off with a pt-BR notice, stores nothing, and tells the site's developer in the console to register the origin", async () => {
     const context = await browser().newContext();
     try {
       await context.grantPermissions(["notifications"], { origin: site.origin });
       await installPushStub(context, { endpoint: testEndpoint(), keys: makeSubscriptionKeys() });
       const page = await context.newPage();
+      const consoleMessages = recordConsole(page);
       await page.goto(site.pageUrl());
       await (await settledEmbedBell(page, "off")).click();
       const notice = page.getByRole("dialog", { name: BELL_TEXT.enable });
       await notice.waitFor();
       expect(await notice.textContent()).toContain(ptBR.bell.failed.enable);
       await settledEmbedBell(page, "off");
-      // What the server answered the page's origin: a refusal, with its pt-BR reason.
-      const answer = await fetch(`${sino.url}/api/v1/config`, { headers: { origin: site.origin } });
-      expect(answer.status).toBe(403);
-      expect(answer.headers.get("access-control-allow-origin")).toBeNull();
-      expect(((await answer.json()) as { error: { code: string } }).error.code).toBe("origin_not_allowed");
+      // In pt-BR, with the origin to register and where (Painel → Sites), not a bare CORS error.
+      const explained = consoleMessages.filter((message) => message.includes(`a origem ${site.origin} não está cadastrada`));
+      expect(explained).toHaveLength(1);
+      expect(explained[0]).toContain("Painel → Sites");
+      expect(explained[0]).toContain(sino.baseUrl);
+      expect(consoleMessages.filter((message) => /CORS/i.test(message))).toEqual([]);
       expect(await sino.database.db.selectFrom("subscriptions").select("endpoint").execute()).toEqual([]);
-      // The browser itself refuses to hand the answer to the page.
+      // The page may read the configuration's refusal, and nothing else: a write still gets no CORS grant.
       const read = await page.evaluate(async (url) => {
-        try {
-          await fetch(`${url}/api/v1/config`);
-          return "read";
-        } catch {
-          return "blocked";
-        }
+        const outcome = async (call: () => Promise<Response>) => {
+          try {
+            const response = await call();
+            return `${response.status}`;
+          } catch {
+            return "blocked";
+          }
+        };
+        return {
+          config: await outcome(() => fetch(`${url}/api/v1/config`)),
+          notices: await outcome(() => fetch(`${url}/api/v1/notices`)),
+          subscribe: await outcome(() => fetch(`${url}/api/v1/subscriptions`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })),
+        };
       }, sino.baseUrl);
-      expect(read).toBe("blocked");
+      expect(read).toEqual({ config: "403", notices: "blocked", subscribe: "blocked" });
     } finally {
       await context.close();
     }
