@@ -7,6 +7,7 @@ import Toolbar from "@mui/material/Toolbar";
 import Typography from "@mui/material/Typography";
 import NotificationsIcon from "@mui/icons-material/Notifications";
 import { PushBell } from "./components/PushBell.js";
+import { ChannelAddress } from "./pages/ChannelAddress.js";
 import { HomePage } from "./pages/HomePage.js";
 import { NotFoundPage } from "./pages/NotFoundPage.js";
 
@@ -59,6 +60,7 @@ function PublicSite() {
           <Route path="/" element={<HomePage />} />
           {/* The notices' own address: notifications and the README link to it. */}
           <Route path="/avisos" element={<HomePage />} />
+          <Route path="/p/:channel" element={<ChannelAddress />} />
           <Route
             path="/preferencias"
             element={
