@@ -129,6 +129,12 @@ export const ERROR_STATUS = {
   segment_name_taken: 409,
   segment_in_use: 409,
   too_many_segments: 409,
+  organisation_name_invalid: 400,
+  organisation_accent_invalid: 400,
+  organisation_accent_low_contrast: 400,
+  organisation_logo_invalid: 400,
+  organisation_logo_too_large: 400,
+  organisation_logo_not_found: 404,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

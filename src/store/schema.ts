@@ -7,6 +7,7 @@ import type { Generated } from "kysely";
 export interface Schema {
   subscriptions: SubscriptionsTable;
   settings: SettingsTable;
+  organisation: OrganisationTable;
   users: UsersTable;
   sessions: SessionsTable;
   api_tokens: ApiTokensTable;
@@ -71,6 +72,20 @@ export interface SubscriptionsTable {
 export interface SettingsTable {
   key: string;
   value: string;
+}
+
+/** The organisation's identity: one row, id 1, absent until an admin first sets something. */
+export interface OrganisationTable {
+  id: number;
+  name: string | null;
+  /** `#rrggbb`, lower case. */
+  accent_color: string | null;
+  /** The logo's bytes, base64; with its MIME type and pixel size. */
+  logo: string | null;
+  logo_type: string | null;
+  logo_width: number | null;
+  logo_height: number | null;
+  updated_at: number;
 }
 
 /** `scheduled`: waiting for `send_at`, with no jobs yet; the scheduler makes it `queued` when due. */

@@ -66,6 +66,10 @@ export const API_ROUTES = {
   segmentsCount: `${API_PREFIX}/segments/count`,
   /** POST (admin): which conditions of a segment hold for one person or subscription. */
   segmentsExplain: `${API_PREFIX}/segments/explain`,
+  /** GET (public): the organisation's identity (`OrganisationResponse`); PUT (admin) changes it. */
+  organisation: `${API_PREFIX}/organisation`,
+  /** GET (public): the organisation's logo, as uploaded (PNG, JPEG or WebP). */
+  organisationLogo: `${API_PREFIX}/organisation/logo`,
   /** GET: the OpenAPI 3 document, generated from the same zod schemas that validate requests. */
   openapi: `${API_PREFIX}/openapi.json`,
   /** The readable API documentation (Swagger UI, served locally). */
