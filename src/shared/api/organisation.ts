@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { API_ROUTES } from "./routes.js";
 import { text } from "./text.js";
 
 /**
@@ -31,6 +32,14 @@ function luminance(hex: string): number {
 export function contrastRatio(a: string, b: string): number {
   const [light, dark] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
   return (light + 0.05) / (dark + 0.05);
+}
+
+/**
+ * The logo's address: it changes with every change of the organisation (`?v=`), so browsers, the
+ * manifest and notifications may cache it for long and still never show a replaced logo.
+ */
+export function organisationLogoUrl(publicUrl: string, updatedAt: number): string {
+  return `${publicUrl.replace(/\/+$/, "")}${API_ROUTES.organisationLogo}?v=${String(updatedAt)}`;
 }
 
 /** GET /organisation (public) and the public configuration's `organisation`. */
