@@ -17,6 +17,7 @@ export const DASHBOARD_PATHS = {
   segments: "/painel/segmentos",
   /** `/painel/envios/:id`: one notification's live progress (see `notificationPagePath`). */
   notifications: "/painel/envios",
+  organisation: "/painel/organizacao",
 } as const;
 
 /** Envio: `/painel/envios/<id>`. */
