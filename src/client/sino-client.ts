@@ -1,4 +1,5 @@
 import type { PublicChannel } from "../shared/api/channels.js";
+import type { Organisation } from "../shared/api/organisation.js";
 import type { PushSubscriptionJson, SignedUserClaim as UserClaim } from "../shared/api/subscriptions.js";
 import { isValidTagKey, isValidTagValue, type Tags, type TagValue } from "../shared/api/tag-rule.js";
 import { isValidUserId } from "../shared/api/user-id-rule.js";
@@ -44,6 +45,8 @@ export interface SinoChannelChoice {
   /** Most channels one subscription may choose; null when the server does not say. */
   readonly limit: number | null;
   readonly chosen: readonly string[];
+  /** Whose notices these are (name, logo, accent colour), for the panel's heading; null when the server does not say. */
+  readonly organisation: Organisation | null;
 }
 
 export type SinoChangeListener = (snapshot: SinoSnapshot) => void;
@@ -287,6 +290,7 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
       available: config.channels ?? [],
       limit: config.maxChannelsPerSubscription ?? null,
       chosen: snapshot.channels ?? [],
+      organisation: config.organisation ?? null,
     };
   }
 

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { BrowserContext, Page } from "playwright-core";
 import { ptBR } from "../../src/shared/i18n/catalog.js";
 import { DIALECTS } from "../support/db.js";
+import { solidPng } from "../support/png.js";
 import type { ApiClient } from "../support/operators.js";
 import type { TestServer } from "../support/server.js";
 import { answerPermissionWhenAsked, BELL_TEXT, useChromiumWithInsecureHost } from "./support/bell-chromium.js";
@@ -220,7 +221,9 @@ for (const dialect of DIALECTS) {
       expect(await axeViolations(page)).toEqual([]);
     });
 
-    it("lets the visitor choose channels in a dialog (keyboard, Escape, focus back), stored on the server", async () => {
+    it("lets the visitor choose channels in a dialog headed by the organisation (keyboard, Escape, focus back), stored on the server", async () => {
+      const identity = await admin.put("/api/v1/organisation", { name: "Prefeitura de Exemplo", accentColor: "#7a1f5c", logo: { data: solidPng(96, 96, [122, 31, 92]).toString("base64") } });
+      expect(identity.status).toBe(200);
       for (const channel of [
         { slug: "obras", name: "Obras na cidade", isDefault: true },
         { slug: "eventos", name: "Eventos", description: "Shows e feiras no fim de semana." },
@@ -241,6 +244,11 @@ for (const dialect of DIALECTS) {
       expect(await obras.isChecked()).toBe(true);
       expect(await eventos.isChecked()).toBe(false);
       expect(await axeViolations(page)).toEqual([]);
+      // Whose notices these are: the organisation's name and logo (loaded from Sino), its colour on the buttons.
+      const heading = dialog.getByTestId("sino-organisation");
+      expect(await heading.textContent()).toBe("Prefeitura de Exemplo");
+      await expect.poll(() => heading.locator("img").evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(96);
+      expect(await dialog.getByRole("button", { name: ptBR.embed.channels.save }).evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(122, 31, 92)");
 
       // Escape cancels: nothing stored, focus back on the channels button.
       await eventos.check();

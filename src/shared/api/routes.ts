@@ -77,6 +77,12 @@ export const API_ROUTES = {
 } as const;
 
 /**
+ * Quick publish (`curl -d "…" /p/<canal>`): the channel that means everyone. Here, beside the
+ * route, so the public page (which opens `/p/todos` as Avisos) reads it without zod.
+ */
+export const QUICK_PUBLISH_EVERYONE = "todos";
+
+/**
  * The event name of each new notice on `API_ROUTES.noticesStream` (Server-Sent Events, data =
  * `Notice` JSON). Here, beside the route, so the public page reads it without loading the zod
  * schemas of notices.ts.

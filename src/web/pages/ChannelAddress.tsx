@@ -1,5 +1,5 @@
 import { Navigate, useParams } from "react-router";
-import { QUICK_PUBLISH_EVERYONE } from "../../shared/api/notifications.js";
+import { QUICK_PUBLISH_EVERYONE } from "../../shared/api/routes.js";
 
 /**
  * `/p/<canal>` opened in a browser: scripts publish there (`curl -d "…" /p/obras`), and people who
