@@ -202,7 +202,7 @@ describe("createSinoClient", () => {
     const page = fakePage({ permission: "granted" });
     const sino = client(page);
     await sino.subscribe();
-    expect(await sino.loadChannels()).toEqual({ available: [{ slug: "obras", name: "Obras", description: null }], limit: 3, chosen: ["obras"] });
+    expect(await sino.loadChannels()).toEqual({ available: [{ slug: "obras", name: "Obras", description: null }], limit: 3, chosen: ["obras"], organisation: null });
     expect(await sino.setChannels([])).toEqual([]);
     expect(sino.getSnapshot().channels).toEqual([]);
   });

@@ -6,6 +6,7 @@ import {
   ACCENT_MIN_CONTRAST,
   contrastRatio,
   ORGANISATION_LOGO_MAX_BYTES,
+  ORGANISATION_LOGO_TYPES,
   organisationResponseSchema,
   updateOrganisationRequestSchema,
 } from "../../../shared/api/organisation.js";
@@ -111,12 +112,11 @@ export function registerOrganisationRoutes(app: FastifyInstance, deps: Organisat
         tags,
         security: [],
         querystring: z.object({ v: z.string().optional() }),
+        // The image's own bytes (PNG, JPEG or WebP, as uploaded), not JSON.
+        produces: [...ORGANISATION_LOGO_TYPES],
         response: {
-          200: {
-            description: t("api:routes.organisationLogo"),
-            content: { "image/png": { schema: z.string() }, "image/jpeg": { schema: z.string() }, "image/webp": { schema: z.string() } },
-          },
-          304: { description: t("api:routes.organisationLogoNotModified") },
+          200: z.string().describe(t("api:routes.organisationLogo")),
+          304: z.null().describe(t("api:routes.organisationLogoNotModified")),
           404: apiErrorSchema,
         },
       },
