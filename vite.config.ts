@@ -5,7 +5,7 @@ import { brotliCompressSync, constants as zlibConstants, gzipSync } from "node:z
 import { build, defineConfig } from "vite";
 import type { Plugin } from "vite";
 import react from "@vitejs/plugin-react";
-import { LOCALE, ptBR } from "./src/shared/i18n/catalog.js";
+import { baseWebManifest } from "./src/shared/web-manifest.js";
 
 const webRoot = fileURLToPath(new URL("./src/web", import.meta.url));
 const serviceWorkerEntry = fileURLToPath(new URL("./src/web/sw/service-worker.ts", import.meta.url));
@@ -87,28 +87,8 @@ function embedPlugin(): Plugin {
   return classicScriptsPlugin("sino-embed", embedEntries);
 }
 
-/**
- * The web app manifest, built from the catalog so the installed app's name is the app's name. On
- * iOS/iPadOS a site added to the home screen with `display: standalone` is the only place where
- * Web Push works (16.4+), so this file is what lets iPhone visitors get the bell at all.
- */
 function webManifest(): string {
-  return JSON.stringify(
-    {
-      name: ptBR.app.name,
-      short_name: ptBR.app.name,
-      description: ptBR.app.tagline,
-      lang: LOCALE,
-      start_url: "/",
-      scope: "/",
-      display: "standalone",
-      background_color: "#f6f7fb",
-      theme_color: "#1d4e89",
-      icons: [{ src: "/icon.svg", sizes: "any", type: "image/svg+xml", purpose: "any" }],
-    },
-    null,
-    2,
-  );
+  return JSON.stringify(baseWebManifest(), null, 2);
 }
 
 function webManifestPlugin(): Plugin {

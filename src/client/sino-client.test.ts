@@ -150,6 +150,40 @@ describe("createSinoClient", () => {
     expect(await sino.subscribe()).toMatchObject({ status: "denied", notice: "blocked" });
   });
 
+  it("gives up after 10 s when the push service never answers: off, the seed's console message, a pt-BR notice", async () => {
+    vi.useFakeTimers();
+    try {
+      const page = fakePage({ permission: "granted" });
+      // Chromium offline: subscribe() waits for its push service forever, without an error.
+      (page.win.navigator.serviceWorker as unknown as { ready: Promise<{ pushManager: object }> }).ready.then((registration) => {
+        (registration.pushManager as { subscribe: () => Promise<never> }).subscribe = () => new Promise<never>(() => undefined);
+      });
+      const sino = createSinoClient({ sinoUrl: "https://sino.example/", site: "abc123", window: page.win, fetch: page.fetch, logger: page.logger });
+      await sino.start();
+      const pending = sino.subscribe();
+      await vi.advanceTimersByTimeAsync(9_999);
+      expect(sino.getSnapshot()).toMatchObject({ status: "off", busy: true });
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await pending).toMatchObject({ status: "off", busy: false, token: null, notice: "enable-timeout" });
+      expect(page.state.logs).toHaveLength(1);
+      expect(page.state.logs[0]).toContain(CONSOLE_MESSAGES.tokenError);
+      // Nothing was registered on the server.
+      expect(page.state.requests.filter((r) => r.method === "POST")).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("tells the site's developer in pt-BR, naming Painel → Sites and the origin, when the origin is not registered", async () => {
+    const page = fakePage({ permission: "granted" });
+    (page.win as unknown as { location: { origin: string } }).location = { origin: "https://www.esquecido.com.br" };
+    const message = "Este site não está autorizado a usar o Sino. Um administrador precisa cadastrá-lo em Painel → Sites.";
+    page.state.respond = (_method, url) => (url.includes("/config") ? json(403, { error: { code: "origin_not_allowed", message } }) : undefined);
+    const sino = client(page);
+    expect(await sino.subscribe()).toMatchObject({ status: "off", notice: "enable-failed" });
+    expect(page.state.logs).toEqual([`Sino: a origem https://www.esquecido.com.br não está cadastrada neste Sino (https://sino.example). ${message} origin_not_allowed`]);
+  });
+
   it("turns off in the browser and on the server, with the auth secret as proof", async () => {
     const page = fakePage({ permission: "granted", subscription: { endpoint: "https://push.example/old" } });
     const sino = client(page);
@@ -168,7 +202,7 @@ describe("createSinoClient", () => {
     const page = fakePage({ permission: "granted" });
     const sino = client(page);
     await sino.subscribe();
-    expect(await sino.loadChannels()).toEqual({ available: [{ slug: "obras", name: "Obras", description: null }], limit: 3, chosen: ["obras"] });
+    expect(await sino.loadChannels()).toEqual({ available: [{ slug: "obras", name: "Obras", description: null }], limit: 3, chosen: ["obras"], organisation: null });
     expect(await sino.setChannels([])).toEqual([]);
     expect(sino.getSnapshot().channels).toEqual([]);
   });

@@ -1,4 +1,5 @@
 import type { PublicChannel } from "../shared/api/channels.js";
+import type { Organisation } from "../shared/api/organisation.js";
 import type { PushSubscriptionJson, SignedUserClaim as UserClaim } from "../shared/api/subscriptions.js";
 import { isValidTagKey, isValidTagValue, type Tags, type TagValue } from "../shared/api/tag-rule.js";
 import { isValidUserId } from "../shared/api/user-id-rule.js";
@@ -22,7 +23,7 @@ import { readMessagingEnvironment } from "./messaging/read-environment.js";
 export type SinoStatus = "checking" | "hidden" | "off" | "denied" | "on";
 
 /** What to tell the visitor after an action that did not simply work (pt-BR texts live in the catalog). */
-export type SinoNotice = "blocked" | "enable-failed" | "disable-failed" | "disable-server-failed";
+export type SinoNotice = "blocked" | "enable-failed" | "disable-failed" | "disable-server-failed" | "enable-timeout";
 
 /** One immutable picture of the client; a new object on every change (fits React's useSyncExternalStore). */
 export interface SinoSnapshot {
@@ -44,6 +45,8 @@ export interface SinoChannelChoice {
   /** Most channels one subscription may choose; null when the server does not say. */
   readonly limit: number | null;
   readonly chosen: readonly string[];
+  /** Whose notices these are (name, logo, accent colour), for the panel's heading; null when the server does not say. */
+  readonly organisation: Organisation | null;
 }
 
 export type SinoChangeListener = (snapshot: SinoSnapshot) => void;
@@ -62,6 +65,8 @@ export interface SinoClientOptions {
   serviceWorkerScope?: string;
   /** Upper bound for browser calls that may never settle (default 20 s). */
   timeoutMs?: number;
+  /** Upper bound for the push service's answer when turning notifications on (default 10 s). */
+  pushServiceTimeoutMs?: number;
   /** The page (default: the global `window`); tests and frames may pass another. */
   window?: Window;
   logger?: Pick<Console, "log" | "warn" | "error">;
@@ -163,6 +168,7 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
     serviceWorkerUrl: options.serviceWorkerUrl ?? "/sino-sw.js",
     serviceWorkerScope: options.serviceWorkerScope ?? "/",
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    ...(options.pushServiceTimeoutMs === undefined ? {} : { pushServiceTimeoutMs: options.pushServiceTimeoutMs }),
     identity,
   });
 
@@ -241,13 +247,25 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
           // Denied or dismissed: tell how to allow it (Chrome blocks the prompt after a few dismissals).
           return { status: offStatus(), notice: "blocked" };
         case "server-error":
-          logger.error("Could not register the subscription with the server", result.error.code);
+          if (result.error.code === "origin_not_allowed") explainRefusedOrigin(result.error);
+          else logger.error("Could not register the subscription with the server", result.error.code);
           return { status: offStatus(), notice: "enable-failed" };
         case "token-error":
           // seed-spec §8: logged only, nothing shown to the visitor.
           return { status: offStatus() };
+        case "timeout":
+          // Logged as the seed logs it (token-error); the visitor learns it is not their doing.
+          return { status: offStatus(), notice: "enable-timeout" };
       }
     });
+  }
+
+  /**
+   * The site's developer forgot to register this origin (Painel → Sites): say so in the console,
+   * in pt-BR with the server's reason and the exact origin to register, instead of a bare CORS error.
+   */
+  function explainRefusedOrigin(error: ApiRequestError): void {
+    logger.error(`Sino: a origem ${win.location.origin} não está cadastrada neste Sino (${baseUrl}). ${error.message}`, error.code);
   }
 
   async function unsubscribe(): Promise<SinoSnapshot> {
@@ -272,6 +290,7 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
       available: config.channels ?? [],
       limit: config.maxChannelsPerSubscription ?? null,
       chosen: snapshot.channels ?? [],
+      organisation: config.organisation ?? null,
     };
   }
 

@@ -23,6 +23,8 @@ export interface DeliveryEngineDeps {
   readonly logger?: DeliveryLogger;
   /** Lease owner prefix of this process's lanes (default `<host>:<pid>:<random>`). */
   readonly workerId?: string;
+  /** The icon of a send that sets none (the organisation's logo); none by default. */
+  readonly defaultIcon?: () => Promise<string | null>;
 }
 
 export interface DeliveryEngine extends SendService {
@@ -77,6 +79,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     idempotencyKeys,
     clock,
     jobSize: options.jobSize,
+    ...(deps.defaultIcon === undefined ? {} : { defaultIcon: deps.defaultIcon }),
     onChange(send: Notification) {
       events.publish(send);
       if (send.status === "queued") worker.wake();

@@ -4,6 +4,7 @@ import { createPushSender } from "../push/sender.js";
 import { createPushTransport, type PushTransport } from "../push/transport.js";
 import { createVapidSigner } from "../push/vapid.js";
 import type { VapidKeys } from "../push/vapid-keys.js";
+import { organisationLogoUrl } from "../shared/api/organisation.js";
 import type { Repositories } from "../store/repositories.js";
 import { resolveDeliveryOptions } from "./delivery-options.js";
 import { createDeliveryEngine, type DeliveryEngine } from "./engine.js";
@@ -16,6 +17,8 @@ import type { DeliveryLogger } from "./worker.js";
 
 /** The part of the configuration delivery reads (the server's `Config` has this shape). */
 export interface DeliveryRuntimeConfig {
+  /** SINO_PUBLIC_URL: the organisation's logo, the default icon of a send, is served there. */
+  readonly publicUrl: string;
   readonly vapidSubject: string;
   readonly endpointPolicy: EndpointPolicy;
   readonly delivery: DeliveryRuntimeOptions;
@@ -97,6 +100,10 @@ export function createDeliveryRuntime(config: DeliveryRuntimeConfig, repositorie
     vapid,
     logger,
     options: engineOptions,
+    async defaultIcon() {
+      const organisation = await repositories.organisation.get();
+      return organisation.logo === null || organisation.updatedAt === null ? null : organisationLogoUrl(config.publicUrl, organisation.updatedAt);
+    },
   });
   const scheduler = createScheduler({
     notifications: repositories.notifications,

@@ -40,13 +40,16 @@ export interface SendServiceDeps {
   readonly jobSize: number;
   /** Told about every send created or cancelled here (progress listeners, idle lanes). */
   readonly onChange: (send: Notification) => void;
+  /** The icon of a send that sets none (the organisation's logo), or null; none by default. */
+  readonly defaultIcon?: () => Promise<string | null>;
 }
 
 export function createSendService(deps: SendServiceDeps): SendService {
   function createSend(input: SendInput): Promise<Notification>;
   function createSend(input: SendInput, options: { readonly idempotency: IdempotencyRequest }): Promise<KeyedSendResult>;
   async function createSend(input: SendInput, options?: { readonly idempotency: IdempotencyRequest }): Promise<Notification | KeyedSendResult> {
-    const prepared = prepareSend(input);
+    const defaultIcon = input.icon === undefined || input.icon === "" ? await deps.defaultIcon?.() : undefined;
+    const prepared = prepareSend(defaultIcon == null ? input : { ...input, icon: defaultIcon });
     const now = deps.clock();
     // The id is known only once the row exists, so the payload is made inside the transaction:
     // the service worker reports shown/clicked/closed with it.

@@ -1,5 +1,5 @@
 import { channelSaveErrorMessage, exceedsChannelLimit } from "../client/index.js";
-import type { PublicChannel, SinoClient } from "../client/index.js";
+import type { PublicChannel, SinoChannelChoice, SinoClient } from "../client/index.js";
 import { h } from "./dom.js";
 import type { Translate } from "./texts.js";
 
@@ -20,10 +20,12 @@ export function createChannelPicker(doc: Document, client: SinoClient, t: Transl
   const list = h(doc, "fieldset", { "aria-labelledby": "sino-channels-title" });
   const save = h(doc, "button", { type: "button", class: "primary" }, t("embed.channels.save"));
   const cancel = h(doc, "button", { type: "button", class: "secondary" }, t("embed.channels.cancel"));
+  const organisation = h(doc, "div", { class: "organisation", "data-testid": "sino-organisation", hidden: true });
   const dialog = h(
     doc,
     "dialog",
     { class: "picker", "aria-labelledby": "sino-channels-title", "data-testid": "sino-channels" },
+    organisation,
     h(doc, "h2", { id: "sino-channels-title" }, t("embed.channels.title")),
     h(doc, "p", {}, t("embed.channels.intro")),
     status,
@@ -67,6 +69,7 @@ export function createChannelPicker(doc: Document, client: SinoClient, t: Transl
       const choice = await client.loadChannels();
       available = choice.available;
       limit = choice.limit;
+      showOrganisation(choice.organisation);
       status.textContent = available.length === 0 ? t("embed.channels.empty") : "";
       render(choice.chosen);
       list.querySelector("input")?.focus();
@@ -75,6 +78,18 @@ export function createChannelPicker(doc: Document, client: SinoClient, t: Transl
       status.textContent = t("embed.channels.loadFailed");
     }
     refresh();
+  }
+
+  /** Whose notices these are: the organisation's logo and name, and its accent on the buttons. */
+  function showOrganisation(identity: SinoChannelChoice["organisation"]): void {
+    const named = identity !== null && (identity.name !== null || identity.logoUrl !== null);
+    organisation.hidden = !named;
+    if (identity?.accentColor) dialog.style.setProperty("--sino-accent", identity.accentColor);
+    if (!named) return;
+    const logo = identity.logoUrl === null ? [] : [h(doc, "img", { src: identity.logoUrl, alt: "", width: "28", height: "28" })];
+    // A logo that fails to load is left out rather than shown broken.
+    for (const img of logo) img.addEventListener("error", () => img.remove(), { once: true });
+    organisation.replaceChildren(...logo, h(doc, "span", {}, identity.name ?? t("embed.channels.title")));
   }
 
   save.addEventListener("click", () => {

@@ -56,4 +56,5 @@ const NOTICE_TEXTS: Record<SinoNotice, readonly [string, string]> = {
   "enable-failed": ["bell.enable", "bell.failed.enable"],
   "disable-failed": ["bell.disable", "bell.failed.disableBrowser"],
   "disable-server-failed": ["bell.disable", "bell.failed.disable"],
+  "enable-timeout": ["bell.enable", "bell.failed.timeout"],
 };

@@ -39,9 +39,12 @@ dialog.prompt { position: fixed; inset: 16px auto auto 50%; transform: translate
 :host([floating][position$="right"]) dialog.prompt { right: 20px; }
 :host([floating][position$="left"]) dialog.prompt { left: 20px; }
 .actions { display: flex; flex-wrap: wrap; justify-content: flex-end; gap: 8px; margin-top: 16px; }
-.primary, .secondary { min-height: 40px; padding: 8px 16px; border-radius: 20px; border: 2px solid #1d4e89; font-weight: 600; }
-.primary { background: #1d4e89; color: #fff; }
-.secondary { background: #fff; color: #1d4e89; }
+.primary, .secondary { min-height: 40px; padding: 8px 16px; border-radius: 20px; border: 2px solid var(--sino-accent, #1d4e89); font-weight: 600; }
+.primary { background: var(--sino-accent, #1d4e89); color: #fff; }
+.secondary { background: #fff; color: var(--sino-accent, #1d4e89); }
+.organisation { display: flex; align-items: center; gap: 8px; margin: 0 0 12px; font-weight: 600; color: var(--sino-accent, #1d4e89); overflow-wrap: anywhere; }
+.organisation[hidden] { display: none; }
+.organisation img { width: 28px; height: 28px; object-fit: contain; border-radius: 6px; flex: none; }
 .primary:focus-visible, .secondary:focus-visible, input:focus-visible { outline: 3px solid #b45309; outline-offset: 2px; }
 .primary[disabled] { background: #5f6368; border-color: #5f6368; cursor: not-allowed; }
 fieldset { border: 0; margin: 0; padding: 0; max-height: 50vh; overflow: auto; }

@@ -21,6 +21,8 @@ import { registerApiDocs, registerOpenApi } from "./openapi.js";
 import type { AuthRoutesDeps } from "./routes/auth-deps.js";
 import { registerChannelRoutes } from "./routes/channels/channels.js";
 import { registerConfigRoutes } from "./routes/config/config.js";
+import { registerOrganisationRoutes } from "./routes/organisation/organisation.js";
+import { registerWebManifest } from "./web-manifest.js";
 import { registerEventRoutes } from "./routes/events/events.js";
 import { registerNoticeRoutes } from "./routes/notices/notices.js";
 import { registerStatsRoutes } from "./routes/stats/stats.js";
@@ -161,6 +163,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       maxChannelsPerSubscription,
       sites: siteRegistry,
       timeZone: deps.config.timeZone,
+      organisation: deps.repositories.organisation,
+      publicUrl: deps.config.publicUrl,
     });
     registerSubscriptionRoutes(publicApi, {
       subscriptions: deps.repositories.subscriptions,
@@ -197,6 +201,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: deps.config.publicUrl,
     identitySecretGraceMs: deps.config.identitySecretGraceMs,
   });
+  registerOrganisationRoutes(app, { ...operatorDeps, organisation: deps.repositories.organisation, publicUrl: deps.config.publicUrl });
+  registerWebManifest(app, { organisation: deps.repositories.organisation, translator: deps.translator, publicUrl: deps.config.publicUrl });
   registerPeopleLinkRoutes(app, { ...operatorDeps, subscriptions: deps.repositories.subscriptions });
   registerSubscriberRoutes(app, { ...operatorDeps, subscribers, channels, tags: deps.repositories.tags });
   registerStatsRoutes(app, { ...operatorDeps, stats: deps.repositories.stats, channels, subscribers, timeZone: deps.config.timeZone });

@@ -6,6 +6,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { Translator } from "./i18n.js";
 import { errorBody } from "./errors.js";
+import { createWorkerScripts, notModified, pickEncoding } from "./embed-worker-script.js";
 
 /** Where the embed lives, under the public URL (issue 9). */
 export const EMBED_PREFIX = "/embed/";
@@ -40,6 +41,10 @@ export async function registerEmbedAssets(app: FastifyInstance, deps: EmbedAsset
   // Read once: the build does not change under a running server, and each answer is a string join.
   const workerCode = readFileSync(workerPath, "utf8");
   const publicBase = deps.publicUrl.replace(/\/+$/, "");
+  const scripts = createWorkerScripts(workerCode, publicBase);
+  // The wrapped script changes with the build or with SINO_PUBLIC_URL, so with a restart at most:
+  // the start is when it last changed. (The ETag, from the bytes, is the validator browsers prefer.)
+  const lastModified = new Date(Math.floor(Date.now() / 1000) * 1000);
 
   await app.register(async (embed) => {
     // On every answer of this context, after any app-wide security headers (a same-origin
@@ -49,15 +54,24 @@ export async function registerEmbedAssets(app: FastifyInstance, deps: EmbedAsset
       return payload;
     });
 
-    embed.withTypeProvider<ZodTypeProvider>().get(`${EMBED_PREFIX}sw.js`, { schema: { hide: true, querystring: workerQuerySchema } }, (request, reply) => {
+    embed.withTypeProvider<ZodTypeProvider>().get(`${EMBED_PREFIX}sw.js`, { schema: { hide: true, querystring: workerQuerySchema } }, async (request, reply) => {
       const site = request.query.site ?? null;
       if (site !== null && !SITE_KEY.test(site)) {
         return reply.code(400).send(errorBody(deps.translator, "validation_failed", "site"));
       }
-      const config = JSON.stringify({ sinoUrl: publicBase, site });
-      // A function scope, not a global: importScripts runs in the site's worker, next to its own code.
-      const body = `(function (SINO_EMBED_CONFIG) {\n${workerCode}\n})(${config});\n`;
-      return reply.header("Cache-Control", "no-cache").type("text/javascript; charset=utf-8").send(body);
+      const variant = await scripts.variant(site);
+      // no-cache: the browser's update check (on navigation, at most daily) always asks, and the
+      // validators let an unchanged worker cost a 304 instead of the script.
+      reply
+        .header("Cache-Control", "no-cache")
+        .header("Vary", "Accept-Encoding")
+        .header("ETag", variant.etag)
+        .header("Last-Modified", lastModified.toUTCString())
+        .type("text/javascript; charset=utf-8");
+      if (notModified(request.headers, variant.etag, lastModified)) return reply.code(304).send();
+      const encoding = pickEncoding(request.headers["accept-encoding"]);
+      if (encoding === "identity") return reply.send(variant.identity);
+      return reply.header("Content-Encoding", encoding).send(encoding === "br" ? variant.br : variant.gzip);
     });
 
     await embed.register(fastifyStatic, {

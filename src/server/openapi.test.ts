@@ -40,6 +40,8 @@ describe("the OpenAPI document and the docs page", () => {
         "/api/v1/subscriptions/channels",
         "/api/v1/sites",
         "/api/v1/sites/{id}",
+        "/api/v1/organisation",
+        "/api/v1/organisation/logo",
         "/api/v1/sites/{id}/identity-secret",
         "/api/v1/segments",
         "/api/v1/segments/{id}",

@@ -1,5 +1,6 @@
 import fastifyHelmet from "@fastify/helmet";
 import type { FastifyInstance } from "fastify";
+import { API_ROUTES } from "../shared/api/routes.js";
 import { PUBLIC_API_PATHS } from "./sites/public-cors.js";
 
 /**
@@ -8,7 +9,11 @@ import { PUBLIC_API_PATHS } from "./sites/public-cors.js";
  * `Cross-Origin-Resource-Policy: cross-origin` instead of helmet's `same-origin`, which would make
  * the browser drop them.
  */
-export const CROSS_ORIGIN_PATHS: readonly string[] = [...PUBLIC_API_PATHS];
+export const CROSS_ORIGIN_PATHS: readonly string[] = [
+  ...PUBLIC_API_PATHS,
+  // The embed's panel shows the organisation's logo on other sites' pages (an <img>, no CORS needed).
+  API_ROUTES.organisationLogo,
+];
 
 /** Everything under these prefixes is cross-origin too (`/embed/sino.js`, `/embed/sw.js`, chunks). */
 export const CROSS_ORIGIN_PREFIXES: readonly string[] = ["/embed/"];

@@ -149,6 +149,12 @@ export const ERROR_STATUS = {
   password_change_required: 403,
   /** An admin resetting their own password: they change it instead, with the current one. */
   cannot_reset_own_password: 409,
+  organisation_name_invalid: 400,
+  organisation_accent_invalid: 400,
+  organisation_accent_low_contrast: 400,
+  organisation_logo_invalid: 400,
+  organisation_logo_too_large: 400,
+  organisation_logo_not_found: 404,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

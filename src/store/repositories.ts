@@ -8,6 +8,7 @@ import { createLoginAttemptsRepository, type LoginAttemptsRepository } from "./l
 import { createNoticesRepository, type NoticesRepository } from "./notices-repository.js";
 import { createNotificationEventsRepository, type NotificationEventsRepository } from "./notification-events-repository.js";
 import { createNotificationsRepository, type NotificationsRepository } from "./notifications-repository.js";
+import { createOrganisationRepository, type OrganisationRepository } from "./organisation-repository.js";
 import { createPeopleRepository, type PeopleRepository } from "./people-repository.js";
 import { createRecipientsRepository, type RecipientsRepository } from "./recipients-repository.js";
 import { createSavedSegmentsRepository, type SavedSegmentsRepository } from "./saved-segments-repository.js";
@@ -37,6 +38,7 @@ export interface Repositories {
   readonly notices: NoticesRepository;
   readonly notificationEvents: NotificationEventsRepository;
   readonly notifications: NotificationsRepository;
+  readonly organisation: OrganisationRepository;
   readonly people: PeopleRepository;
   readonly recipients: RecipientsRepository;
   readonly savedSegments: SavedSegmentsRepository;
@@ -67,6 +69,7 @@ export function createRepositories(database: DatabaseHandle): Repositories {
     notices: createNoticesRepository(database),
     notificationEvents: createNotificationEventsRepository(database),
     notifications: createNotificationsRepository(database),
+    organisation: createOrganisationRepository(database),
     people: createPeopleRepository(database),
     recipients: createRecipientsRepository(database),
     savedSegments: createSavedSegmentsRepository(database),

@@ -7,6 +7,7 @@ import type { Generated } from "kysely";
 export interface Schema {
   subscriptions: SubscriptionsTable;
   settings: SettingsTable;
+  organisation: OrganisationTable;
   users: UsersTable;
   sessions: SessionsTable;
   api_tokens: ApiTokensTable;
@@ -85,6 +86,22 @@ export type NotificationStatus = "scheduled" | "queued" | "sending" | "completed
 
 /** On the public Avisos page (`public`), kept off it for now (`hidden`) or taken off for good (`removed`). */
 export type NoticeVisibility = "public" | "hidden" | "removed";
+/** The organisation's identity: one row, id 1, absent until an admin first sets something. */
+export interface OrganisationTable {
+  id: number;
+  name: string | null;
+  /** `#rrggbb`, lower case. */
+  accent_color: string | null;
+  /** The logo's bytes, base64; with its MIME type and pixel size. */
+  logo: string | null;
+  logo_type: string | null;
+  logo_width: number | null;
+  logo_height: number | null;
+  updated_at: number;
+}
+
+/** `scheduled`: waiting for `send_at`, with no jobs yet; the scheduler makes it `queued` when due. */
+export type NotificationStatus = "scheduled" | "queued" | "sending" | "completed" | "cancelled" | "failed";
 
 /** A send: one message to an audience, with its delivery counters. */
 export interface NotificationsTable {

@@ -5,10 +5,12 @@ import AppBar from "@mui/material/AppBar";
 import Box from "@mui/material/Box";
 import Toolbar from "@mui/material/Toolbar";
 import Typography from "@mui/material/Typography";
-import NotificationsIcon from "@mui/icons-material/Notifications";
 import { PushBell } from "./components/PushBell.js";
+import { ChannelAddress } from "./pages/ChannelAddress.js";
 import { HomePage } from "./pages/HomePage.js";
 import { NotFoundPage } from "./pages/NotFoundPage.js";
+import { OrganisationMark } from "./organisation/OrganisationMark.js";
+import { useOrganisation } from "./organisation/organisation-context.js";
 
 // The dashboard is for operators only: a separate chunk, so visitors of the public pages never load it.
 const DashboardApp = lazy(() => import("./dashboard/DashboardApp.js").then((module) => ({ default: module.DashboardApp })));
@@ -34,6 +36,7 @@ export function App() {
 /** The visitors' pages, under the bar with the bell. */
 function PublicSite() {
   const { t } = useTranslation();
+  const { organisation } = useOrganisation();
   return (
     <Box sx={{ minHeight: "100vh", bgcolor: "background.default" }}>
       <AppBar position="sticky" color="inherit" elevation={0} sx={{ borderBottom: 1, borderColor: "divider" }}>
@@ -43,9 +46,9 @@ function PublicSite() {
             to="/"
             sx={{ display: "flex", alignItems: "center", gap: 1, color: "primary.main", textDecoration: "none", flexGrow: 1 }}
           >
-            <NotificationsIcon aria-hidden />
-            <Typography variant="h6" component="span" sx={{ fontWeight: 700 }}>
-              {t("app.name")}
+            <OrganisationMark />
+            <Typography variant="h6" component="span" sx={{ fontWeight: 700 }} data-testid="organisation-name">
+              {organisation?.name ?? t("app.name")}
             </Typography>
             <Typography variant="body2" component="span" color="text.secondary" sx={{ display: { xs: "none", sm: "inline" }, ml: 1 }}>
               {t("app.tagline")}
@@ -59,6 +62,7 @@ function PublicSite() {
           <Route path="/" element={<HomePage />} />
           {/* The notices' own address: notifications and the README link to it. */}
           <Route path="/avisos" element={<HomePage />} />
+          <Route path="/p/:channel" element={<ChannelAddress />} />
           <Route
             path="/preferencias"
             element={

@@ -22,3 +22,13 @@ export const theme = createTheme({
     button: { textTransform: "none", fontWeight: 600 },
   },
 });
+
+/**
+ * The theme in the organisation's accent colour (Painel → Organização), or `theme` itself when it
+ * sets none. The API refuses an accent with less than 4.5:1 against white, so buttons and links
+ * in it stay readable.
+ */
+export function themeWithAccent(accentColor: string | null) {
+  if (accentColor === null) return theme;
+  return createTheme(theme, { palette: { primary: theme.palette.augmentColor({ color: { main: accentColor } }) } });
+}

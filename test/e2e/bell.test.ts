@@ -37,7 +37,7 @@ interface Fixture {
 
 async function open(
   server: TestServer,
-  options: { grant?: boolean; mode?: "ok" | "throw"; endpoint?: string } = {},
+  options: { grant?: boolean; mode?: "ok" | "throw" | "hang"; endpoint?: string } = {},
 ): Promise<Fixture> {
   const context = await browser().newContext();
   if (options.grant ?? true) await context.grantPermissions(["notifications"], { origin: server.baseUrl });
@@ -216,6 +216,21 @@ describe("the bell (SQLite)", () => {
     expect(await page.getByTestId("push-notice").count()).toBe(0);
     expect(await page.getByRole("alert").count()).toBe(0);
     expect(await subscriptionRows(server)).toEqual([]);
+  });
+
+  it("stops waiting for a push service that never answers: off, the seed's console message, a pt-BR notice that passes axe", async () => {
+    const { page, consoleMessages } = await openPage({ mode: "hang" });
+    await (await settledBell(page, "off")).click();
+    await page.waitForFunction((key) => localStorage.getItem(key) === "1", STUB_STORAGE.subscribeCalls);
+    // The bound is 10 s (the client's unit test pins it): wait for the outcome, not for a time.
+    const notice = page.getByTestId("push-notice");
+    await notice.waitFor({ timeout: 30_000 });
+    expect(await notice.textContent()).toBe(ptBR.bell.failed.timeout);
+    const off = await settledBell(page, "off");
+    expect(await off.getAttribute("aria-label")).toBe(BELL_TEXT.enable);
+    expect(countStartingWith(consoleMessages, BELL_TEXT.tokenError)).toBe(1);
+    expect(await subscriptionRows(server)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it("says so in pt-BR and stays off when the server refuses the subscription, undoing it in the browser", async () => {

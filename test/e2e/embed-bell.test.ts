@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { BrowserContext, Page } from "playwright-core";
 import { ptBR } from "../../src/shared/i18n/catalog.js";
 import { DIALECTS } from "../support/db.js";
+import { solidPng } from "../support/png.js";
 import type { ApiClient } from "../support/operators.js";
 import type { TestServer } from "../support/server.js";
 import { answerPermissionWhenAsked, BELL_TEXT, useChromiumWithInsecureHost } from "./support/bell-chromium.js";
@@ -220,7 +221,9 @@ for (const dialect of DIALECTS) {
       expect(await axeViolations(page)).toEqual([]);
     });
 
-    it("lets the visitor choose channels in a dialog (keyboard, Escape, focus back), stored on the server", async () => {
+    it("lets the visitor choose channels in a dialog headed by the organisation (keyboard, Escape, focus back), stored on the server", async () => {
+      const identity = await admin.put("/api/v1/organisation", { name: "Prefeitura de Exemplo", accentColor: "#7a1f5c", logo: { data: solidPng(96, 96, [122, 31, 92]).toString("base64") } });
+      expect(identity.status).toBe(200);
       for (const channel of [
         { slug: "obras", name: "Obras na cidade", isDefault: true },
         { slug: "eventos", name: "Eventos", description: "Shows e feiras no fim de semana." },
@@ -241,6 +244,11 @@ for (const dialect of DIALECTS) {
       expect(await obras.isChecked()).toBe(true);
       expect(await eventos.isChecked()).toBe(false);
       expect(await axeViolations(page)).toEqual([]);
+      // Whose notices these are: the organisation's name and logo (loaded from Sino), its colour on the buttons.
+      const heading = dialog.getByTestId("sino-organisation");
+      expect(await heading.textContent()).toBe("Prefeitura de Exemplo");
+      await expect.poll(() => heading.locator("img").evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(96);
+      expect(await dialog.getByRole("button", { name: ptBR.embed.channels.save }).evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(122, 31, 92)");
 
       // Escape cancels: nothing stored, focus back on the channels button.
       await eventos.check();
@@ -379,34 +387,43 @@ describe("the embedded bell on a site Sino does not know", () => {
     await sino.close();
   });
 
-  it("gets no CORS grant: the bell stays off with a pt-BR notice and nothing is stored", async () => {
+  it("stays off with a pt-BR notice, stores nothing, and tells the site's developer in the console to register the origin", async () => {
     const context = await browser().newContext();
     try {
       await context.grantPermissions(["notifications"], { origin: site.origin });
       await installPushStub(context, { endpoint: testEndpoint(), keys: makeSubscriptionKeys() });
       const page = await context.newPage();
+      const consoleMessages = recordConsole(page);
       await page.goto(site.pageUrl());
       await (await settledEmbedBell(page, "off")).click();
       const notice = page.getByRole("dialog", { name: BELL_TEXT.enable });
       await notice.waitFor();
       expect(await notice.textContent()).toContain(ptBR.bell.failed.enable);
       await settledEmbedBell(page, "off");
-      // What the server answered the page's origin: a refusal, with its pt-BR reason.
-      const answer = await fetch(`${sino.url}/api/v1/config`, { headers: { origin: site.origin } });
-      expect(answer.status).toBe(403);
-      expect(answer.headers.get("access-control-allow-origin")).toBeNull();
-      expect(((await answer.json()) as { error: { code: string } }).error.code).toBe("origin_not_allowed");
+      // In pt-BR, with the origin to register and where (Painel → Sites), not a bare CORS error.
+      const explained = consoleMessages.filter((message) => message.includes(`a origem ${site.origin} não está cadastrada`));
+      expect(explained).toHaveLength(1);
+      expect(explained[0]).toContain("Painel → Sites");
+      expect(explained[0]).toContain(sino.baseUrl);
+      expect(consoleMessages.filter((message) => /CORS/i.test(message))).toEqual([]);
       expect(await sino.database.db.selectFrom("subscriptions").select("endpoint").execute()).toEqual([]);
-      // The browser itself refuses to hand the answer to the page.
+      // The page may read the configuration's refusal, and nothing else: a write still gets no CORS grant.
       const read = await page.evaluate(async (url) => {
-        try {
-          await fetch(`${url}/api/v1/config`);
-          return "read";
-        } catch {
-          return "blocked";
-        }
+        const outcome = async (call: () => Promise<Response>) => {
+          try {
+            const response = await call();
+            return `${response.status}`;
+          } catch {
+            return "blocked";
+          }
+        };
+        return {
+          config: await outcome(() => fetch(`${url}/api/v1/config`)),
+          notices: await outcome(() => fetch(`${url}/api/v1/notices`)),
+          subscribe: await outcome(() => fetch(`${url}/api/v1/subscriptions`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })),
+        };
       }, sino.baseUrl);
-      expect(read).toBe("blocked");
+      expect(read).toEqual({ config: "403", notices: "blocked", subscribe: "blocked" });
     } finally {
       await context.close();
     }

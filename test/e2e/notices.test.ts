@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { ptBR } from "../../src/shared/i18n/catalog.js";
 import { useAdminOnFakePush } from "./support/admin-on-fake-push.js";
 import { createChannel, sendNotification, waitForNotification } from "./support/audience.js";
+import { axeViolations } from "./support/axe.js";
 
 const A = ptBR.notices;
 
@@ -81,6 +82,56 @@ describe("the Avisos page", () => {
       expect(all.notices.length).toBeGreaterThan(20);
       expect(await page.getByTestId("notice").count()).toBe(all.notices.length);
       expect(await page.getByTestId("notice").last().getByRole("heading").textContent()).toBe("Primeiro aviso");
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("shows the bell instead of a broken-image glyph for a dead icon, and leaves a dead image out (axe-clean)", async () => {
+    // Nothing listens on port 9 of this machine: both addresses fail to load.
+    const sent = await sendNotification(run.admin.request, run.server, {
+      title: "Aviso com imagens mortas",
+      icon: "https://127.0.0.1:9/icone.png",
+      image: "https://127.0.0.1:9/imagem.png",
+    });
+    await waitForNotification(run.admin.request, run.server, sent.id);
+    const context = await run.browser.newContext();
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      await page.goto(run.server.baseUrl);
+      const card = page.getByTestId("notice").filter({ hasText: "Aviso com imagens mortas" });
+      await card.getByTestId("notice-icon-fallback").waitFor();
+      await page.waitForFunction(() => !document.querySelector('[data-testid="notice-image"]'));
+      expect(await card.locator("img").count()).toBe(0);
+      expect(await card.getByTestId("notice-icon-fallback").locator("svg").count()).toBe(1);
+      // No image anywhere on the page is left broken (complete but with no pixels).
+      expect(await page.evaluate(() => [...document.images].filter((img) => img.complete && img.naturalWidth === 0).map((img) => img.src))).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("opens /p/todos and /p/<canal> in a browser as Avisos, all of them or that channel's", async () => {
+    const sent = await sendNotification(run.admin.request, run.server, { title: "Só para obras", audience: { type: "channels", channels: ["obras"] } });
+    await waitForNotification(run.admin.request, run.server, sent.id);
+    const context = await run.browser.newContext();
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      await page.goto(`${run.server.baseUrl}/p/todos`);
+      await page.getByRole("heading", { level: 1, name: A.title }).waitFor();
+      expect(new URL(page.url()).pathname).toBe("/");
+      expect(await page.getByText(ptBR.app.notFound.title).count()).toBe(0);
+      await page.getByTestId("notice").filter({ hasText: "Aviso com imagens mortas" }).waitFor();
+
+      await page.goto(`${run.server.baseUrl}/p/obras`);
+      await page.getByTestId("notice").filter({ hasText: "Só para obras" }).waitFor();
+      expect(new URL(page.url()).searchParams.get("canal")).toBe("obras");
+      expect(await page.getByTestId("notice").filter({ hasText: "Aviso com imagens mortas" }).count()).toBe(0);
+      expect(await page.getByTestId("channel-filter").getByRole("button", { name: "Obras" }).getAttribute("aria-pressed")).toBe("true");
+      expect(await axeViolations(page)).toEqual([]);
     } finally {
       await context.close();
     }

@@ -46,7 +46,8 @@ describe("Sites in the Painel", () => {
       await field.fill("www.exemplo.com.br/blog");
       await page.getByRole("button", { name: T.create }).click();
       await page.getByText(ptBR.errors.site_origin_invalid).waitFor();
-      await field.fill(`${SITE}/`);
+      // The address of a page of the site: its path is dropped, as the README says.
+      await field.fill(`${SITE}/blog/onde-o-sino-vai?utm=x`);
       await page.getByRole("button", { name: T.create }).click();
 
       // Straight to the snippet, filled in with Sino's address and the new site's key.
@@ -59,6 +60,10 @@ describe("Sites in the Painel", () => {
       expect(await dialog.getByTestId("snippet-element").textContent()).toBe("<sino-bell></sino-bell>");
       expect(await dialog.getByTestId("snippet-worker").textContent()).toBe(`importScripts('${sinoUrl}/embed/sw.js?site=${site.key}');`);
       expect(await dialog.getByRole("button", { name: /^Copiar/ }).count()).toBe(3);
+      // This Sino's public URL is plain http: the https site's snippet would be blocked, and the dialog says so.
+      expect(sinoUrl.startsWith("http:")).toBe(true);
+      expect(await dialog.getByTestId("snippet-warning").textContent()).toBe(T.snippetWarning.replace("{{sinoUrl}}", new URL(sinoUrl).origin));
+      expect(await dialog.getByRole("alert").count()).toBe(1);
       expect(await axeViolations(page)).toEqual([]);
       await dialog.getByRole("button", { name: T.close }).click();
       await dialog.waitFor({ state: "hidden" });

@@ -141,6 +141,9 @@ export class ApiClient {
   patch(path: string, body?: unknown, headers?: Record<string, string | null>) {
     return this.request("PATCH", path, body, headers);
   }
+  put(path: string, body?: unknown, headers?: Record<string, string | null>) {
+    return this.request("PUT", path, body, headers);
+  }
   delete(path: string, body?: unknown, headers?: Record<string, string | null>) {
     return this.request("DELETE", path, body, headers);
   }

@@ -47,5 +47,7 @@ export function noticeText(notice: Exclude<SinoNotice, "blocked">): string {
       return bell.failed.disableBrowser;
     case "disable-server-failed":
       return bell.failed.disable;
+    case "enable-timeout":
+      return bell.failed.timeout;
   }
 }

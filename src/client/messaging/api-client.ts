@@ -41,7 +41,7 @@ export function asApiError(error: unknown): ApiRequestError {
  * GET /config with the active channels and the per-subscription limit. Servers from before
  * channels existed send neither, hence optional.
  */
-export type PublicConfigWithChannels = PublicConfig & { channels?: PublicChannel[]; maxChannelsPerSubscription?: number };
+export type PublicConfigWithChannels = PublicConfig & { channels?: PublicChannel[]; maxChannelsPerSubscription?: number; organisation?: PublicConfig["organisation"] };
 
 /** What a registration answers, with the channels (slugs) the subscription is in. */
 export type RegisteredSubscription = RegisterSubscriptionResponse & { subscription: { channels?: string[] } };

@@ -8,7 +8,7 @@ import type { MessagingAvailability, MessagingEnvironment } from "./availability
 import { base64UrlToBytes, sameKey } from "./base64url.js";
 import { CONSOLE_MESSAGES } from "./console-messages.js";
 import { toSubscriptionJson } from "./subscription-json.js";
-import { withTimeout } from "./with-timeout.js";
+import { TimeoutError, withTimeout } from "./with-timeout.js";
 
 /** The part of `Notification` the bell needs (absent where the API is). */
 export interface NotificationPermissionApi {
@@ -31,6 +31,11 @@ export interface PushMessagingDeps {
    * for its push service (GCM check-in) when it is unreachable, without raising an error.
    */
   timeoutMs?: number;
+  /**
+   * Upper bound for the push service's answer to `subscribe()` (default 10 s, about as long as a
+   * person waits for a spinner): past it the bell gives up and says so instead of spinning.
+   */
+  pushServiceTimeoutMs?: number;
   /** The person the page identified (`identify`), sent with every registration; none by default. */
   identity?: IdentityStore;
 }
@@ -48,6 +53,8 @@ export type EnableResult =
   | { kind: "on"; token: PushSubscriptionJson; channels: string[] | null; identified: UserClaim | null }
   | { kind: "no-token"; permission: NotificationPermission }
   | { kind: "token-error" }
+  /** The browser's push service (or the worker) did not answer in time; nothing was kept. */
+  | { kind: "timeout" }
   | { kind: "server-error"; error: ApiRequestError };
 
 export type DisableResult = { kind: "off" } | { kind: "server-error"; error: ApiRequestError };
@@ -67,6 +74,7 @@ const IDENTITY_REFUSALS: ReadonlySet<string> = new Set(["user_id_invalid", "user
 export function createPushMessaging(deps: PushMessagingDeps): PushMessaging {
   const { api, logger } = deps;
   const timeoutMs = deps.timeoutMs ?? 20_000;
+  const pushServiceTimeoutMs = deps.pushServiceTimeoutMs ?? 10_000;
   const serviceWorkerUrl = deps.serviceWorkerUrl ?? "/sw.js";
   const serviceWorkerScope = deps.serviceWorkerScope ?? "/";
   let started: Promise<StartResult> | undefined;
@@ -157,7 +165,7 @@ export function createPushMessaging(deps: PushMessagingDeps): PushMessaging {
       permission = await ensurePermission();
     } catch (error) {
       logger.error(CONSOLE_MESSAGES.tokenError, error);
-      return { kind: "token-error" };
+      return { kind: error instanceof TimeoutError ? "timeout" : "token-error" };
     }
     if (permission !== "granted") {
       logger.log(CONSOLE_MESSAGES.noToken);
@@ -181,7 +189,7 @@ export function createPushMessaging(deps: PushMessagingDeps): PushMessaging {
       subscription = await withTimeout(
         // userVisibleOnly: browsers refuse silent push (Chrome requires it; Firefox/Safari revoke).
         registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key }),
-        timeoutMs,
+        pushServiceTimeoutMs,
         "pushManager.subscribe",
       );
     } catch (error) {
@@ -190,8 +198,9 @@ export function createPushMessaging(deps: PushMessagingDeps): PushMessaging {
         logger.log(CONSOLE_MESSAGES.noToken);
         return { kind: "no-token", permission: deps.notification?.permission ?? "denied" };
       }
+      // The seed's message, verbatim, whatever went wrong; the visitor hears about a timeout only.
       logger.error(CONSOLE_MESSAGES.tokenError, error);
-      return { kind: "token-error" };
+      return { kind: error instanceof TimeoutError ? "timeout" : "token-error" };
     }
     if (!subscription) {
       logger.log(CONSOLE_MESSAGES.noToken);

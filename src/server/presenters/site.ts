@@ -1,4 +1,4 @@
-import type { Site } from "../../shared/api/sites.js";
+import { snippetBlocked, type Site } from "../../shared/api/sites.js";
 import type { SiteWithCount } from "../../store/sites-repository.js";
 import type { Translator } from "../i18n.js";
 
@@ -14,13 +14,15 @@ export interface SitePresentationContext {
 export function presentSite(site: SiteWithCount, context: SitePresentationContext): Site {
   const { identity } = site;
   const previousValid = identity.previousUntil !== null && identity.previousUntil > context.now;
+  const origin = site.origin ?? context.publicOrigin;
   return {
     id: String(site.id),
-    origin: site.origin ?? context.publicOrigin,
+    origin,
     key: site.key,
     builtIn: site.builtIn,
     subscribers: site.subscribers,
     createdAt: new Date(site.createdAt).toISOString(),
+    ...(snippetBlocked(origin, context.publicOrigin) ? { snippetWarning: context.t("sites:snippetWarning", { sinoUrl: context.publicOrigin }) } : {}),
     visitorTags: site.visitorTags,
     identity: {
       verification: identity.verification,

@@ -33,6 +33,8 @@ declare module "fastify" {
   interface FastifyRequest {
     /** Set on the public API's requests by the CORS check (`registerPublicCors`). */
     requestSite: RequestSite | null;
+    /** The Origin `registerPublicCors` refused (403 `origin_not_allowed`), or null. */
+    refusedOrigin: string | null;
   }
 }
 
@@ -72,11 +74,24 @@ const PREFLIGHT_MAX_AGE_SECONDS = 600;
  */
 export async function registerPublicCors(app: FastifyInstance, registry: SiteRegistry, publicOrigin: string): Promise<void> {
   app.decorateRequest("requestSite", null);
+  app.decorateRequest("refusedOrigin", null);
+  app.addHook("onSend", async (request, reply, payload) => {
+    if (request.refusedOrigin !== null && isRefusalReadableBy(request)) {
+      reply.header("Access-Control-Allow-Origin", request.refusedOrigin).header("Vary", "Origin");
+    }
+    return payload;
+  });
   await app.register(fastifyCors, {
     hook: "onRequest",
     delegator: async (request: FastifyRequest) => {
       if (!PUBLIC_API_PATHS.has(pathOf(request))) return { origin: false };
-      const requestSite = await classifyOrigin(request, registry, publicOrigin);
+      let requestSite: RequestSite;
+      try {
+        requestSite = await classifyOrigin(request, registry, publicOrigin);
+      } catch (error) {
+        request.refusedOrigin = request.headers.origin ?? null;
+        throw error;
+      }
       request.requestSite = requestSite;
       if (requestSite.kind !== "site") return { origin: false };
       return {
@@ -88,4 +103,14 @@ export async function registerPublicCors(app: FastifyInstance, registry: SiteReg
       };
     },
   });
+}
+
+/**
+ * The one refusal an unregistered page may read: the embed's first call, a simple GET of the
+ * public configuration (no preflight), so the bell can tell the site's developer in the console
+ * that the origin is not registered (Painel → Sites) instead of a bare CORS error. The answer is
+ * the 403 and its pt-BR reason only; preflights and every other route stay closed to that origin.
+ */
+function isRefusalReadableBy(request: FastifyRequest): boolean {
+  return request.method === "GET" && pathOf(request) === API_ROUTES.config && request.refusedOrigin !== "null";
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { text } from "./text.js";
 import { publicChannelSchema } from "./channels.js";
+import { organisationSchema } from "./organisation.js";
 
 /** GET /api/v1/config: what any visitor's browser may know. The VAPID private key never leaves the server. */
 export const publicConfigSchema = z.object({
@@ -12,6 +13,8 @@ export const publicConfigSchema = z.object({
   maxChannelsPerSubscription: z.number().int(),
   /** SINO_TIME_ZONE (IANA): the Painel shows dates and takes schedules in this zone. */
   timeZone: z.string(),
+  /** The organisation's name, accent colour and logo (Painel → Organização), for the bell's panel. */
+  organisation: organisationSchema,
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 

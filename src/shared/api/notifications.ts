@@ -342,8 +342,8 @@ export type Overview = z.infer<typeof overviewSchema>;
 /** The Server-Sent Events of GET /notifications/:id/events: each `progress` event's data is a `Notification`. */
 export const NOTIFICATION_PROGRESS_EVENT = "progress";
 
-/** Quick publish (`curl -d "…" /p/<canal>`): the channel that means everyone. */
-export const QUICK_PUBLISH_EVERYONE = "todos";
+/** Quick publish's channel that means everyone; defined beside the route (routes.ts), which the public page reads without zod. */
+export { QUICK_PUBLISH_EVERYONE } from "./routes.js";
 
 /** Quick publish `X-Priority` (ntfy's 1–5) → urgency. */
 export const PRIORITY_URGENCY: Readonly<Record<string, NotificationUrgency>> = {

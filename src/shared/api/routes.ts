@@ -71,6 +71,10 @@ export const API_ROUTES = {
    * (any operator).
    */
   templates: `${API_PREFIX}/templates`,
+  /** GET (public): the organisation's identity (`OrganisationResponse`); PUT (admin) changes it. */
+  organisation: `${API_PREFIX}/organisation`,
+  /** GET (public): the organisation's logo, as uploaded (PNG, JPEG or WebP). */
+  organisationLogo: `${API_PREFIX}/organisation/logo`,
   /** GET: the OpenAPI 3 document, generated from the same zod schemas that validate requests. */
   openapi: `${API_PREFIX}/openapi.json`,
   /** The readable API documentation (Swagger UI, served locally). */
@@ -78,6 +82,12 @@ export const API_ROUTES = {
   /** PUT (the signed-in operator, session only): change one's own password (`ChangeOwnPasswordRequest`). */
   sessionPassword: `${API_PREFIX}/session/password`,
 } as const;
+
+/**
+ * Quick publish (`curl -d "…" /p/<canal>`): the channel that means everyone. Here, beside the
+ * route, so the public page (which opens `/p/todos` as Avisos) reads it without zod.
+ */
+export const QUICK_PUBLISH_EVERYONE = "todos";
 
 /**
  * The event name of each new notice on `API_ROUTES.noticesStream` (Server-Sent Events, data =

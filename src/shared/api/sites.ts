@@ -12,7 +12,7 @@ export const SITE_KEY_LENGTH = 12;
 export const SITE_KEY_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** Why an origin typed by an admin is refused; each is an error code with a pt-BR message. */
-export type SiteOriginProblem = "site_origin_invalid" | "site_origin_not_https" | "site_origin_has_path";
+export type SiteOriginProblem = "site_origin_invalid" | "site_origin_not_https";
 
 /** Hosts a browser treats as a secure context over plain http (push needs one). */
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -20,9 +20,15 @@ const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 /**
  * Normalises an origin as browsers send it in `Origin`: lower-case scheme and host, no default
  * port, no path. `https://WWW.Exemplo.com.br:443/` becomes `https://www.exemplo.com.br`. Plain
- * http only for loopback (a browser gives push only to secure contexts). A path, query, fragment
- * or credentials are refused rather than dropped: the admin may have pasted the wrong thing.
+ * http only for loopback (a browser gives push only to secure contexts). A path, query or fragment
+ * is dropped (an admin pastes the address of the page where the bell goes, and the browser's
+ * `Origin` never carries one); credentials are refused: that is not a site's address.
  */
+/** An https page cannot load a script from a plain-http Sino (mixed content, blocked by browsers). */
+export function snippetBlocked(siteOrigin: string, sinoUrl: string): boolean {
+  return siteOrigin.startsWith("https:") && sinoUrl.startsWith("http:");
+}
+
 export function normaliseSiteOrigin(input: string): { ok: true; origin: string } | { ok: false; code: SiteOriginProblem } {
   const trimmed = input.trim();
   if (trimmed === "" || trimmed.length > SITE_ORIGIN_MAX_LENGTH || !/^https?:\/\//i.test(trimmed)) {
@@ -37,9 +43,6 @@ export function normaliseSiteOrigin(input: string): { ok: true; origin: string }
     return { ok: false, code: "site_origin_invalid" };
   }
   if (url.username !== "" || url.password !== "" || url.hostname === "") return { ok: false, code: "site_origin_invalid" };
-  if (url.pathname !== "/" || url.search !== "" || url.hash !== "" || /[?#]$/.test(trimmed)) {
-    return { ok: false, code: "site_origin_has_path" };
-  }
   if (url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname)) return { ok: false, code: "site_origin_not_https" };
   return { ok: true, origin: url.origin };
 }
@@ -56,6 +59,11 @@ export const siteSchema = z.object({
   subscribers: z.number().int(),
   /** ISO 8601, UTC. */
   createdAt: z.string(),
+  /**
+   * Why the snippet cannot work on this site (pt-BR), absent when it can: an https site whose
+   * snippet would load Sino over plain http (SINO_PUBLIC_URL), which browsers block as mixed content.
+   */
+  snippetWarning: z.string().optional(),
   /** The site's pages may set visitor tags (`Sino.tag`); off: 403 `visitor_tags_disabled`. */
   visitorTags: z.boolean(),
   identity: z.object({

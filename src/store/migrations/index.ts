@@ -1,14 +1,15 @@
 import type { SinoMigration } from "./migration.js";
-import { initial } from "./0001-initial.js";
-import { delivery } from "./0002-delivery.js";
-import { operators } from "./0003-operators.js";
-import { sends } from "./0004-sends.js";
+import { accounts } from "./0009-accounts.js";
 import { channels } from "./0005-channels.js";
-import { sites } from "./0006-sites.js";
+import { delivery } from "./0002-delivery.js";
+import { identity } from "./0011-identity.js";
+import { initial } from "./0001-initial.js";
+import { operators } from "./0003-operators.js";
 import { people } from "./0007-people.js";
 import { segments } from "./0008-segments.js";
-import { accounts } from "./0009-accounts.js";
 import { sendStates } from "./0010-send-states.js";
+import { sends } from "./0004-sends.js";
+import { sites } from "./0006-sites.js";
 import { templates } from "./0012-templates.js";
 
 /**
@@ -27,5 +28,6 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: SinoMi
   ["0008-segments", segments],
   ["0009-accounts", accounts],
   ["0010-send-states", sendStates],
+  ["0011-identity", identity],
   ["0012-templates", templates],
 ];

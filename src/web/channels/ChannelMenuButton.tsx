@@ -13,6 +13,8 @@ import ArrowDropDownIcon from "@mui/icons-material/ArrowDropDown";
 import { ChannelChecklist } from "./ChannelChecklist.js";
 import { ChannelChoiceStatus } from "./ChannelChoiceStatus.js";
 import { useChannelChoice } from "./useChannelChoice.js";
+import { OrganisationMark } from "../organisation/OrganisationMark.js";
+import { useOrganisation } from "../organisation/organisation-context.js";
 import type { ChannelChoice } from "./useChannelChoice.js";
 
 /**
@@ -58,8 +60,18 @@ export function ChannelMenuButton() {
 function ChannelMenuContent({ onNavigate }: { onNavigate: () => void }) {
   const { t } = useTranslation();
   const choice = useChannelChoice();
+  const { organisation } = useOrganisation();
   return (
     <Stack spacing={1.5} sx={{ p: 2 }}>
+      {/* Whose notices these are: the organisation's identity heads the bell's panel, as in the embed's. */}
+      {organisation !== null && (organisation.name !== null || organisation.logoUrl !== null) && (
+        <Stack direction="row" spacing={1} sx={{ alignItems: "center", color: "primary.main" }} data-testid="panel-organisation">
+          <OrganisationMark size={24} />
+          <Typography variant="body2" sx={{ fontWeight: 600 }}>
+            {organisation.name ?? t("app.name")}
+          </Typography>
+        </Stack>
+      )}
       <Typography id="channel-menu-title" variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
         {t("preferences.menuTitle")}
       </Typography>

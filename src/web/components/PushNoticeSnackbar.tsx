@@ -13,6 +13,7 @@ const AUTO_HIDE_MS: Record<SinoNotice, number | null> = {
   "enable-failed": 8000,
   "disable-failed": 8000,
   "disable-server-failed": 8000,
+  "enable-timeout": 8000,
 };
 
 /** The short pt-BR explanation after a click that did not simply work. */
@@ -50,6 +51,7 @@ export function PushNoticeSnackbar() {
         {shown === "enable-failed" && t("bell.failed.enable")}
         {shown === "disable-failed" && t("bell.failed.disableBrowser")}
         {shown === "disable-server-failed" && t("bell.failed.disable")}
+        {shown === "enable-timeout" && t("bell.failed.timeout")}
       </Alert>
     </Snackbar>
   );

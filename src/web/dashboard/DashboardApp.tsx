@@ -37,6 +37,7 @@ import { TemplatesPage } from "./templates/TemplatesPage.js";
 import { TokensPage } from "./tokens/TokensPage.js";
 import { UsersPage } from "./users/UsersPage.js";
 import { WebhooksPage } from "./webhooks/WebhooksPage.js";
+import { OrganisationPage } from "./organisation/OrganisationPage.js";
 
 /**
  * The operators' dashboard (the Painel), mounted at /painel/*. Its services are built here once (no module
@@ -160,6 +161,14 @@ export function DashboardApp({ services }: { services?: DashboardServices }) {
               element={
                 <RequireAdmin>
                   <SegmentPage />
+                </RequireAdmin>
+              }
+            />
+            <Route
+              path="organizacao"
+              element={
+                <RequireAdmin>
+                  <OrganisationPage />
                 </RequireAdmin>
               }
             />

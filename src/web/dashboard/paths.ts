@@ -21,6 +21,7 @@ export const DASHBOARD_PATHS = {
   templates: "/painel/modelos",
   /** Alterar senha: one's own, and the forced change after a temporary password. */
   password: "/painel/senha",
+  organisation: "/painel/organizacao",
 } as const;
 
 /** Envio: `/painel/envios/<id>`. */

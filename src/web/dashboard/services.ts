@@ -6,6 +6,8 @@ import type { DashboardApi } from "./api/dashboard-api.js";
 import { createNotificationsApi } from "./api/notifications-api.js";
 import { createPeopleApi } from "./api/people-api.js";
 import type { PeopleApi } from "./api/people-api.js";
+import { createOrganisationApi } from "./api/organisation-api.js";
+import type { OrganisationApi } from "./api/organisation-api.js";
 import { createSitesApi } from "./api/sites-api.js";
 import type { SitesApi } from "./api/sites-api.js";
 import type { NotificationsApi } from "./api/notifications-api.js";
@@ -42,6 +44,8 @@ export interface DashboardServices {
   /** The site's origin: links on it are allowed in notifications, and it names the site in the preview. */
   siteOrigin: string;
   now: () => number;
+  /** The organisation's identity (Painel → Organização). */
+  organisation: OrganisationApi;
 }
 
 /** The clients share the page's origin and session cookie; `siteOrigin` is that origin. */
@@ -58,6 +62,7 @@ export function createDashboardServices(options: { siteOrigin: string; timeZone:
     timeZone: options.timeZone,
     siteOrigin: options.siteOrigin,
     now: () => Date.now(),
+    organisation: createOrganisationApi(),
   };
 }
 

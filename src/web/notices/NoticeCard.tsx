@@ -1,3 +1,4 @@
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import Box from "@mui/material/Box";
 import Card from "@mui/material/Card";
@@ -6,6 +7,7 @@ import Chip from "@mui/material/Chip";
 import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
+import NotificationsIcon from "@mui/icons-material/Notifications";
 import OpenInNewIcon from "@mui/icons-material/OpenInNew";
 import type { Notice } from "../../shared/api/notices.js";
 import { formatFullDate, formatRelativeTime } from "./relative-time.js";
@@ -20,6 +22,10 @@ export function NoticeCard({ notice, now, origin, fresh }: { notice: Notice; now
   const link = safeHttpUrl(notice.url, origin);
   const icon = safeHttpUrl(notice.icon, origin);
   const image = safeHttpUrl(notice.image, origin);
+  // A dead icon or image URL must not leave the browser's broken-image glyph on the public page:
+  // the icon falls back to the bell, a failed image is left out.
+  const [iconFailed, setIconFailed] = useState(false);
+  const [imageFailed, setImageFailed] = useState(false);
   return (
     <Card
       component="article"
@@ -29,10 +35,39 @@ export function NoticeCard({ notice, now, origin, fresh }: { notice: Notice; now
       aria-labelledby={`notice-${notice.id}-title`}
       sx={{ borderColor: fresh ? "primary.light" : "divider", transition: "border-color 2s" }}
     >
-      {image && <Box component="img" src={image} alt="" loading="lazy" sx={{ display: "block", width: "100%", maxHeight: 280, objectFit: "cover" }} />}
+      {image && !imageFailed && (
+        <Box
+          component="img"
+          src={image}
+          alt=""
+          loading="lazy"
+          onError={() => setImageFailed(true)}
+          data-testid="notice-image"
+          sx={{ display: "block", width: "100%", maxHeight: 280, objectFit: "cover" }}
+        />
+      )}
       <CardContent>
         <Stack direction="row" spacing={2} sx={{ alignItems: "flex-start" }}>
-          {icon && <Box component="img" src={icon} alt="" loading="lazy" sx={{ width: 48, height: 48, borderRadius: 1, flexShrink: 0, objectFit: "cover" }} />}
+          {icon && !iconFailed && (
+            <Box
+              component="img"
+              src={icon}
+              alt=""
+              loading="lazy"
+              onError={() => setIconFailed(true)}
+              data-testid="notice-icon"
+              sx={{ width: 48, height: 48, borderRadius: 1, flexShrink: 0, objectFit: "cover" }}
+            />
+          )}
+          {icon && iconFailed && (
+            <Box
+              data-testid="notice-icon-fallback"
+              aria-hidden
+              sx={{ width: 48, height: 48, borderRadius: 1, flexShrink: 0, display: "grid", placeItems: "center", bgcolor: "action.hover", color: "primary.main" }}
+            >
+              <NotificationsIcon />
+            </Box>
+          )}
           <Box sx={{ minWidth: 0, flexGrow: 1 }}>
             <Typography id={`notice-${notice.id}-title`} variant="h6" component="h2" sx={{ fontSize: "1.1rem", fontWeight: 600, overflowWrap: "anywhere" }}>
               {notice.title}

@@ -29,8 +29,11 @@ export function makeSubscriptionKeys(): SubscriptionKeys {
 export interface PushStubOptions {
   endpoint: string;
   keys: SubscriptionKeys;
-  /** "ok": subscribe succeeds when permission is granted; "throw": it rejects (push service error). */
-  mode?: "ok" | "throw";
+  /**
+   * "ok": subscribe succeeds when permission is granted; "throw": it rejects (push service error);
+   * "hang": it never settles (Chromium offline, or a push service that does not answer).
+   */
+  mode?: "ok" | "throw" | "hang";
 }
 
 /** An endpoint on the (allow-listed in tests) loopback push service, unique per test. */
@@ -50,7 +53,7 @@ interface StubConfig {
   endpoint: string;
   p256dh: string;
   auth: string;
-  mode: "ok" | "throw";
+  mode: "ok" | "throw" | "hang";
   storage: typeof STUB_STORAGE;
 }
 
@@ -114,6 +117,7 @@ function pushStubScript(config: StubConfig): void {
     const calls = Number(localStorage.getItem(config.storage.subscribeCalls) ?? "0") + 1;
     localStorage.setItem(config.storage.subscribeCalls, String(calls));
     if (config.mode === "throw") throw new DOMException("Registration failed - push service error", "AbortError");
+    if (config.mode === "hang") return new Promise<PushSubscription>(() => undefined);
     if (Notification.permission !== "granted") {
       throw new DOMException("Registration failed - permission denied", "NotAllowedError");
     }

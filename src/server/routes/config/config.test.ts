@@ -20,7 +20,8 @@ for (const dialect of DIALECTS) {
       expect(response.headers.get("content-type")).toMatch(/^application\/json/);
       expect(response.headers.get("cache-control")).toBe("no-cache");
       const body = (await response.json()) as Record<string, string>;
-      expect(Object.keys(body)).toEqual(["vapidPublicKey", "channels", "maxChannelsPerSubscription", "timeZone"]);
+      expect(Object.keys(body)).toEqual(["vapidPublicKey", "channels", "maxChannelsPerSubscription", "timeZone", "organisation"]);
+      expect(body.organisation).toEqual({ name: null, accentColor: null, logoUrl: null, updatedAt: null });
       expect(body.timeZone).toBe("America/Sao_Paulo");
       expect(body.channels).toEqual([]);
       expect(body.maxChannelsPerSubscription).toBe(20);

@@ -3,6 +3,8 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { publicConfigQuerySchema, publicConfigSchema, type PublicConfig } from "../../../shared/api/config.js";
 import { API_ROUTES } from "../../../shared/api/routes.js";
 import type { ChannelsRepository } from "../../../store/channels-repository.js";
+import type { OrganisationRepository } from "../../../store/organisation-repository.js";
+import { presentOrganisation } from "../../presenters/organisation.js";
 import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
 import { apiErrorSchema } from "../../openapi.js";
@@ -19,6 +21,9 @@ export interface ConfigRoutesDeps {
   readonly sites: Pick<SiteRegistry, "byKey">;
   /** SINO_TIME_ZONE. */
   readonly timeZone: string;
+  readonly organisation: Pick<OrganisationRepository, "get">;
+  /** SINO_PUBLIC_URL, for the logo's absolute address (the embed shows it on other origins). */
+  readonly publicUrl: string;
 }
 
 export function registerConfigRoutes(app: FastifyInstance, deps: ConfigRoutesDeps): void {
@@ -38,12 +43,13 @@ export function registerConfigRoutes(app: FastifyInstance, deps: ConfigRoutesDep
     async (request, reply) => {
       const key = request.query.site;
       if (key !== undefined && (await deps.sites.byKey(key)) === undefined) throw apiError("site_not_found", "site");
-      const channels = await deps.channels.listActive();
+      const [channels, organisation] = await Promise.all([deps.channels.listActive(), deps.organisation.get()]);
       const body: PublicConfig = {
         vapidPublicKey: deps.vapidPublicKey,
         channels: channels.map((c) => ({ slug: c.slug, name: c.name, description: c.description })),
         maxChannelsPerSubscription: deps.maxChannelsPerSubscription,
         timeZone: deps.timeZone,
+        organisation: presentOrganisation(organisation, deps.publicUrl),
       };
       // no-cache: the key changes when an operator rotates it and channels when they edit them;
       // browsers revalidate on every visit.

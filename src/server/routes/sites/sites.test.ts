@@ -87,12 +87,19 @@ for (const dialect of DIALECTS) {
         ["https://user:senha@exemplo.com.br", "site_origin_invalid"],
         ["ftp://exemplo.com.br", "site_origin_not_https"],
         ["http://exemplo.com.br", "site_origin_not_https"],
-        ["https://exemplo.com.br/blog", "site_origin_has_path"],
-        ["https://exemplo.com.br/?x=1", "site_origin_has_path"],
-        ["https://exemplo.com.br/#topo", "site_origin_has_path"],
       ];
       for (const [origin, code] of cases) {
         expect(await admin.post("/api/v1/sites", { origin }), origin).toMatchObject({ status: 400, body: errorOf(code, "origin") });
+      }
+      // A page's address is reduced to its origin, as the README says (the browser's Origin has no path).
+      for (const [pasted, origin] of [
+        ["https://Blog.Exemplo.com.br/2026/11/um-post?utm=x#comentarios", "https://blog.exemplo.com.br"],
+        ["https://loja2.exemplo.com.br/?x=1", "https://loja2.exemplo.com.br"],
+      ]) {
+        const created = await admin.post("/api/v1/sites", { origin: pasted });
+        expect(created.status, pasted).toBe(201);
+        expect(created.body.site.origin).toBe(origin);
+        expect((await admin.delete(`/api/v1/sites/${created.body.site.id}`)).status).toBe(200);
       }
       // http on loopback is a secure context, so a developer's local site may be registered.
       expect((await admin.post("/api/v1/sites", { origin: "http://localhost:3000" })).body.site.origin).toBe("http://localhost:3000");
@@ -172,8 +179,44 @@ for (const dialect of DIALECTS) {
       expect(posted).toMatchObject({ status: 403, body: errorOf("origin_not_allowed") });
       expect(posted.headers.get("access-control-allow-origin")).toBeNull();
       expect((await fromOrigin("null", "POST", "/api/v1/subscriptions", aBrowserSubscription())).body).toEqual(errorOf("origin_not_allowed"));
-      expect((await fromOrigin(STRANGER, "GET", "/api/v1/config")).status).toBe(403);
       expect(await subscriptionCount()).toBe(before);
+    });
+
+    it("lets an unregistered page read why its configuration is refused, and nothing else", async () => {
+      // The embed's first call: a simple GET (no preflight). The page may read the 403 and its
+      // pt-BR reason naming Painel → Sites, so the bell can say it in the console.
+      const config = await fromOrigin(STRANGER, "GET", "/api/v1/config?site=whatever");
+      expect(config).toMatchObject({ status: 403, body: errorOf("origin_not_allowed") });
+      expect(config.body.error.message).toContain("Painel → Sites");
+      expect(config.headers.get("access-control-allow-origin")).toBe(STRANGER);
+      expect(config.headers.get("vary")).toMatch(/Origin/);
+      expect(config.headers.get("access-control-allow-methods")).toBeNull();
+      // Not an opaque origin (a sandboxed frame could be anyone), not a preflight, not a write, not a read of notices.
+      expect((await fromOrigin("null", "GET", "/api/v1/config")).headers.get("access-control-allow-origin")).toBeNull();
+      expect((await preflight(STRANGER, "/api/v1/config", "GET")).headers.get("access-control-allow-origin")).toBeNull();
+      const posted = await fromOrigin(STRANGER, "POST", "/api/v1/subscriptions", aBrowserSubscription());
+      expect(posted.headers.get("access-control-allow-origin")).toBeNull();
+      const notices = await fromOrigin(STRANGER, "GET", "/api/v1/notices");
+      expect(notices.status).toBe(403);
+      expect(notices.headers.get("access-control-allow-origin")).toBeNull();
+    });
+
+    it("warns when an https site's snippet would load Sino over plain http, in GET /sites", async () => {
+      // This server's public URL is https: no warning for any site.
+      expect((await admin.get("/api/v1/sites")).body.sites.every((s: { snippetWarning?: string }) => s.snippetWarning === undefined)).toBe(true);
+      const plain = await startOperatorServer({ dialect, env: { ...ENV, SINO_PUBLIC_URL: "http://localhost:8080" } });
+      try {
+        const plainAdmin = await setUpAdmin(plain);
+        expect((await plainAdmin.post("/api/v1/sites", { origin: SITE })).body.site.snippetWarning).toContain("http://localhost:8080");
+        expect((await plainAdmin.post("/api/v1/sites", { origin: "http://localhost:3000" })).body.site.snippetWarning).toBeUndefined();
+        const listed = (await plainAdmin.get("/api/v1/sites")).body.sites as { origin: string; builtIn: boolean; snippetWarning?: string }[];
+        const warned = Object.fromEntries(listed.map((s) => [s.origin, s.snippetWarning]));
+        expect(warned[SITE]).toMatch(/https.*SINO_PUBLIC_URL/);
+        expect(warned["http://localhost:3000"]).toBeUndefined();
+        expect(listed.find((s) => s.builtIn)?.snippetWarning).toBeUndefined();
+      } finally {
+        await plain.close();
+      }
     });
 
     it("grants no CORS on the operators' API, even to a registered site", async () => {

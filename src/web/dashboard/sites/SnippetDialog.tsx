@@ -1,5 +1,6 @@
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
+import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Dialog from "@mui/material/Dialog";
@@ -25,6 +26,11 @@ export function SnippetDialog({ site, sinoUrl, onClose }: { site: Site | null; s
           <DialogContentText id="snippet-lead" sx={{ mb: 2 }}>
             {t("sites.snippetLead", { origin: site.origin })}
           </DialogContentText>
+          {site.snippetWarning !== undefined && (
+            <Alert severity="warning" sx={{ mb: 2 }} data-testid="snippet-warning">
+              {site.snippetWarning}
+            </Alert>
+          )}
           <Stack spacing={3}>
             <CodeStep title={t("sites.step1Title")} text={t("sites.step1Text")} code={snippet.script} testId="snippet-script" />
             <CodeStep title={t("sites.step2Title")} text={t("sites.step2Text")} code={snippet.element} testId="snippet-element" />
