@@ -148,6 +148,7 @@ export interface NotificationsRepository {
    * (src/store/reschedule-send.ts); `not_scheduled` once it started, finished or was cancelled.
    */
   reschedule(id: number, input: NewNotification, options: RescheduleOptions): Promise<Notification | "not_scheduled" | undefined>;
+  /**
    * Shows a send on Avisos again (`public`), keeps it off (`hidden`) or takes it off for good
    * (`removed`). A removed send stays removed: `notice_removed`. Undefined when there is no such send.
    */

@@ -86,6 +86,7 @@ export type NotificationStatus = "scheduled" | "queued" | "sending" | "completed
 
 /** On the public Avisos page (`public`), kept off it for now (`hidden`) or taken off for good (`removed`). */
 export type NoticeVisibility = "public" | "hidden" | "removed";
+
 /** The organisation's identity: one row, id 1, absent until an admin first sets something. */
 export interface OrganisationTable {
   id: number;
@@ -99,9 +100,6 @@ export interface OrganisationTable {
   logo_height: number | null;
   updated_at: number;
 }
-
-/** `scheduled`: waiting for `send_at`, with no jobs yet; the scheduler makes it `queued` when due. */
-export type NotificationStatus = "scheduled" | "queued" | "sending" | "completed" | "cancelled" | "failed";
 
 /** A send: one message to an audience, with its delivery counters. */
 export interface NotificationsTable {
@@ -437,6 +435,8 @@ export interface TemplatesTable {
   audience: string | null;
   created_at: number;
   updated_at: number;
+}
+
 /** Why a send's pushes are retried: one row per push service host, reason and HTTP status. */
 export interface NotificationRetryCausesTable {
   notification_id: number;

@@ -38,6 +38,7 @@ const aSend = (overrides: Partial<Notification> = {}): Notification => ({
   sendAt: "2026-11-21T21:30:00.000Z",
   createdAt: "2026-11-20T12:00:00.000Z",
   finishedAt: null,
+  notice: "public",
   counts: { queued: 0, accepted: 0, retrying: 0, failed: 0, removed: 0 },
   ...overrides,
 });
