@@ -4,6 +4,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { startOperatorServer } from "../../test/support/operators.js";
 import { startTestServer, type TestServer } from "../../test/support/server.js";
 
 const run = promisify(execFile);
@@ -22,6 +24,13 @@ function operations(doc: Document): { name: string; operation: Operation }[] {
   return Object.entries(doc.paths).flatMap(([path, item]) =>
     METHODS.flatMap((method) => (item[method] === undefined ? [] : [{ name: `${method.toUpperCase()} ${path}`, operation: item[method] }])),
   );
+}
+
+/** One line per operation without an operationId, naming it so whoever merged the route knows what to fix. */
+function missingOperationIds(doc: Document): string[] {
+  return operations(doc)
+    .filter(({ operation }) => typeof operation.operationId !== "string" || operation.operationId === "")
+    .map(({ name }) => `${name} has no operationId: add one (camelCase verb + noun) to its route's schema`);
 }
 
 interface Problem {
@@ -59,8 +68,7 @@ describe("the OpenAPI document, as Redocly CLI reads it", () => {
   });
 
   it("gives every operation its own operationId (routes added without one are named here)", () => {
-    const missing = operations(doc).filter(({ operation }) => typeof operation.operationId !== "string" || operation.operationId === "");
-    expect(missing.map(({ name }) => `${name} has no operationId: add one (camelCase verb + noun) to its route's schema`)).toEqual([]);
+    expect(missingOperationIds(doc)).toEqual([]);
     const ids = operations(doc).map(({ operation }) => operation.operationId);
     expect(ids.filter((id, i) => ids.indexOf(id) !== i), "operationIds used twice").toEqual([]);
     for (const id of ids) expect(id).toMatch(/^[a-z][a-zA-Z0-9]*$/);
@@ -128,5 +136,20 @@ describe("the OpenAPI document, as Redocly CLI reads it", () => {
     const report = JSON.parse(stdout) as { problems: Problem[] };
     const problems = report.problems.map((p) => `${p.severity} ${p.ruleId}: ${whereIs(doc, p.location[0]?.pointer)}: ${p.message}`);
     expect(problems).toEqual([]);
+  });
+
+  it("names a route added without an operationId (the check can fail)", async () => {
+    const other = await startOperatorServer({
+      dialect: "sqlite",
+      beforeListen: (app) => {
+        app.get("/api/v1/merged-later", { schema: { summary: "x", tags: ["x"], security: [], response: { 200: z.object({ ok: z.boolean() }) } } }, async () => ({ ok: true }));
+      },
+    });
+    try {
+      const otherDoc = (await (await fetch(`${other.url}/api/v1/openapi.json`)).json()) as Document;
+      expect(missingOperationIds(otherDoc)).toEqual(["GET /api/v1/merged-later has no operationId: add one (camelCase verb + noun) to its route's schema"]);
+    } finally {
+      await other.close();
+    }
   });
 });
