@@ -40,8 +40,8 @@ async function server(): Promise<TestServer> {
   return started;
 }
 
-async function newPage(): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+async function newPage(width = 1280): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width, height: width < 600 ? 844 : 860 } });
   cleanups.push(() => context.close());
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
@@ -197,6 +197,22 @@ describe("passwords in the Painel", () => {
     await page.locator(`[data-testid="user-row"][data-email="${PUBLISHER.email}"]`).getByTestId("must-change-chip").waitFor();
     const row = await app.database.db.selectFrom("users").select("must_change_password").where("email", "=", PUBLISHER.email).executeTakeFirstOrThrow();
     expect(row.must_change_password).toBe(1);
+  });
+});
+
+describe("passwords on a 390 px phone", () => {
+  it("shows Alterar senha in the menu and the page without sideways scrolling, passing axe", async () => {
+    const app = await server();
+    await createFirstAdmin(app.url);
+    const { page, context } = await newPage(390);
+    await signInContext(context, app.baseUrl, ADMIN);
+    await page.goto(`${app.baseUrl}/painel`);
+    await heading(page, P.overview.title).waitFor();
+    await page.getByRole("button", { name: P.nav.openMenu }).click();
+    await page.getByRole("link", { name: P.nav.changePassword }).click();
+    await heading(page, P.password.title).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await axeViolations(page)).toEqual([]);
   });
 });
 
