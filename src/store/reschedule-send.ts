@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { DatabaseHandle } from "./database.js";
 import type { Schema } from "./schema.js";
+import { sendSearchText } from "../shared/text/search-fold.js";
 import { audienceSites, toNotification, type NewNotification, type Notification } from "./notifications-repository.js";
 import { writeTransaction } from "./write-transaction.js";
 
@@ -33,6 +34,7 @@ export async function rescheduleSend(database: DatabaseHandle, id: number, input
       .set({
         title: input.title,
         body: input.body,
+        search_text: sendSearchText(input.title, input.body),
         icon: input.icon,
         image: input.image,
         badge: input.badge,
