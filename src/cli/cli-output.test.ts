@@ -8,6 +8,7 @@ import { execFile } from "node:child_process";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addToken } from "../../test/support/operators.js";
 import { usePublishingServer } from "../../test/support/publishing-server.js";
+import { ptBR } from "../shared/i18n/catalog.js";
 
 interface Run {
   readonly code: number | null;
@@ -32,9 +33,10 @@ describe("the sino command's own output", () => {
       [["foo"], "Erro: comando desconhecido: foo.\nUso: sino [opções] [comando]\nVeja a ajuda: sino --help\n"],
       [["sendd"], "Erro: comando desconhecido: sendd. Você quis dizer send?\nUso: sino [opções] [comando]\nVeja a ajuda: sino --help\n"],
       [["--bogus"], "Erro: opção desconhecida: --bogus.\nUso: sino [opções] [comando]\nVeja a ajuda: sino --help\n"],
-      [["send", "--body", "Sem título"], "Erro: falta a opção obrigatória --title <título>.\nUso: sino send --title <título> [opções]\nVeja a ajuda: sino send --help\n"],
-      [["send", "--title"], "Erro: a opção --title <título> precisa de um valor.\nUso: sino send --title <título> [opções]\nVeja a ajuda: sino send --help\n"],
-      [["send", "--title", "Oi", "--canl", "obras"], "Erro: opção desconhecida: --canl. Você quis dizer --channel?\nUso: sino send --title <título> [opções]\nVeja a ajuda: sino send --help\n"],
+      // Neither --title nor --template: the command says so itself (a template may give the title).
+      [["send", "--body", "Sem título"], `Informe o título com --title ou um modelo com --template.\n${ptBR.cli.send.usage}\n`],
+      [["send", "--title"], "Erro: a opção --title <título> precisa de um valor.\nUso: sino send --title <título> | --template <nome> [opções]\nVeja a ajuda: sino send --help\n"],
+      [["send", "--title", "Oi", "--canl", "obras"], "Erro: opção desconhecida: --canl. Você quis dizer --channel?\nUso: sino send --title <título> | --template <nome> [opções]\nVeja a ajuda: sino send --help\n"],
       [["migrate", "agora"], "Erro: este comando não aceita argumentos (recebeu 1).\nUso: sino migrate [opções]\nVeja a ajuda: sino migrate --help\n"],
       [["tags", "set", "ana"], "Erro: falta o argumento obrigatório etiquetas.\nUso: sino tags set [opções] <userId> <etiquetas...>\nVeja a ajuda: sino tags set --help\n"],
       [["admin", "create", "--name", "Ana"], "Erro: falta a opção obrigatória --email <e-mail>.\nUso: sino admin create --email <e-mail> --name <nome> [--password-stdin]\nVeja a ajuda: sino admin create --help\n"],
@@ -56,8 +58,8 @@ describe("the sino command's own output", () => {
     expect(top.stdout).toContain("  help [comando]  mostra a ajuda de um comando");
     expect(top.stdout).toMatch(/^ {2}segments +Consulta e salva segmentos/m);
     expect(send.code).toBe(0);
-    expect(send.stdout).toContain("Uso: sino send --title <título> [opções]");
-    for (const flag of ["--title <título>", "--channel <canal>", "--user <id>", "--segment <id|nome>", "--segment-expr <expressão>", "--category <categoria>", "--schedule <data>"]) {
+    expect(send.stdout).toContain("Uso: sino send --title <título> | --template <nome> [opções]");
+    for (const flag of ["--title <título>", "--template <nome>", "--channel <canal>", "--user <id>", "--segment <id|nome>", "--segment-expr <expressão>", "--category <categoria>", "--schedule <data>"]) {
       expect(send.stdout).toContain(flag);
     }
     expect(send.stdout).toMatch(/^ {2}-h, --help +mostra a ajuda do comando$/m);

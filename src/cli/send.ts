@@ -44,13 +44,12 @@ export async function sendCommand(options: SendOptions, io: SendIo, { t }: Trans
     io.stderr(`${message}\n${t("cli:send.usage")}\n`);
     return 2 as const;
   };
+  if (options.title === undefined && options.template === undefined) return usage(t("cli:send.noTitle"));
   const token = options.token ?? io.env.SINO_TOKEN;
   if (token === undefined || token.trim() === "") return usage(t("cli:send.noToken"));
   const server = (options.server ?? io.env.SINO_URL ?? DEFAULT_SERVER).replace(/\/+$/, "");
   if (!/^https?:\/\/[^/]+/i.test(server)) return usage(t("cli:send.badServer", { server }));
   const timeZone = io.env.SINO_TIME_ZONE ?? DEFAULT_TIME_ZONE;
-
-  if (options.title === undefined && options.template === undefined) return usage(t("cli:send.noTitle"));
 
   const people = options.user ?? [];
   if (people.length > 0 && options.channel !== undefined) return usage(t("cli:send.userWithChannel"));

@@ -143,7 +143,8 @@ describe("templates in the Painel", () => {
     expect(await row.getByRole("button", { name: "Excluir o modelo Manutenção" }).isVisible()).toBe(true);
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
-  });
+    // Eight axe runs on a shared 2-core machine: more than the default 30 s.
+  }, 120_000);
 
   it("duplicates a past send into compose, which sends the copy", async () => {
     const original = await sendNotification(admin.request, server, {
@@ -226,7 +227,7 @@ describe("templates in the Painel", () => {
     await page.reload();
     await page.getByTestId("compose-source").getByRole("alert").waitFor();
     expect(await page.getByRole("button", { name: T.edit.save }).isDisabled()).toBe(true);
-  });
+  }, 120_000);
 
   it("edits a scheduled send to people without showing or losing its people and their values", async () => {
     const scheduled = await sendNotification(admin.request, server, {
