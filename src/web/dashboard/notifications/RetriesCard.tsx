@@ -63,7 +63,8 @@ function RetriesView({ resource }: { resource: Resource<NotificationRetries> }) 
                   : t("notifications.retries.nextAttempt", { when: formatDateTime(resource.data.nextAttemptAt, timeZone), relative: formatUntil(resource.data.nextAttemptAt, now) })}
               </Typography>
             )}
-            <TableContainer>
+            {/* Focusable: on a phone the table may scroll sideways, and a keyboard must reach that too. */}
+            <TableContainer tabIndex={0} role="region" aria-label={t("notifications.retries.tableLabel")}>
               <Table size="small" aria-label={t("notifications.retries.tableLabel")}>
                 <TableHead>
                   <TableRow>
