@@ -115,7 +115,7 @@ describe("a send's state in the Painel", () => {
 
   it("takes a past send off Avisos, publishes it again and removes it for good, and an open Avisos page follows live", async () => {
     const send = await sendNotification(run.admin.request, run.server, { title: "Aviso por engano" });
-    await waitForNotification(run.admin.request, run.server, send.id, (n) => n.status === "completed");
+    await waitForNotification(run.admin.request, run.server, send.id);
     const visitor = await run.browser.newContext();
     const page = await adminPage(SIZES[1].viewport);
     try {
