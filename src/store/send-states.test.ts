@@ -5,6 +5,8 @@ import { createDeliveryQueueRepository, type RangeBatchResult } from "./delivery
 import { createNoticesRepository } from "./notices-repository.js";
 import { createNotificationsRepository } from "./notifications-repository.js";
 import { createRetryCausesRepository, groupRetryCauses } from "./retry-causes-repository.js";
+import { sendStates } from "./migrations/0010-send-states.js";
+import type { Kysely } from "kysely";
 
 const NOTHING: RangeBatchResult = { accepted: [], failed: [], gone: [], flagged: [], retries: [] };
 
@@ -97,6 +99,24 @@ for (const dialect of DIALECTS) {
       await seed(database, 1);
       const someone = await notifications.createWithJobs(aSend(), { now: 2_000, jobSize: 10, payloadFor: () => "{}" });
       expect(someone.status).toBe("queued");
+    });
+
+    it("migrates: earlier sends to nobody become no_recipients, others stay as they were; and back down", async () => {
+      const notifications = createNotificationsRepository(database);
+      const options = { now: 100, jobSize: 10, payloadFor: () => "{}" };
+      const empty = await notifications.createWithJobs(aSend({ title: "Vazio" }), options);
+      await seed(database, 1);
+      const full = await notifications.createWithJobs(aSend({ title: "Cheio" }), options);
+      const db = database.db as unknown as Kysely<unknown>;
+      await sendStates.down!(db, dialect);
+      const statusOf = async (id: number) => (await database.db.selectFrom("notifications").select("status").where("id", "=", id).executeTakeFirstOrThrow()).status;
+      // What 0008 left: a send to nobody was "completed".
+      expect(await statusOf(empty.id)).toBe("completed");
+      await database.db.updateTable("notifications").set({ status: "completed" }).where("id", "=", full.id).execute();
+      await sendStates.up(db, dialect);
+      expect(await statusOf(empty.id)).toBe("no_recipients");
+      expect(await statusOf(full.id)).toBe("completed");
+      expect((await notifications.findById(full.id))?.notice).toBe("public");
     });
 
     it("keeps a hidden send off Avisos, shows it again, and never brings back a removed one", async () => {

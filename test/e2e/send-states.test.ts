@@ -26,7 +26,8 @@ const SIZES = [
 ] as const;
 
 async function adminPage(viewport: { width: number; height: number }): Promise<Page> {
-  const page = await run.admin.newPage({ viewport });
+  const page = await run.admin.newPage();
+  await page.setViewportSize(viewport);
   page.setDefaultTimeout(15_000);
   return page;
 }
@@ -99,6 +100,14 @@ describe("a send's state in the Painel", () => {
       const id = /\/painel\/envios\/(\d+)$/.exec(page.url())![1]!;
       const stored = await waitForNotification(run.admin.request, run.server, id, () => true);
       expect(stored).toMatchObject({ status: "no_recipients", notice: "hidden", audience: { type: "channels", channels: [slug] } });
+
+      // Histórico says it in words too, filtered by its own state.
+      await page.goto(`${run.server.baseUrl}/painel/historico?status=no_recipients`);
+      const row = page.getByTestId("history-row").filter({ hasText: "Teste só da equipe" });
+      await row.waitFor();
+      expect(await row.textContent()).toContain(S.history.noRecipients);
+      expect(await row.textContent()).toContain(S.status.no_recipients);
+      expect(await axeViolations(page)).toEqual([]);
     } finally {
       await page.close();
     }
@@ -106,7 +115,7 @@ describe("a send's state in the Painel", () => {
 
   it("takes a past send off Avisos, publishes it again and removes it for good, and an open Avisos page follows live", async () => {
     const send = await sendNotification(run.admin.request, run.server, { title: "Aviso por engano" });
-    await waitForNotification(run.admin.request, run.server, send.id, (n) => n.status === "completed");
+    await waitForNotification(run.admin.request, run.server, send.id);
     const visitor = await run.browser.newContext();
     const page = await adminPage(SIZES[1].viewport);
     try {

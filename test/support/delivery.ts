@@ -38,7 +38,7 @@ export async function seedSubscriptions(database: Database, fake: FakeEndpoints,
 /** Polls the send until `done` holds (no timed assertion: the test's own timeout bounds it). */
 export async function waitForSend(
   read: () => Promise<Notification | undefined>,
-  done: (send: Notification) => boolean = (send) => send.status === "completed" || send.status === "failed",
+  done: (send: Notification) => boolean = (send) => send.status === "completed" || send.status === "failed" || send.status === "no_recipients",
   intervalMs = 20,
 ): Promise<Notification> {
   for (;;) {

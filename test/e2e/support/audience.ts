@@ -49,7 +49,7 @@ export async function waitForNotification(
   request: APIRequestContext,
   server: TestServer,
   id: string,
-  done: (n: Notification) => boolean = (n) => n.status === "completed" || n.status === "failed",
+  done: (n: Notification) => boolean = (n) => n.status === "completed" || n.status === "failed" || n.status === "no_recipients",
 ): Promise<Notification> {
   for (;;) {
     const { notification } = await adminCall<{ notification: Notification }>(request, server, "GET", notificationPath(id));

@@ -155,9 +155,9 @@ export function HistoryPage() {
                           {notification.status === "scheduled" && notification.sendAt ? t("notifications.history.scheduledFor", { when: formatDateTime(notification.sendAt, timeZone) }) : formatDateTime(notification.createdAt, timeZone)}
                         </TableCell>
                         <TableCell sx={{ ...wide, minWidth: 180 }}>
-                          {notification.status === "scheduled" ? (
+                          {notification.status === "scheduled" || notification.status === "no_recipients" ? (
                             <Typography variant="body2" color="text.secondary">
-                              {t("notifications.history.notYet")}
+                              {notification.status === "scheduled" ? t("notifications.history.notYet") : t("notifications.history.noRecipients")}
                             </Typography>
                           ) : (
                             <Box>

@@ -65,7 +65,9 @@ export function OverviewSummary({ site }: { site?: string | undefined }) {
                   <Typography variant="body2" color="text.secondary">
                     {notification.status === "scheduled" && notification.sendAt
                       ? t("notifications.history.scheduledFor", { when: formatDateTime(notification.sendAt, timeZone) })
-                      : t("notifications.overview.result", { when: formatDateTime(notification.createdAt, timeZone), accepted: formatNumber(notification.counts.accepted), queued: formatNumber(notification.counts.queued) })}
+                      : notification.status === "no_recipients"
+                        ? t("notifications.overview.noRecipients", { when: formatDateTime(notification.createdAt, timeZone) })
+                        : t("notifications.overview.result", { when: formatDateTime(notification.createdAt, timeZone), accepted: formatNumber(notification.counts.accepted), queued: formatNumber(notification.counts.queued) })}
                   </Typography>
                 </Box>
                 <NotificationStatusChip status={notification.status} />

@@ -27,10 +27,14 @@ export function RetriesCard({ notification }: { notification: Notification }) {
   const { notifications: api } = useDashboardServices();
   const { id, status } = notification;
   const { retrying } = notification.counts;
+  // While pushes wait, read again every 15 s too: a retry answered "later" again moves the next
+  // attempt without changing the number waiting.
+  const now = useNow(15_000);
+  const refresh = retrying > 0 ? now : 0;
   const { resource } = useResource(
-    // `retrying` and `status` are read for the reload they cause, not inside.
+    // `retrying`, `status` and `refresh` are read for the reload they cause, not inside.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    useCallback(() => api.getRetries(id), [api, id, retrying, status]),
+    useCallback(() => api.getRetries(id), [api, id, retrying, status, refresh]),
   );
   if (resource.status === "loading" && retrying === 0) return null;
   if (resource.status === "ready" && resource.data.causes.length === 0) return null;
@@ -63,7 +67,8 @@ function RetriesView({ resource }: { resource: Resource<NotificationRetries> }) 
                   : t("notifications.retries.nextAttempt", { when: formatDateTime(resource.data.nextAttemptAt, timeZone), relative: formatUntil(resource.data.nextAttemptAt, now) })}
               </Typography>
             )}
-            <TableContainer>
+            {/* Focusable: on a phone the table may scroll sideways, and a keyboard must reach that too. */}
+            <TableContainer tabIndex={0} role="region" aria-label={t("notifications.retries.tableLabel")}>
               <Table size="small" aria-label={t("notifications.retries.tableLabel")}>
                 <TableHead>
                   <TableRow>

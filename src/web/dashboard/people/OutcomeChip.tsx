@@ -11,7 +11,8 @@ export function OutcomeChip({ outcome, reason }: { outcome: RecipientOutcome; re
   const chip = <Chip size="small" color={COLOR[outcome]} variant="outlined" label={t(`people.outcome.${outcome}`)} data-testid="recipient-outcome" {...(reason === null ? {} : { tabIndex: 0 })} />;
   if (reason === null) return chip;
   return (
-    <Tooltip title={t("people.reason", { reason })} describeChild>
+    // A retry's reason in words (the classifier's code for any other reason).
+    <Tooltip title={t("people.reason", { reason: t(`notifications.retries.reasons.${reason}`, { defaultValue: reason }) })} describeChild>
       {chip}
     </Tooltip>
   );
