@@ -6,6 +6,7 @@ import Box from "@mui/material/Box";
 import Toolbar from "@mui/material/Toolbar";
 import Typography from "@mui/material/Typography";
 import NotificationsIcon from "@mui/icons-material/Notifications";
+import { ColorModeMenu } from "./color-mode/ColorModeMenu.js";
 import { PushBell } from "./components/PushBell.js";
 import { HomePage } from "./pages/HomePage.js";
 import { NotFoundPage } from "./pages/NotFoundPage.js";
@@ -51,6 +52,7 @@ function PublicSite() {
               {t("app.tagline")}
             </Typography>
           </Box>
+          <ColorModeMenu />
           <PushBell />
         </Toolbar>
       </AppBar>

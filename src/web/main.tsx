@@ -3,15 +3,13 @@ import { createRoot } from "react-dom/client";
 import { I18nextProvider } from "react-i18next";
 import { Provider } from "react-redux";
 import { BrowserRouter } from "react-router";
-import CssBaseline from "@mui/material/CssBaseline";
-import { ThemeProvider } from "@mui/material/styles";
 import { SinoProvider } from "@sino/react";
 import { App } from "./App.js";
 import { createAppStore, pushTokenSlice } from "./app-store.js";
 import { ApiContext } from "./hooks/useApi.js";
 import { createI18n } from "./i18n/create-i18n.js";
 import { createApiClient, createSinoClient } from "../client/index.js";
-import { theme } from "./theme.js";
+import { ColorModeProvider } from "./color-mode/ColorModeProvider.js";
 
 // All wiring happens here, once: everything below receives what it needs.
 const i18n = createI18n();
@@ -33,12 +31,11 @@ createRoot(container).render(
         {/* The token reaches the store through setToken (seed-spec §3, §7), by the package's bridge. */}
         <SinoProvider client={sino} dispatch={store.dispatch} setToken={pushTokenSlice.actions.setToken}>
           <ApiContext.Provider value={api}>
-            <ThemeProvider theme={theme}>
-              <CssBaseline />
+            <ColorModeProvider>
               <BrowserRouter>
                 <App />
               </BrowserRouter>
-            </ThemeProvider>
+            </ColorModeProvider>
           </ApiContext.Provider>
         </SinoProvider>
       </Provider>
