@@ -16,6 +16,8 @@ import RadioGroup from "@mui/material/RadioGroup";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
+import useMediaQuery from "@mui/material/useMediaQuery";
+import type { Theme } from "@mui/material/styles";
 import Accordion from "@mui/material/Accordion";
 import AccordionDetails from "@mui/material/AccordionDetails";
 import AccordionSummary from "@mui/material/AccordionSummary";
@@ -41,6 +43,7 @@ import type { AudienceSize } from "../../../shared/api/notifications.js";
 import { COMPOSE_LIMITS, TTL_CHOICES, initialComposeValues, isAllowedLink, toNotificationRequest, validateCompose } from "./compose-form.js";
 import type { ComposeErrors, ComposeField, ComposeValues } from "./compose-form.js";
 import { NotificationPreview } from "./NotificationPreview.js";
+import { useImageProbe } from "./useImageProbe.js";
 import { SegmentAudience } from "./SegmentAudience.js";
 import { segmentAudienceOf, segmentAudienceText, segmentConfirmation, segmentConfirmTitle, segmentProblem } from "./segment-choice.js";
 import type { SegmentChoice, SegmentConfirmation } from "./segment-choice.js";
@@ -221,6 +224,12 @@ export function ComposePage() {
 
   const scheduledAt = values.when === "later" && !clientErrors.date && !clientErrors.time ? toNotificationRequest(values, { timeZone, audience: { type: "all" } }).sendAt : undefined;
   const previewLink = (value: string) => (isAllowedLink(value.trim(), siteOrigin) ? value.trim() : "");
+  const iconProbe = useImageProbe(previewLink(values.icon));
+  const imageProbe = useImageProbe(previewLink(values.image));
+  // Beside the form on wide screens; on narrower ones inside it, above the send buttons, so the
+  // operator sees what goes out before sending it (below the form it was only found after).
+  const previewBeside = useMediaQuery((theme: Theme) => theme.breakpoints.up("lg"), { noSsr: true });
+  const preview = <NotificationPreview title={values.title} body={values.body} icon={previewLink(values.icon)} image={previewLink(values.image)} site={new URL(siteOrigin).host} />;
 
   return (
     <>
@@ -251,6 +260,17 @@ export function ComposePage() {
                 <TextField {...text("icon")} label={t("dashboard.compose.fields.icon")} placeholder={t("dashboard.compose.placeholders.image")} type="url" fullWidth helperText={errorOf("icon") ?? t("dashboard.compose.hints.icon")} />
                 <TextField {...text("image")} label={t("dashboard.compose.fields.image")} placeholder={t("dashboard.compose.placeholders.image")} type="url" fullWidth helperText={errorOf("image") ?? t("dashboard.compose.hints.image")} />
               </Stack>
+              {/* A warning, not an error: the address may work for subscribers (a host this browser cannot reach). */}
+              {iconProbe === "broken" && (
+                <Alert severity="warning" data-testid="broken-icon">
+                  {t("dashboard.compose.brokenIcon")}
+                </Alert>
+              )}
+              {imageProbe === "broken" && (
+                <Alert severity="warning" data-testid="broken-image">
+                  {t("dashboard.compose.brokenImage")}
+                </Alert>
+              )}
               <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
                 <TextField select name="urgency" label={t("dashboard.compose.fields.urgency")} value={values.urgency} onChange={(event) => set("urgency", event.target.value as NotificationUrgency)} fullWidth helperText={t(`dashboard.compose.urgencyHints.${values.urgency}`)}>
                   {NOTIFICATION_URGENCIES.map((urgency) => (
@@ -377,6 +397,8 @@ export function ComposePage() {
                 </Box>
               )}
 
+              {!previewBeside && preview}
+
               {outcome && (
                 <Alert severity={outcome.severity} role={outcome.severity === "error" ? "alert" : "status"} data-testid="compose-outcome">
                   {outcome.text}
@@ -399,9 +421,7 @@ export function ComposePage() {
             </Stack>
           </CardContent>
         </Card>
-        <Box sx={{ position: { lg: "sticky" }, top: { lg: 88 } }}>
-          <NotificationPreview title={values.title} body={values.body} icon={previewLink(values.icon)} image={previewLink(values.image)} site={new URL(siteOrigin).host} />
-        </Box>
+        {previewBeside && <Box sx={{ position: "sticky", top: 88 }}>{preview}</Box>}
       </Box>
 
       <ConfirmDialog

@@ -1,6 +1,7 @@
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
 import Button from "@mui/material/Button";
+import Box from "@mui/material/Box";
 import Card from "@mui/material/Card";
 import Chip from "@mui/material/Chip";
 import IconButton from "@mui/material/IconButton";
@@ -117,6 +118,13 @@ export function SitesPage() {
                   <TableRow key={site.id} data-testid="site-row" data-origin={site.origin}>
                     <TableCell>
                       <Typography sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>{site.origin}</Typography>
+                      {/* Phones: the key under the origin, its column hidden (the snippet needs it). */}
+                      <Typography variant="body2" color="text.secondary" sx={{ display: { sm: "none" }, mt: 0.5 }} data-testid="site-key-phone">
+                        {t("sites.columns.key")}:{" "}
+                        <Box component="span" sx={{ fontFamily: "monospace", overflowWrap: "anywhere" }}>
+                          {site.key}
+                        </Box>
+                      </Typography>
                       {site.builtIn && (
                         <Tooltip title={t("sites.builtInHint")}>
                           <Chip size="small" color="primary" variant="outlined" label={t("sites.builtIn")} sx={{ mt: 0.5 }} />

@@ -86,10 +86,11 @@ export function UsersPage() {
                   return (
                     <TableRow key={user.id} data-testid="user-row" data-email={user.email}>
                       <TableCell sx={{ width: "50%" }}>
-                        <Typography sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>
+                        {/* break-word, not anywhere: "anywhere" lets the table squeeze the column to one letter on phones. */}
+                        <Typography sx={{ fontWeight: 500, overflowWrap: "break-word" }} data-testid="user-name">
                           {user.name} {self && <Chip label={t("dashboard.users.you")} size="small" sx={{ ml: 0.5 }} />}
                         </Typography>
-                        <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: "anywhere" }}>
+                        <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: "break-word", wordBreak: "break-word" }}>
                           {user.email}
                         </Typography>
                       </TableCell>
