@@ -68,15 +68,19 @@ describe("appearance (dark mode)", () => {
       const button = page.getByTestId("color-mode-button");
       expect(await button.getAttribute("aria-label")).toBe(A.label.replace("{{mode}}", A.system));
 
-      // By keyboard: the button opens the menu, whose checked item says the current choice.
+      // By keyboard: the button opens the choice with the current one checked and focused; the
+      // arrow keys move it, applying each at once.
       await button.focus();
       await page.keyboard.press("Enter");
-      const menu = page.getByRole("menu");
-      await menu.waitFor();
-      expect(await page.getByRole("menuitemradio", { checked: true }).textContent()).toBe(A.system);
+      const dialog = page.getByRole("dialog", { name: A.title });
+      await dialog.waitFor();
+      expect(await dialog.getByRole("radio", { checked: true }).getAttribute("value")).toBe("system");
+      expect(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.value)).toBe("system");
       expect(await axeViolations(page)).toEqual([]);
-      await page.getByRole("menuitemradio", { name: A.light }).press("Enter");
-      await menu.waitFor({ state: "hidden" });
+      await page.keyboard.press("ArrowDown");
+      expect(await dialog.getByRole("radio", { name: A.light }).isChecked()).toBe(true);
+      await page.keyboard.press("Escape");
+      await dialog.waitFor({ state: "hidden" });
       expect(await bodyBackground(page)).toBe(LIGHT_BACKGROUND);
       expect(await page.evaluate(() => localStorage.getItem("sino.colorMode"))).toBe("light");
 
@@ -92,13 +96,14 @@ describe("appearance (dark mode)", () => {
       await signInContext(context, server.baseUrl, ADMIN);
       await ready(page, "/painel");
       await page.getByTestId("color-mode-button").click();
-      await page.getByRole("menuitemradio", { name: A.dark }).click();
+      await page.getByRole("radio", { name: A.dark }).check();
+      await page.keyboard.press("Escape");
       expect(await bodyBackground(page)).toBe(DARK_BACKGROUND);
       expect(await page.getByTestId("color-mode-button").getAttribute("aria-label")).toBe(A.label.replace("{{mode}}", A.dark));
 
       // Back to the system's: the stored choice is forgotten, and the system (dark here) rules.
       await page.getByTestId("color-mode-button").click();
-      await page.getByRole("menuitemradio", { name: A.system }).click();
+      await page.getByRole("radio", { name: A.system }).check();
       expect(await page.evaluate(() => localStorage.getItem("sino.colorMode"))).toBeNull();
       expect(await bodyBackground(page)).toBe(DARK_BACKGROUND);
     } finally {
@@ -152,8 +157,9 @@ describe("MUI's own labels", () => {
       await field(page.getByRole("dialog"), ptBR.channels.fields.name).fill("Rótulos");
       await page.getByRole("dialog").getByRole("button", { name: ptBR.channels.create }).click();
       await page.getByTestId("notice").waitFor();
+      await page.getByRole("dialog").waitFor({ state: "hidden" });
       await collect("/painel/canais (aviso)");
-      expect(await page.getByTestId("notice").getByRole("button", { name: "Fechar" }).count()).toBe(1);
+      expect(await page.getByTestId("notice").getByRole("button", { name: "Fechar", includeHidden: true }).count()).toBe(1);
       expect(found).toEqual([]);
     } finally {
       await context.close();
@@ -170,7 +176,7 @@ describe("the channel dialog", () => {
       const dialog = page.getByRole("dialog");
       await field(dialog, ptBR.channels.fields.name).fill("Todos");
       await dialog.getByRole("button", { name: ptBR.channels.create }).click();
-      const reserved = dialog.getByText(ptBR.errors.channel_slug_reserved);
+      const reserved = dialog.getByText(ptBR.channels.errors.slugReserved);
       await reserved.waitFor();
 
       // The slug follows the name: the error was about "todos", and "todos-os-avisos" is fine.
@@ -249,7 +255,7 @@ describe("the overview charts", () => {
 
       await ready(page, "/painel");
       const sends = page.getByRole("figure", { name: ptBR.results.charts.sendsOverTime });
-      await sends.locator("svg rect.MuiBarElement-root").first().waitFor();
+      await sends.locator("svg rect.MuiBarElement-root >> visible=true").first().waitFor();
       const bars = await sends.locator("svg rect.MuiBarElement-root").evaluateAll((rects) =>
         rects.map((rect) => ({ x: Number(rect.getAttribute("x")), height: rect.getBoundingClientRect().height })).sort((a, b) => a.x - b.x),
       );

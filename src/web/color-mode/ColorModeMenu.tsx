@@ -1,13 +1,14 @@
 import { useId, useState } from "react";
 import type { ReactElement } from "react";
 import { useTranslation } from "react-i18next";
+import Box from "@mui/material/Box";
+import FormControlLabel from "@mui/material/FormControlLabel";
 import IconButton from "@mui/material/IconButton";
-import ListItemIcon from "@mui/material/ListItemIcon";
-import ListItemText from "@mui/material/ListItemText";
-import Menu from "@mui/material/Menu";
-import MenuItem from "@mui/material/MenuItem";
+import Popover from "@mui/material/Popover";
+import Radio from "@mui/material/Radio";
+import RadioGroup from "@mui/material/RadioGroup";
 import Tooltip from "@mui/material/Tooltip";
-import CheckIcon from "@mui/icons-material/Check";
+import Typography from "@mui/material/Typography";
 import DarkModeOutlined from "@mui/icons-material/DarkModeOutlined";
 import LightModeOutlined from "@mui/icons-material/LightModeOutlined";
 import SettingsBrightnessOutlined from "@mui/icons-material/SettingsBrightnessOutlined";
@@ -22,14 +23,16 @@ const ICONS: Record<ColorModePreference, ReactElement> = {
 };
 
 /**
- * The appearance button of the top bars: a menu of "Seguir o sistema", "Claro" and "Escuro", the
- * chosen one checked (menuitemradio, so screen readers say which). Its icon is the choice's.
+ * The appearance button of the top bars. It opens a small dialog (as the bell's channel choice
+ * does) with three radios, "Seguir o sistema", "Claro" and "Escuro": the arrow keys move between
+ * them and each applies at once, so the page shows the choice while it is made; Esc closes.
  */
 export function ColorModeMenu() {
   const { t } = useTranslation();
   const { preference, setPreference } = useColorMode();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const menuId = useId();
+  const popoverId = useId();
+  const titleId = useId();
   const label = t("app.colorMode.label", { mode: t(`app.colorMode.${preference}`) });
 
   return (
@@ -38,9 +41,9 @@ export function ColorModeMenu() {
       <Tooltip title={t("app.colorMode.title")} slotProps={{ popper: { disablePortal: true } }}>
         <IconButton
           aria-label={label}
-          aria-haspopup="menu"
+          aria-haspopup="dialog"
           aria-expanded={anchor !== null}
-          aria-controls={anchor ? menuId : undefined}
+          aria-controls={anchor ? popoverId : undefined}
           onClick={(event) => setAnchor(event.currentTarget)}
           data-testid="color-mode-button"
           data-preference={preference}
@@ -48,32 +51,37 @@ export function ColorModeMenu() {
           {ICONS[preference]}
         </IconButton>
       </Tooltip>
-      <Menu
-        id={menuId}
-        anchorEl={anchor}
+      <Popover
+        id={popoverId}
         open={anchor !== null}
+        anchorEl={anchor}
         onClose={() => setAnchor(null)}
         anchorOrigin={{ vertical: "bottom", horizontal: "right" }}
         transformOrigin={{ vertical: "top", horizontal: "right" }}
-        slotProps={{ list: { "aria-label": t("app.colorMode.title") } }}
+        slotProps={{ paper: { role: "dialog", "aria-labelledby": titleId, sx: { p: 2, minWidth: 220 } } }}
       >
-        {COLOR_MODE_PREFERENCES.map((option) => (
-          <MenuItem
-            key={option}
-            role="menuitemradio"
-            aria-checked={option === preference}
-            selected={option === preference}
-            onClick={() => {
-              setPreference(option);
-              setAnchor(null);
-            }}
-          >
-            <ListItemIcon>{ICONS[option]}</ListItemIcon>
-            <ListItemText primary={t(`app.colorMode.${option}`)} />
-            {option === preference && <CheckIcon fontSize="small" sx={{ ml: 2 }} aria-hidden />}
-          </MenuItem>
-        ))}
-      </Menu>
+        <Typography id={titleId} variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 0.5 }}>
+          {t("app.colorMode.title")}
+        </Typography>
+        <RadioGroup aria-labelledby={titleId} value={preference} onChange={(event) => setPreference(event.target.value as ColorModePreference)}>
+          {COLOR_MODE_PREFERENCES.map((option) => (
+            <FormControlLabel
+              key={option}
+              value={option}
+              // The checked radio takes the focus on opening, so the arrow keys start from the choice.
+              control={<Radio autoFocus={option === preference} />}
+              label={
+                <Box component="span" sx={{ display: "inline-flex", alignItems: "center", gap: 1 }}>
+                  <Box component="span" aria-hidden sx={{ display: "inline-flex", color: "text.secondary" }}>
+                    {ICONS[option]}
+                  </Box>
+                  {t(`app.colorMode.${option}`)}
+                </Box>
+              }
+            />
+          ))}
+        </RadioGroup>
+      </Popover>
     </>
   );
 }
