@@ -111,16 +111,22 @@ describe("appearance (dark mode)", () => {
     }
   }, 120_000);
 
-  it("draws a dark page for a light system when dark is chosen", async () => {
+  it("draws a dark page for a light system when dark is chosen, the Avisos with their notices axe-clean", async () => {
     const context = await browser.newContext({ colorScheme: "light" });
     try {
+      const admin = await adminIn();
+      await createChannel(admin.context.request, server, "obras-escuro", "Obras");
+      await sendNotification(admin.context.request, server, { title: "Aviso no escuro", body: "Lido à noite.", audience: { type: "channels", channels: ["obras-escuro"] } });
+      await admin.context.close();
       await context.addInitScript(() => localStorage.setItem("sino.colorMode", "dark"));
       const page = await context.newPage();
-      await page.goto(server.baseUrl + "/");
+      await page.goto(server.baseUrl + "/avisos");
       await page.getByRole("heading", { level: 1 }).first().waitFor();
+      await page.getByText("Aviso no escuro").waitFor();
       expect(await bodyBackground(page)).toBe(DARK_BACKGROUND);
       // The browser's own parts (scroll bars, form controls) follow too.
       expect(await page.evaluate(() => getComputedStyle(document.documentElement).colorScheme)).toBe("dark");
+      expect(await axeViolations(page)).toEqual([]);
     } finally {
       await context.close();
     }
