@@ -103,72 +103,72 @@ export function SitesPage() {
       )}
       <Card variant="outlined">
         {/* Never empty: Sino's own site is always listed. */}
+        {/* The identity switches need room: on a phone the table scrolls inside its card, not the page.
+            Relative: the visually hidden "Ações" header (absolute) would otherwise widen the page. */}
+        <TableContainer sx={{ position: "relative" }}>
         <ResourceView resource={resource} onRetry={reload} isEmpty={() => false} empty={null}>
           {(data) => (
-            // The identity switches need room: on a phone the table scrolls inside its card, not the page.
-            // Relative: the visually hidden "Ações" header (absolute) would otherwise widen the page.
-            <TableContainer sx={{ position: "relative" }}>
-              <Table sx={PHONE_CELLS} aria-label={t("sites.title")} data-testid="sites-table">
-                <TableHead>
-                  <TableRow>
-                    <TableCell>{t("sites.columns.site")}</TableCell>
-                    <TableCell sx={{ display: { xs: "none", sm: "table-cell" } }}>{t("sites.columns.key")}</TableCell>
-                    <TableCell align="right">{t("sites.columns.subscribers")}</TableCell>
-                    <TableCell>{t("sites.identity.column")}</TableCell>
-                    <TableCell align="right">
-                      <VisuallyHidden>{t("dashboard.common.actions")}</VisuallyHidden>
+            <Table sx={PHONE_CELLS} aria-label={t("sites.title")} data-testid="sites-table">
+              <TableHead>
+                <TableRow>
+                  <TableCell>{t("sites.columns.site")}</TableCell>
+                  <TableCell sx={{ display: { xs: "none", sm: "table-cell" } }}>{t("sites.columns.key")}</TableCell>
+                  <TableCell align="right">{t("sites.columns.subscribers")}</TableCell>
+                  <TableCell>{t("sites.identity.column")}</TableCell>
+                  <TableCell align="right">
+                    <VisuallyHidden>{t("dashboard.common.actions")}</VisuallyHidden>
+                  </TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {data.sites.map((site) => (
+                  <TableRow key={site.id} data-testid="site-row" data-origin={site.origin}>
+                    <TableCell>
+                      <Typography sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>{site.origin}</Typography>
+                      {/* Phones: the key under the origin, its column hidden (the snippet needs it). */}
+                      <Typography variant="body2" color="text.secondary" sx={{ display: { sm: "none" }, mt: 0.5 }} data-testid="site-key-phone">
+                        {t("sites.columns.key")}:{" "}
+                        <Box component="span" sx={{ fontFamily: "monospace", whiteSpace: "nowrap" }}>
+                          {site.key}
+                        </Box>
+                      </Typography>
+                      {site.builtIn && (
+                        <Tooltip title={t("sites.builtInHint")}>
+                          <Chip size="small" color="primary" variant="outlined" label={t("sites.builtIn")} sx={{ mt: 0.5 }} />
+                        </Tooltip>
+                      )}
                     </TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {data.sites.map((site) => (
-                    <TableRow key={site.id} data-testid="site-row" data-origin={site.origin}>
-                      <TableCell>
-                        <Typography sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>{site.origin}</Typography>
-                        {/* Phones: the key under the origin, its column hidden (the snippet needs it). */}
-                        <Typography variant="body2" color="text.secondary" sx={{ display: { sm: "none" }, mt: 0.5 }} data-testid="site-key-phone">
-                          {t("sites.columns.key")}:{" "}
-                          <Box component="span" sx={{ fontFamily: "monospace", whiteSpace: "nowrap" }}>
-                            {site.key}
-                          </Box>
-                        </Typography>
-                        {site.builtIn && (
-                          <Tooltip title={t("sites.builtInHint")}>
-                            <Chip size="small" color="primary" variant="outlined" label={t("sites.builtIn")} sx={{ mt: 0.5 }} />
-                          </Tooltip>
-                        )}
-                      </TableCell>
-                      <TableCell sx={{ display: { xs: "none", sm: "table-cell" }, fontFamily: "monospace" }} data-testid="site-key">
-                        {site.key}
-                      </TableCell>
-                      <TableCell align="right" data-testid="site-subscribers">
-                        {formatNumber(site.subscribers)}
-                      </TableCell>
-                      <TableCell>
-                        <SiteIdentityCell site={site} admin={admin} timeZone={timeZone} onRotate={rotate} onVerificationChange={setVerification} />
-                        <SiteVisitorTagsSwitch site={site} admin={admin} onChange={setVisitorTags} />
-                      </TableCell>
-                      <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
-                        <Tooltip title={t("sites.snippet")}>
-                          <IconButton aria-label={t("sites.snippetNamed", { origin: site.origin })} onClick={() => setSnippetOf(site)}>
-                            <CodeOutlined />
+                    <TableCell sx={{ display: { xs: "none", sm: "table-cell" }, fontFamily: "monospace" }} data-testid="site-key">
+                      {site.key}
+                    </TableCell>
+                    <TableCell align="right" data-testid="site-subscribers">
+                      {formatNumber(site.subscribers)}
+                    </TableCell>
+                    <TableCell>
+                      <SiteIdentityCell site={site} admin={admin} timeZone={timeZone} onRotate={rotate} onVerificationChange={setVerification} />
+                      <SiteVisitorTagsSwitch site={site} admin={admin} onChange={setVisitorTags} />
+                    </TableCell>
+                    <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
+                      <Tooltip title={t("sites.snippet")}>
+                        <IconButton aria-label={t("sites.snippetNamed", { origin: site.origin })} onClick={() => setSnippetOf(site)}>
+                          <CodeOutlined />
+                        </IconButton>
+                      </Tooltip>
+                      {admin && !site.builtIn && (
+                        <Tooltip title={t("sites.delete")}>
+                          <IconButton aria-label={t("sites.deleteNamed", { origin: site.origin })} onClick={() => setDeleting(site)}>
+                            <DeleteOutlined />
                           </IconButton>
                         </Tooltip>
-                        {admin && !site.builtIn && (
-                          <Tooltip title={t("sites.delete")}>
-                            <IconButton aria-label={t("sites.deleteNamed", { origin: site.origin })} onClick={() => setDeleting(site)}>
-                              <DeleteOutlined />
-                            </IconButton>
-                          </Tooltip>
-                        )}
-                      </TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </TableContainer>
+                      )}
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
           )}
         </ResourceView>
+        </TableContainer>
       </Card>
 
       <SiteDialog
