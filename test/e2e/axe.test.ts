@@ -47,76 +47,74 @@ async function defaultReady(page: Page): Promise<void> {
   await page.waitForFunction(() => document.querySelector(".MuiSkeleton-root, .MuiCircularProgress-root") === null);
 }
 
-for (const colorScheme of ["light", "dark"] as const) {
-  describe(`axe on every page (system in ${colorScheme} mode)`, () => {
-    beforeAll(async () => {
-      // No worker: sends stay as created (queued or scheduled), so every page shows a stable state.
-      // A server per mode: the Painel's set-up page is only there before the first operator.
-      server = await startTestServer({ env: { SINO_WORKER_EMBEDDED: "false" } });
-    });
-    afterAll(async () => {
-      await server?.close();
-    });
-
-    it("finds nothing on the public pages, the denied-permission notice included", async () => {
-      const context = await browser.newContext({ colorScheme });
-      try {
-        // No permission granted: headless Chromium denies it, and the bell explains how to unblock.
-        await installPushStub(context, { endpoint: testEndpoint(), keys: makeSubscriptionKeys() });
-        const page = await context.newPage();
-        page.setDefaultTimeout(15_000);
-        const results = [await check(page, "/"), await check(page, "/preferencias"), await check(page, "/pagina-que-nao-existe")];
-        await page.goto(server.baseUrl);
-        await (await settledBell(page, "off")).click();
-        await page.getByTestId("push-notice").waitFor();
-        results.push({ path: "/ (permissão negada)", violations: await axeViolations(page) });
-        expect(results).toEqual(results.map(({ path }) => ({ path, violations: [] })));
-      } finally {
-        await context.close();
-      }
-    }, 120_000);
-
-    it("finds nothing on any page of the Painel", async () => {
-      const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme });
-      try {
-        const page = await context.newPage();
-        page.setDefaultTimeout(15_000);
-        // Set-up is only offered before the first operator exists.
-        const results = [await check(page, "/painel/configuracao")];
-        await createFirstAdmin(server.url);
-        results.push(await check(page, "/painel/entrar"));
-        await signInContext(context, server.baseUrl, ADMIN);
-
-        await createChannel(context.request, server, "obras", "Obras", "Avisos de obras na rua");
-        const sub = aBrowserSubscription();
-        await adminCall(context.request, server, "POST", API_ROUTES.subscriptions, sub);
-        await adminCall(context.request, server, "PUT", API_ROUTES.subscriptionChannels, { endpoint: sub.endpoint, auth: sub.keys.auth, channels: ["obras"] });
-        await adminCall(context.request, server, "POST", API_ROUTES.tokens, { name: "Implantação", scope: "publish" });
-        const scheduled: Notification = await sendNotification(context.request, server, {
-          title: "Manutenção programada",
-          body: "O sistema fica fora do ar por uma hora.",
-          sendAt: new Date(Date.now() + 2 * 86_400_000).toISOString(),
-          audience: { type: "channels", channels: ["obras"] },
-        });
-        const now: Notification = await sendNotification(context.request, server, { title: "Aviso geral", url: "/preferencias" });
-
-        for (const path of ["/painel", "/painel/nova", "/painel/historico", "/painel/canais", "/painel/assinantes", "/painel/usuarios", "/painel/tokens", "/painel/segmentos", "/painel/nao-existe"]) {
-          results.push(await check(page, path));
-        }
-        results.push(await check(page, `/painel/envios/${scheduled.id}`));
-        results.push(await check(page, `/painel/envios/${now.id}`));
-
-        // The compose confirmation dialog.
-        await page.goto(`${server.baseUrl}/painel/nova`);
-        await field(page, ptBR.dashboard.compose.fields.title).fill("Teste de acessibilidade");
-        await page.getByRole("button", { name: ptBR.dashboard.compose.submit.now }).click();
-        await page.getByRole("dialog").waitFor();
-        results.push({ path: "/painel/nova (confirmação)", violations: await axeViolations(page) });
-
-        expect(results).toEqual(results.map(({ path }) => ({ path, violations: [] })));
-      } finally {
-        await context.close();
-      }
-    }, 300_000);
+describe.each(["light", "dark"] as const)("axe on every page (system in %s mode)", (colorScheme) => {
+  beforeAll(async () => {
+    // No worker: sends stay as created (queued or scheduled), so every page shows a stable state.
+    // A server per mode: the Painel's set-up page is only there before the first operator.
+    server = await startTestServer({ env: { SINO_WORKER_EMBEDDED: "false" } });
   });
-}
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("finds nothing on the public pages, the denied-permission notice included", async () => {
+    const context = await browser.newContext({ colorScheme });
+    try {
+      // No permission granted: headless Chromium denies it, and the bell explains how to unblock.
+      await installPushStub(context, { endpoint: testEndpoint(), keys: makeSubscriptionKeys() });
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      const results = [await check(page, "/"), await check(page, "/preferencias"), await check(page, "/pagina-que-nao-existe")];
+      await page.goto(server.baseUrl);
+      await (await settledBell(page, "off")).click();
+      await page.getByTestId("push-notice").waitFor();
+      results.push({ path: "/ (permissão negada)", violations: await axeViolations(page) });
+      expect(results).toEqual(results.map(({ path }) => ({ path, violations: [] })));
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+
+  it("finds nothing on any page of the Painel", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme });
+    try {
+      const page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      // Set-up is only offered before the first operator exists.
+      const results = [await check(page, "/painel/configuracao")];
+      await createFirstAdmin(server.url);
+      results.push(await check(page, "/painel/entrar"));
+      await signInContext(context, server.baseUrl, ADMIN);
+
+      await createChannel(context.request, server, "obras", "Obras", "Avisos de obras na rua");
+      const sub = aBrowserSubscription();
+      await adminCall(context.request, server, "POST", API_ROUTES.subscriptions, sub);
+      await adminCall(context.request, server, "PUT", API_ROUTES.subscriptionChannels, { endpoint: sub.endpoint, auth: sub.keys.auth, channels: ["obras"] });
+      await adminCall(context.request, server, "POST", API_ROUTES.tokens, { name: "Implantação", scope: "publish" });
+      const scheduled: Notification = await sendNotification(context.request, server, {
+        title: "Manutenção programada",
+        body: "O sistema fica fora do ar por uma hora.",
+        sendAt: new Date(Date.now() + 2 * 86_400_000).toISOString(),
+        audience: { type: "channels", channels: ["obras"] },
+      });
+      const now: Notification = await sendNotification(context.request, server, { title: "Aviso geral", url: "/preferencias" });
+
+      for (const path of ["/painel", "/painel/nova", "/painel/historico", "/painel/canais", "/painel/assinantes", "/painel/usuarios", "/painel/tokens", "/painel/segmentos", "/painel/nao-existe"]) {
+        results.push(await check(page, path));
+      }
+      results.push(await check(page, `/painel/envios/${scheduled.id}`));
+      results.push(await check(page, `/painel/envios/${now.id}`));
+
+      // The compose confirmation dialog.
+      await page.goto(`${server.baseUrl}/painel/nova`);
+      await field(page, ptBR.dashboard.compose.fields.title).fill("Teste de acessibilidade");
+      await page.getByRole("button", { name: ptBR.dashboard.compose.submit.now }).click();
+      await page.getByRole("dialog").waitFor();
+      results.push({ path: "/painel/nova (confirmação)", violations: await axeViolations(page) });
+
+      expect(results).toEqual(results.map(({ path }) => ({ path, violations: [] })));
+    } finally {
+      await context.close();
+    }
+  }, 300_000);
+});
