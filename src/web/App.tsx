@@ -5,6 +5,7 @@ import AppBar from "@mui/material/AppBar";
 import Box from "@mui/material/Box";
 import Toolbar from "@mui/material/Toolbar";
 import Typography from "@mui/material/Typography";
+import { ColorModeMenu } from "./color-mode/ColorModeMenu.js";
 import { PushBell } from "./components/PushBell.js";
 import { ChannelAddress } from "./pages/ChannelAddress.js";
 import { HomePage } from "./pages/HomePage.js";
@@ -54,6 +55,7 @@ function PublicSite() {
               {t("app.tagline")}
             </Typography>
           </Box>
+          <ColorModeMenu />
           <PushBell />
         </Toolbar>
       </AppBar>

@@ -3,13 +3,13 @@ import { createRoot } from "react-dom/client";
 import { I18nextProvider } from "react-i18next";
 import { Provider } from "react-redux";
 import { BrowserRouter } from "react-router";
-import CssBaseline from "@mui/material/CssBaseline";
 import { SinoProvider } from "@sino/react";
 import { App } from "./App.js";
 import { createAppStore, pushTokenSlice } from "./app-store.js";
 import { ApiContext } from "./hooks/useApi.js";
 import { createI18n } from "./i18n/create-i18n.js";
 import { createApiClient, createSinoClient } from "../client/index.js";
+import { ColorModeProvider } from "./color-mode/ColorModeProvider.js";
 import { OrganisationProvider } from "./organisation/OrganisationProvider.js";
 
 // All wiring happens here, once: everything below receives what it needs.
@@ -33,10 +33,11 @@ createRoot(container).render(
         <SinoProvider client={sino} dispatch={store.dispatch} setToken={pushTokenSlice.actions.setToken}>
           <ApiContext.Provider value={api}>
             <OrganisationProvider defaultTitle={i18n.t("app.name")}>
-              <CssBaseline />
-              <BrowserRouter>
-                <App />
-              </BrowserRouter>
+              <ColorModeProvider>
+                <BrowserRouter>
+                  <App />
+                </BrowserRouter>
+              </ColorModeProvider>
             </OrganisationProvider>
           </ApiContext.Provider>
         </SinoProvider>

@@ -3,7 +3,9 @@
  * pages (home with the Avisos, Preferências, 404, the denied-permission notice) and every page of
  * the Painel (set-up, sign-in, overview, compose with its confirmation, history with a scheduled
  * send, a send, channels, subscribers, users, tokens, its 404). Any violation fails the test, listed
- * one per line with the rule, its impact, the elements and axe's summary of what to fix.
+ * one per line with the rule, its impact, the elements and axe's summary of what to fix. Every page
+ * is checked twice: with the system in light mode and in dark mode (the app follows it), so the
+ * dark palette's colour contrast is held to the same rules.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
@@ -26,11 +28,8 @@ let server: TestServer;
 beforeAll(async () => {
   requireBuiltWebApp();
   browser = await launchChromium();
-  // No worker: sends stay as created (queued or scheduled), so every page shows a stable state.
-  server = await startTestServer({ env: { SINO_WORKER_EMBEDDED: "false" } });
 });
 afterAll(async () => {
-  await server?.close();
   await browser?.close();
 });
 
@@ -48,9 +47,18 @@ async function defaultReady(page: Page): Promise<void> {
   await page.waitForFunction(() => document.querySelector(".MuiSkeleton-root, .MuiCircularProgress-root") === null);
 }
 
-describe("axe on every page", () => {
+describe.each(["light", "dark"] as const)("axe on every page (system in %s mode)", (colorScheme) => {
+  beforeAll(async () => {
+    // No worker: sends stay as created (queued or scheduled), so every page shows a stable state.
+    // A server per mode: the Painel's set-up page is only there before the first operator.
+    server = await startTestServer({ env: { SINO_WORKER_EMBEDDED: "false" } });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
   it("finds nothing on the public pages, the denied-permission notice included", async () => {
-    const context = await browser.newContext();
+    const context = await browser.newContext({ colorScheme });
     try {
       // No permission granted: headless Chromium denies it, and the bell explains how to unblock.
       await installPushStub(context, { endpoint: testEndpoint(), keys: makeSubscriptionKeys() });
@@ -68,7 +76,7 @@ describe("axe on every page", () => {
   }, 120_000);
 
   it("finds nothing on any page of the Painel", async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme });
     try {
       const page = await context.newPage();
       page.setDefaultTimeout(15_000);

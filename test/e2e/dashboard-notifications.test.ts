@@ -78,8 +78,10 @@ describe("notifications in the dashboard", () => {
 
     await page.getByRole("button", { name: S.send.cancelScheduled }).click();
     const dialog = page.getByRole("dialog");
-    await dialog.getByText(S.send.confirmTitle).waitFor();
-    await dialog.getByRole("button", { name: S.send.confirm }).click();
+    await dialog.getByText(S.send.confirmTitleScheduled).waitFor();
+    // One verb throughout: the page's button, the question and the confirming button; the other keeps the send.
+    expect(await dialog.getByRole("button").allTextContents()).toEqual([S.send.keepScheduled, S.send.cancelScheduled]);
+    await dialog.getByRole("button", { name: S.send.cancelScheduled }).click();
     await statusChip(page, "cancelled").waitFor();
     expect(await page.getByRole("button", { name: S.send.cancelScheduled }).count()).toBe(0);
     const stored = await app.delivery.getSend(Number(id));

@@ -161,8 +161,11 @@ export const createNotificationRequestSchema = z.strictObject({
     .optional(),
   /** ISO 8601 instant with an offset; absent: now. */
   sendAt: z.iso.datetime({ offset: true, error: "send_at_invalid" }).optional(),
-  /** `hidden`: not published on the public Avisos page (a test, an internal message); default `public`. */
-  notice: z.enum(["public", "hidden"], { error: "notice_invalid" }).default("public"),
+  /**
+   * `hidden`: not published on the public Avisos page (a test, an internal message). Absent:
+   * `public`, except for a send to people (`users`), which speaks to them and stays `hidden`.
+   */
+  notice: z.enum(["public", "hidden"], { error: "notice_invalid" }).optional(),
 });
 export type CreateNotificationRequest = z.input<typeof createNotificationRequestSchema>;
 

@@ -124,4 +124,35 @@ describe("the pt-BR catalog", () => {
     expect(usage.calls.has("bell.enable")).toBe(true);
     expect(usage.literals.has("bell.blocked.chrome")).toBe(true);
   });
+
+  it("gives every count that can be 0 a zero form (pt-BR's plural rule puts 0 with 1: \"0 assinante\")", () => {
+    // Counts that are never 0 where they are shown: a list of chosen channels or sites (1 or more),
+    // characters over the limit, people in a send to people (at least one id is required), a limit;
+    // `sino migrate` says "no migration" with a key of its own (cli.migratedNone).
+    const neverZero = new Set([
+      "cli.migrated",
+      "cli.segments.unknownChannels",
+      "dashboard.compose.over",
+      "dashboard.compose.confirm.nowTitleChannels",
+      "dashboard.compose.confirm.nowTitleSites",
+      "dashboard.compose.confirm.channels",
+      "dashboard.compose.confirm.everyoneOnSites",
+      "dashboard.compose.confirm.channelsOnSites",
+      "dashboard.compose.confirm.channelList",
+      "dashboard.compose.confirm.nowTitlePeople",
+      "dashboard.compose.confirm.people",
+      "notifications.audience.channels",
+      "notifications.audience.allOnSites",
+      "notifications.audience.channelsOnSites",
+      "notifications.audience.channelList",
+      "preferences.limit",
+      "segments.editor.unknownChannels",
+      "segments.compose.audienceOnSites",
+      "segments.notification.onSites",
+    ]);
+    const counted = [...catalogKeys].filter((key) => key.endsWith("_one")).map(baseKey);
+    const withoutZero = counted.filter((key) => !neverZero.has(key) && !catalogKeys.has(`${key}_zero`));
+    expect(withoutZero).toEqual([]);
+    expect([...neverZero].filter((key) => !counted.includes(key))).toEqual([]);
+  });
 });

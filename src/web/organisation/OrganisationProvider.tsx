@@ -1,14 +1,12 @@
 import { useEffect, useMemo, useState, type ReactNode } from "react";
-import { ThemeProvider } from "@mui/material/styles";
 import type { Organisation, OrganisationResponse } from "../../shared/api/organisation.js";
 import { API_ROUTES } from "../../shared/api/routes.js";
 import { createJsonRequest } from "../../client/http/json-request.js";
-import { themeWithAccent } from "../theme.js";
 import { OrganisationContext } from "./organisation-context.js";
 
 /**
- * Loads the organisation's identity once and gives it to every page, with the theme in its accent
- * colour. Until it arrives (or if it cannot), Sino's own look: a missing identity never blocks a page.
+ * Loads the organisation's identity once and gives it to every page (ColorModeProvider, below it,
+ * draws the theme in its accent colour). Until it arrives (or if it cannot), Sino's own look: a missing identity never blocks a page.
  */
 export function OrganisationProvider({ children, defaultTitle }: { children: ReactNode; defaultTitle: string }) {
   const [organisation, setOrganisation] = useState<Organisation | null>(null);
@@ -29,12 +27,10 @@ export function OrganisationProvider({ children, defaultTitle }: { children: Rea
   useEffect(() => {
     document.title = organisation?.name ?? defaultTitle;
   }, [organisation?.name, defaultTitle]);
-  const accent = organisation?.accentColor ?? null;
-  const theme = useMemo(() => themeWithAccent(accent), [accent]);
   const value = useMemo(() => ({ organisation, set: setOrganisation }), [organisation]);
   return (
     <OrganisationContext.Provider value={value}>
-      <ThemeProvider theme={theme}>{children}</ThemeProvider>
+      {children}
     </OrganisationContext.Provider>
   );
 }

@@ -47,8 +47,11 @@ export async function helperTextOf(input: Locator): Promise<string> {
   return (await input.page().locator(`[id="${id.split(" ")[0]}"]`).textContent()) ?? "";
 }
 
-/** The navigation's visible link labels (the permanent drawer on wide screens). */
+/**
+ * The navigation's visible links to the Painel's pages (the permanent drawer on wide screens); the
+ * links that open elsewhere in a new tab (public page, API docs) are not among them.
+ */
 export async function navLabels(page: Page): Promise<string[]> {
   const nav = page.getByRole("navigation");
-  return (await nav.locator("a:visible").allTextContents()).map((text) => text.trim());
+  return (await nav.locator('a:visible:not([target="_blank"])').allTextContents()).map((text) => text.trim());
 }

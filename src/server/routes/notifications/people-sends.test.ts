@@ -90,6 +90,18 @@ for (const dialect of DIALECTS) {
       expect(stored.map((row) => row.person_id).sort()).toEqual(["ana", "bia", "zé"]);
     });
 
+    it("keeps a send to people off the public Avisos unless it asks to be public", async () => {
+      const personal = await script.post(NOTIFICATIONS, { title: "Sua consulta é amanhã", audience: { type: "users", users: ["ana"] } });
+      const shared = await script.post(NOTIFICATIONS, { title: "Aviso a estes clientes", audience: { type: "users", users: ["bia"] }, notice: "public" });
+      const everyone = await script.post(NOTIFICATIONS, { title: "Aviso a todos" });
+      expect([personal.body.notification.notice, shared.body.notification.notice, everyone.body.notification.notice]).toEqual(["hidden", "public", "public"]);
+      for (const res of [personal, shared, everyone]) await finished(res.body.notification.id);
+      const titles = ((await admin.get("/api/v1/notices")).body.notices as { title: string }[]).map((notice) => notice.title);
+      expect(titles).toContain("Aviso a estes clientes");
+      expect(titles).toContain("Aviso a todos");
+      expect(titles).not.toContain("Sua consulta é amanhã");
+    });
+
     it("narrows people to the sites chosen, and GET /audience counts the same", async () => {
       const res = await script.post(NOTIFICATIONS, { title: "Só no site A", audience: { type: "users", users: ["ana", "Ana"], sites: [siteA] } });
       expect(res.body).toMatchObject({ targeted: 1, usersWithoutSubscriptions: ["Ana"], notification: { audience: { type: "users", users: 2, sites: [siteA] } } });

@@ -191,8 +191,9 @@ export async function toSendInput(deps: PublishDeps, request: PublishRequest, no
     category,
     ...(request.collapseKey === undefined ? {} : { collapseKey: request.collapseKey }),
     ...(sendAt === undefined ? {} : { sendAt }),
-    // A test to one browser is never a notice: stored hidden, whatever was asked.
-    ...(audience.kind === "endpoint" ? { notice: "hidden" as const } : request.notice === undefined ? {} : { notice: request.notice }),
+    // A test to one browser is never a notice: stored hidden, whatever was asked. A send to people
+    // speaks to them (their order, their appointment): off the public page unless asked for.
+    ...(audience.kind === "endpoint" ? { notice: "hidden" as const } : { notice: request.notice ?? (audience.kind === "people" ? "hidden" : "public") }),
   };
 }
 

@@ -62,6 +62,16 @@ function ChannelForm({ editing, onClose, onSaved }: { editing: Channel | null; o
     }
   };
 
+  /** A field's error answered the text it had: once that text changes, the error goes with it. */
+  const clearErrors = (...fields: Array<"slug" | "name" | "description">) => {
+    setErrors((previous) => {
+      const next = { ...previous };
+      for (const field of fields) delete next[field as keyof ChannelFormErrors];
+      return next;
+    });
+    setServerError((previous) => (previous?.field !== undefined && (fields as string[]).includes(previous.field) ? null : previous));
+  };
+
   const fieldError = (field: "slug" | "name" | "description"): string | undefined => {
     const own = field === "description" ? undefined : errors[field];
     if (own) return t(own);
@@ -80,7 +90,10 @@ function ChannelForm({ editing, onClose, onSaved }: { editing: Channel | null; o
             autoFocus
             onChange={(event) => {
               const name = event.target.value;
-              setValues((v) => ({ ...v, name, slug: creating && !slugTouched ? suggestSlug(name) : v.slug }));
+              const slugFollows = creating && !slugTouched;
+              setValues((v) => ({ ...v, name, slug: slugFollows ? suggestSlug(name) : v.slug }));
+              if (slugFollows) clearErrors("name", "slug");
+              else clearErrors("name");
             }}
             error={fieldError("name") !== undefined}
             helperText={fieldError("name")}
@@ -94,6 +107,7 @@ function ChannelForm({ editing, onClose, onSaved }: { editing: Channel | null; o
             onChange={(event) => {
               setSlugTouched(true);
               setValues((v) => ({ ...v, slug: event.target.value.trim() }));
+              clearErrors("slug");
             }}
             error={fieldError("slug") !== undefined}
             helperText={fieldError("slug") ?? t("channels.fields.slugHint", { example: values.slug || "obras" })}
@@ -104,7 +118,10 @@ function ChannelForm({ editing, onClose, onSaved }: { editing: Channel | null; o
             value={values.description}
             multiline
             minRows={2}
-            onChange={(event) => setValues((v) => ({ ...v, description: event.target.value }))}
+            onChange={(event) => {
+              setValues((v) => ({ ...v, description: event.target.value }));
+              clearErrors("description");
+            }}
             error={fieldError("description") !== undefined}
             helperText={fieldError("description") ?? t("channels.fields.descriptionHint")}
             slotProps={{ htmlInput: { maxLength: CHANNEL_FIELD_LIMITS.description } }}

@@ -159,7 +159,7 @@ export function ChannelsPage() {
       <ConfirmDialog
         open={archiving !== null}
         title={archiving?.archived ? t("channels.unarchiveTitle", { name: archiving.name }) : t("channels.archiveTitle", { name: archiving?.name ?? "" })}
-        text={archiving?.archived ? t("channels.unarchiveText") : t("channels.archiveText", { count: archiving?.subscribers ?? 0 })}
+        text={archiving?.archived ? t("channels.unarchiveText") : t("channels.archiveText", { count: archiving?.subscribers ?? 0, formatted: formatNumber(archiving?.subscribers ?? 0) })}
         confirmLabel={archiving?.archived ? t("channels.unarchive") : t("channels.archive")}
         destructive={!archiving?.archived}
         onClose={() => setArchiving(null)}

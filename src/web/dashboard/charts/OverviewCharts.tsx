@@ -102,14 +102,19 @@ function NotificationsChart({ stats }: { stats: StatsResponse }) {
   const rows = stats.sends;
   if (rows.length === 0) return <Empty />;
   return (
+    // Sends on their own axis (left), deliveries and clicks on theirs (right): on one scale, 11 sends
+    // beside 10,000 deliveries drew as a 1-pixel line.
     <BarChart
       height={HEIGHT}
       xAxis={[{ scaleType: "band", data: rows.map((r) => formatDay(r.date)) }]}
-      yAxis={[{ valueFormatter: numberFormatter, width: 48, tickMinStep: 1 }]}
+      yAxis={[
+        { id: "sends", valueFormatter: numberFormatter, width: 64, tickMinStep: 1, label: t("results.charts.sends") },
+        { id: "messages", position: "right", valueFormatter: numberFormatter, width: 72, tickMinStep: 1, label: t("results.charts.messagesAxis") },
+      ]}
       series={[
-        { label: t("results.charts.sends"), data: rows.map((r) => r.sends), valueFormatter: numberFormatter },
-        { label: t("results.charts.accepted"), data: rows.map((r) => r.accepted), valueFormatter: numberFormatter },
-        { label: t("results.charts.clicked"), data: rows.map((r) => r.clicked), valueFormatter: numberFormatter },
+        { label: t("results.charts.sends"), data: rows.map((r) => r.sends), valueFormatter: numberFormatter, yAxisId: "sends" },
+        { label: t("results.charts.accepted"), data: rows.map((r) => r.accepted), valueFormatter: numberFormatter, yAxisId: "messages" },
+        { label: t("results.charts.clicked"), data: rows.map((r) => r.clicked), valueFormatter: numberFormatter, yAxisId: "messages" },
       ]}
     />
   );
@@ -137,7 +142,8 @@ function ByChannelChart({ stats }: { stats: StatsResponse }) {
     <BarChart
       height={Math.max(HEIGHT, rows.length * 32)}
       layout="horizontal"
-      yAxis={[{ scaleType: "band", data: rows.map((r) => r.name), width: 100 }]}
+      // As wide as the longest name needs (up to half the card), so names are not cut at 100 px.
+      yAxis={[{ scaleType: "band", data: rows.map((r) => r.name), width: channelAxisWidth(rows.map((r) => r.name)) }]}
       xAxis={[{ valueFormatter: numberFormatter, tickMinStep: 1 }]}
       series={[{ label: t("results.charts.subscribers"), data: rows.map((r) => r.subscribers), valueFormatter: numberFormatter }]}
       hideLegend
@@ -160,4 +166,14 @@ function ByBrowserChart({ stats }: { stats: StatsResponse }) {
       ]}
     />
   );
+}
+
+/** The label column for channel names: their widest, measured in the page's font, between 60 and 220 px. */
+function channelAxisWidth(names: readonly string[]): number {
+  const context = document.createElement("canvas").getContext("2d");
+  if (!context) return 160;
+  // The axis' tick labels: 12 px in the theme's font.
+  context.font = `12px ${getComputedStyle(document.body).fontFamily}`;
+  const widest = Math.max(0, ...names.map((name) => context.measureText(name).width));
+  return Math.min(220, Math.max(60, Math.ceil(widest) + 16));
 }

@@ -19,10 +19,12 @@ export interface ConfirmDialogProps {
   /** Runs the action; the dialog stays open, with the error, when it throws. */
   onConfirm: () => Promise<void>;
   onClose: () => void;
+  /** The button that leaves things as they are; "Cancelar" unless that would read like the action. */
+  cancelLabel?: string;
 }
 
 /** Asks before an action; "Cancelar" has the focus, so Enter never destroys anything by accident. */
-export function ConfirmDialog({ open, title, text, confirmLabel, destructive = false, onConfirm, onClose }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, title, text, confirmLabel, destructive = false, onConfirm, onClose, cancelLabel }: ConfirmDialogProps) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -59,7 +61,7 @@ export function ConfirmDialog({ open, title, text, confirmLabel, destructive = f
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>
         <Button onClick={close} autoFocus disabled={busy}>
-          {t("dashboard.common.cancel")}
+          {cancelLabel ?? t("dashboard.common.cancel")}
         </Button>
         <Button onClick={() => void confirm()} variant="contained" color={destructive ? "error" : "primary"} disabled={busy} loading={busy}>
           {confirmLabel}

@@ -18,6 +18,8 @@ import RadioGroup from "@mui/material/RadioGroup";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
+import useMediaQuery from "@mui/material/useMediaQuery";
+import type { Theme } from "@mui/material/styles";
 import Accordion from "@mui/material/Accordion";
 import AccordionDetails from "@mui/material/AccordionDetails";
 import AccordionSummary from "@mui/material/AccordionSummary";
@@ -44,6 +46,7 @@ import type { AudienceSize } from "../../../shared/api/notifications.js";
 import { COMPOSE_LIMITS, TTL_CHOICES, initialComposeValues, isAllowedLink, toNotificationRequest, validateCompose } from "./compose-form.js";
 import type { ComposeErrors, ComposeField, ComposeValues } from "./compose-form.js";
 import { NotificationPreview } from "./NotificationPreview.js";
+import { useImageProbe } from "./useImageProbe.js";
 import { SegmentAudience } from "./SegmentAudience.js";
 import { segmentAudienceOf, segmentAudienceText, segmentConfirmation, segmentConfirmTitle, segmentProblem } from "./segment-choice.js";
 import type { SegmentChoice, SegmentConfirmation } from "./segment-choice.js";
@@ -105,10 +108,12 @@ export function ComposePage() {
   const [category, setCategory] = useState<NotificationCategory>("marketing");
   const [collapseKey, setCollapseKey] = useState("");
   /** Off: the send stays off the public Avisos page (a test, an internal message). */
-  const [publishNotice, setPublishNotice] = useState(true);
+  // Avisos: on by default, off for a send to people (it speaks to them); the operator's choice wins.
+  const [noticeChoice, setPublishNotice] = useState<boolean | null>(null);
   const [extraErrors, setExtraErrors] = useState<Partial<Record<"people" | "collapseKey" | "segment", string>>>({});
   const people = useMemo(() => peopleOf(peopleText), [peopleText]);
   const toPeople = admin && target === "people";
+  const publishNotice = noticeChoice ?? !toPeople;
   // The template the form was last filled from ("Salvar como modelo" offers to update it).
   const [fromTemplate, setFromTemplate] = useState<Template | null>(null);
   // A people send copied or edited: how many people it had (their ids are not shown).
@@ -230,7 +235,7 @@ export function ComposePage() {
       const created = await notifications.createNotification({
         ...request,
         // "Enviar para mim" is a test to one browser, never a notice: the server keeps it off anyway.
-        ...(publishNotice || audience.type === "endpoint" ? {} : { notice: "hidden" as const }),
+        ...(audience.type === "endpoint" ? {} : { notice: publishNotice ? ("public" as const) : ("hidden" as const) }),
       });
       if (kind === "send") {
         // Follow it: Envio shows the live progress (or the schedule, with its cancel button).
@@ -293,6 +298,12 @@ export function ComposePage() {
 
   const scheduledAt = values.when === "later" && !clientErrors.date && !clientErrors.time ? toNotificationRequest(values, { timeZone, audience: { type: "all" } }).sendAt : undefined;
   const previewLink = (value: string) => (isAllowedLink(value.trim(), siteOrigin) ? value.trim() : "");
+  const iconProbe = useImageProbe(previewLink(values.icon));
+  const imageProbe = useImageProbe(previewLink(values.image));
+  // Beside the form on wide screens; on narrower ones inside it, above the send buttons, so the
+  // operator sees what goes out before sending it (below the form it was only found after).
+  const previewBeside = useMediaQuery((theme: Theme) => theme.breakpoints.up("lg"), { noSsr: true });
+  const preview = <NotificationPreview title={values.title} body={values.body} icon={previewLink(values.icon)} image={previewLink(values.image)} site={new URL(siteOrigin).host} />;
 
   return (
     <>
@@ -335,6 +346,17 @@ export function ComposePage() {
                 <TextField {...text("icon")} label={t("dashboard.compose.fields.icon")} placeholder={t("dashboard.compose.placeholders.image")} type="url" fullWidth helperText={errorOf("icon") ?? t("dashboard.compose.hints.icon")} />
                 <TextField {...text("image")} label={t("dashboard.compose.fields.image")} placeholder={t("dashboard.compose.placeholders.image")} type="url" fullWidth helperText={errorOf("image") ?? t("dashboard.compose.hints.image")} />
               </Stack>
+              {/* A warning, not an error: the address may work for subscribers (a host this browser cannot reach). */}
+              {iconProbe === "broken" && (
+                <Alert severity="warning" data-testid="broken-icon">
+                  {t("dashboard.compose.brokenIcon")}
+                </Alert>
+              )}
+              {imageProbe === "broken" && (
+                <Alert severity="warning" data-testid="broken-image">
+                  {t("dashboard.compose.brokenImage")}
+                </Alert>
+              )}
               <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
                 <TextField select name="urgency" label={t("dashboard.compose.fields.urgency")} value={values.urgency} onChange={(event) => set("urgency", event.target.value as NotificationUrgency)} fullWidth helperText={t(`dashboard.compose.urgencyHints.${values.urgency}`)}>
                   {NOTIFICATION_URGENCIES.map((urgency) => (
@@ -470,6 +492,8 @@ export function ComposePage() {
                 </Box>
               )}
 
+              {!previewBeside && preview}
+
               {outcome && (
                 <Alert severity={outcome.severity} role={outcome.severity === "error" ? "alert" : "status"} data-testid="compose-outcome">
                   {outcome.text}
@@ -495,9 +519,7 @@ export function ComposePage() {
             </Stack>
           </CardContent>
         </Card>
-        <Box sx={{ position: { lg: "sticky" }, top: { lg: 88 } }}>
-          <NotificationPreview title={values.title} body={values.body} icon={previewLink(values.icon)} image={previewLink(values.image)} site={new URL(siteOrigin).host} />
-        </Box>
+        {previewBeside && <Box sx={{ position: "sticky", top: 88 }}>{preview}</Box>}
       </Box>
 
       <ConfirmDialog

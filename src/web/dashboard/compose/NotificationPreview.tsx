@@ -30,7 +30,7 @@ export function NotificationPreview({ title, body, icon, image, site }: PreviewC
         data-testid="notification-preview"
         role="img"
         aria-label={t("dashboard.compose.preview.label", { title: title.trim() || t("dashboard.compose.preview.placeholderTitle") })}
-        sx={{ mt: 1, borderRadius: 2, overflow: "hidden", maxWidth: 380, bgcolor: "#fff" }}
+        sx={{ mt: 1, borderRadius: 2, overflow: "hidden", maxWidth: 380 }}
       >
         <Box sx={{ display: "flex", alignItems: "center", gap: 0.75, px: 1.75, pt: 1.25, color: "text.secondary" }}>
           <NotificationsIcon sx={{ fontSize: 14, color: "primary.main" }} aria-hidden />

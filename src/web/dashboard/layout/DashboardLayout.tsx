@@ -18,8 +18,14 @@ import LockResetOutlined from "@mui/icons-material/LockResetOutlined";
 import LogoutOutlined from "@mui/icons-material/LogoutOutlined";
 import MenuIcon from "@mui/icons-material/Menu";
 import NotificationsIcon from "@mui/icons-material/Notifications";
+import OpenInNew from "@mui/icons-material/OpenInNew";
+import PublicOutlined from "@mui/icons-material/PublicOutlined";
+import DescriptionOutlined from "@mui/icons-material/DescriptionOutlined";
+import { API_ROUTES } from "../../../shared/api/routes.js";
+import { ColorModeMenu } from "../../color-mode/ColorModeMenu.js";
 import { PushBell } from "../../components/PushBell.js";
 import { errorText } from "../api/error-text.js";
+import { VisuallyHidden } from "../components/VisuallyHidden.js";
 import { DASHBOARD_PATHS } from "../paths.js";
 import { useCurrentUser, useSession } from "../session/session-context.js";
 import { navItemsFor } from "./nav-items.js";
@@ -68,6 +74,7 @@ export function DashboardLayout() {
               {t("dashboard.title")}
             </Typography>
           </Box>
+          <ColorModeMenu />
           <PushBell />
         </Toolbar>
       </AppBar>
@@ -155,6 +162,23 @@ function NavContent({ onNavigate }: { onNavigate: () => void }) {
             </ListItem>
           );
         })}
+      </List>
+      <Divider />
+      {/* What an operator opens beside the Painel: what visitors see, and the API integrators read. */}
+      <List sx={{ px: 1 }} aria-label={t("dashboard.nav.links")}>
+        {[
+          { href: "/avisos", label: t("dashboard.nav.publicPage"), icon: <PublicOutlined /> },
+          { href: `${API_ROUTES.docs}/`, label: t("dashboard.nav.apiDocs"), icon: <DescriptionOutlined /> },
+        ].map((link) => (
+          <ListItem key={link.href} disablePadding>
+            <ListItemButton component="a" href={link.href} target="_blank" rel="noopener" onClick={onNavigate} sx={{ borderRadius: 2 }}>
+              <ListItemIcon sx={{ minWidth: 40 }}>{link.icon}</ListItemIcon>
+              <ListItemText primary={link.label} />
+              <OpenInNew fontSize="small" color="action" aria-hidden />
+              <VisuallyHidden>{` ${t("dashboard.nav.opensInNewTab")}`}</VisuallyHidden>
+            </ListItemButton>
+          </ListItem>
+        ))}
       </List>
       <Divider />
       <List sx={{ px: 1 }}>

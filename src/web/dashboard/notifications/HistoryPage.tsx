@@ -20,7 +20,7 @@ import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import HistoryOutlined from "@mui/icons-material/HistoryOutlined";
 import Search from "@mui/icons-material/Search";
-import { NOTIFICATION_STATUSES, type NotificationStatus } from "../../../shared/api/notifications.js";
+import { NOTIFICATION_STATUSES, type Notification, type NotificationStatus } from "../../../shared/api/notifications.js";
 import { EmptyState } from "../components/EmptyState.js";
 import { ResourceView } from "../components/ResourceView.js";
 import { PageHeading } from "../components/PageHeading.js";
@@ -69,6 +69,12 @@ export function HistoryPage() {
 
   const { resource, reload } = useResource(useCallback(() => api.listNotifications({ query, status, page, pageSize }), [api, query, status, page, pageSize]));
   const filtered = query !== "" || status !== undefined;
+  const whenText = (notification: Notification) =>
+    notification.status === "scheduled" && notification.sendAt
+      ? t("notifications.history.scheduledFor", { when: formatDateTime(notification.sendAt, timeZone) })
+      : formatDateTime(notification.createdAt, timeZone);
+  const deliveryText = (notification: Notification) =>
+    t("notifications.history.accepted", { accepted: formatNumber(notification.counts.accepted), queued: formatNumber(notification.counts.queued) });
 
   return (
     <>
@@ -147,12 +153,17 @@ export function HistoryPage() {
                           <Box sx={{ display: { sm: "none" }, mt: 0.5 }}>
                             <NotificationStatusChip status={notification.status} />
                           </Box>
+                          {/* Below tablets the date and delivery columns are hidden: the same facts, in a line. */}
+                          <Typography variant="body2" color="text.secondary" data-testid="history-row-summary" sx={{ display: { md: "none" }, mt: 0.5 }}>
+                            {whenText(notification)}
+                            {notification.status !== "scheduled" && ` · ${deliveryText(notification)}`}
+                          </Typography>
                         </TableCell>
                         <TableCell sx={fromSm}>
                           <NotificationStatusChip status={notification.status} />
                         </TableCell>
                         <TableCell sx={{ ...wide, whiteSpace: "nowrap" }}>
-                          {notification.status === "scheduled" && notification.sendAt ? t("notifications.history.scheduledFor", { when: formatDateTime(notification.sendAt, timeZone) }) : formatDateTime(notification.createdAt, timeZone)}
+                          {whenText(notification)}
                         </TableCell>
                         <TableCell sx={{ ...wide, minWidth: 180 }}>
                           {notification.status === "scheduled" || notification.status === "no_recipients" ? (
@@ -163,7 +174,7 @@ export function HistoryPage() {
                             <Box>
                               <LinearProgress variant="determinate" value={settledPercent(notification.counts)} sx={{ height: 6, borderRadius: 3 }} aria-hidden />
                               <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
-                                {t("notifications.history.accepted", { accepted: formatNumber(notification.counts.accepted), queued: formatNumber(notification.counts.queued) })}
+                                {deliveryText(notification)}
                               </Typography>
                             </Box>
                           )}

@@ -88,9 +88,12 @@ export function NotificationPage() {
       {noticeElement}
       <ConfirmDialog
         open={confirming}
-        title={t("notifications.send.confirmTitle")}
+        // The same verb on the page's button, the question and the confirming button; the other
+        // button says what staying means, so two "Cancelar" never sit side by side.
+        title={notification.status === "scheduled" ? t("notifications.send.confirmTitleScheduled") : t("notifications.send.confirmTitleRunning")}
         text={notification.status === "scheduled" ? t("notifications.send.confirmScheduled", { title: notification.title }) : t("notifications.send.confirmRunning", { title: notification.title })}
-        confirmLabel={t("notifications.send.confirm")}
+        confirmLabel={notification.status === "scheduled" ? t("notifications.send.cancelScheduled") : t("notifications.send.cancelRunning")}
+        cancelLabel={notification.status === "scheduled" ? t("notifications.send.keepScheduled") : t("notifications.send.keepRunning")}
         destructive
         onClose={() => setConfirming(false)}
         onConfirm={async () => {

@@ -19,7 +19,8 @@ import {
   type Organisation,
   type UpdateOrganisationRequest,
 } from "../../../shared/api/organisation.js";
-import { theme, themeWithAccent } from "../../theme.js";
+import { createSinoTheme, DEFAULT_ACCENT } from "../../theme.js";
+import { useColorMode } from "../../color-mode/ColorModeProvider.js";
 import { ownLogoPath, useOrganisation } from "../../organisation/organisation-context.js";
 import { isDashboardApiError } from "../api/dashboard-api-error.js";
 import { errorText } from "../api/error-text.js";
@@ -30,7 +31,6 @@ import { useResource } from "../hooks/useResource.js";
 import { useDashboardServices } from "../services.js";
 
 /** Sino's own colour, shown while the organisation sets none. */
-const DEFAULT_ACCENT = theme.palette.primary.main;
 
 /** Organização (admins): the name, accent colour and logo visitors see. */
 export function OrganisationPage() {
@@ -224,12 +224,13 @@ function OrganisationForm({ initial }: { initial: Organisation }) {
 /** The public page's bar as visitors will see it, in the chosen colour. */
 function Preview({ name, logoUrl, accent }: { name: string; logoUrl: string | null; accent: string | null }) {
   const { t } = useTranslation();
+  const { mode } = useColorMode();
   return (
     <section aria-labelledby="organisation-preview-title">
       <Typography id="organisation-preview-title" variant="subtitle1" component="h2" sx={{ fontWeight: 600, mb: 1 }}>
         {t("dashboard.organisation.preview")}
       </Typography>
-      <ThemeProvider theme={themeWithAccent(accent)}>
+      <ThemeProvider theme={createSinoTheme({ mode, accent })}>
         <Stack
           direction="row"
           spacing={1.5}

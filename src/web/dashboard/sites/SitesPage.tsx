@@ -1,12 +1,14 @@
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
 import Button from "@mui/material/Button";
+import Box from "@mui/material/Box";
 import Card from "@mui/material/Card";
 import Chip from "@mui/material/Chip";
 import IconButton from "@mui/material/IconButton";
 import Table from "@mui/material/Table";
 import TableBody from "@mui/material/TableBody";
 import TableCell from "@mui/material/TableCell";
+import TableContainer from "@mui/material/TableContainer";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
 import Tooltip from "@mui/material/Tooltip";
@@ -30,6 +32,9 @@ import { SiteDialog } from "./SiteDialog.js";
 import { SiteIdentityCell } from "./SiteIdentityCell.js";
 import { SiteVisitorTagsSwitch } from "./SiteVisitorTagsSwitch.js";
 import { SnippetDialog } from "./SnippetDialog.js";
+
+/** Phones: half the cells' side padding, so the columns fit 390 px without the page scrolling sideways. */
+const PHONE_CELLS = { "& .MuiTableCell-root": { px: { xs: 1, sm: 2 } } } as const;
 
 /**
  * Sites: admins register the origins that may show the bell and delete them (with their
@@ -98,9 +103,12 @@ export function SitesPage() {
       )}
       <Card variant="outlined">
         {/* Never empty: Sino's own site is always listed. */}
+        {/* The identity switches need room: on a phone the table scrolls inside its card, not the page.
+            Relative: the visually hidden "Ações" header (absolute) would otherwise widen the page. */}
+        <TableContainer sx={{ position: "relative" }}>
         <ResourceView resource={resource} onRetry={reload} isEmpty={() => false} empty={null}>
           {(data) => (
-            <Table aria-label={t("sites.title")} data-testid="sites-table">
+            <Table sx={PHONE_CELLS} aria-label={t("sites.title")} data-testid="sites-table">
               <TableHead>
                 <TableRow>
                   <TableCell>{t("sites.columns.site")}</TableCell>
@@ -117,6 +125,13 @@ export function SitesPage() {
                   <TableRow key={site.id} data-testid="site-row" data-origin={site.origin}>
                     <TableCell>
                       <Typography sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>{site.origin}</Typography>
+                      {/* Phones: the key under the origin, its column hidden (the snippet needs it). */}
+                      <Typography variant="body2" color="text.secondary" sx={{ display: { sm: "none" }, mt: 0.5 }} data-testid="site-key-phone">
+                        {t("sites.columns.key")}:{" "}
+                        <Box component="span" sx={{ fontFamily: "monospace", whiteSpace: "nowrap" }}>
+                          {site.key}
+                        </Box>
+                      </Typography>
                       {site.builtIn && (
                         <Tooltip title={t("sites.builtInHint")}>
                           <Chip size="small" color="primary" variant="outlined" label={t("sites.builtIn")} sx={{ mt: 0.5 }} />
@@ -153,6 +168,7 @@ export function SitesPage() {
             </Table>
           )}
         </ResourceView>
+        </TableContainer>
       </Card>
 
       <SiteDialog
