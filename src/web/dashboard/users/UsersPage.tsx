@@ -5,6 +5,7 @@ import Card from "@mui/material/Card";
 import Chip from "@mui/material/Chip";
 import IconButton from "@mui/material/IconButton";
 import MenuItem from "@mui/material/MenuItem";
+import Stack from "@mui/material/Stack";
 import Table from "@mui/material/Table";
 import TableBody from "@mui/material/TableBody";
 import TableCell from "@mui/material/TableCell";
@@ -121,21 +122,24 @@ export function UsersPage() {
                         </TextField>
                       </TableCell>
                       <TableCell sx={{ display: { xs: "none", sm: "table-cell" }, whiteSpace: "nowrap" }}>{formatDateTime(user.createdAt, timeZone)}</TableCell>
-                      <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
-                        <Tooltip title={self ? t("dashboard.users.cannotResetSelf") : t("dashboard.users.resetPassword")}>
-                          <span>
-                            <IconButton aria-label={t("dashboard.users.resetPasswordNamed", { name: user.name })} onClick={() => setResetting(user)} disabled={self}>
-                              <LockResetOutlined />
-                            </IconButton>
-                          </span>
-                        </Tooltip>
-                        <Tooltip title={self ? t("dashboard.users.cannotRemoveSelf") : t("dashboard.users.remove")}>
-                          <span>
-                            <IconButton aria-label={t("dashboard.users.removeNamed", { name: user.name })} onClick={() => setRemoving(user)} disabled={self}>
-                              <DeleteOutline />
-                            </IconButton>
-                          </span>
-                        </Tooltip>
+                      <TableCell align="right">
+                        {/* On a phone the two actions stack, so the name keeps the width it needs. */}
+                        <Stack direction={{ xs: "column", sm: "row" }} sx={{ alignItems: "flex-end", justifyContent: "flex-end" }}>
+                          <Tooltip title={self ? t("dashboard.users.cannotResetSelf") : t("dashboard.users.resetPassword")}>
+                            <span>
+                              <IconButton aria-label={t("dashboard.users.resetPasswordNamed", { name: user.name })} onClick={() => setResetting(user)} disabled={self}>
+                                <LockResetOutlined />
+                              </IconButton>
+                            </span>
+                          </Tooltip>
+                          <Tooltip title={self ? t("dashboard.users.cannotRemoveSelf") : t("dashboard.users.remove")}>
+                            <span>
+                              <IconButton aria-label={t("dashboard.users.removeNamed", { name: user.name })} onClick={() => setRemoving(user)} disabled={self}>
+                                <DeleteOutline />
+                              </IconButton>
+                            </span>
+                          </Tooltip>
+                        </Stack>
                       </TableCell>
                     </TableRow>
                   );
