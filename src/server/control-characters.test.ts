@@ -47,6 +47,8 @@ for (const dialect of DIALECTS) {
     let channelId: string;
     let webhookId: string;
     let segmentId: string;
+    let templateId: string;
+    let scheduledId: string;
     const sub = aBrowserSubscription();
     const logs: Array<{ level: number; msg?: string }> = [];
 
@@ -80,6 +82,12 @@ for (const dialect of DIALECTS) {
       const segment = await admin.post("/api/v1/segments", { name: "Base", expression: { tag: "vip", op: "exists" } });
       expect(segment.status).toBe(201);
       segmentId = segment.body.segment.id;
+      const template = await admin.post("/api/v1/templates", { name: "Base", title: "Aviso" });
+      expect(template.status).toBe(201);
+      templateId = template.body.template.id;
+      const scheduled = await admin.post("/api/v1/notifications", { title: "Agendado", sendAt: new Date(Date.now() + 86_400_000).toISOString() });
+      expect(scheduled.status).toBe(201);
+      scheduledId = scheduled.body.notification.id;
     });
     afterAll(async () => {
       await server.close();
@@ -105,6 +113,8 @@ for (const dialect of DIALECTS) {
         "webhook_messages",
         "person_tags",
         "subscription_tags",
+        "templates",
+        "organisation",
       ];
       const db = server.database.db;
       const out: Record<string, unknown> = {};
@@ -208,6 +218,28 @@ for (const dialect of DIALECTS) {
         { field: "PATCH /api/v1/webhooks/{id} description", who: "admin", method: "PATCH", path: `/api/v1/webhooks/${webhookId}`, body: { description: `CRM${bad}` }, errorField: "description" },
         { field: "PATCH /api/v1/webhooks/{id} events", who: "admin", method: "PATCH", path: `/api/v1/webhooks/${webhookId}`, body: { events: [`notification.completed${bad}`] }, errorField: "events", code: "webhook_events_invalid" },
         { field: "POST /api/v1/notifications audience.expression", who: "admin", method: "POST", path: "/api/v1/notifications", body: { ...note, audience: { type: "segment", expression: `tem vip${bad}` } }, errorField: "audience.expression" },
+        ...(["title", "body", "url", "icon", "image", "collapseKey"] as const).map((name) => ({
+          field: `PATCH /api/v1/notifications/{id} ${name}`,
+          who: "admin" as const,
+          method: "PATCH",
+          path: `/api/v1/notifications/${scheduledId}`,
+          body: { [name]: `/valor${bad}` },
+          errorField: name,
+        })),
+        { field: "PATCH /api/v1/notifications/{id} audience.endpoint", who: "admin", method: "PATCH", path: `/api/v1/notifications/${scheduledId}`, body: { audience: { type: "endpoint", endpoint: `${sub.endpoint}${bad}` } }, errorField: "audience.endpoint" },
+        { field: "PATCH /api/v1/notifications/{id} audience.channels", who: "admin", method: "PATCH", path: `/api/v1/notifications/${scheduledId}`, body: { audience: { type: "channels", channels: [`obras${bad}`] } }, errorField: "audience.channels.0" },
+        { field: "PATCH /api/v1/notifications/{id} audience.expression", who: "admin", method: "PATCH", path: `/api/v1/notifications/${scheduledId}`, body: { audience: { type: "segment", expression: `tem vip${bad}` } }, errorField: "audience.expression" },
+        { field: "PATCH /api/v1/notifications/{id} audience.users", who: "admin", method: "PATCH", path: `/api/v1/notifications/${scheduledId}`, body: { audience: { type: "users", users: [`ana${bad}`] } }, errorField: "audience.users.0", code: "user_id_invalid" },
+        { field: "PATCH /api/v1/notifications/{id} audience.users.id", who: "admin", method: "PATCH", path: `/api/v1/notifications/${scheduledId}`, body: { audience: { type: "users", users: [{ id: `ana${bad}` }] } }, errorField: "audience.users.0", code: "user_id_invalid" },
+        ...(["name", "title", "body", "url", "icon", "image", "collapseKey"] as const).flatMap((name) => [
+          { field: `POST /api/v1/templates ${name}`, who: "admin" as const, method: "POST", path: "/api/v1/templates", body: { name: "Outro", title: "Aviso", [name]: `/valor${bad}` }, errorField: name },
+          { field: `PATCH /api/v1/templates/{id} ${name}`, who: "admin" as const, method: "PATCH", path: `/api/v1/templates/${templateId}`, body: { [name]: `/valor${bad}` }, errorField: name },
+        ]),
+        { field: "POST /api/v1/templates audience.channels", who: "admin", method: "POST", path: "/api/v1/templates", body: { name: "Outro", title: "Aviso", audience: { type: "channels", channels: [`obras${bad}`] } }, errorField: "audience.channels.0" },
+        { field: "PATCH /api/v1/templates/{id} audience.channels", who: "admin", method: "PATCH", path: `/api/v1/templates/${templateId}`, body: { audience: { type: "channels", channels: [`obras${bad}`] } }, errorField: "audience.channels.0" },
+        { field: "PUT /api/v1/organisation name", who: "admin", method: "PUT", path: "/api/v1/organisation", body: { name: `Prefeitura${bad}` }, errorField: "name" },
+        { field: "PUT /api/v1/organisation accentColor", who: "admin", method: "PUT", path: "/api/v1/organisation", body: { accentColor: `#1d4e89${bad}` }, errorField: "accentColor", code: "organisation_accent_invalid" },
+        { field: "PUT /api/v1/organisation logo.data", who: "admin", method: "PUT", path: "/api/v1/organisation", body: { logo: { data: `iVBORw0KGgo${bad}` } }, errorField: "logo.data", code: "organisation_logo_invalid" },
         { field: "POST /api/v1/segments name", who: "admin", method: "POST", path: "/api/v1/segments", body: { name: `Novo${bad}`, expression: "tem vip" }, errorField: "name" },
         { field: "POST /api/v1/segments description", who: "admin", method: "POST", path: "/api/v1/segments", body: { name: "Novo", description: `Texto${bad}`, expression: "tem vip" }, errorField: "description" },
         { field: "POST /api/v1/segments expression", who: "admin", method: "POST", path: "/api/v1/segments", body: { name: "Novo", expression: `tem vip${bad}` }, errorField: "expression" },

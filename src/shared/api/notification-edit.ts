@@ -1,10 +1,8 @@
 import { z } from "zod";
 import { audienceSchema, createNotificationRequestSchema } from "./notifications.js";
+import { clearable } from "./text.js";
 
 const fields = createNotificationRequestSchema.shape;
-
-/** An optional text of a send: absent leaves it, `null` (or empty) clears it. */
-const clearable = <T extends z.ZodType>(schema: T) => z.union([z.literal(""), schema]).nullable().optional();
 
 /**
  * PATCH /notifications/:id: edit or reschedule a send while it is `scheduled`. The fields given

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { createNotificationRequestSchema } from "./notifications.js";
 import { siteIdSchema } from "./sites.js";
-import { text } from "./text.js";
+import { clearable, text } from "./text.js";
 
 /**
  * Saved templates (*modelos*): a send's content kept under a name — title, body, link, icon,
@@ -45,7 +45,7 @@ const presentedTemplateAudienceSchema = templateAudience(z.string());
 export type TemplateAudience = z.infer<typeof presentedTemplateAudienceSchema>;
 
 /** An optional text field: absent or `null` (or empty) means none. */
-const optional = <T extends z.ZodType>(schema: T) => z.union([z.literal(""), schema]).nullable().optional();
+const optional = clearable;
 
 /** POST /templates → 201 `{ template }`; 409 `template_name_taken` / `too_many_templates`. */
 export const createTemplateRequestSchema = z.strictObject({

@@ -43,3 +43,17 @@ export function text(params?: StringParams): z.ZodString {
 export function multiLineText(params?: StringParams): z.ZodString {
   return z.string(params).refine((value) => !hasControlCharacters(value, "multi-line"), { error: CONTROL_CHARACTERS_ERROR, abort: true });
 }
+
+/**
+ * An optional text field that an edit may clear: absent leaves it, `null` (or empty) clears it. A
+ * value that is neither empty nor valid is refused with the field's own code (`link_invalid`,
+ * `text_control_characters`…), as the create route refuses it, not the union's generic one.
+ */
+export function clearable<T extends z.ZodType>(schema: T) {
+  return z
+    .union([z.literal(""), schema], {
+      error: (issue) => (issue.code === "invalid_union" ? issue.errors[1]?.[0]?.message : undefined),
+    })
+    .nullable()
+    .optional();
+}

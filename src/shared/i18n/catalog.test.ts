@@ -149,6 +149,21 @@ describe("the pt-BR catalog", () => {
       "segments.editor.unknownChannels",
       "segments.compose.audienceOnSites",
       "segments.notification.onSites",
+      // A template's or a send's audience lists 1 or more channels or sites; a retry cause counts the
+      // pushes it held back (1 or more); people of a send to people (1 or more); a TTL shown in
+      // minutes, hours or days is a whole, non-zero number of them (0 is shown in seconds).
+      "cli.templates.audience.channels",
+      "cli.templates.audience.sites",
+      "templates.page.audience.channels",
+      "templates.page.audience.sites",
+      "notifications.retries.csvCause",
+      "templates.source.peopleAgain",
+      "templates.source.peopleKept",
+      "notifications.ttl.minutes",
+      "notifications.ttl.hours",
+      "notifications.ttl.days",
+      "templates.ttl.minutes",
+      "templates.ttl.hours",
     ]);
     const counted = [...catalogKeys].filter((key) => key.endsWith("_one")).map(baseKey);
     const withoutZero = counted.filter((key) => !neverZero.has(key) && !catalogKeys.has(`${key}_zero`));

@@ -111,7 +111,8 @@ export function registerOrganisationRoutes(app: FastifyInstance, deps: Organisat
         summary: t("api:routes.organisationLogo"),
         tags,
         security: [],
-        querystring: z.object({ v: z.string().optional() }),
+        // `v` only makes each logo its own address for caches (the time it was saved); it is never read.
+        querystring: z.object({ v: z.string().regex(/^\d{1,16}$/).optional() }),
         // The image's own bytes (PNG, JPEG or WebP, as uploaded), not JSON.
         produces: [...ORGANISATION_LOGO_TYPES],
         response: {
