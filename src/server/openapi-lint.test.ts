@@ -84,6 +84,8 @@ describe("the OpenAPI document, as Redocly CLI reads it", () => {
         "createSubscription",
         "deleteSubscription",
         "forgetSubscriptionUser",
+        "getOrganisation",
+        "getOrganisationLogo",
         "getPublicConfig",
         "getSetupStatus",
         "identifySubscription",

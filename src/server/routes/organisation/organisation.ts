@@ -53,7 +53,7 @@ export function registerOrganisationRoutes(app: FastifyInstance, deps: Organisat
         summary: t("api:routes.organisationGet"),
         tags,
         security: [],
-        response: { 200: organisationResponseSchema },
+        response: { 200: organisationResponseSchema, "4xx": apiErrorSchema },
       },
     },
     async (_request, reply) => {
@@ -118,7 +118,8 @@ export function registerOrganisationRoutes(app: FastifyInstance, deps: Organisat
         response: {
           200: z.string().describe(t("api:routes.organisationLogo")),
           304: z.null().describe(t("api:routes.organisationLogoNotModified")),
-          404: apiErrorSchema,
+          // 404 when no logo is set; 400 for a malformed `v`.
+          "4xx": apiErrorSchema,
         },
       },
     },
