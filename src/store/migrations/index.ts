@@ -7,6 +7,7 @@ import { channels } from "./0005-channels.js";
 import { sites } from "./0006-sites.js";
 import { people } from "./0007-people.js";
 import { segments } from "./0008-segments.js";
+import { segmentKeys } from "./0013-segment-keys.js";
 
 /**
  * Every migration, in order, listed in code rather than read from a folder (Kysely's
@@ -22,4 +23,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: SinoMi
   ["0006-sites", sites],
   ["0007-people", people],
   ["0008-segments", segments],
+  ["0013-segment-keys", segmentKeys],
 ];
