@@ -41,5 +41,26 @@ for (const dialect of DIALECTS) {
       // The timeout was local to the count's transaction: the next statement runs as usual.
       expect(await createSegmentsRepository(database).countSegment(tree, "trusted", 0)).toEqual({ subscriptions: 50_000, people: 50_000 });
     });
+
+    it("counts people by their exact ids: ids that differ only in case, accents or spaces are different people", async () => {
+      // PostgreSQL counts distinct people in byte order (collate "C"); the count must be the one
+      // the database's own collation and SQLite give.
+      const ids = ["josé", "jose", "José", "JOSÉ", "jose ", "ｊｏｓｅ", "jose\u0301"];
+      for (const [i, personId] of [...ids, "josé", "jose"].entries()) {
+        await database.db
+          .insertInto("subscriptions")
+          .values({ endpoint: `https://push.example/${i}`, p256dh: "k", auth: "a", created_at: 0, updated_at: 0, last_seen_at: 0, person_id: personId })
+          .execute();
+      }
+      await database.db.insertInto("subscriptions").values({ endpoint: "https://push.example/anonymous", p256dh: "k", auth: "a", created_at: 0, updated_at: 0, last_seen_at: 0 }).execute();
+      await database.db
+        .insertInto("person_tags")
+        .values(ids.map((personId) => ({ person_id: personId, key: "plano", value: "premium", updated_at: 0 })))
+        .execute();
+      const repository = createSegmentsRepository(database);
+      expect(await repository.countSegment({ tag: "plano", op: "eq", value: "premium" }, "trusted", 0)).toEqual({ subscriptions: 9, people: 7 });
+      // The anonymous subscription counts as a subscription, not as a person.
+      expect(await repository.countSegment({ not: { tag: "optout", op: "exists" } }, "trusted", 0)).toEqual({ subscriptions: 10, people: 7 });
+    });
   });
 }
