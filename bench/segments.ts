@@ -1,6 +1,6 @@
 /**
  * `npm run bench:segments -- [--db both|sqlite|postgres] [--count-subs 1000000] [--runs 5]
- *   [--send-subs 20000] [--rounds 3] [--no-send]`
+ *   [--send-subs 20000] [--rounds 3] [--no-send] [--keep]`
  *
  * Segments (issue 24, "Speed"), on SQLite and PostgreSQL:
  *
@@ -10,7 +10,10 @@
  *   one `não` (EXPRESSION below) through the segments repository's `countSegment`, as
  *   `POST /segments/count` runs it: the median of `--runs` (5) after one warm-up. The planner's
  *   statistics are taken first (ANALYZE), as PostgreSQL's autovacuum and SQLite's `PRAGMA
- *   optimize` would. The query plan (EXPLAIN / EXPLAIN QUERY PLAN) goes to stderr. Targets: < 1 s
+ *   optimize` would; on PostgreSQL as VACUUM ANALYZE, which autovacuum also runs after a table's
+ *   inserts (autovacuum_vacuum_insert_threshold): it sets the visibility map, so the tag sets are
+ *   read by index-only scans as on a server past its first minutes (a table just filled reads
+ *   its heap instead: 1.22 s against 0.90 s on one machine). The query plan (EXPLAIN / EXPLAIN QUERY PLAN) goes to stderr. Targets: < 1 s
  *   on PostgreSQL, < 2 s on SQLite.
  * - Send: `--send-subs` (20,000, as `npm run bench --subs`, which passes its own; a million pushes
  *   per send would take many minutes a round) subscriptions tagged the same way, and beside them a
@@ -24,8 +27,15 @@
  * The tables are filled with set-based INSERT … SELECT over generate_series (PostgreSQL) or a
  * recursive CTE (SQLite): one statement per table, so a million rows take seconds, not minutes.
  * PostgreSQL runs in a schema of its own, dropped at the end. Prints one JSON line: `{ segments }`.
+ *
+ * `--keep`: the count's database is kept after the run (PostgreSQL: schema `sino_bench_segcount_kept`;
+ * SQLite: `sino-bench-segcount-kept/sino.db` in the temporary directory) and used again by the next
+ * `--keep` run when it holds exactly `--count-subs` subscriptions and their tags, skipping the
+ * seeding (about a minute per database). Migrations added since run on it first, as on an
+ * upgraded server, so a migration's backfill of existing rows is measured too. Drop it by hand
+ * (`drop schema sino_bench_segcount_kept cascade`, or the file) when done.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -56,6 +66,7 @@ const { values } = parseArgs({
     "send-subs": { type: "string", default: "20000" },
     rounds: { type: "string", default: "3" },
     "no-send": { type: "boolean", default: false },
+    keep: { type: "boolean", default: false },
   },
 });
 const DIALECTS: Dialect[] = values.db === "both" ? ["sqlite", "postgres"] : [values.db as Dialect];
@@ -86,29 +97,31 @@ interface BenchDatabase {
   drop(): Promise<void>;
 }
 
-async function freshDatabase(dialect: Dialect, name: string): Promise<BenchDatabase> {
+/** A database of its own; `kept` (--keep): the same one every run, opened as it was left and never dropped. */
+async function freshDatabase(dialect: Dialect, name: string, kept = false): Promise<BenchDatabase> {
   let database: Database;
   let drop: () => Promise<void>;
   if (dialect === "sqlite") {
-    const dir = mkdtempSync(join(tmpdir(), `sino-bench-${name}-`));
+    const dir = kept ? join(tmpdir(), `sino-bench-${name}-kept`) : mkdtempSync(join(tmpdir(), `sino-bench-${name}-`));
+    if (kept) mkdirSync(dir, { recursive: true });
     database = createDatabase({ url: join(dir, "sino.db") });
     drop = async () => {
       await database.destroy();
-      rmSync(dir, { recursive: true, force: true });
+      if (!kept) rmSync(dir, { recursive: true, force: true });
     };
   } else {
-    const schema = `sino_bench_${name}_${process.pid}`;
+    const schema = kept ? `sino_bench_${name}_kept` : `sino_bench_${name}_${process.pid}`;
     const admin = async (text: string) => {
       const client = new pg.Client({ connectionString: POSTGRES_URL });
       await client.connect();
       await client.query(text).finally(() => client.end());
     };
-    await admin(`drop schema if exists ${schema} cascade`);
-    await admin(`create schema ${schema}`);
+    if (!kept) await admin(`drop schema if exists ${schema} cascade`);
+    await admin(`create schema if not exists ${schema}`);
     database = createDatabase({ url: POSTGRES_URL, schema });
     drop = async () => {
       await database.destroy();
-      await admin(`drop schema if exists ${schema} cascade`);
+      if (!kept) await admin(`drop schema if exists ${schema} cascade`);
     };
   }
   await migrateToLatest(database);
@@ -151,8 +164,15 @@ async function seedCountSubscriptions(db: Kysely<Schema>, dialect: Dialect, coun
     select 'https://push.example.com/' || i, 'p256dh', 'auth', null, ${at}, ${at}, ${at}, 'p' || i, ${at} from ${from}`.execute(db);
 }
 
-async function analyze(db: Kysely<Schema>): Promise<void> {
-  await sql`analyze`.execute(db);
+/** --keep: whether the kept database already holds the count's data (`count` subscriptions, 5 tags each). */
+async function seeded(db: Kysely<Schema>, count: number): Promise<boolean> {
+  const subscriptions = await db.selectFrom("subscriptions").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+  const tags = await db.selectFrom("person_tags").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow();
+  return Number(subscriptions.n) === count && Number(tags.n) === count * 5;
+}
+
+async function analyze(db: Kysely<Schema>, dialect: Dialect): Promise<void> {
+  await (dialect === "postgres" ? sql`vacuum analyze` : sql`analyze`).execute(db);
 }
 
 // ── the count ──────────────────────────────────────────────────────────────────────────────────
@@ -170,15 +190,20 @@ interface CountResult {
 }
 
 async function measureCount(dialect: Dialect): Promise<CountResult> {
-  const { database, drop } = await freshDatabase(dialect, "segcount");
+  const { database, drop } = await freshDatabase(dialect, "segcount", values.keep);
   try {
     const now = Date.now();
     const seedStarted = performance.now();
-    await seedCountSubscriptions(database.db, dialect, COUNT_SUBS, now);
-    await seedTags(database.db, dialect, COUNT_SUBS, now);
-    await analyze(database.db);
+    const reused = values.keep && (await seeded(database.db, COUNT_SUBS));
+    if (!reused) {
+      await sql`delete from person_tags`.execute(database.db);
+      await sql`delete from subscriptions`.execute(database.db);
+      await seedCountSubscriptions(database.db, dialect, COUNT_SUBS, now);
+      await seedTags(database.db, dialect, COUNT_SUBS, now);
+    }
+    await analyze(database.db, dialect);
     const seedSeconds = (performance.now() - seedStarted) / 1000;
-    log(`${dialect}: ${COUNT_SUBS} subscriptions and ${COUNT_SUBS * 5} trusted tags seeded in ${seedSeconds.toFixed(1)} s`);
+    log(`${dialect}: ${COUNT_SUBS} subscriptions and ${COUNT_SUBS * 5} trusted tags ${reused ? "kept from an earlier --keep run" : "seeded"} in ${seedSeconds.toFixed(1)} s`);
     const statement = await countStatement(database, now);
     await explain(database, dialect, statement);
 
@@ -215,7 +240,7 @@ async function measureCount(dialect: Dialect): Promise<CountResult> {
 /** The count's statement, exactly as the repository's countSegment builds it. */
 async function countStatement(database: Database, now: number): Promise<CompiledQuery> {
   const channelIds = await resolveChannelIds(database.db, TREE);
-  return countQuery(database.db, TREE, "trusted", now, channelIds).compile();
+  return countQuery(database.db, database.dialect, TREE, "trusted", now, channelIds).compile();
 }
 
 /** Runs `work` as countSegment runs its statement: on PostgreSQL, in a transaction with its settings. */
@@ -273,10 +298,10 @@ async function measureSend(dialect: Dialect, endpointFor: (id: string) => string
     const seedStarted = performance.now();
     await seedSendSubscriptions(tagged.database, now, SEND_SUBS, (j) => endpointFor(`s${j}`), (j) => `s${j}`);
     await seedTags(tagged.database.db, dialect, SEND_SUBS, now);
-    await analyze(tagged.database.db);
+    await analyze(tagged.database.db, dialect);
     const targets = (await createRepositories(tagged.database).segments.countSegment(TREE, "trusted", now)).subscriptions;
     await seedSendSubscriptions(plain.database, now, targets, (j) => endpointFor(`e${j}`), (j) => `e${j}`);
-    await analyze(plain.database.db);
+    await analyze(plain.database.db, dialect);
     log(`${dialect}: ${SEND_SUBS} tagged subscriptions (${targets} in the segment) and ${targets} others, with real keys, seeded in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s`);
     for (const engine of engines) engine.start();
     const [segmentEngine, everyoneEngine] = engines as [DeliveryEngine, DeliveryEngine];

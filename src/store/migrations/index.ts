@@ -6,6 +6,7 @@ import { identity } from "./0011-identity.js";
 import { initial } from "./0001-initial.js";
 import { operators } from "./0003-operators.js";
 import { people } from "./0007-people.js";
+import { segmentKeys } from "./0013-segment-keys.js";
 import { segments } from "./0008-segments.js";
 import { sendStates } from "./0010-send-states.js";
 import { sends } from "./0004-sends.js";
@@ -30,4 +31,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: SinoMi
   ["0010-send-states", sendStates],
   ["0011-identity", identity],
   ["0012-templates", templates],
+  ["0013-segment-keys", segmentKeys],
 ];
