@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState, type ReactNode } from "react";
 import { ThemeProvider } from "@mui/material/styles";
 import type { Organisation, OrganisationResponse } from "../../shared/api/organisation.js";
 import { API_ROUTES } from "../../shared/api/routes.js";
-import { createJsonRequest } from "../../client/http/json-request.js";
+import { createJsonRequest } from "../../client/index.js";
 import { themeWithAccent } from "../theme.js";
 import { OrganisationContext } from "./organisation-context.js";
 
