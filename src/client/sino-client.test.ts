@@ -155,9 +155,8 @@ describe("createSinoClient", () => {
     try {
       const page = fakePage({ permission: "granted" });
       // Chromium offline: subscribe() waits for its push service forever, without an error.
-      (page.win.navigator.serviceWorker as unknown as { ready: Promise<{ pushManager: object }> }).ready.then((registration) => {
-        (registration.pushManager as { subscribe: () => Promise<never> }).subscribe = () => new Promise<never>(() => undefined);
-      });
+      const registration = await (page.win.navigator.serviceWorker as unknown as { ready: Promise<{ pushManager: object }> }).ready;
+      (registration.pushManager as { subscribe: () => Promise<never> }).subscribe = () => new Promise<never>(() => undefined);
       const sino = createSinoClient({ sinoUrl: "https://sino.example/", site: "abc123", window: page.win, fetch: page.fetch, logger: page.logger });
       await sino.start();
       const pending = sino.subscribe();

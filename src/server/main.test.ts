@@ -17,7 +17,7 @@ async function publicKeyOf(server: TestServer): Promise<string> {
   const body = (await response.json()) as PublicConfig;
   // Only public settings: the VAPID public key, what the bell's channel menu needs and the zone the
   // Painel shows and schedules times in.
-  expect(Object.keys(body).sort()).toEqual(["channels", "maxChannelsPerSubscription", "timeZone", "vapidPublicKey"]);
+  expect(Object.keys(body).sort()).toEqual(["channels", "maxChannelsPerSubscription", "organisation", "timeZone", "vapidPublicKey"]);
   return body.vapidPublicKey;
 }
 

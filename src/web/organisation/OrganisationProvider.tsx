@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState, type ReactNode } from "react";
 import type { Organisation, OrganisationResponse } from "../../shared/api/organisation.js";
 import { API_ROUTES } from "../../shared/api/routes.js";
-import { createJsonRequest } from "../../client/http/json-request.js";
+import { createJsonRequest } from "../../client/index.js";
 import { OrganisationContext } from "./organisation-context.js";
 
 /**
