@@ -69,7 +69,7 @@ describe("the sino command's own output", () => {
     expect(tags.code).toBe(0);
     for (const line of ["show [opções] <userId>", "set [opções] <userId> <etiquetas...>", "rm [opções] <userId> <chaves...>"]) expect(tags.stdout).toContain(line);
     expect(tagsSet.stdout).toContain("Uso: sino tags set [opções] <userId> <etiquetas...>");
-    expect(tagsSet.stdout).toContain("--token <token>  token de API com escopo admin");
+    expect(tagsSet.stdout).toContain("--token <token>  token de API com escopo Administrar, admin");
     // A command that needs a subcommand shows its help on stderr, as a usage error.
     expect(admin.code).toBe(2);
     expect(admin.stderr).toContain("Uso: sino admin [opções] [comando]");

@@ -124,7 +124,10 @@ export async function sendCommand(options: SendOptions, io: SendIo, { t }: Trans
   }
   const created = body as CreateNotificationResponse;
   io.stdout(`${describe(created.notification, timeZone, t)}\n`);
-  if (created.notification.notice === "hidden" && created.notification.audience.type !== "endpoint") io.stdout(`${t("cli:send.notPublished")}\n`);
+  // Said when it was asked for, or when a send that would be public by default is not (a test to one
+  // browser never is; a send to people is kept off unless it asks).
+  const keptOff = created.notification.notice === "hidden" && (options.notice === false || !["endpoint", "users"].includes(created.notification.audience.type));
+  if (keptOff) io.stdout(`${t("cli:send.notPublished")}\n`);
   // Whom the caller must reach another way (e-mail, SMS): their ids, one line.
   const missing = created.usersWithoutSubscriptions ?? [];
   if (missing.length > 0) io.stdout(`${t("cli:send.withoutSubscriptions", { count: missing.length, ids: missing.join(", ") })}\n`);
