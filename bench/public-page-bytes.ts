@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
-import { publicPageFiles } from "../test/support/public-page-files.js";
+import { publicPageFiles } from "../test/support/page-files.js";
 
 const webDir = process.argv[2] ?? "dist/web";
 

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { publicPageFiles } from "../support/public-page-files.js";
+import { publicPageFiles } from "../support/page-files.js";
 import { useRegisteredEmbedSite } from "./support/registered-embed-site.js";
 import { settledEmbedBell } from "./support/embed-page.js";
 import { installPushStub, makeSubscriptionKeys, testEndpoint } from "./support/push-stub.js";

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, posix } from "node:path";
 
 /**
@@ -9,6 +9,21 @@ import { dirname, join, posix } from "node:path";
 export function publicPageFiles(webDir: string): string[] {
   const html = readFileSync(join(webDir, "index.html"), "utf8");
   const entries = [...html.matchAll(/<(?:script|link)[^>]+(?:src|href)="(\/[^"]+\.js)"/g)].map((m) => m[1]!.slice(1));
+  return staticImportsOf(webDir, entries);
+}
+
+/**
+ * The Painel's shell: its entry chunk (DashboardApp, lazy from the public app) and every chunk it
+ * imports statically, the files any Painel page loads before its own chunk. Paths as above.
+ */
+export function painelShellFiles(webDir: string): string[] {
+  const entry = readdirSync(join(webDir, "assets")).find((file) => /^DashboardApp-[\w-]+\.js$/.test(file));
+  if (entry === undefined) throw new Error(`${webDir}/assets has no DashboardApp chunk`);
+  return staticImportsOf(webDir, [`assets/${entry}`]);
+}
+
+/** `entries` and the chunks they import statically, transitively, sorted. */
+function staticImportsOf(webDir: string, entries: readonly string[]): string[] {
   const seen = new Set<string>();
   const queue = [...entries];
   while (queue.length > 0) {
