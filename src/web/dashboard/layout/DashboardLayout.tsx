@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { Suspense, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, Outlet, useLocation, useNavigate } from "react-router";
 import AppBar from "@mui/material/AppBar";
@@ -25,6 +25,7 @@ import { API_ROUTES } from "../../../shared/api/routes.js";
 import { ColorModeMenu } from "../../color-mode/ColorModeMenu.js";
 import { PushBell } from "../../components/PushBell.js";
 import { errorText } from "../api/error-text.js";
+import { FullPageProgress } from "../components/FullPageProgress.js";
 import { VisuallyHidden } from "../components/VisuallyHidden.js";
 import { DASHBOARD_PATHS } from "../paths.js";
 import { useCurrentUser, useSession } from "../session/session-context.js";
@@ -103,7 +104,11 @@ export function DashboardLayout() {
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0, px: { xs: 2, sm: 3, lg: 5 }, pb: 6 }}>
         <Toolbar />
         <Box sx={{ maxWidth: 1120, mx: "auto", pt: { xs: 3, sm: 4 } }}>
-          <Outlet />
+          {/* Each page is a lazy chunk (DashboardApp): while one loads, its progress takes the
+              content area and the bar and navigation stay as they are. */}
+          <Suspense fallback={<FullPageProgress />}>
+            <Outlet />
+          </Suspense>
         </Box>
       </Box>
     </Box>
