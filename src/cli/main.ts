@@ -14,6 +14,8 @@ import { loadConfig } from "../server/config.js";
 import { createTranslator, type Translator } from "../server/i18n.js";
 import { startServer } from "../server/main.js";
 import { startWorker } from "../delivery/worker-process.js";
+import { createMetrics } from "../server/metrics/metrics.js";
+import { exposeProcessMetrics } from "../server/metrics/process-metrics.js";
 import { createLogger } from "../server/logger.js";
 import { createDatabase, dialectOf } from "../store/database.js";
 import { migrateToLatest } from "../store/migrate.js";
@@ -63,12 +65,22 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
       const config = loadConfig(io.env, translator);
       // SQLite has one writer and no row locks: there the embedded worker of `sino start` delivers.
       if (dialectOf(config.databaseUrl) !== "postgres") throw new Error(t("cli:workerNeedsPostgres"));
-      const worker = await startWorker(config, createLogger(config.logLevel));
+      const logger = createLogger(config.logLevel);
+      const metrics = createMetrics();
+      const worker = await startWorker(config, logger, metrics);
+      // A worker has no HTTP server: its metrics need a listener of their own.
+      const metricsListener = await exposeProcessMetrics({ metrics, config: config.metrics, database: worker.database, delivery: worker, translator, logger }).catch(
+        async (error: unknown) => {
+          await worker.close();
+          throw error;
+        },
+      );
+      if (metricsListener === undefined && config.metrics.token !== undefined) logger.warn({}, "SINO_METRICS_TOKEN is set but a worker serves metrics only on SINO_METRICS_LISTEN");
       io.stdout(`${t("cli:workerStarted", { id: worker.engine.workerId })}\n`);
       // SIGTERM: finish the sub-batches in flight, checkpoint them, give the leases back, exit 0.
       const stop = () => {
         io.stderr(`${t("cli:stopping")}\n`);
-        worker.close().then(
+        Promise.all([metricsListener?.close(), worker.close()]).then(
           () => process.exit(0),
           () => process.exit(1),
         );

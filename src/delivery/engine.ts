@@ -1,4 +1,4 @@
-import { createEncryptionPool, type EncryptionPool } from "../push/encryption-pool.js";
+import { createEncryptionPool, type EncryptionPool, type EncryptionPoolStats } from "../push/encryption-pool.js";
 import { createPushSender } from "../push/sender.js";
 import type { PushTransport } from "../push/transport.js";
 import type { VapidSigner } from "../push/vapid.js";
@@ -7,6 +7,7 @@ import type { Repositories } from "../store/repositories.js";
 import { resolveDeliveryOptions, type DeliveryOptions } from "./delivery-options.js";
 import { createProgressEvents, type ProgressListener } from "./progress-events.js";
 import { createBatchPusher } from "./push-batch.js";
+import { createPushCounter, type DeliveryMetrics } from "./push-metrics.js";
 import { createSendService, type SendService } from "./send-service.js";
 import { createWorker, type DeliveryLogger, type StopOptions } from "./worker.js";
 
@@ -25,6 +26,8 @@ export interface DeliveryEngineDeps {
   readonly workerId?: string;
   /** The icon of a send that sets none (the organisation's logo); none by default. */
   readonly defaultIcon?: () => Promise<string | null>;
+  /** This process's metrics (pushes by push service and outcome); none by default. */
+  readonly metrics?: DeliveryMetrics;
 }
 
 export interface DeliveryEngine extends SendService {
@@ -38,6 +41,8 @@ export interface DeliveryEngine extends SendService {
   wake(): void;
   /** Stops the lanes (see `StopOptions`) and the encryption threads. */
   stop(options?: StopOptions): Promise<void>;
+  /** The encryption threads' load (metrics); undefined until the first push starts them. */
+  encryptionStats(): EncryptionPoolStats | undefined;
 }
 
 const SILENT: DeliveryLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -58,14 +63,17 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
   });
   let pool: EncryptionPool | undefined;
   let started = false;
+  const countPushes = deps.metrics === undefined ? undefined : createPushCounter(deps.metrics);
   const worker = createWorker({
     queue,
     notifications,
     pusher: {
-      push(send, items, now, payloadOf) {
+      async push(send, items, now, payloadOf) {
         // Threads start with the first push, not with the worker: an idle server spends nothing.
         if (pool === undefined && options.encryptionThreads > 0) pool = createEncryptionPool({ threads: options.encryptionThreads });
-        return createBatchPusher(sender, pool).push(send, items, now, payloadOf);
+        const outcomes = await createBatchPusher(sender, pool).push(send, items, now, payloadOf);
+        countPushes?.(items, outcomes);
+        return outcomes;
       },
     },
     options,
@@ -103,5 +111,6 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
       await pool?.close();
       pool = undefined;
     },
+    encryptionStats: () => pool?.stats(),
   };
 }

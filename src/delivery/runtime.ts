@@ -1,13 +1,15 @@
 import { readFileSync } from "node:fs";
 import type { EndpointPolicy } from "../push/endpoint-policy.js";
 import { createPushSender } from "../push/sender.js";
-import { createPushTransport, type PushTransport } from "../push/transport.js";
+import type { EncryptionPoolStats } from "../push/encryption-pool.js";
+import { createPushTransport, type PushTransport, type TransportStats } from "../push/transport.js";
 import { createVapidSigner } from "../push/vapid.js";
 import type { VapidKeys } from "../push/vapid-keys.js";
 import { organisationLogoUrl } from "../shared/api/organisation.js";
 import type { Repositories } from "../store/repositories.js";
 import { resolveDeliveryOptions } from "./delivery-options.js";
 import { createDeliveryEngine, type DeliveryEngine } from "./engine.js";
+import type { DeliveryMetrics } from "./push-metrics.js";
 import { createHygieneTask, type HygieneOptions, type HygieneTask } from "./hygiene-task.js";
 import { createSegmentSizesTask, type SegmentSizesTask } from "./segment-sizes-task.js";
 import { createScheduler, type Scheduler } from "./scheduler.js";
@@ -73,12 +75,26 @@ export interface DeliveryRuntime {
   readonly webhooks: WebhookDispatcher;
   /** Starts the worker lanes and the scheduler. */
   start(): void;
+  /** This process's push connections and encryption threads right now (metrics). */
+  stats(): DeliveryStats;
   /** Stops the lanes (graceful: in-flight sub-batches finish and are checkpointed), then the connections. */
   close(options?: { graceful: boolean }): Promise<void>;
 }
 
+export interface DeliveryStats {
+  readonly transport: TransportStats;
+  /** Undefined until the first push starts the threads (or with SINO_ENCRYPTION_THREADS=0). */
+  readonly encryption: EncryptionPoolStats | undefined;
+}
+
 /** The delivery engine wired from the configuration: transport, VAPID signer, options. */
-export function createDeliveryRuntime(config: DeliveryRuntimeConfig, repositories: Repositories, vapidKeys: VapidKeys, logger: DeliveryLogger): DeliveryRuntime {
+export function createDeliveryRuntime(
+  config: DeliveryRuntimeConfig,
+  repositories: Repositories,
+  vapidKeys: VapidKeys,
+  logger: DeliveryLogger,
+  metrics?: DeliveryMetrics,
+): DeliveryRuntime {
   const d = config.delivery;
   const transport: PushTransport = createPushTransport({
     policy: config.endpointPolicy,
@@ -100,6 +116,7 @@ export function createDeliveryRuntime(config: DeliveryRuntimeConfig, repositorie
     vapid,
     logger,
     options: engineOptions,
+    ...(metrics === undefined ? {} : { metrics }),
     async defaultIcon() {
       const organisation = await repositories.organisation.get();
       return organisation.logo === null || organisation.updatedAt === null ? null : organisationLogoUrl(config.publicUrl, organisation.updatedAt);
@@ -163,6 +180,7 @@ export function createDeliveryRuntime(config: DeliveryRuntimeConfig, repositorie
       segmentSizes.start();
       webhooks.start();
     },
+    stats: () => ({ transport: transport.stats(), encryption: engine.encryptionStats() }),
     close: (options = { graceful: true }) =>
       (closing ??= (async () => {
         await scheduler.stop();

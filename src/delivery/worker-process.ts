@@ -5,7 +5,8 @@ import { createRepositories } from "../store/repositories.js";
 import { ensureVapidKeys } from "../store/vapid-keys-store.js";
 import { waitForDatabase } from "../store/wait-for-database.js";
 import type { DeliveryEngine } from "./engine.js";
-import { createDeliveryRuntime, type DeliveryRuntimeConfig } from "./runtime.js";
+import type { DeliveryMetrics } from "./push-metrics.js";
+import { createDeliveryRuntime, type DeliveryRuntimeConfig, type DeliveryStats } from "./runtime.js";
 import type { DeliveryLogger } from "./worker.js";
 
 /** What a worker process reads from the configuration (the server's `Config` has this shape). */
@@ -19,6 +20,8 @@ export interface WorkerConfig extends DeliveryRuntimeConfig {
 export interface RunningWorker {
   readonly engine: DeliveryEngine;
   readonly database: Database;
+  /** Push connections and encryption threads right now (metrics). */
+  stats(): DeliveryStats;
   /**
    * Graceful (SIGTERM): claims nothing more, finishes and checkpoints the sub-batches in flight,
    * gives its leases back, then closes the connections and the database.
@@ -30,24 +33,28 @@ export interface RunningWorker {
  * `sino worker`: the delivery engine alone, no HTTP server. Any number of these, on any number of
  * machines, share the sends of one PostgreSQL database through row locks and leases.
  */
-export async function startWorker(config: WorkerConfig, logger: DeliveryLogger): Promise<RunningWorker> {
+export async function startWorker(config: WorkerConfig, logger: DeliveryLogger, metrics?: DeliveryMetrics): Promise<RunningWorker> {
   const database = createDatabase({
     url: config.databaseUrl,
     poolSize: config.databasePoolSize,
     schema: config.databaseSchema,
-    onConnectionError: (error) => logger.warn({ cause: error.message }, "database connection lost; the next query reconnects"),
+    onConnectionError: (error) => {
+      metrics?.databaseErrors.inc({ kind: "connection" });
+      logger.warn({ cause: error.message }, "database connection lost; the next query reconnects");
+    },
   });
   try {
     await waitForDatabase(database, { logger });
     await migrateToLatest(database);
     const repositories = createRepositories(database);
     const vapidKeys = await ensureVapidKeys(repositories.settings, generateVapidKeys, config.vapidKeys);
-    const runtime = createDeliveryRuntime(config, repositories, vapidKeys, logger);
+    const runtime = createDeliveryRuntime(config, repositories, vapidKeys, logger, metrics);
     runtime.start();
     let closing: Promise<void> | undefined;
     return {
       engine: runtime.engine,
       database,
+      stats: () => runtime.stats(),
       close: () => (closing ??= runtime.close({ graceful: true }).then(() => database.destroy())),
     };
   } catch (error) {

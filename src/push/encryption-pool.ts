@@ -1,4 +1,5 @@
 import { availableParallelism } from "node:os";
+import { performance } from "node:perf_hooks";
 import { Piscina } from "piscina";
 import { checkPlaintextLength } from "./encrypt.js";
 import type { EncryptBatchResult, EncryptBatchTask } from "./encryption-worker.js";
@@ -21,7 +22,22 @@ export interface EncryptionPool {
    * Throws `payload_too_large` at once, before queuing anything.
    */
   encryptBatch(plaintext: Uint8Array | string, keys: readonly SubscriberKeys[]): Promise<BatchItem[]>;
+  stats(): EncryptionPoolStats;
   close(): Promise<void>;
+}
+
+/** How busy the threads are, for metrics: counted per batch task, never per message. */
+export interface EncryptionPoolStats {
+  readonly threads: number;
+  /** Batch tasks handed to the pool and not yet finished (running or queued behind the threads). */
+  readonly tasks: number;
+  /**
+   * Thread-seconds spent busy since the pool started: the time integral of min(tasks, threads).
+   * Its rate divided by `threads` is the pool's utilisation (1: every thread always busy).
+   */
+  readonly busySeconds: number;
+  /** Messages encrypted (or refused for bad keys) since the pool started. */
+  readonly messages: number;
 }
 
 /**
@@ -39,13 +55,32 @@ export function createEncryptionPool(options: EncryptionPoolOptions = {}): Encry
     maxThreads: threads,
     idleTimeout: Number.POSITIVE_INFINITY,
   });
+  let tasks = 0;
+  let busyMs = 0;
+  let messages = 0;
+  let changedAt = performance.now();
+  /** Piscina runs a task as soon as a thread is free, so min(tasks, threads) threads are busy between changes. */
+  function account(): void {
+    const now = performance.now();
+    busyMs += Math.min(tasks, threads) * (now - changedAt);
+    changedAt = now;
+  }
   return {
     threads,
     async encryptBatch(plaintext, keys) {
       const bytes = typeof plaintext === "string" ? Buffer.from(plaintext, "utf8") : plaintext;
       checkPlaintextLength(bytes.byteLength);
       if (keys.length === 0) return [];
-      const result = await piscina.run({ plaintext: bytes, keys });
+      account();
+      tasks++;
+      let result: EncryptBatchResult;
+      try {
+        result = await piscina.run({ plaintext: bytes, keys });
+      } finally {
+        account();
+        tasks--;
+      }
+      messages += keys.length;
       const items: BatchItem[] = new Array<BatchItem>(keys.length);
       for (let i = 0; i < keys.length; i++) {
         const error = result.errors[i];
@@ -53,6 +88,10 @@ export function createEncryptionPool(options: EncryptionPoolOptions = {}): Encry
         items[i] = error != null ? { error: error as PushErrorCode } : Buffer.from(result.buffer, i * result.bodyLength, result.bodyLength);
       }
       return items;
+    },
+    stats() {
+      account();
+      return { threads, tasks, busySeconds: busyMs / 1000, messages };
     },
     close() {
       return piscina.destroy();

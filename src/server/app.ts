@@ -47,6 +47,9 @@ import { registerTemplateRoutes } from "./routes/templates/templates.js";
 import { registerSegmentQueryRoutes } from "./routes/segments/segment-queries.js";
 import { PUBLIC_API_PATHS, pathOf, registerPublicCors } from "./sites/public-cors.js";
 import { createSiteRegistry } from "./sites/site-registry.js";
+import { registerHttpMetrics } from "./metrics/http-metrics.js";
+import { registerMetricsRoute } from "./metrics/metrics-endpoint.js";
+import type { Metrics } from "./metrics/metrics.js";
 
 export interface AppDeps {
   readonly config: Config;
@@ -65,6 +68,8 @@ export interface AppDeps {
   readonly resolveWebhookHost?: ResolveHost;
   /** Overrides for operator authentication (tests). */
   readonly auth?: AuthOptions;
+  /** This process's metrics: request timings, ingestion counters and GET /metrics (see SINO_METRICS_*). */
+  readonly metrics?: Metrics;
 }
 
 export interface AuthOptions {
@@ -136,6 +141,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     return reply.code(apiError.statusCode).send(errorBody(deps.translator, apiError.code, apiError.field, apiError.detail));
   });
 
+  // Before any route, so its hooks time every one of them.
+  if (deps.metrics !== undefined) registerHttpMetrics(app, deps.metrics);
   await registerSecurityHeaders(app, { publicUrl: deps.config.publicUrl });
   const authDeps = createAuthDeps(deps, now);
   await app.register(fastifyCookie);
@@ -247,6 +254,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
   registerApiDocs(app, deps.translator);
+  // With SINO_METRICS_LISTEN the scraper uses that listener instead; with no token it is off (404).
+  const metricsToken = deps.config.metrics.token;
+  if (deps.metrics !== undefined && metricsToken !== undefined && deps.config.metrics.listen === undefined) {
+    registerMetricsRoute(app, { metrics: deps.metrics, token: metricsToken, translator: deps.translator });
+  }
 
   await registerEmbedAssets(app, { webDir: deps.config.webDir, publicUrl: deps.config.publicUrl, translator: deps.translator });
   const servesWebApp = await registerWebApp(app, deps.config.webDir);

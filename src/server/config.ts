@@ -59,6 +59,24 @@ export interface Config {
   readonly identitySecretGraceMs: number;
   /** SINO_WEBHOOK_*: outbound webhooks (URL policy, deadline, retention). */
   readonly webhooks: WebhooksConfig;
+  /** SINO_METRICS_TOKEN / SINO_METRICS_LISTEN: who may read GET /metrics, and where. */
+  readonly metrics: MetricsConfig;
+}
+
+/**
+ * GET /metrics (Prometheus) is off unless one of these is set: the numbers describe the whole
+ * installation (sends, queue, push services), which the public must not read.
+ */
+export interface MetricsConfig {
+  /** The bearer token a scraper sends; when set, every /metrics answer requires it. */
+  readonly token: string | undefined;
+  /** A listener of its own serving only /metrics (and then not on the main one); `sino worker` needs it. */
+  readonly listen: ListenAddress | undefined;
+}
+
+export interface ListenAddress {
+  readonly host: string;
+  readonly port: number;
 }
 
 export interface WebhooksConfig extends WebhookRuntimeOptions {
@@ -329,6 +347,16 @@ const OPTIONS = {
     doc: "Extra CA certificates (PEM file) to trust for webhook receivers; for tests against a local receiver.",
     schema: (_d, m) => z.string().refine((path) => existsSync(path), m("file")).optional(),
   }),
+  SINO_METRICS_TOKEN: option({
+    default: undefined,
+    doc: "Bearer token Prometheus sends to read GET /metrics (at least 16 characters); without it or SINO_METRICS_LISTEN, /metrics is off.",
+    schema: (_d, m) => z.string().refine((token) => token.length >= MIN_METRICS_TOKEN_LENGTH && !/\s/.test(token), m("metricsToken", { min: MIN_METRICS_TOKEN_LENGTH })).optional(),
+  }),
+  SINO_METRICS_LISTEN: option({
+    default: undefined,
+    doc: "host:port of a separate listener that serves only GET /metrics (then not on the main port); how a sino worker exposes its metrics.",
+    schema: (_d, m) => z.string().refine((value) => parseListenAddress(value) !== undefined, m("listenAddress")).optional(),
+  }),
 };
 
 type Options = typeof OPTIONS;
@@ -450,8 +478,24 @@ function createEnvSchema(t: Translator["t"]) {
           retentionDays: v.SINO_WEBHOOK_RETENTION_DAYS,
           caFile: v.SINO_WEBHOOK_CA_FILE === undefined ? undefined : resolve(v.SINO_WEBHOOK_CA_FILE),
         }),
+        metrics: Object.freeze({
+          token: v.SINO_METRICS_TOKEN,
+          listen: v.SINO_METRICS_LISTEN === undefined ? undefined : parseListenAddress(v.SINO_METRICS_LISTEN),
+        }),
       };
     });
+}
+
+/** Shorter tokens can be guessed; a scraper's configuration holds any length as easily. */
+const MIN_METRICS_TOKEN_LENGTH = 16;
+
+/** `127.0.0.1:9464`, `[::1]:9464`, `0.0.0.0:9464` or `metrics.local:9464` (a port from 0; 0 picks a free one). */
+export function parseListenAddress(value: string): ListenAddress | undefined {
+  const match = /^(?:\[([0-9a-f:.]+)\]|([^\s:[\]]+)):(\d{1,5})$/i.exec(value);
+  if (match === null) return undefined;
+  const port = Number(match[3]);
+  if (port > 65535) return undefined;
+  return Object.freeze({ host: match[1] ?? match[2]!, port });
 }
 
 /** An IANA zone name the runtime knows (Intl throws a RangeError for any other). */

@@ -12,6 +12,9 @@ import type { Config } from "./config.js";
 import { createTranslator } from "./i18n.js";
 import { createLogger } from "./logger.js";
 import { waitForDatabase } from "../store/wait-for-database.js";
+import { createMetrics, type Metrics } from "./metrics/metrics.js";
+import type { MetricsListener } from "./metrics/metrics-endpoint.js";
+import { exposeProcessMetrics } from "./metrics/process-metrics.js";
 
 export interface RunningServer {
   /** Where the server listens, e.g. `http://127.0.0.1:8080` (`localhost` when bound to all interfaces). */
@@ -20,6 +23,10 @@ export interface RunningServer {
   readonly database: Database;
   /** Creates and tracks sends; its worker lanes run here unless SINO_WORKER_EMBEDDED=false. */
   readonly delivery: DeliveryEngine;
+  /** This process's Prometheus registry (GET /metrics, or the SINO_METRICS_LISTEN listener). */
+  readonly metrics: Metrics;
+  /** Where the SINO_METRICS_LISTEN listener serves /metrics, when configured. */
+  readonly metricsUrl: string | undefined;
   /** Stops accepting requests, waits for those in flight, then closes the database. */
   close(): Promise<void>;
 }
@@ -29,38 +36,49 @@ export interface StartOptions {
   readonly logger?: FastifyBaseLogger;
   /** PostgreSQL only: run in this schema instead of `public` (tests give each server its own). */
   readonly schema?: string;
+  /** The process's metrics registry (default: a new one with the process metrics). */
+  readonly metrics?: Metrics;
 }
 
 /** All the wiring: open and migrate the database, load or create the VAPID keys, listen. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel);
+  const metrics = options.metrics ?? createMetrics();
   const database = createDatabase({
     url: config.databaseUrl,
     poolSize: config.databasePoolSize,
     schema: options.schema ?? config.databaseSchema,
-    onConnectionError: (error) => logger.warn({ cause: error.message }, "database connection lost; the next query reconnects"),
+    onConnectionError: (error) => {
+      metrics.databaseErrors.inc({ kind: "connection" });
+      logger.warn({ cause: error.message }, "database connection lost; the next query reconnects");
+    },
   });
+  const translator = createTranslator();
   let app: FastifyInstance | undefined;
   let delivery: DeliveryRuntime | undefined;
+  let metricsListener: MetricsListener | undefined;
   try {
     await waitForDatabase(database, { logger });
     await migrateToLatest(database);
     const repositories = createRepositories(database);
     const vapidKeys = await ensureVapidKeys(repositories.settings, generateVapidKeys, config.vapidKeys);
-    delivery = createDeliveryRuntime(config, repositories, vapidKeys, logger);
+    delivery = createDeliveryRuntime(config, repositories, vapidKeys, logger, metrics);
     app = await buildApp({
       config,
       repositories,
       vapidKeys,
       logger,
-      translator: createTranslator(),
+      translator,
+      metrics,
       delivery: delivery.engine,
       ...(config.delivery.embedded ? { webhookDispatcher: delivery.webhooks } : {}),
     });
     await app.listen({ port: config.port, host: config.host });
+    metricsListener = await exposeProcessMetrics({ metrics, config: config.metrics, database, delivery, translator, logger });
     if (config.delivery.embedded) delivery.start();
     const started = app;
     const runtime = delivery;
+    const listener = metricsListener;
     const url = urlOf(started.server.address() as AddressInfo);
     let closing: Promise<void> | undefined;
     return {
@@ -68,10 +86,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       app: started,
       database,
       delivery: runtime.engine,
+      metrics,
+      metricsUrl: listener?.url,
       // Requests first (no new sends), then the lanes finish their sub-batches, then the database.
-      close: () => (closing ??= started.close().then(() => runtime.close({ graceful: true })).then(() => database.destroy())),
+      close: () =>
+        (closing ??= Promise.all([started.close(), listener?.close()])
+          .then(() => runtime.close({ graceful: true }))
+          .then(() => database.destroy())),
     };
   } catch (error) {
+    await metricsListener?.close().catch(() => undefined);
     await app?.close().catch(() => undefined);
     await delivery?.close().catch(() => undefined);
     await database.destroy().catch(() => undefined);

@@ -155,6 +155,8 @@ export const ERROR_STATUS = {
   organisation_logo_invalid: 400,
   organisation_logo_too_large: 400,
   organisation_logo_not_found: 404,
+  /** GET /metrics without `Authorization: Bearer <SINO_METRICS_TOKEN>`, or with another token. */
+  metrics_token_invalid: 401,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -28,7 +28,19 @@ export interface Database {
   readonly dialect: Dialect;
   /** PostgreSQL: the schema in use (`public` unless one was given); SQLite: undefined. */
   readonly schema: string | undefined;
+  /** PostgreSQL: the connection pool's state now (metrics); SQLite (one connection, no pool): absent. */
+  readonly pool?: () => PoolStats;
   destroy(): Promise<void>;
+}
+
+export interface PoolStats {
+  /** Connections open, busy or idle. */
+  readonly total: number;
+  readonly idle: number;
+  /** Queries waiting for a connection: the pool is too small for the load when this stays above 0. */
+  readonly waiting: number;
+  /** SINO_DATABASE_POOL_SIZE. */
+  readonly max: number;
 }
 
 /** One trivial query: resolves once the database answers (start-up waits on it). */
@@ -131,7 +143,14 @@ function createPostgres(url: string, options: DatabaseOptions): Database {
   // good; the query in flight, if any, fails with the error as well.
   pool.on("connect", (client) => client.on("error", onError));
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: "postgres", schema, destroy: () => db.destroy() };
+  const max = options.poolSize ?? DEFAULT_POOL_SIZE;
+  return {
+    db,
+    dialect: "postgres",
+    schema,
+    pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max }),
+    destroy: () => db.destroy(),
+  };
 }
 
 /**
