@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import type { FastifyBaseLogger } from "fastify";
 import { loadConfig } from "../../src/server/config.js";
 import { startServer } from "../../src/server/main.js";
+import type { Metrics } from "../../src/server/metrics/metrics.js";
 import type { DeliveryEngine } from "../../src/delivery/engine.js";
 import type { Database, Dialect } from "../../src/store/database.js";
 import { createTestDatabaseLocation, type TestDatabaseLocation } from "./db.js";
@@ -18,6 +19,8 @@ export interface TestServerOptions {
   readonly location?: TestDatabaseLocation;
   /** Where the server logs (default: a pino logger at SINO_LOG_LEVEL). */
   readonly logger?: FastifyBaseLogger;
+  /** The server's metrics registry (default: a new one, as `sino start` makes). */
+  readonly metrics?: Metrics;
 }
 
 export interface TestServer {
@@ -30,6 +33,10 @@ export interface TestServer {
   /** The server's delivery engine (sends; its lanes run unless SINO_WORKER_EMBEDDED=false). */
   readonly delivery: DeliveryEngine;
   readonly location: TestDatabaseLocation;
+  /** The server's metrics registry. */
+  readonly metrics: Metrics;
+  /** The SINO_METRICS_LISTEN listener's `http://host:port`, when configured. */
+  readonly metricsUrl: string | undefined;
   /** Stops the server and drops its database (unless it was given one). */
   close(): Promise<void>;
 }
@@ -60,6 +67,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       startServer(config, {
         ...(location.schema === undefined ? {} : { schema: location.schema }),
         ...(options.logger === undefined ? {} : { logger: options.logger }),
+        ...(options.metrics === undefined ? {} : { metrics: options.metrics }),
       }),
     );
     const port = new URL(server.url).port;
@@ -68,6 +76,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       baseUrl: `http://localhost:${port}`,
       database: server.database,
       delivery: server.delivery,
+      metrics: server.metrics,
+      metricsUrl: server.metricsUrl,
       location,
       async close() {
         await server.close();

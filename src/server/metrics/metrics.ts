@@ -111,13 +111,19 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     registers,
   });
   const encryptionMessages = new Counter({ name: "sino_encryption_messages_total", help: "Messages the encryption threads encrypted.", registers });
-  const poolConnections = new Gauge({
-    name: "sino_database_pool_connections",
-    help: "PostgreSQL pool of this process: idle and busy connections, and queries waiting for one.",
-    labelNames: ["state"] as const,
-    registers,
-  });
-  const poolMax = new Gauge({ name: "sino_database_pool_max", help: "Most PostgreSQL connections this process opens (SINO_DATABASE_POOL_SIZE).", registers });
+  // Only where there is a pool (PostgreSQL): SQLite's one connection would show a meaningless 0.
+  let poolGauges: { connections: Gauge<"state">; max: Gauge } | undefined;
+  function poolGaugesOnce(): { connections: Gauge<"state">; max: Gauge } {
+    return (poolGauges ??= {
+      connections: new Gauge({
+        name: "sino_database_pool_connections",
+        help: "PostgreSQL pool of this process: idle and busy connections, and queries waiting for one.",
+        labelNames: ["state"] as const,
+        registers,
+      }),
+      max: new Gauge({ name: "sino_database_pool_max", help: "Most PostgreSQL connections this process opens (SINO_DATABASE_POOL_SIZE).", registers }),
+    });
+  }
 
   // The pool's counters restart with it (a stopped and restarted engine): only increases are added.
   let encryptionSeen = { busySeconds: 0, messages: 0 };
@@ -140,10 +146,11 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     }
     const pool = database?.pool?.();
     if (pool !== undefined) {
-      poolConnections.set({ state: "idle" }, pool.idle);
-      poolConnections.set({ state: "busy" }, pool.total - pool.idle);
-      poolConnections.set({ state: "waiting" }, pool.waiting);
-      poolMax.set(pool.max);
+      const gauges = poolGaugesOnce();
+      gauges.connections.set({ state: "idle" }, pool.idle);
+      gauges.connections.set({ state: "busy" }, pool.total - pool.idle);
+      gauges.connections.set({ state: "waiting" }, pool.waiting);
+      gauges.max.set(pool.max);
     }
     if (delivery !== undefined) {
       const stats = delivery.stats();
@@ -175,6 +182,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     databaseErrors,
     observe(next) {
       sources = { ...sources, ...next };
+      if (sources.database?.pool !== undefined) poolGaugesOnce();
     },
     async scrape() {
       await refresh();
