@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_PUSH_HOSTS } from "../push/endpoint-policy.js";
 import { generateVapidKeys } from "../push/vapid-keys.js";
-import { CONFIG_OPTIONS, ConfigError, isVapidSubject, loadConfig, type Env } from "./config.js";
+import { CONFIG_OPTIONS, ConfigError, isVapidSubject, loadConfig, parseListenAddress, type Env } from "./config.js";
 
 function configError(env: Env): ConfigError {
   try {
@@ -112,6 +112,37 @@ describe("loadConfig", () => {
 
   it("lists every problem at once", () => {
     expect(configError({ SINO_PORT: "-1", SINO_LOG_LEVEL: "x" }).issues).toHaveLength(2);
+  });
+});
+
+describe("the metrics options", () => {
+  it("leaves /metrics off by default and reads a token and a listen address", () => {
+    expect(loadConfig({}).metrics).toEqual({ token: undefined, listen: undefined });
+    expect(loadConfig({ SINO_METRICS_TOKEN: "0123456789abcdef", SINO_METRICS_LISTEN: "0.0.0.0:9464" }).metrics).toEqual({
+      token: "0123456789abcdef",
+      listen: { host: "0.0.0.0", port: 9464 },
+    });
+  });
+
+  it.each([
+    ["127.0.0.1:9464", { host: "127.0.0.1", port: 9464 }],
+    ["[::1]:9464", { host: "::1", port: 9464 }],
+    ["metrics.internal:0", { host: "metrics.internal", port: 0 }],
+    ["9464", undefined],
+    [":9464", undefined],
+    ["::1:9464", undefined],
+    ["127.0.0.1:65536", undefined],
+    ["127.0.0.1:http", undefined],
+  ])("reads the listen address %s", (value, expected) => {
+    expect(parseListenAddress(value)).toEqual(expected);
+  });
+
+  it.each<[string, Env, string]>([
+    ["a short token", { SINO_METRICS_TOKEN: "curto" }, "SINO_METRICS_TOKEN precisa ter pelo menos 16 caracteres, sem espaços."],
+    ["a token with a space", { SINO_METRICS_TOKEN: "0123456789 abcdefgh" }, "SINO_METRICS_TOKEN precisa ter pelo menos 16 caracteres, sem espaços."],
+    ["a listen address without a port", { SINO_METRICS_LISTEN: "127.0.0.1" }, "SINO_METRICS_LISTEN precisa ser host:porta, por exemplo 127.0.0.1:9464 ou [::1]:9464."],
+  ])("refuses %s with a pt-BR message", (_name, env, message) => {
+    expect(configError(env).issues).toEqual([message]);
   });
 });
 
