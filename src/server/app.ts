@@ -254,10 +254,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
   registerApiDocs(app, deps.translator);
-  // With SINO_METRICS_LISTEN the scraper uses that listener instead; with no token it is off (404).
-  const metricsToken = deps.config.metrics.token;
-  if (deps.metrics !== undefined && metricsToken !== undefined && deps.config.metrics.listen === undefined) {
-    registerMetricsRoute(app, { metrics: deps.metrics, token: metricsToken, translator: deps.translator });
+  // Served here only behind the token; with SINO_METRICS_LISTEN the scraper uses that listener.
+  if (deps.metrics !== undefined) {
+    const { token, listen } = deps.config.metrics;
+    registerMetricsRoute(app, { metrics: deps.metrics, token, translator: deps.translator, served: token !== undefined && listen === undefined });
   }
 
   await registerEmbedAssets(app, { webDir: deps.config.webDir, publicUrl: deps.config.publicUrl, translator: deps.translator });

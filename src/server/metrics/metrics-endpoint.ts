@@ -15,12 +15,16 @@ export interface MetricsEndpointDeps {
 }
 
 /**
- * GET /metrics on the main listener, behind the token. Outside /api/v1 and left out of the
- * OpenAPI document: it is Prometheus's text format for the operator's scraper, not the API, and
- * its credential is not an API token. Successful scrapes are not logged (one every 15 s).
+ * GET /metrics on the main listener: served behind the token, or answered 404 when it is off
+ * (no token) or moved to SINO_METRICS_LISTEN. Registered either way, so the web app's page
+ * fallback never answers it with index.html. Outside /api/v1 and left out of the OpenAPI
+ * document: it is Prometheus's text format for the operator's scraper, not the API, and its
+ * credential is not an API token. Successful scrapes are not logged (one every 15 s).
  */
-export function registerMetricsRoute(app: FastifyInstance, deps: MetricsEndpointDeps & { readonly token: string }): void {
-  app.get(METRICS_PATH, { logLevel: "warn", schema: { operationId: "getMetrics", hide: true } }, (request, reply) => answer(deps, request, reply));
+export function registerMetricsRoute(app: FastifyInstance, deps: MetricsEndpointDeps & { readonly served: boolean }): void {
+  app.get(METRICS_PATH, { logLevel: "warn", schema: { operationId: "getMetrics", hide: true } }, (request, reply) =>
+    deps.served ? answer(deps, request, reply) : reply.code(404).send(errorBody(deps.translator, "not_found")),
+  );
 }
 
 export interface MetricsListener {

@@ -157,6 +157,8 @@ describe("who may read /metrics", () => {
     server = await startTestServer({ env: { SINO_WORKER_EMBEDDED: "false" } });
     const response = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
     expect(response.status).toBe(404);
+    // An API-style 404, not the web app's page fallback.
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe("not_found");
     expect(server.metricsUrl).toBeUndefined();
   });
 
@@ -166,7 +168,9 @@ describe("who may read /metrics", () => {
     expect(listener).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(new URL(listener).port).not.toBe(new URL(server.url).port);
     // Not on the main listener any more, even with the token.
-    expect((await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(404);
+    const main = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    expect(main.status).toBe(404);
+    expect(((await main.json()) as { error: { code: string } }).error.code).toBe("not_found");
     expect((await fetch(`${listener}/metrics`)).status).toBe(401);
     expect(sampleValue(await scrape(listener), "sino_delivery_jobs_pending")).toBe(0);
     // Nothing else is served there: not the API, not the web app.
