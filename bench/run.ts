@@ -67,6 +67,7 @@ import { parseArgs } from "node:util";
 import pg from "pg";
 import webpush from "web-push";
 import { createDeliveryEngine } from "../src/delivery/engine.js";
+import { createMetrics } from "../src/server/metrics/metrics.js";
 import { encryptedLength } from "../src/push/encrypt.js";
 import { createPushTransport, isTransportFailure, type PushTransport } from "../src/push/transport.js";
 import { createVapidSigner } from "../src/push/vapid.js";
@@ -456,8 +457,10 @@ const timed = timedTransport(
     ...(values.inflight === undefined ? {} : { maxInFlightPerOrigin: Number(values.inflight) }),
   }),
 );
-// The engine as `sino start` builds it, with its default options (lanes, batch, threads = cores).
+// The engine as `sino start` builds it, with its default options (lanes, batch, threads = cores)
+// and its metrics (pushes counted per sub-batch by host and outcome).
 const engine = createDeliveryEngine({
+  metrics: createMetrics(),
   repositories: createRepositories(database),
   transport: timed.transport,
   vapid: createVapidSigner({ keys: vapidKeys, subject: "mailto:bench@sino.example.com" }),
