@@ -1,10 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabaseLocation } from "../../../test/support/db.js";
 import { seedSubscriptions, waitForSend } from "../../../test/support/delivery.js";
 import { startFakePushService, type FakePushService } from "../../../test/support/fake-push/fake-push-service.js";
 import { subscriberKeysFor } from "../../../test/support/fake-push/keys.js";
 import { loadTestTls } from "../../../test/support/fake-push/test-tls.js";
 import { parsePrometheusText, sampleValue, type Sample } from "../../../test/support/prometheus-text.js";
 import { startTestServer, type TestServer } from "../../../test/support/server.js";
+import { createTcpProxy } from "../../../test/support/tcp-proxy.js";
 import { aBrowserSubscription } from "../../../test/support/subscriptions.js";
 import type { Dialect } from "../../store/database.js";
 import { createMetrics } from "./metrics.js";
@@ -181,5 +183,37 @@ describe("who may read /metrics", () => {
     server = await startTestServer({ env: { SINO_WORKER_EMBEDDED: "false", SINO_METRICS_LISTEN: "127.0.0.1:0" } });
     expect(sampleValue(await scrape(server.metricsUrl!, undefined), "sino_delivery_jobs_pending")).toBe(0);
     expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
+  });
+});
+
+describe("database errors (PostgreSQL through a relay the test cuts)", () => {
+  it("counts broken connections, requests answered 503 and scrapes that could not read the queue, and keeps answering", async () => {
+    const { location, drop } = await createTestDatabaseLocation("postgres");
+    const real = new URL(location.url);
+    const proxy = await createTcpProxy({ host: real.hostname, port: Number(real.port || 5432) });
+    const proxied = new URL(location.url);
+    proxied.host = `127.0.0.1:${proxy.port}`;
+    let server: TestServer | undefined;
+    try {
+      server = await startTestServer({ location: { ...location, url: proxied.toString() }, env: { SINO_WORKER_EMBEDDED: "false", SINO_METRICS_TOKEN: TOKEN } });
+      // Connections in the pool, then the database goes away.
+      expect((await fetch(`${server.url}/api/v1/notices`)).status).toBe(200);
+      await proxy.stop();
+      expect((await fetch(`${server.url}/api/v1/notices`)).status).toBe(503);
+      const away = await scrape(server.url);
+      expect(sampleValue(away, "sino_database_errors_total", { kind: "request" })).toBe(1);
+      expect(sampleValue(away, "sino_database_errors_total", { kind: "scrape" })).toBe(1);
+      expect(sampleValue(away, "sino_database_errors_total", { kind: "connection" })).toBeGreaterThanOrEqual(1);
+      expect(sampleValue(away, "process_resident_memory_bytes")).toBeGreaterThan(0);
+
+      await proxy.start();
+      const back = await scrape(server.url);
+      expect(sampleValue(back, "sino_database_errors_total", { kind: "scrape" })).toBe(1);
+      expect(sampleValue(back, "sino_delivery_jobs_pending")).toBe(0);
+    } finally {
+      await server?.close();
+      await proxy.close();
+      await drop();
+    }
   });
 });
