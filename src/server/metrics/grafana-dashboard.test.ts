@@ -28,7 +28,7 @@ async function exportedSeries(): Promise<Map<string, readonly string[]>> {
     // prom-client keeps each metric's declared label names on it (not in its typings).
     const declared = metrics.registry.getSingleMetric(metric.name) as unknown as { labelNames?: readonly string[] };
     const labels = [...(declared.labelNames ?? []), ...metric.values.flatMap((v) => Object.keys(v.labels))];
-    const names = metric.type === "histogram" ? ["_bucket", "_sum", "_count"].map((s) => metric.name + s) : [metric.name];
+    const names = String(metric.type) === "histogram" ? ["_bucket", "_sum", "_count"].map((s) => metric.name + s) : [metric.name];
     for (const name of names) series.set(name, labels);
   }
   return series;

@@ -9,7 +9,7 @@ describe("the README's metrics table", () => {
     const rows = [...section.matchAll(/^\| `(sino_[a-z0-9_]+)` \| ([a-z]+) \|/gm)].map((m) => [m[1]!, m[2]!]);
     const metrics = createMetrics({ processMetrics: false });
     metrics.observe({ database: { pool: () => ({ total: 1, idle: 1, waiting: 0, max: 1 }) } });
-    const exported = (await metrics.registry.getMetricsAsJSON()).map((m) => [m.name, m.type as string]);
+    const exported = (await metrics.registry.getMetricsAsJSON()).map((m) => [m.name, String(m.type)]);
     expect(rows.sort()).toEqual(exported.sort());
   });
 });
