@@ -54,3 +54,26 @@ describe("createEncryptionPool (worker threads, loaded from .ts under vitest)", 
     await expect(pool.encryptBatch(Buffer.alloc(3994), [subscriber().keys])).rejects.toMatchObject({ code: "payload_too_large" });
   });
 });
+
+describe("an encryption pool's stats (metrics)", () => {
+  it("counts tasks in the pool, messages, and busy thread-seconds never above threads × time", async () => {
+    const single = createEncryptionPool({ threads: 1 });
+    try {
+      expect(single.stats()).toEqual({ threads: 1, tasks: 0, busySeconds: 0, messages: 0 });
+      const started = performance.now();
+      const keys = Array.from({ length: 10 }, () => subscriber().keys);
+      const batches = [single.encryptBatch("olá", keys), single.encryptBatch("olá", keys)];
+      // Both handed over at once: one runs on the thread, the other waits for it.
+      expect(single.stats().tasks).toBe(2);
+      await Promise.all(batches);
+      const elapsedSeconds = (performance.now() - started) / 1000;
+      const stats = single.stats();
+      expect(stats).toMatchObject({ threads: 1, tasks: 0, messages: 20 });
+      expect(stats.busySeconds).toBeGreaterThan(0);
+      // One thread cannot be busy longer than the time that passed (two tasks' wall times would be).
+      expect(stats.busySeconds).toBeLessThanOrEqual(elapsedSeconds);
+    } finally {
+      await single.close();
+    }
+  });
+});
