@@ -8,6 +8,7 @@ import { resolveDeliveryOptions, type DeliveryOptions } from "./delivery-options
 import { createProgressEvents, type ProgressListener } from "./progress-events.js";
 import { createBatchPusher } from "./push-batch.js";
 import { createSendService, type SendService } from "./send-service.js";
+import type { LoopObservers } from "./loop-observers.js";
 import { createWorker, type DeliveryLogger, type StopOptions } from "./worker.js";
 
 export interface DeliveryEngineDeps {
@@ -25,6 +26,8 @@ export interface DeliveryEngineDeps {
   readonly workerId?: string;
   /** The icon of a send that sets none (the organisation's logo); none by default. */
   readonly defaultIcon?: () => Promise<string | null>;
+  /** The lanes' liveness beats and database outage reports. */
+  readonly observers?: LoopObservers;
 }
 
 export interface DeliveryEngine extends SendService {
@@ -73,6 +76,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     logger,
     onProgress: (send) => events.publish(send),
     ...(deps.workerId === undefined ? {} : { id: deps.workerId }),
+    ...(deps.observers === undefined ? {} : { observers: deps.observers }),
   });
   const sends = createSendService({
     notifications,

@@ -1,10 +1,12 @@
 import { generateVapidKeys, type VapidKeys } from "../push/vapid-keys.js";
-import { createDatabase, type Database } from "../store/database.js";
+import type { Database } from "../store/database.js";
+import { openObservedDatabase } from "../store/database-outage.js";
 import { migrateToLatest } from "../store/migrate.js";
 import { createRepositories } from "../store/repositories.js";
 import { ensureVapidKeys } from "../store/vapid-keys-store.js";
 import { waitForDatabase } from "../store/wait-for-database.js";
 import type { DeliveryEngine } from "./engine.js";
+import type { RuntimeObservers } from "./loop-observers.js";
 import { createDeliveryRuntime, type DeliveryRuntimeConfig } from "./runtime.js";
 import type { DeliveryLogger } from "./worker.js";
 
@@ -30,27 +32,23 @@ export interface RunningWorker {
  * `sino worker`: the delivery engine alone, no HTTP server. Any number of these, on any number of
  * machines, share the sends of one PostgreSQL database through row locks and leases.
  */
-export async function startWorker(config: WorkerConfig, logger: DeliveryLogger): Promise<RunningWorker> {
-  const database = createDatabase({
-    url: config.databaseUrl,
-    poolSize: config.databasePoolSize,
-    schema: config.databaseSchema,
-    onConnectionError: (error) => logger.warn({ cause: error.message }, "database connection lost; the next query reconnects"),
-  });
+export async function startWorker(config: WorkerConfig, logger: DeliveryLogger, observers: Pick<RuntimeObservers, "liveness"> = {}): Promise<RunningWorker> {
+  const { database, outage } = openObservedDatabase({ url: config.databaseUrl, poolSize: config.databasePoolSize, schema: config.databaseSchema }, logger);
   try {
     await waitForDatabase(database, { logger });
     await migrateToLatest(database);
     const repositories = createRepositories(database);
     const vapidKeys = await ensureVapidKeys(repositories.settings, generateVapidKeys, config.vapidKeys);
-    const runtime = createDeliveryRuntime(config, repositories, vapidKeys, logger);
+    const runtime = createDeliveryRuntime(config, repositories, vapidKeys, logger, { ...observers, outage });
     runtime.start();
     let closing: Promise<void> | undefined;
     return {
       engine: runtime.engine,
       database,
-      close: () => (closing ??= runtime.close({ graceful: true }).then(() => database.destroy())),
+      close: () => (closing ??= runtime.close({ graceful: true }).then(() => outage.close()).then(() => database.destroy())),
     };
   } catch (error) {
+    outage.close();
     await database.destroy().catch(() => undefined);
     throw error;
   }

@@ -1,7 +1,8 @@
 import type { AddressInfo } from "node:net";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { generateVapidKeys } from "../push/vapid-keys.js";
-import { createDatabase, type Database } from "../store/database.js";
+import { sqlitePath, type Database } from "../store/database.js";
+import { openObservedDatabase, type DatabaseOutage } from "../store/database-outage.js";
 import { migrateToLatest } from "../store/migrate.js";
 import { createRepositories } from "../store/repositories.js";
 import { ensureVapidKeys } from "../store/vapid-keys-store.js";
@@ -10,6 +11,8 @@ import { createDeliveryRuntime, type DeliveryRuntime } from "../delivery/runtime
 import { buildApp } from "./app.js";
 import type { Config } from "./config.js";
 import { createTranslator } from "./i18n.js";
+import { createLiveness, type Liveness } from "./health/liveness.js";
+import { createReadinessCheck } from "./health/readiness.js";
 import { createLogger } from "./logger.js";
 import { waitForDatabase } from "../store/wait-for-database.js";
 
@@ -20,6 +23,10 @@ export interface RunningServer {
   readonly database: Database;
   /** Creates and tracks sends; its worker lanes run here unless SINO_WORKER_EMBEDDED=false. */
   readonly delivery: DeliveryEngine;
+  /** Which background loops of this process still come round (GET /readyz, metrics). */
+  readonly liveness: Liveness;
+  /** This process's database outage tracker (one log line when it starts, one when it ends). */
+  readonly outage: DatabaseOutage;
   /** Stops accepting requests, waits for those in flight, then closes the database. */
   close(): Promise<void>;
 }
@@ -34,12 +41,11 @@ export interface StartOptions {
 /** All the wiring: open and migrate the database, load or create the VAPID keys, listen. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const database = createDatabase({
-    url: config.databaseUrl,
-    poolSize: config.databasePoolSize,
-    schema: options.schema ?? config.databaseSchema,
-    onConnectionError: (error) => logger.warn({ cause: error.message }, "database connection lost; the next query reconnects"),
-  });
+  const { database, outage } = openObservedDatabase(
+    { url: config.databaseUrl, poolSize: config.databasePoolSize, schema: options.schema ?? config.databaseSchema },
+    logger,
+  );
+  const liveness = createLiveness();
   let app: FastifyInstance | undefined;
   let delivery: DeliveryRuntime | undefined;
   try {
@@ -47,7 +53,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await migrateToLatest(database);
     const repositories = createRepositories(database);
     const vapidKeys = await ensureVapidKeys(repositories.settings, generateVapidKeys, config.vapidKeys);
-    delivery = createDeliveryRuntime(config, repositories, vapidKeys, logger);
+    delivery = createDeliveryRuntime(config, repositories, vapidKeys, logger, { liveness, outage });
     app = await buildApp({
       config,
       repositories,
@@ -56,6 +62,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       translator: createTranslator(),
       delivery: delivery.engine,
       ...(config.delivery.embedded ? { webhookDispatcher: delivery.webhooks } : {}),
+      outage,
+      readiness: createReadinessCheck({
+        database,
+        sqliteFile: database.dialect === "sqlite" ? sqlitePath(config.databaseUrl) : undefined,
+        liveness,
+      }),
     });
     await app.listen({ port: config.port, host: config.host });
     if (config.delivery.embedded) delivery.start();
@@ -68,12 +80,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       app: started,
       database,
       delivery: runtime.engine,
+      liveness,
+      outage,
       // Requests first (no new sends), then the lanes finish their sub-batches, then the database.
-      close: () => (closing ??= started.close().then(() => runtime.close({ graceful: true })).then(() => database.destroy())),
+      close: () => (closing ??= started.close().then(() => runtime.close({ graceful: true })).then(() => outage.close()).then(() => database.destroy())),
     };
   } catch (error) {
     await app?.close().catch(() => undefined);
     await delivery?.close().catch(() => undefined);
+    outage.close();
     await database.destroy().catch(() => undefined);
     throw error;
   }

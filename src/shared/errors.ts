@@ -155,6 +155,10 @@ export const ERROR_STATUS = {
   organisation_logo_invalid: 400,
   organisation_logo_too_large: 400,
   organisation_logo_not_found: 404,
+  /** GET /readyz: the database lacks migrations this Sino has (run `sino migrate`, or restart). */
+  migrations_pending: 503,
+  /** GET /readyz: a background loop of this process stopped coming round. */
+  background_task_stalled: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
