@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { realpathSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import { AdminCreateError, adminCreate, type PasswordInput } from "./admin-create.js";
+import { backupCommand, restoreCommand } from "./backup.js";
 import { localizeCommander } from "./localize-commander.js";
 import type { ApiTarget } from "./api-call.js";
 import { segmentsCountCommand, segmentsCreateCommand, segmentsListCommand } from "./segments.js";
@@ -208,6 +209,24 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
     .option("--token <token>", t("cli:templates.token"))
     .action(async (options: ApiTarget) => {
       process.exitCode = await templatesListCommand(options, io, translator);
+    });
+
+  program
+    .command("backup")
+    .description(t("cli:commands.backup"))
+    .argument("<arquivo>", t("cli:backup.file"))
+    .option("--force", t("cli:backup.force"), false)
+    .action(async (file: string, options: { force: boolean }) => {
+      process.exitCode = await backupCommand(file, options, loadConfig(io.env, translator), io, translator);
+    });
+
+  program
+    .command("restore")
+    .description(t("cli:commands.restore"))
+    .argument("<arquivo>", t("cli:restore.file"))
+    .option("--force", t("cli:restore.force"), false)
+    .action(async (file: string, options: { force: boolean }) => {
+      process.exitCode = await restoreCommand(file, options, loadConfig(io.env, translator), io, translator);
     });
 
   const vapid = program.command("vapid").description(t("cli:commands.vapid"));
