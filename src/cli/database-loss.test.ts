@@ -66,6 +66,8 @@ describe("Sino processes losing PostgreSQL", { timeout: 180_000 }, () => {
         SINO_HOST: "127.0.0.1",
         SINO_WEB_DIR: "/nonexistent",
         ...fakePushWorkerEnv(vapidKeys, { lanes: LANES, batch: BATCH }),
+        // The end of an outage is an info line.
+        SINO_LOG_LEVEL: "info",
         ...env,
       },
       stdio: ["ignore", "pipe", "pipe"],

@@ -300,8 +300,11 @@ const OPTIONS = {
     schema: (d, m) => integer(1, 1_000_000, d, m("positiveInteger")),
   }),
   SINO_STREAMS_MAX_PER_ADDRESS: option({
-    default: 10,
-    doc: "Most open public live streams one client address may hold; past it new ones get 429 too_many_streams.",
+    // Mobile carriers (CGNAT, the norm in Brazil) put thousands of phones behind one address, so a
+    // low cap refuses real people; a quarter of the default total still keeps one address from
+    // taking the whole server. A refused page falls back to polling the list.
+    default: 250,
+    doc: "Most open public live streams one client address may hold; past it new ones get 429 too_many_streams (the Avisos page then polls the list).",
     schema: (d, m) => integer(1, 1_000_000, d, m("positiveInteger")),
   }),
   SINO_IDENTITY_SECRET_GRACE_HOURS: option({
