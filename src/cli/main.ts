@@ -14,6 +14,9 @@ import { generateVapidKeys } from "../push/vapid-keys.js";
 import { loadConfig } from "../server/config.js";
 import { createTranslator, type Translator } from "../server/i18n.js";
 import { startServer } from "../server/main.js";
+import { startHealthServer } from "../server/health/health-server.js";
+import { createLiveness } from "../server/health/liveness.js";
+import { createReadinessCheck } from "../server/health/readiness.js";
 import { startWorker } from "../delivery/worker-process.js";
 import { createLogger } from "../server/logger.js";
 import { createDatabase, dialectOf } from "../store/database.js";
@@ -64,12 +67,31 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
       const config = loadConfig(io.env, translator);
       // SQLite has one writer and no row locks: there the embedded worker of `sino start` delivers.
       if (dialectOf(config.databaseUrl) !== "postgres") throw new Error(t("cli:workerNeedsPostgres"));
-      const worker = await startWorker(config, createLogger(config.logLevel));
+      const logger = createLogger(config.logLevel);
+      const liveness = createLiveness();
+      const worker = await startWorker(config, logger, { liveness });
+      // No HTTP server of its own: the probes answer on SINO_WORKER_HEALTH_PORT when it is set.
+      const health =
+        config.workerHealthPort === undefined
+          ? undefined
+          : await startHealthServer({
+              host: config.host,
+              port: config.workerHealthPort,
+              check: createReadinessCheck({ database: worker.database, liveness }),
+              translator,
+              logger,
+            }).catch(async (error: unknown) => {
+              await worker.close();
+              throw error;
+            });
       io.stdout(`${t("cli:workerStarted", { id: worker.engine.workerId })}\n`);
+      if (health !== undefined) logger.info({ url: health.url }, "health probes listening");
       // SIGTERM: finish the sub-batches in flight, checkpoint them, give the leases back, exit 0.
       const stop = () => {
         io.stderr(`${t("cli:stopping")}\n`);
-        worker.close().then(
+        Promise.resolve(health?.close())
+          .then(() => worker.close())
+          .then(
           () => process.exit(0),
           () => process.exit(1),
         );

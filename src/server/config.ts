@@ -59,6 +59,8 @@ export interface Config {
   readonly identitySecretGraceMs: number;
   /** SINO_WEBHOOK_*: outbound webhooks (URL policy, deadline, retention). */
   readonly webhooks: WebhooksConfig;
+  /** SINO_WORKER_HEALTH_PORT: where `sino worker` answers /healthz and /readyz (on SINO_HOST); undefined: nowhere. */
+  readonly workerHealthPort: number | undefined;
 }
 
 export interface WebhooksConfig extends WebhookRuntimeOptions {
@@ -332,6 +334,16 @@ const OPTIONS = {
     doc: "Extra CA certificates (PEM file) to trust for webhook receivers; for tests against a local receiver.",
     schema: (_d, m) => z.string().refine((path) => existsSync(path), m("file")).optional(),
   }),
+  SINO_WORKER_HEALTH_PORT: option({
+    default: undefined,
+    doc: "Port (on SINO_HOST) where `sino worker`, which has no HTTP server, answers GET /healthz and GET /readyz; unset: no probes.",
+    schema: (_d, m) =>
+      z
+        .string()
+        .refine((v) => /^\d+$/.test(v) && Number(v) <= 65535, m("port"))
+        .transform(Number)
+        .optional(),
+  }),
 };
 
 type Options = typeof OPTIONS;
@@ -453,6 +465,7 @@ function createEnvSchema(t: Translator["t"]) {
           retentionDays: v.SINO_WEBHOOK_RETENTION_DAYS,
           caFile: v.SINO_WEBHOOK_CA_FILE === undefined ? undefined : resolve(v.SINO_WEBHOOK_CA_FILE),
         }),
+        workerHealthPort: v.SINO_WORKER_HEALTH_PORT,
       };
     });
 }
