@@ -33,7 +33,8 @@ it("takes a well-formed X-Request-Id, puts it on every log line of the request a
 });
 
 it("makes a new id for a request without one, and for a malformed one", async () => {
-  for (const headers of [{}, { "x-request-id": "tem espaço" }, { "x-request-id": "x".repeat(129) }, { "x-request-id": '{"msg":"forjada"}' }]) {
+  const cases: Record<string, string>[] = [{}, { "x-request-id": "tem espaço" }, { "x-request-id": "x".repeat(129) }, { "x-request-id": '{"msg":"forjada"}' }];
+  for (const headers of cases) {
     const response = await fetch(`${server.url}/api/v1/config`, { headers });
     expect(response.status).toBe(200);
     const id = response.headers.get("x-request-id") ?? "";

@@ -1,10 +1,10 @@
 import { Writable } from "node:stream";
-import { pino } from "pino";
+import { pino, type Logger } from "pino";
 import { describe, expect, it } from "vitest";
 import { createDatabaseOutage } from "./database-outage.js";
 
 /** A pino logger writing to an array, as the real one writes to stdout. */
-function captured(): { lines: Record<string, unknown>[]; logger: pino.Logger; next(): Promise<Record<string, unknown>> } {
+function captured(): { lines: Record<string, unknown>[]; logger: Logger; next(): Promise<Record<string, unknown>> } {
   const lines: Record<string, unknown>[] = [];
   let waiting: ((line: Record<string, unknown>) => void) | undefined;
   const stream = new Writable({
