@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { HEALTH_ROUTES, healthSchema, readinessSchema, type Readiness } from "../../shared/api/health.js";
 import type { Translator } from "../i18n.js";
+import { apiErrorSchema } from "../openapi.js";
 import type { ReadinessCheck, ReadinessReport } from "./readiness.js";
 
 export interface HealthRoutesDeps {
@@ -30,7 +31,8 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthRoutesDep
         summary: t("api:routes.healthz"),
         description: t("api:health.healthz"),
         tags: [t("api:tags.operations")],
-        response: { 200: healthSchema },
+        // 4xx: only a wrong method or path (the not-found handler's error body).
+        response: { 200: healthSchema, "4xx": apiErrorSchema },
       },
     },
     async (_request, reply) => reply.header("cache-control", "no-store").send({ status: "ok" }),
@@ -46,7 +48,7 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthRoutesDep
         summary: t("api:routes.readyz"),
         description: t("api:health.readyz"),
         tags: [t("api:tags.operations")],
-        response: { 200: readinessSchema, 503: readinessSchema },
+        response: { 200: readinessSchema, "4xx": apiErrorSchema, 503: readinessSchema },
       },
     },
     async (_request, reply) => {
