@@ -2,7 +2,8 @@
  * Which of this process's background loops are still turning: each loop (the delivery lanes, the
  * scheduler, hygiene, the webhook dispatcher) calls `beat(component)` every time round, whether
  * its last round succeeded or not — a loop that waits out a database outage is alive, a loop stuck
- * on a promise that never settles is not. `/readyz` and the metrics read the same object.
+ * on a promise that never settles is not. `/readyz` and the metrics read the same object. (Delivery
+ * code sees it as src/delivery/loop-observers.ts's `LivenessRegistry`: it cannot import the server.)
  */
 export interface Liveness {
   /**
@@ -32,9 +33,6 @@ export interface LivenessStatus {
   readonly alive: boolean;
   readonly components: readonly ComponentStatus[];
 }
-
-/** A loop's side of the registry: delivery code depends on this, not on the server. */
-export type Heartbeat = Pick<Liveness, "beat">;
 
 export function createLiveness(options: { clock?: () => number } = {}): Liveness {
   const clock = options.clock ?? Date.now;
