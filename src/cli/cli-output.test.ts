@@ -55,7 +55,8 @@ describe("the sino command's own output", () => {
     expect(top.code).toBe(0);
     expect(top.stdout).toContain("Uso: sino [opções] [comando]\n");
     expect(top.stdout).toContain("  send [opções]");
-    expect(top.stdout).toContain("  help [comando]  mostra a ajuda de um comando");
+    // (The column is as wide as the longest command line, e.g. "restore [opções] <arquivo>".)
+    expect(top.stdout).toMatch(/^ {2}help \[comando\] +mostra a ajuda de um comando$/m);
     expect(top.stdout).toMatch(/^ {2}segments +Consulta e salva segmentos/m);
     expect(send.code).toBe(0);
     expect(send.stdout).toContain("Uso: sino send --title <título> | --template <nome> [opções]");

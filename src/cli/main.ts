@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { realpathSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import { AdminCreateError, adminCreate, type PasswordInput } from "./admin-create.js";
+import { backupCommand, restoreCommand } from "./backup.js";
 import { localizeCommander } from "./localize-commander.js";
 import type { ApiTarget } from "./api-call.js";
 import { segmentsCountCommand, segmentsCreateCommand, segmentsListCommand } from "./segments.js";
@@ -13,6 +14,9 @@ import { generateVapidKeys } from "../push/vapid-keys.js";
 import { loadConfig } from "../server/config.js";
 import { createTranslator, type Translator } from "../server/i18n.js";
 import { startServer } from "../server/main.js";
+import { startHealthServer } from "../server/health/health-server.js";
+import { createLiveness } from "../server/health/liveness.js";
+import { createReadinessCheck } from "../server/health/readiness.js";
 import { startWorker } from "../delivery/worker-process.js";
 import { createMetrics } from "../server/metrics/metrics.js";
 import { exposeProcessMetrics } from "../server/metrics/process-metrics.js";
@@ -66,8 +70,9 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
       // SQLite has one writer and no row locks: there the embedded worker of `sino start` delivers.
       if (dialectOf(config.databaseUrl) !== "postgres") throw new Error(t("cli:workerNeedsPostgres"));
       const logger = createLogger(config.logLevel);
+      const liveness = createLiveness();
       const metrics = createMetrics();
-      const worker = await startWorker(config, logger, metrics);
+      const worker = await startWorker(config, logger, { liveness }, metrics);
       // A worker has no HTTP server: its metrics need a listener of their own.
       const metricsListener = await exposeProcessMetrics({ metrics, config: config.metrics, database: worker.database, delivery: worker, translator, logger }).catch(
         async (error: unknown) => {
@@ -76,11 +81,28 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
         },
       );
       if (metricsListener === undefined && config.metrics.token !== undefined) logger.warn({}, "SINO_METRICS_TOKEN is set but a worker serves metrics only on SINO_METRICS_LISTEN");
+      // No HTTP server of its own: the probes answer on SINO_WORKER_HEALTH_PORT when it is set.
+      const health =
+        config.workerHealthPort === undefined
+          ? undefined
+          : await startHealthServer({
+              host: config.host,
+              port: config.workerHealthPort,
+              check: createReadinessCheck({ database: worker.database, liveness }),
+              translator,
+              logger,
+            }).catch(async (error: unknown) => {
+              await Promise.all([metricsListener?.close(), worker.close()]);
+              throw error;
+            });
       io.stdout(`${t("cli:workerStarted", { id: worker.engine.workerId })}\n`);
+      if (health !== undefined) logger.info({ url: health.url }, "health probes listening");
       // SIGTERM: finish the sub-batches in flight, checkpoint them, give the leases back, exit 0.
       const stop = () => {
         io.stderr(`${t("cli:stopping")}\n`);
-        Promise.all([metricsListener?.close(), worker.close()]).then(
+        Promise.all([metricsListener?.close(), health?.close()])
+          .then(() => worker.close())
+          .then(
           () => process.exit(0),
           () => process.exit(1),
         );
@@ -220,6 +242,24 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
     .option("--token <token>", t("cli:templates.token"))
     .action(async (options: ApiTarget) => {
       process.exitCode = await templatesListCommand(options, io, translator);
+    });
+
+  program
+    .command("backup")
+    .description(t("cli:commands.backup"))
+    .argument("<arquivo>", t("cli:backup.file"))
+    .option("--force", t("cli:backup.force"), false)
+    .action(async (file: string, options: { force: boolean }) => {
+      process.exitCode = await backupCommand(file, options, loadConfig(io.env, translator), io, translator);
+    });
+
+  program
+    .command("restore")
+    .description(t("cli:commands.restore"))
+    .argument("<arquivo>", t("cli:restore.file"))
+    .option("--force", t("cli:restore.force"), false)
+    .action(async (file: string, options: { force: boolean }) => {
+      process.exitCode = await restoreCommand(file, options, loadConfig(io.env, translator), io, translator);
     });
 
   const vapid = program.command("vapid").description(t("cli:commands.vapid"));

@@ -9,6 +9,7 @@ import { createProgressEvents, type ProgressListener } from "./progress-events.j
 import { createBatchPusher } from "./push-batch.js";
 import { createPushCounter, type DeliveryMetrics } from "./push-metrics.js";
 import { createSendService, type SendService } from "./send-service.js";
+import type { LoopObservers } from "./loop-observers.js";
 import { createWorker, type DeliveryLogger, type StopOptions } from "./worker.js";
 
 export interface DeliveryEngineDeps {
@@ -28,6 +29,8 @@ export interface DeliveryEngineDeps {
   readonly defaultIcon?: () => Promise<string | null>;
   /** This process's metrics (pushes by push service and outcome); none by default. */
   readonly metrics?: DeliveryMetrics;
+  /** The lanes' liveness beats and database outage reports. */
+  readonly observers?: LoopObservers;
 }
 
 export interface DeliveryEngine extends SendService {
@@ -81,6 +84,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     logger,
     onProgress: (send) => events.publish(send),
     ...(deps.workerId === undefined ? {} : { id: deps.workerId }),
+    ...(deps.observers === undefined ? {} : { observers: deps.observers }),
   });
   const sends = createSendService({
     notifications,

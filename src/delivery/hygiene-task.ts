@@ -1,6 +1,7 @@
 import type { PushSender } from "../push/sender.js";
 import { ptBR } from "../shared/i18n/catalog.js";
 import type { HygieneRepository } from "../store/hygiene-repository.js";
+import type { LoopObservers } from "./loop-observers.js";
 import type { DeliveryLogger } from "./worker.js";
 
 const DAY_MS = 86_400_000;
@@ -38,6 +39,8 @@ export interface HygieneTaskDeps {
   readonly clock: () => number;
   readonly logger: DeliveryLogger;
   readonly options: HygieneOptions;
+  /** Beats `hygiene` at each look and batch; database outages are logged once. */
+  readonly observers?: LoopObservers;
 }
 
 /** The warning's payload, in the shape the service worker reads (title, body, tag). */
@@ -70,6 +73,7 @@ export function createHygieneTask(deps: HygieneTaskDeps): HygieneTask {
   async function clearTargets(): Promise<number> {
     let targets = 0;
     for (;;) {
+      beat();
       const n = await deps.repository.clearFinishedTargets(batch);
       targets += n;
       if (n === 0) break;
@@ -88,6 +92,7 @@ export function createHygieneTask(deps: HygieneTaskDeps): HygieneTask {
     let warned = 0;
     let removed = 0;
     for (;;) {
+      beat();
       const n = await deps.repository.removeExpired(expireBefore, now, batch);
       removed += n;
       if (n < batch) break;
@@ -95,6 +100,7 @@ export function createHygieneTask(deps: HygieneTaskDeps): HygieneTask {
     if (warningDays > 0) {
       const payload = hygieneWarningPayload();
       for (;;) {
+        beat();
         const targets = await deps.repository.claimWarnings(warnBefore, expireBefore, now, batch);
         // At most once: the claim is stored before the push, so a crash here loses a warning
         // rather than sending two.
@@ -107,12 +113,24 @@ export function createHygieneTask(deps: HygieneTaskDeps): HygieneTask {
     return { warned, removed, targets };
   }
 
+  function beat(): void {
+    deps.observers?.heartbeat?.beat("hygiene");
+  }
+
+  /** A look in the background: an outage is logged once (by the tracker), anything else here. */
+  function look(): Promise<unknown> {
+    return perform().then(
+      () => deps.observers?.outage?.succeeded(),
+      (error: unknown) => {
+        if (deps.observers?.outage?.failed(error, "hygiene") !== true) deps.logger.error({ err: error }, "subscription hygiene failed; retrying later");
+      },
+    );
+  }
+
   function schedule(): void {
     if (!started) return;
     timer = setTimeout(() => {
-      running = perform()
-        .catch((error: unknown) => deps.logger.error({ err: error }, "subscription hygiene failed; retrying later"))
-        .finally(schedule);
+      running = look().finally(schedule);
     }, intervalMs);
     timer.unref();
   }
@@ -122,9 +140,7 @@ export function createHygieneTask(deps: HygieneTaskDeps): HygieneTask {
     start() {
       if (started) return;
       started = true;
-      running = perform()
-        .catch((error: unknown) => deps.logger.error({ err: error }, "subscription hygiene failed; retrying later"))
-        .finally(schedule);
+      running = look().finally(schedule);
     },
     async stop() {
       started = false;

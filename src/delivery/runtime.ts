@@ -15,6 +15,7 @@ import { createSegmentSizesTask, type SegmentSizesTask } from "./segment-sizes-t
 import { createScheduler, type Scheduler } from "./scheduler.js";
 import { createWebhookDispatcher, type WebhookDispatcher } from "./webhooks/dispatcher.js";
 import { createWebhookClient } from "./webhooks/webhook-client.js";
+import type { LoopComponent, LoopObservers, RuntimeObservers } from "./loop-observers.js";
 import type { DeliveryLogger } from "./worker.js";
 
 /** The part of the configuration delivery reads (the server's `Config` has this shape). */
@@ -93,9 +94,15 @@ export function createDeliveryRuntime(
   repositories: Repositories,
   vapidKeys: VapidKeys,
   logger: DeliveryLogger,
+  runtimeObservers: RuntimeObservers = {},
   metrics?: DeliveryMetrics,
 ): DeliveryRuntime {
   const d = config.delivery;
+  const { liveness } = runtimeObservers;
+  const observers: LoopObservers = {
+    ...(liveness === undefined ? {} : { heartbeat: liveness }),
+    ...(runtimeObservers.outage === undefined ? {} : { outage: runtimeObservers.outage }),
+  };
   const transport: PushTransport = createPushTransport({
     policy: config.endpointPolicy,
     requestTimeoutMs: d.pushTimeoutMs,
@@ -117,6 +124,7 @@ export function createDeliveryRuntime(
     logger,
     options: engineOptions,
     ...(metrics === undefined ? {} : { metrics }),
+    observers,
     async defaultIcon() {
       const organisation = await repositories.organisation.get();
       return organisation.logo === null || organisation.updatedAt === null ? null : organisationLogoUrl(config.publicUrl, organisation.updatedAt);
@@ -129,6 +137,7 @@ export function createDeliveryRuntime(
     pollMs: d.pollMs,
     logger,
     onStarted: () => engine.wake(),
+    observers,
   });
   const hygiene = createHygieneTask({
     repository: repositories.hygiene,
@@ -136,12 +145,14 @@ export function createDeliveryRuntime(
     clock: Date.now,
     logger,
     options: config.hygiene,
+    observers,
   });
   const segmentSizes = createSegmentSizesTask({
     segments: repositories.savedSegments,
     count: (tree, tagKinds, now) => repositories.segments.countSegment(tree, tagKinds, now),
     clock: Date.now,
     logger,
+    observers,
   });
   const w = config.webhooks;
   const webhookClient = createWebhookClient({
@@ -156,6 +167,7 @@ export function createDeliveryRuntime(
     clock: Date.now,
     logger,
     pushesBusy: () => transport.stats().inFlight > 0,
+    observers,
     options: {
       maxInFlight: WEBHOOK_IN_FLIGHT,
       maxInFlightPerWebhookWhilePushing: 1,
@@ -166,6 +178,18 @@ export function createDeliveryRuntime(
       retentionDays: w.retentionDays,
     },
   });
+  // How long each loop may go without coming round before /readyz calls it stuck: its pause plus
+  // the longest a round can legitimately take (a sub-batch whose pushes time out in waves, a
+  // database that takes its connection timeout to answer), with room to spare.
+  const hourly = 3_600_000;
+  const maxAges: Record<LoopComponent, number> = {
+    lanes: 2 * d.pollMs + 2 * Math.ceil(d.batchSize / d.maxInFlightPerOrigin) * d.pushTimeoutMs + 60_000,
+    scheduler: 2 * d.pollMs + 60_000,
+    hygiene: 2 * (config.hygiene.intervalMs ?? hourly) + 300_000,
+    "segment-sizes": 2 * hourly + 300_000,
+    webhooks: 2 * d.pollMs + 60_000,
+  };
+  const components = Object.keys(maxAges) as LoopComponent[];
   let closing: Promise<void> | undefined;
   return {
     engine,
@@ -174,6 +198,7 @@ export function createDeliveryRuntime(
     segmentSizes,
     webhooks,
     start() {
+      for (const component of components) liveness?.expect(component, maxAges[component]);
       engine.start();
       scheduler.start();
       hygiene.start();
@@ -183,6 +208,8 @@ export function createDeliveryRuntime(
     stats: () => ({ transport: transport.stats(), encryption: engine.encryptionStats() }),
     close: (options = { graceful: true }) =>
       (closing ??= (async () => {
+        // Stopping on purpose is not being stuck.
+        for (const component of components) liveness?.forget(component);
         await scheduler.stop();
         await hygiene.stop();
         await segmentSizes.stop();

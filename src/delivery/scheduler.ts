@@ -1,4 +1,5 @@
 import type { Notification, NotificationsRepository } from "../store/notifications-repository.js";
+import type { LoopObservers } from "./loop-observers.js";
 import type { DeliveryLogger } from "./worker.js";
 
 export interface SchedulerDeps {
@@ -13,6 +14,8 @@ export interface SchedulerDeps {
   readonly onStarted: (send: Notification) => void;
   /** Sends started per look, so one look cannot hold the loop for long. */
   readonly batch?: number;
+  /** Beats `scheduler` at each look; database outages are logged once. */
+  readonly observers?: LoopObservers;
 }
 
 export interface Scheduler {
@@ -35,6 +38,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
   let again = false;
 
   async function look(): Promise<void> {
+    deps.observers?.heartbeat?.beat("scheduler");
     try {
       for (;;) {
         again = false;
@@ -43,11 +47,13 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
           deps.logger.info({ send: send.id, queued: send.counts.queued }, "scheduled send started");
           deps.onStarted(send);
         }
-        if (!again && started.length < (deps.batch ?? 50)) return;
+        if (!again && started.length < (deps.batch ?? 50)) break;
       }
+      deps.observers?.outage?.succeeded();
     } catch (error) {
-      // A database hiccup: the sends stay scheduled and the next tick tries again.
-      deps.logger.error({ err: error }, "scheduler failed to start due sends; retrying");
+      // A database hiccup: the sends stay scheduled and the next tick tries again. An outage is
+      // logged once when it starts and once when it ends, not at every tick.
+      if (deps.observers?.outage?.failed(error, "scheduler") !== true) deps.logger.error({ err: error }, "scheduler failed to start due sends; retrying");
     }
   }
 

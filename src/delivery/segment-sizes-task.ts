@@ -1,6 +1,7 @@
 import type { SavedSegment, SavedSegmentsRepository, SegmentSize } from "../store/saved-segments-repository.js";
 import { utcDay } from "../store/saved-segments-repository.js";
 import type { SegmentNode, SegmentTagKinds } from "../shared/segments/tree.js";
+import type { LoopObservers } from "./loop-observers.js";
 import type { DeliveryLogger } from "./worker.js";
 
 /** Counts an expression's audience now (src/store/segments-repository.ts `countSegment`). */
@@ -28,6 +29,8 @@ export interface SegmentSizesTaskDeps {
   readonly logger: DeliveryLogger;
   /** How often to look, in ms (default: hourly; each segment is measured once a day). */
   readonly intervalMs?: number;
+  /** Beats `segment-sizes` at each look and batch; database outages are logged once. */
+  readonly observers?: LoopObservers;
 }
 
 /** Segments measured per look (a look repeats while there is more). */
@@ -48,6 +51,7 @@ export function createSegmentSizesTask(deps: SegmentSizesTaskDeps): SegmentSizes
     let measured = 0;
     const failed = new Set<number>();
     for (;;) {
+      deps.observers?.heartbeat?.beat("segment-sizes");
       const now = deps.clock();
       const due = (await deps.segments.unmeasuredOn(utcDay(now), BATCH + failed.size)).filter((segment) => !failed.has(segment.id));
       for (const segment of due) {
@@ -68,7 +72,12 @@ export function createSegmentSizesTask(deps: SegmentSizesTaskDeps): SegmentSizes
 
   function loop(): void {
     running = perform()
-      .catch((error: unknown) => deps.logger.error({ err: error }, "segment sizes failed; retrying later"))
+      .then(
+        () => deps.observers?.outage?.succeeded(),
+        (error: unknown) => {
+          if (deps.observers?.outage?.failed(error, "segment-sizes") !== true) deps.logger.error({ err: error }, "segment sizes failed; retrying later");
+        },
+      )
       .finally(schedule);
   }
 

@@ -8,6 +8,7 @@ import type { BatchPusher, PayloadOf } from "./push-batch.js";
 import { payloadFor, fillTemplate } from "./send-input.js";
 import { retryOutcomeOf, tallyRange } from "./tally.js";
 import { groupRetryCauses, pushServiceHost, type RetryCauseInput } from "../store/retry-causes-repository.js";
+import type { LoopObservers } from "./loop-observers.js";
 
 /** Structured logging, pino-compatible; never given keys or whole endpoints. */
 export interface DeliveryLogger {
@@ -27,6 +28,8 @@ export interface WorkerDeps {
   readonly onProgress: (send: Notification) => void;
   /** Identifies this process in lease rows; defaults to `<host>:<pid>:<random>`. */
   readonly id?: string;
+  /** Each lane beats `lanes` every time round and per sub-batch; outages are logged once. */
+  readonly observers?: LoopObservers;
 }
 
 export interface StopOptions {
@@ -143,15 +146,19 @@ export function createWorker(deps: WorkerDeps): Worker {
   async function runLane(owner: string): Promise<void> {
     while (!stopping) {
       let worked = false;
+      deps.observers?.heartbeat?.beat("lanes");
       try {
         worked = await runOnce(owner);
+        deps.observers?.outage?.succeeded();
       } catch (error) {
         // A database hiccup must not end the lane. What it held stays leased to this lane, which
         // takes it back on its next claim (other workers after the lease): the sub-batch in
         // flight, sent but not checkpointed, is sent again, so at most one sub-batch per lane
-        // is duplicated.
-        if (isDatabaseUnavailable(error)) logger.warn({ lane: owner, cause: error instanceof Error ? error.message : String(error) }, "database unavailable; the delivery lane retries after a pause");
-        else logger.error({ err: error, lane: owner }, "delivery lane failed; retrying after a pause");
+        // is duplicated. The outage tracker logs its start and end once for every lane.
+        if (deps.observers?.outage?.failed(error, "lanes") !== true) {
+          if (isDatabaseUnavailable(error)) logger.warn({ lane: owner, cause: error instanceof Error ? error.message : String(error) }, "database unavailable; the delivery lane retries after a pause");
+          else logger.error({ err: error, lane: owner }, "delivery lane failed; retrying after a pause");
+        }
       }
       if (!worked && !stopping) await sleep(options.pollMs);
     }
@@ -227,6 +234,7 @@ export function createWorker(deps: WorkerDeps): Worker {
         return;
       }
       publish(updated);
+      deps.observers?.heartbeat?.beat("lanes");
       if (cursor >= job.toId) return;
       job = { ...job, cursor };
       if (stopping) {

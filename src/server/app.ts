@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import fastifyCookie from "@fastify/cookie";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
@@ -6,6 +7,7 @@ import type { DeliveryEngine } from "../delivery/engine.js";
 import type { ResolveHost } from "../delivery/webhooks/url-policy.js";
 import type { VapidKeys } from "../push/vapid-keys.js";
 import { API_PREFIX, API_ROUTES } from "../shared/api/routes.js";
+import type { DatabaseOutage } from "../store/database-outage.js";
 import type { Repositories } from "../store/repositories.js";
 import { createAuthenticator } from "./auth/authenticator.js";
 import { createCommonPasswords } from "./auth/common-passwords.js";
@@ -39,6 +41,8 @@ import { registerTokenRoutes } from "./routes/tokens/tokens.js";
 import { registerUserRoutes } from "./routes/users/users.js";
 import { registerWebhookRoutes } from "./routes/webhooks/webhooks.js";
 import { registerEmbedAssets } from "./embed-assets.js";
+import { registerHealthRoutes } from "./health/health-routes.js";
+import type { ReadinessCheck } from "./health/readiness.js";
 import { registerSecurityHeaders } from "./security-headers.js";
 import { registerWebApp, sendIndexHtml } from "./web-app.js";
 import { registerSiteRoutes } from "./routes/sites/sites.js";
@@ -68,6 +72,10 @@ export interface AppDeps {
   readonly resolveWebhookHost?: ResolveHost;
   /** Overrides for operator authentication (tests). */
   readonly auth?: AuthOptions;
+  /** Told about database outages: the first failing request logs it, the others stay quiet. */
+  readonly outage?: Pick<DatabaseOutage, "failed">;
+  /** What GET /readyz checks (`startServer` builds it); without it the probes are not registered. */
+  readonly readiness?: ReadinessCheck;
   /** This process's metrics: request timings, ingestion counters and GET /metrics (see SINO_METRICS_*). */
   readonly metrics?: Metrics;
 }
@@ -119,6 +127,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Path parameters carry people's ids (up to 128 characters, percent-encoded: up to 12 bytes
     // each for a 4-byte UTF-8 one); find-my-way's default of 100 would answer 404 to long ones.
     routerOptions: { maxParamLength: 128 * 12 },
+    // Every log line of a request carries its id (`reqId`): the caller's X-Request-Id when it is
+    // well formed (a proxy's or load balancer's, so one id follows the request through both
+    // logs), a new UUID otherwise. It goes back in the answer's X-Request-Id.
+    requestIdHeader: false,
+    genReqId: (request) => requestIdOf(request.headers["x-request-id"]),
+  });
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
   });
   const now = deps.now ?? Date.now;
   // Every route's zod schema validates its request and (where declared) its answer, and the
@@ -134,7 +150,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
     if (apiError.code === "database_unavailable") {
       // Expected while the database restarts: no stack trace; the client is told when to retry.
-      request.log.warn({ code: apiError.code, cause: error instanceof Error ? error.message : String(error) }, "database unavailable");
+      // The outage itself is logged once (start and end) by the tracker, not once per request.
+      const cause = error instanceof Error ? error.message : String(error);
+      if (deps.outage?.failed(error, "http") === true) request.log.debug({ code: apiError.code, cause }, "database unavailable");
+      else request.log.warn({ code: apiError.code, cause }, "database unavailable");
       reply.header("retry-after", "5");
     } else if (apiError.statusCode >= 500) request.log.error({ err: error }, "request failed");
     else request.log.info({ code: apiError.code }, "request refused");
@@ -254,6 +273,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
   registerApiDocs(app, deps.translator);
+  if (deps.readiness !== undefined) registerHealthRoutes(app, { check: deps.readiness, translator: deps.translator, logger: deps.logger });
   // Served here only behind the token; with SINO_METRICS_LISTEN the scraper uses that listener.
   if (deps.metrics !== undefined) {
     const { token, listen } = deps.config.metrics;
@@ -278,6 +298,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   return app;
+}
+
+/**
+ * A caller's request id is taken when it is short and made of the characters ids are made of
+ * (UUIDs, ULIDs, AWS/Heroku/Cloudflare ids): anything else could forge log lines or fill them.
+ */
+const WELL_FORMED_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
+
+export function requestIdOf(header: string | string[] | undefined): string {
+  return typeof header === "string" && WELL_FORMED_REQUEST_ID.test(header) ? header : randomUUID();
 }
 
 function createAuthDeps(deps: AppDeps, now: () => number): AuthRoutesDeps {

@@ -59,6 +59,8 @@ export interface Config {
   readonly identitySecretGraceMs: number;
   /** SINO_WEBHOOK_*: outbound webhooks (URL policy, deadline, retention). */
   readonly webhooks: WebhooksConfig;
+  /** SINO_WORKER_HEALTH_PORT: where `sino worker` answers /healthz and /readyz (on SINO_HOST); undefined: nowhere. */
+  readonly workerHealthPort: number | undefined;
   /** SINO_METRICS_TOKEN / SINO_METRICS_LISTEN: who may read GET /metrics, and where. */
   readonly metrics: MetricsConfig;
 }
@@ -318,8 +320,11 @@ const OPTIONS = {
     schema: (d, m) => integer(1, 1_000_000, d, m("positiveInteger")),
   }),
   SINO_STREAMS_MAX_PER_ADDRESS: option({
-    default: 10,
-    doc: "Most open public live streams one client address may hold; past it new ones get 429 too_many_streams.",
+    // Mobile carriers (CGNAT, the norm in Brazil) put thousands of phones behind one address, so a
+    // low cap refuses real people; a quarter of the default total still keeps one address from
+    // taking the whole server. A refused page falls back to polling the list.
+    default: 250,
+    doc: "Most open public live streams one client address may hold; past it new ones get 429 too_many_streams (the Avisos page then polls the list).",
     schema: (d, m) => integer(1, 1_000_000, d, m("positiveInteger")),
   }),
   SINO_IDENTITY_SECRET_GRACE_HOURS: option({
@@ -346,6 +351,16 @@ const OPTIONS = {
     default: undefined,
     doc: "Extra CA certificates (PEM file) to trust for webhook receivers; for tests against a local receiver.",
     schema: (_d, m) => z.string().refine((path) => existsSync(path), m("file")).optional(),
+  }),
+  SINO_WORKER_HEALTH_PORT: option({
+    default: undefined,
+    doc: "Port (on SINO_HOST) where `sino worker`, which has no HTTP server, answers GET /healthz and GET /readyz; unset: no probes.",
+    schema: (_d, m) =>
+      z
+        .string()
+        .refine((v) => /^\d+$/.test(v) && Number(v) <= 65535, m("port"))
+        .transform(Number)
+        .optional(),
   }),
   SINO_METRICS_TOKEN: option({
     default: undefined,
@@ -478,6 +493,7 @@ function createEnvSchema(t: Translator["t"]) {
           retentionDays: v.SINO_WEBHOOK_RETENTION_DAYS,
           caFile: v.SINO_WEBHOOK_CA_FILE === undefined ? undefined : resolve(v.SINO_WEBHOOK_CA_FILE),
         }),
+        workerHealthPort: v.SINO_WORKER_HEALTH_PORT,
         metrics: Object.freeze({
           token: v.SINO_METRICS_TOKEN,
           listen: v.SINO_METRICS_LISTEN === undefined ? undefined : parseListenAddress(v.SINO_METRICS_LISTEN),

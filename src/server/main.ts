@@ -1,7 +1,8 @@
 import type { AddressInfo } from "node:net";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { generateVapidKeys } from "../push/vapid-keys.js";
-import { createDatabase, type Database } from "../store/database.js";
+import { sqlitePath, type Database } from "../store/database.js";
+import { openObservedDatabase, type DatabaseOutage } from "../store/database-outage.js";
 import { migrateToLatest } from "../store/migrate.js";
 import { createRepositories } from "../store/repositories.js";
 import { ensureVapidKeys } from "../store/vapid-keys-store.js";
@@ -10,6 +11,8 @@ import { createDeliveryRuntime, type DeliveryRuntime } from "../delivery/runtime
 import { buildApp } from "./app.js";
 import type { Config } from "./config.js";
 import { createTranslator } from "./i18n.js";
+import { createLiveness, type Liveness } from "./health/liveness.js";
+import { createReadinessCheck } from "./health/readiness.js";
 import { createLogger } from "./logger.js";
 import { waitForDatabase } from "../store/wait-for-database.js";
 import { createMetrics, type Metrics } from "./metrics/metrics.js";
@@ -27,6 +30,10 @@ export interface RunningServer {
   readonly metrics: Metrics;
   /** Where the SINO_METRICS_LISTEN listener serves /metrics, when configured. */
   readonly metricsUrl: string | undefined;
+  /** Which background loops of this process still come round (GET /readyz, metrics). */
+  readonly liveness: Liveness;
+  /** This process's database outage tracker (one log line when it starts, one when it ends). */
+  readonly outage: DatabaseOutage;
   /** Stops accepting requests, waits for those in flight, then closes the database. */
   close(): Promise<void>;
 }
@@ -44,15 +51,12 @@ export interface StartOptions {
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const metrics = options.metrics ?? createMetrics();
-  const database = createDatabase({
-    url: config.databaseUrl,
-    poolSize: config.databasePoolSize,
-    schema: options.schema ?? config.databaseSchema,
-    onConnectionError: (error) => {
-      metrics.databaseErrors.inc({ kind: "connection" });
-      logger.warn({ cause: error.message }, "database connection lost; the next query reconnects");
-    },
-  });
+  const { database, outage } = openObservedDatabase(
+    { url: config.databaseUrl, poolSize: config.databasePoolSize, schema: options.schema ?? config.databaseSchema },
+    logger,
+    () => metrics.databaseErrors.inc({ kind: "connection" }),
+  );
+  const liveness = createLiveness();
   const translator = createTranslator();
   let app: FastifyInstance | undefined;
   let delivery: DeliveryRuntime | undefined;
@@ -62,7 +66,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await migrateToLatest(database);
     const repositories = createRepositories(database);
     const vapidKeys = await ensureVapidKeys(repositories.settings, generateVapidKeys, config.vapidKeys);
-    delivery = createDeliveryRuntime(config, repositories, vapidKeys, logger, metrics);
+    delivery = createDeliveryRuntime(config, repositories, vapidKeys, logger, { liveness, outage }, metrics);
     app = await buildApp({
       config,
       repositories,
@@ -72,6 +76,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       metrics,
       delivery: delivery.engine,
       ...(config.delivery.embedded ? { webhookDispatcher: delivery.webhooks } : {}),
+      outage,
+      readiness: createReadinessCheck({
+        database,
+        sqliteFile: database.dialect === "sqlite" ? sqlitePath(config.databaseUrl) : undefined,
+        liveness,
+      }),
     });
     await app.listen({ port: config.port, host: config.host });
     metricsListener = await exposeProcessMetrics({ metrics, config: config.metrics, database, delivery, translator, logger });
@@ -88,16 +98,20 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       delivery: runtime.engine,
       metrics,
       metricsUrl: listener?.url,
+      liveness,
+      outage,
       // Requests first (no new sends), then the lanes finish their sub-batches, then the database.
       close: () =>
         (closing ??= Promise.all([started.close(), listener?.close()])
           .then(() => runtime.close({ graceful: true }))
+          .then(() => outage.close())
           .then(() => database.destroy())),
     };
   } catch (error) {
     await metricsListener?.close().catch(() => undefined);
     await app?.close().catch(() => undefined);
     await delivery?.close().catch(() => undefined);
+    outage.close();
     await database.destroy().catch(() => undefined);
     throw error;
   }

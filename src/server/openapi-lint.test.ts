@@ -88,6 +88,8 @@ describe("the OpenAPI document, as Redocly CLI reads it", () => {
         "getOrganisationLogo",
         "getPublicConfig",
         "getSetupStatus",
+        "getHealth",
+        "getReadiness",
         "identifySubscription",
         "listNotices",
         "reportNotificationEvent",

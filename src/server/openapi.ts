@@ -40,6 +40,7 @@ const RESPONSE_KEYS: Readonly<Record<string, string>> = {
   "202": "api:responses.accepted",
   "204": "api:responses.noContent",
   "4XX": "api:responses.clientError",
+  "503": "api:responses.unavailable",
 };
 
 type MediaResponse = { description?: string; content: Record<string, { schema: z.ZodType }> };

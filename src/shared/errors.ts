@@ -157,6 +157,10 @@ export const ERROR_STATUS = {
   organisation_logo_not_found: 404,
   /** GET /metrics without `Authorization: Bearer <SINO_METRICS_TOKEN>`, or with another token. */
   metrics_token_invalid: 401,
+  /** GET /readyz: the database lacks migrations this Sino has (run `sino migrate`, or restart). */
+  migrations_pending: 503,
+  /** GET /readyz: a background loop of this process stopped coming round. */
+  background_task_stalled: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -6,6 +6,7 @@ import { nextRetryDelay, parseRetryAfter } from "./retry-schedule.js";
 import { signWebhook } from "./sign.js";
 import { redactWebhookUrl } from "./url-policy.js";
 import type { WebhookClient, WebhookPostResult } from "./webhook-client.js";
+import type { LoopObservers } from "../loop-observers.js";
 
 const DAY_MS = 86_400_000;
 
@@ -48,6 +49,8 @@ export interface WebhookDispatcherDeps {
    * full speed once the send is done.
    */
   readonly pushesBusy?: () => boolean;
+  /** Beats `webhooks` at each claim; database outages are logged once. */
+  readonly observers?: LoopObservers;
 }
 
 export interface WebhookDispatcher {
@@ -104,8 +107,16 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
       again = true;
       return;
     }
+    deps.observers?.heartbeat?.beat("webhooks");
     pumping = pump()
-      .catch((error: unknown) => logger.warn({ err: error instanceof Error ? error.message : String(error) }, "webhook dispatcher could not claim; retrying later"))
+      .then(
+        () => deps.observers?.outage?.succeeded(),
+        (error: unknown) => {
+          if (deps.observers?.outage?.failed(error, "webhooks") !== true) {
+            logger.warn({ err: error instanceof Error ? error.message : String(error) }, "webhook dispatcher could not claim; retrying later");
+          }
+        },
+      )
       .finally(() => {
         pumping = undefined;
         if (again) {

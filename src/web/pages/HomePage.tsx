@@ -16,7 +16,7 @@ import Typography from "@mui/material/Typography";
 import { useEffect } from "react";
 import { useSino } from "@sino/react";
 import { NoticeCard } from "../notices/NoticeCard.js";
-import { useNotices } from "../notices/useNotices.js";
+import { NOTICES_POLL_MS, useNotices } from "../notices/useNotices.js";
 import { PushStatus } from "../components/PushStatus.js";
 import { useApi } from "../hooks/useApi.js";
 import { useAppDispatch, useAppSelector } from "../hooks/useAppStore.js";
@@ -101,6 +101,11 @@ function Notices() {
           {t("notices.title")}
         </Typography>
         <Typography color="text.secondary">{t("notices.lead")}</Typography>
+        {view.polling && (
+          <Typography variant="body2" color="text.secondary" role="status" data-testid="notices-polling" sx={{ mt: 1 }}>
+            {t("notices.polling", { seconds: NOTICES_POLL_MS / 1000 })}
+          </Typography>
+        )}
       </div>
       {channels !== null && channels.length > 0 && (
         <Stack
