@@ -91,6 +91,8 @@ for (const dialect of DIALECTS) {
       const id = res.body.notification.id as string;
       const send = await waitForSend(() => server.delivery.getSend(Number(id)));
       const stored = await server.database.db.selectFrom("notifications").select("declarative_payload").where("id", "=", Number(id)).executeTakeFirstOrThrow();
+      // Stored beside the classic payload, built once with the send's id.
+      expect(JSON.parse(stored.declarative_payload!)).toMatchObject({ web_push: 8030, notification: { data: { sinoId: id } } });
       expect(send.counts.accepted).toBe(3);
       const received = (fakeId: string) => JSON.parse(fake.stats().log.find((entry) => entry.id === fakeId && entry.plaintext?.includes("Obras na Rua A"))!.plaintext!) as Record<string, unknown>;
 
