@@ -31,6 +31,8 @@ export interface DeliveryEngineDeps {
   readonly metrics?: DeliveryMetrics;
   /** The lanes' liveness beats and database outage reports. */
   readonly observers?: LoopObservers;
+  /** SINO_PUBLIC_URL, for the Declarative Web Push form's absolute links; absent: classic pushes only. */
+  readonly publicUrl?: string;
 }
 
 export interface DeliveryEngine extends SendService {
@@ -83,6 +85,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     clock,
     logger,
     onProgress: (send) => events.publish(send),
+    ...(deps.publicUrl === undefined ? {} : { publicUrl: deps.publicUrl }),
     ...(deps.workerId === undefined ? {} : { id: deps.workerId }),
     ...(deps.observers === undefined ? {} : { observers: deps.observers }),
   });
@@ -92,6 +95,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     clock,
     jobSize: options.jobSize,
     ...(deps.defaultIcon === undefined ? {} : { defaultIcon: deps.defaultIcon }),
+    ...(deps.publicUrl === undefined ? {} : { publicUrl: deps.publicUrl }),
     onChange(send: Notification) {
       events.publish(send);
       if (send.status === "queued") worker.wake();

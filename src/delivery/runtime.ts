@@ -125,6 +125,7 @@ export function createDeliveryRuntime(
     options: engineOptions,
     ...(metrics === undefined ? {} : { metrics }),
     observers,
+    publicUrl: config.publicUrl,
     async defaultIcon() {
       const organisation = await repositories.organisation.get();
       return organisation.logo === null || organisation.updatedAt === null ? null : organisationLogoUrl(config.publicUrl, organisation.updatedAt);

@@ -161,6 +161,14 @@ export const ERROR_STATUS = {
   migrations_pending: 503,
   /** GET /readyz: a background loop of this process stopped coming round. */
   background_task_stalled: 503,
+  action_label_required: 400,
+  action_label_too_long: 400,
+  action_link_invalid: 400,
+  too_many_actions: 400,
+  badge_invalid: 400,
+  app_badge_invalid: 400,
+  data_invalid: 400,
+  data_too_large: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -176,6 +184,8 @@ export interface ApiErrorBody {
     field?: string;
     /** Where in a text the error is (0-based character offset): a segment expression's parse error. */
     position?: number;
+    /** `payload_too_large` of a send: the encrypted push's size, the most one push holds, and how much over. */
+    details?: { bytes: number; max: number; over: number };
   };
 }
 
