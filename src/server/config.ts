@@ -59,6 +59,8 @@ export interface Config {
   readonly identitySecretGraceMs: number;
   /** SINO_WEBHOOK_*: outbound webhooks (URL policy, deadline, retention). */
   readonly webhooks: WebhooksConfig;
+  /** SINO_WRITE_QUEUE: most items each group-committed write path holds waiting. */
+  readonly writeQueue: number;
 }
 
 export interface WebhooksConfig extends WebhookRuntimeOptions {
@@ -329,6 +331,11 @@ const OPTIONS = {
     doc: "Extra CA certificates (PEM file) to trust for webhook receivers; for tests against a local receiver.",
     schema: (_d, m) => z.string().refine((path) => existsSync(path), m("file")).optional(),
   }),
+  SINO_WRITE_QUEUE: option({
+    default: 20_000,
+    doc: "Reports, registrations or unsubscribes waiting to be written (each path its own queue); past it the API answers 503 with Retry-After.",
+    schema: (d, m) => integer(1, 1_000_000, d, m("positiveInteger")),
+  }),
 };
 
 type Options = typeof OPTIONS;
@@ -450,6 +457,7 @@ function createEnvSchema(t: Translator["t"]) {
           retentionDays: v.SINO_WEBHOOK_RETENTION_DAYS,
           caFile: v.SINO_WEBHOOK_CA_FILE === undefined ? undefined : resolve(v.SINO_WEBHOOK_CA_FILE),
         }),
+        writeQueue: v.SINO_WRITE_QUEUE,
       };
     });
 }

@@ -8,6 +8,7 @@ import { ensureVapidKeys } from "../store/vapid-keys-store.js";
 import type { DeliveryEngine } from "../delivery/engine.js";
 import { createDeliveryRuntime, type DeliveryRuntime } from "../delivery/runtime.js";
 import { buildApp } from "./app.js";
+import { createIngestion, type Ingestion } from "./ingestion/ingestion.js";
 import type { Config } from "./config.js";
 import { createTranslator } from "./i18n.js";
 import { createLogger } from "./logger.js";
@@ -20,6 +21,8 @@ export interface RunningServer {
   readonly database: Database;
   /** Creates and tracks sends; its worker lanes run here unless SINO_WORKER_EMBEDDED=false. */
   readonly delivery: DeliveryEngine;
+  /** The group-committed write paths (reports, registrations, unsubscribes) and their counts. */
+  readonly ingestion: Ingestion;
   /** Stops accepting requests, waits for those in flight, then closes the database. */
   close(): Promise<void>;
 }
@@ -48,7 +51,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const repositories = createRepositories(database);
     const vapidKeys = await ensureVapidKeys(repositories.settings, generateVapidKeys, config.vapidKeys);
     delivery = createDeliveryRuntime(config, repositories, vapidKeys, logger);
+    const ingestion = createIngestion({
+      events: repositories.notificationEvents,
+      subscriptions: repositories.subscriptions,
+      dialect: database.dialect,
+      capacity: config.writeQueue,
+    });
     app = await buildApp({
+      ingestion,
       config,
       repositories,
       vapidKeys,
@@ -68,7 +78,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       app: started,
       database,
       delivery: runtime.engine,
-      // Requests first (no new sends), then the lanes finish their sub-batches, then the database.
+      ingestion,
+      // Requests first (no new sends; the write queues drain before connections close), then the
+      // lanes finish their sub-batches, then the database.
       close: () => (closing ??= started.close().then(() => runtime.close({ graceful: true })).then(() => database.destroy())),
     };
   } catch (error) {

@@ -155,6 +155,8 @@ export const ERROR_STATUS = {
   organisation_logo_invalid: 400,
   organisation_logo_too_large: 400,
   organisation_logo_not_found: 404,
+  /** More reports/registrations waiting to be written than the server holds: retry (Retry-After). */
+  write_queue_full: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from "fastify";
 import { loadConfig } from "../../src/server/config.js";
 import { startServer } from "../../src/server/main.js";
 import type { DeliveryEngine } from "../../src/delivery/engine.js";
+import type { Ingestion } from "../../src/server/ingestion/ingestion.js";
 import type { Database, Dialect } from "../../src/store/database.js";
 import { createTestDatabaseLocation, type TestDatabaseLocation } from "./db.js";
 
@@ -29,6 +30,8 @@ export interface TestServer {
   readonly database: Database;
   /** The server's delivery engine (sends; its lanes run unless SINO_WORKER_EMBEDDED=false). */
   readonly delivery: DeliveryEngine;
+  /** The server's group-committed write paths (their batch counts). */
+  readonly ingestion: Ingestion;
   readonly location: TestDatabaseLocation;
   /** Stops the server and drops its database (unless it was given one). */
   close(): Promise<void>;
@@ -68,6 +71,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       baseUrl: `http://localhost:${port}`,
       database: server.database,
       delivery: server.delivery,
+      ingestion: server.ingestion,
       location,
       async close() {
         await server.close();
