@@ -6,13 +6,13 @@
  */
 import { randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DIALECTS, createTestDatabase, openTestDatabase, type TestDatabase } from "../../test/support/db.js";
-import { aNewNotification } from "../../test/support/delivery.js";
-import { createGroupCommit } from "../server/ingestion/group-commit.js";
-import type { Database } from "./database.js";
-import { createNotificationEventsRepository, type NotificationEventsRepository, type TimedNotificationEvent } from "./notification-events-repository.js";
-import { createNotificationsRepository } from "./notifications-repository.js";
-import { createSubscriptionsRepository, type RegisterSubscriptionInput, type SubscriptionsRepository } from "./subscriptions-repository.js";
+import { DIALECTS, createTestDatabase, openTestDatabase, type TestDatabase } from "../../../test/support/db.js";
+import { aNewNotification } from "../../../test/support/delivery.js";
+import { createGroupCommit } from "./group-commit.js";
+import type { Database } from "../../store/database.js";
+import { createNotificationEventsRepository, type NotificationEventsRepository, type TimedNotificationEvent } from "../../store/notification-events-repository.js";
+import { createNotificationsRepository } from "../../store/notifications-repository.js";
+import { createSubscriptionsRepository, type RegisterSubscriptionInput, type SubscriptionsRepository } from "../../store/subscriptions-repository.js";
 
 const NOW = 1_700_000_000_000;
 
