@@ -36,25 +36,28 @@ const REGISTRATIONS_PER_BATCH = 128;
 
 /**
  * Transactions at once per path. SQLite has one writer and one connection: 1. PostgreSQL commits
- * in parallel, and a second batch filling while one waits for its WAL flush keeps the pool busy
- * without taking all of it from the Painel and the delivery lanes.
+ * in parallel: a second batch filling while one waits for its WAL flush keeps the writes flowing.
+ * Reports are a few statements per batch, so two suffice; a registration is several round trips
+ * of its own inside the batch, so registrations get a few more (still under the pool's 10, which
+ * the Painel and the delivery lanes share).
  */
-function concurrencyOf(dialect: Dialect): number {
-  return dialect === "postgres" ? 2 : 1;
+const POSTGRES_CONCURRENCY = { events: 2, registrations: 4 } as const;
+
+function concurrencyOf(dialect: Dialect, path: keyof typeof POSTGRES_CONCURRENCY): number {
+  return dialect === "postgres" ? POSTGRES_CONCURRENCY[path] : 1;
 }
 
 export function createIngestion(options: IngestionOptions): Ingestion {
-  const concurrency = concurrencyOf(options.dialect);
   const capacity = options.capacity;
   // metrics: ingestion batches and their sizes (onBatch), queue depth (stats().pending), 503s refused.
-  const events = createGroupCommit({ write: (items: readonly TimedNotificationEvent[]) => options.events.recordBatch(items), maxBatch: EVENTS_PER_BATCH, capacity, concurrency });
+  const events = createGroupCommit({ write: (items: readonly TimedNotificationEvent[]) => options.events.recordBatch(items), maxBatch: EVENTS_PER_BATCH, capacity, concurrency: concurrencyOf(options.dialect, "events") });
   const registrations = createGroupCommit({
     write: (items: ReadonlyArray<TimedRegistration<IdentityRefusal>>) => options.subscriptions.registerBatch(items),
     maxBatch: REGISTRATIONS_PER_BATCH,
     capacity,
-    concurrency,
+    concurrency: concurrencyOf(options.dialect, "registrations"),
   });
-  const removals = createGroupCommit({ write: (items: readonly TimedRemoval[]) => options.subscriptions.removeBatch(items), maxBatch: REGISTRATIONS_PER_BATCH, capacity, concurrency });
+  const removals = createGroupCommit({ write: (items: readonly TimedRemoval[]) => options.subscriptions.removeBatch(items), maxBatch: REGISTRATIONS_PER_BATCH, capacity, concurrency: concurrencyOf(options.dialect, "registrations") });
   return {
     events,
     registrations,
