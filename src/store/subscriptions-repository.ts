@@ -5,7 +5,7 @@ import type { Schema, SubscriptionsTable } from "./schema.js";
 import { constantTimeEqual } from "./constant-time.js";
 import type { DatabaseHandle } from "./database.js";
 import { readIdentityKeys, type SiteIdentityKeys } from "./sites-repository.js";
-import { activeChannelSlugs, joinDefaultChannels, moveChannelsFromPrevious, type SubscriptionProof } from "./subscription-channels-repository.js";
+import { activeChannelSlugs, moveChannelsFromPrevious, type SubscriptionProof } from "./subscription-channels-repository.js";
 import { subscriptionCreated, subscriptionRemoved } from "./subscription-events.js";
 import { forgetSubscription, identifySubscription } from "./subscription-person.js";
 import { mergePersonTagsIn } from "./tags-repository.js";
@@ -188,6 +188,14 @@ async function identifyChecked<R extends string>(
   return identifySubscription(trx, subscription, person.personId, now);
 }
 
+/** The active default channels, by slug (the order `activeChannelSlugs` answers in). */
+type DefaultChannels = ReadonlyArray<{ id: number; slug: string }>;
+
+async function readDefaultChannels(trx: Kysely<Schema>): Promise<DefaultChannels> {
+  const rows = await trx.selectFrom("channels").select(["id", "slug"]).where("is_default", "=", 1).where("archived", "=", 0).orderBy("slug").execute();
+  return rows.map((row) => ({ id: Number(row.id), slug: row.slug }));
+}
+
 /** A concurrent remove can slip between our steps; retrying a few times always converges. */
 const MAX_REGISTER_ATTEMPTS = 5;
 
@@ -206,7 +214,10 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
       return await writeTransaction(database, async (trx) => {
         const results: Array<RegisterResult<R>> = [];
         const events: WebhookEvent[] = [];
-        for (const { input, now } of items) results.push(await registerIn(trx, input, now, events));
+        // Every new subscription of the batch joins the same default channels: read them once.
+        let defaults: DefaultChannels | undefined;
+        const defaultChannels = async () => (defaults ??= await readDefaultChannels(trx));
+        for (const { input, now } of items) results.push(await registerIn(trx, input, now, events, defaultChannels));
         // The webhooks table read once per batch, not once per registration.
         await enqueueWebhookEvents(trx, events, Math.max(...items.map((item) => item.now)));
         return results;
@@ -220,12 +231,21 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
   }
 
   /** One registration inside the batch's transaction; its webhook events go to `events`. */
-  async function registerIn<R extends string>(trx: Kysely<Schema>, input: RegisterSubscriptionInput<R>, now: number, events: WebhookEvent[]): Promise<RegisterResult<R>> {
+  async function registerIn<R extends string>(
+    trx: Kysely<Schema>,
+    input: RegisterSubscriptionInput<R>,
+    now: number,
+    events: WebhookEvent[],
+    defaultChannels: () => Promise<DefaultChannels>,
+  ): Promise<RegisterResult<R>> {
     const row = await upsert(trx, { ...input, endpoint: normalizeEndpoint(input.endpoint) }, now);
     if (row.outcome === "auth_mismatch") return row;
     let subscription = row.subscription;
     const id = subscription.id;
-    if (row.outcome === "created") await joinDefaultChannels(trx, id);
+    const joined = row.outcome === "created" ? await defaultChannels() : undefined;
+    if (joined !== undefined && joined.length > 0) {
+      await trx.insertInto("subscription_channels").values(joined.map((channel) => ({ subscription_id: id, channel_id: channel.id }))).execute();
+    }
     const previousMoved = input.previous !== undefined && (await moveChannelsFromPrevious(trx, input.previous, id)) === "moved";
     // The move may have brought the previous subscription's person along.
     if (previousMoved) subscription = (await findByIdIn(trx, id)) ?? subscription;
@@ -233,7 +253,9 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
     if (personEvents.length > 0) subscription = { ...subscription, personId: input.person!.personId, identifiedAt: now };
     if (row.outcome === "created") events.push(subscriptionCreated(subscription.id, subscription.personId, subscription.siteId));
     events.push(...personEvents);
-    return { outcome: row.outcome, subscription, channels: await activeChannelSlugs(trx, id), previousMoved };
+    // A new subscription has exactly the default channels, unless a previous one's moved in.
+    const channels = joined !== undefined && !previousMoved ? joined.map((channel) => channel.slug) : await activeChannelSlugs(trx, id);
+    return { outcome: row.outcome, subscription, channels, previousMoved };
   }
 
   /** The subscription with this endpoint, if `auth` proves possession of it. */
