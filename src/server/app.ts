@@ -125,7 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const now = deps.now ?? Date.now;
   const ingestion =
     deps.ingestion ??
-    createIngestion({ events: deps.repositories.notificationEvents, subscriptions: deps.repositories.subscriptions, dialect: dialectOf(deps.config.databaseUrl), capacity: deps.config.writeQueue });
+    createIngestion({ events: deps.repositories.notificationEvents, subscriptions: deps.repositories.subscriptions, subscriptionChannels: deps.repositories.subscriptionChannels, dialect: dialectOf(deps.config.databaseUrl), capacity: deps.config.writeQueue });
   // On close, new requests already get 503 (return503OnClosing); before the open connections are
   // cut, every write already taken commits and its answer goes out: a stop loses no report.
   app.addHook("preClose", async () => {

@@ -54,6 +54,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const ingestion = createIngestion({
       events: repositories.notificationEvents,
       subscriptions: repositories.subscriptions,
+      subscriptionChannels: repositories.subscriptionChannels,
       dialect: database.dialect,
       capacity: config.writeQueue,
     });

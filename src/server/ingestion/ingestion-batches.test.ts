@@ -11,7 +11,9 @@ import { aNewNotification } from "../../../test/support/delivery.js";
 import { createGroupCommit } from "./group-commit.js";
 import type { Database } from "../../store/database.js";
 import { createNotificationEventsRepository, type NotificationEventsRepository, type TimedNotificationEvent } from "../../store/notification-events-repository.js";
+import { createChannelsRepository } from "../../store/channels-repository.js";
 import { createNotificationsRepository } from "../../store/notifications-repository.js";
+import { createSubscriptionChannelsRepository } from "../../store/subscription-channels-repository.js";
 import { createSubscriptionsRepository, type RegisterSubscriptionInput, type SubscriptionsRepository } from "../../store/subscriptions-repository.js";
 
 const NOW = 1_700_000_000_000;
@@ -134,6 +136,30 @@ for (const dialect of DIALECTS) {
       expect(results.map((r) => r.outcome)).toEqual(["created", "identity_refused", "created"]);
       const stored = await other.db.selectFrom("subscriptions").select("endpoint").execute();
       expect(stored.map((s) => s.endpoint).sort()).toEqual(good.map((s) => s.endpoint).sort());
+    });
+
+    it("writes a batch of channel choices in one transaction, each answered as alone", async () => {
+      const channels = createChannelsRepository(database);
+      await channels.create({ slug: "ofertas", name: "Ofertas", description: null, isDefault: false }, NOW);
+      await channels.create({ slug: "novidades", name: "Novidades", description: null, isDefault: false }, NOW);
+      const a = await registered();
+      const b = await registered();
+      const results = await createSubscriptionChannelsRepository(database).replaceBatch([
+        { proof: a, slugs: ["ofertas", "novidades"], max: 20 },
+        { proof: b, slugs: ["nao-existe"], max: 20 },
+        { proof: { endpoint: b.endpoint, auth: a.auth }, slugs: [], max: 20 },
+        { proof: b, slugs: ["ofertas", "novidades"], max: 1 },
+        { proof: b, slugs: ["ofertas"], max: 20 },
+      ]);
+      expect(results).toEqual([
+        { outcome: "replaced", channels: ["novidades", "ofertas"] },
+        { outcome: "channel_not_found" },
+        { outcome: "auth_mismatch" },
+        { outcome: "too_many_channels" },
+        { outcome: "replaced", channels: ["ofertas"] },
+      ]);
+      const stored = await other.db.selectFrom("subscription_channels").select(["subscription_id"]).execute();
+      expect(stored.map((r) => Number(r.subscription_id)).sort((x, y) => x - y)).toEqual([a.id, a.id, b.id]);
     });
 
     it("removes a batch of subscriptions with proof, each answered as alone", async () => {

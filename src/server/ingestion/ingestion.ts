@@ -1,19 +1,22 @@
 import type { Dialect } from "../../store/database.js";
 import type { NotificationEventsRepository, RecordEventResult, TimedNotificationEvent } from "../../store/notification-events-repository.js";
+import type { ChannelChoice, ReplaceChannelsResult, SubscriptionChannelsRepository } from "../../store/subscription-channels-repository.js";
 import type { RegisterResult, RemoveResult, SubscriptionsRepository, TimedRegistration, TimedRemoval } from "../../store/subscriptions-repository.js";
 import type { IdentityRefusal } from "../people/person-identity.js";
 import { createGroupCommit, type GroupCommit, type GroupCommitStats } from "./group-commit.js";
 
 /**
  * The public write paths a browser hits at the fan-out's rate, each group-committed (see
- * group-commit.ts): service-worker reports, registrations and unsubscribes. One per process,
+ * group-commit.ts): service-worker reports, registrations, unsubscribes and channel choices. One per process,
  * built in main and closed before the database: `close()` drains what was taken.
  */
 export interface Ingestion {
   readonly events: GroupCommit<TimedNotificationEvent, RecordEventResult>;
   readonly registrations: GroupCommit<TimedRegistration<IdentityRefusal>, RegisterResult<IdentityRefusal>>;
   readonly removals: GroupCommit<TimedRemoval, RemoveResult>;
-  stats(): Record<"events" | "registrations" | "removals", GroupCommitStats>;
+  /** Channel choices (PUT /subscriptions/channels). */
+  readonly preferences: GroupCommit<ChannelChoice, ReplaceChannelsResult>;
+  stats(): Record<"events" | "registrations" | "removals" | "preferences", GroupCommitStats>;
   /** Refuses new writes (503) and resolves once everything taken has committed. */
   close(): Promise<void>;
 }
@@ -21,6 +24,7 @@ export interface Ingestion {
 export interface IngestionOptions {
   readonly events: Pick<NotificationEventsRepository, "recordBatch">;
   readonly subscriptions: Pick<SubscriptionsRepository, "registerBatch" | "removeBatch">;
+  readonly subscriptionChannels: Pick<SubscriptionChannelsRepository, "replaceBatch">;
   readonly dialect: Dialect;
   /** SINO_WRITE_QUEUE: most items each path holds waiting. */
   readonly capacity: number;
@@ -58,13 +62,20 @@ export function createIngestion(options: IngestionOptions): Ingestion {
     concurrency: concurrencyOf(options.dialect, "registrations"),
   });
   const removals = createGroupCommit({ write: (items: readonly TimedRemoval[]) => options.subscriptions.removeBatch(items), maxBatch: REGISTRATIONS_PER_BATCH, capacity, concurrency: concurrencyOf(options.dialect, "registrations") });
+  const preferences = createGroupCommit({
+    write: (items: readonly ChannelChoice[]) => options.subscriptionChannels.replaceBatch(items),
+    maxBatch: REGISTRATIONS_PER_BATCH,
+    capacity,
+    concurrency: concurrencyOf(options.dialect, "registrations"),
+  });
   return {
     events,
     registrations,
     removals,
-    stats: () => ({ events: events.stats(), registrations: registrations.stats(), removals: removals.stats() }),
+    preferences,
+    stats: () => ({ events: events.stats(), registrations: registrations.stats(), removals: removals.stats(), preferences: preferences.stats() }),
     close: async () => {
-      await Promise.all([events.close(), registrations.close(), removals.close()]);
+      await Promise.all([events.close(), registrations.close(), removals.close(), preferences.close()]);
     },
   };
 }

@@ -52,6 +52,7 @@ for (const dialect of DIALECTS) {
           },
         },
         subscriptions: repositories.subscriptions,
+        subscriptionChannels: repositories.subscriptionChannels,
         dialect,
         capacity: CAPACITY,
       });

@@ -38,8 +38,8 @@ import type { Ingestion } from "../../ingestion/ingestion.js";
 
 export interface SubscriptionRoutesDeps {
   readonly subscriptions: SubscriptionsRepository;
-  /** Where registrations and unsubscribes are written (group commit). */
-  readonly ingestion: Pick<Ingestion, "registrations" | "removals">;
+  /** Where registrations, unsubscribes and channel choices are written (group commit). */
+  readonly ingestion: Pick<Ingestion, "registrations" | "removals" | "preferences">;
   readonly subscriptionChannels: SubscriptionChannelsRepository;
   readonly tags: Pick<TagsRepository, "mergeVisitorTagsWithProof">;
   /** SINO_MAX_CHANNELS_PER_SUBSCRIPTION. */
@@ -283,11 +283,11 @@ function registerChannelChoiceRoute(app: FastifyInstance, deps: SubscriptionRout
       const body = request.body;
       const auth = checkAuth(body.auth);
       if (!auth.ok) throw apiError(auth.code, "auth");
-      const result = await deps.subscriptionChannels.replaceWithProof(
-        { endpoint: body.endpoint, auth: auth.value },
-        body.channels,
-        deps.maxChannelsPerSubscription,
-      );
+      const result = await deps.ingestion.preferences.submit({
+        proof: { endpoint: body.endpoint, auth: auth.value },
+        slugs: body.channels,
+        max: deps.maxChannelsPerSubscription,
+      });
       switch (result.outcome) {
         case "subscription_not_found":
           throw apiError("subscription_not_found", "endpoint");
