@@ -333,7 +333,7 @@ const OPTIONS = {
   }),
   SINO_WRITE_QUEUE: option({
     default: 20_000,
-    doc: "Reports, registrations or unsubscribes waiting to be written (each path its own queue); past it the API answers 503 with Retry-After.",
+    doc: "Reports, registrations, unsubscribes or channel choices waiting to be written (each path its own queue); past it the API answers 503 with Retry-After.",
     schema: (d, m) => integer(1, 1_000_000, d, m("positiveInteger")),
   }),
 };
