@@ -5,10 +5,12 @@
  * server's: autocannon (a well-kept HTTP load generator made for this, with per-request bodies
  * and latency percentiles) sends `count` `POST /api/v1/subscriptions`, `connections` at a time,
  * each a new browser subscription: a unique endpoint on the bench's allowed push host and a real
- * P-256 key (made before the run starts). Prints one JSON line with autocannon's figures.
+ * P-256 key (made before the run starts). Prints one JSON line with autocannon's figures. The
+ * ingestion bench sends other bodies (service-worker reports, the floor's) to another path.
  */
 import autocannon from "autocannon";
 import { createECDH, randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { API_ROUTES } from "../src/shared/api/routes.js";
 
 export interface RegistrationLoadInput {
@@ -16,6 +18,10 @@ export interface RegistrationLoadInput {
   readonly host: string;
   readonly count: number;
   readonly connections: number;
+  /** Another route (the ingestion bench: POST /events, or the bare Fastify floor); default: registrations. */
+  readonly path?: string;
+  /** A JSON file of request bodies (strings), sent in turn; default: a new subscription each. */
+  readonly bodiesFile?: string;
 }
 
 export interface RegistrationLoadResult {
@@ -29,7 +35,7 @@ export interface RegistrationLoadResult {
 }
 
 const input = JSON.parse(process.argv[2] ?? "{}") as RegistrationLoadInput;
-const bodies = Array.from({ length: input.count }, (_, i) => {
+const bodies = input.bodiesFile !== undefined ? (JSON.parse(readFileSync(input.bodiesFile, "utf8")) as string[]) : Array.from({ length: input.count }, (_, i) => {
   const ecdh = createECDH("prime256v1");
   ecdh.generateKeys();
   return JSON.stringify({
@@ -46,7 +52,7 @@ const result = await autocannon({
   requests: [
     {
       method: "POST",
-      path: API_ROUTES.subscriptions,
+      path: input.path ?? API_ROUTES.subscriptions,
       headers: { "content-type": "application/json" },
       // A new subscription per request; autocannon calls this once per request it sends.
       setupRequest: (request) => ({ ...request, body: bodies[next++ % bodies.length]! }),

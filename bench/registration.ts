@@ -86,7 +86,7 @@ export async function measureRegistrations(options: RegistrationBenchOptions): P
   }
 }
 
-function runLoad(input: RegistrationLoadInput): Promise<RegistrationLoadResult> {
+export function runLoad(input: RegistrationLoadInput): Promise<RegistrationLoadResult> {
   const script = fileURLToPath(new URL("./registration-load.ts", import.meta.url));
   const child = spawn(process.execPath, ["--import", "tsx", script, JSON.stringify(input)], { stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((resolve, reject) => {

@@ -2,6 +2,7 @@
  * `npm run bench -- [--subs 20000] [--db sqlite|postgres] [--webpush-inflight 200]
  *   [--decrypt-sample 100] [--ceiling-ms 3000] [--no-webpush] [--no-ceiling] [--no-floor]
  *   [--latency-sends 20] [--registrations 5000] [--registration-connections 50] [--no-registrations]
+ *   [--ingestion-subs 5000] [--no-ingestion]
  *   [--workers 0] [--rounds 3] [--people-subs 100000] [--people-ids 10000] [--no-people] [--no-webhooks]
  *   [--segment-count-subs 1000000] [--no-segments]
  *   [--warm-up min(subs, 20000)] [--profile main.cpuprofile]`
@@ -46,7 +47,9 @@
  *
  * Also: publish → first accepted push over `--latency-sends` single-subscriber sends (p50, p95);
  * subscription registration throughput on SQLite and PostgreSQL (registration.ts, autocannon in
- * its own process); and with `--workers N` (PostgreSQL) the send is delivered by N `sino worker`
+ * its own process); ingestion (ingestion.ts): service-worker reports per second on SQLite and
+ * PostgreSQL against a running server, and the bare Fastify floor for the registration body, with
+ * the ratios events / fan-out and registrations / floor (`ingestion` in the JSON); and with `--workers N` (PostgreSQL) the send is delivered by N `sino worker`
  * processes instead of this process's lanes (msgs/s from the fake's timestamps, peak RSS each).
  *
  * Warm-up, the same for both senders: `--warm-up` pushes before timing (default as many as the
@@ -83,6 +86,7 @@ import { ceilingRatioBound, describeFloor, measureEncryptUsPerMessage, measureHt
 import { createRepositories } from "../src/store/repositories.js";
 import { startAllocationSampler, startMainThreadProfiler, writeProfile } from "./main-thread-profile.js";
 import { measureRegistrations, type RegistrationBench } from "./registration.js";
+import { measureEvents, measureFloor, type EventsBench, type FloorBench } from "./ingestion.js";
 import { measurePeopleSends, type PeopleBench } from "./people.js";
 import type { SendInput } from "../src/delivery/send-input.js";
 
@@ -101,6 +105,10 @@ const { values } = parseArgs({
     registrations: { type: "string", default: "5000" },
     "registration-connections": { type: "string", default: "50" },
     "no-registrations": { type: "boolean", default: false },
+    // Ingestion (bench/ingestion.ts): service-worker reports from this many subscriptions (3 each),
+    // beside the registrations above and the bare Fastify floor; skip with --no-ingestion.
+    "ingestion-subs": { type: "string", default: "5000" },
+    "no-ingestion": { type: "boolean", default: false },
     // Sends to people (bench/people.ts): a users send to this many ids with this many subscriptions
     // in the table, then --latency-sends one-person transactional sends.
     "people-subs": { type: "string", default: "100000" },
@@ -841,6 +849,23 @@ if (!values["no-registrations"]) {
   }
 }
 
+// ── 7. ingestion: service-worker reports on both databases, and the bare Fastify floor ─────
+const eventsBench: EventsBench[] = [];
+let ingestionFloor: FloorBench | undefined;
+if (!values["no-ingestion"]) {
+  for (const eventsDialect of ["sqlite", "postgres"] as const) {
+    const e = await measureEvents({ dialect: eventsDialect, subs: Number(values["ingestion-subs"]), connections: Number(values["registration-connections"]), postgresUrl: POSTGRES_URL });
+    eventsBench.push(e);
+    log(
+      `events:   ${eventsDialect} ${e.perSecond} reports/s, p50 ${e.p50Ms} ms, p99 ${e.p99Ms} ms ` +
+        `(${e.answered} answered 204, ${e.failed} failed, ${e.stored} rows stored, in ${e.transactions} transactions; ${e.connections} connections)`,
+    );
+    if (e.answered !== e.reports || e.stored !== e.answered) log(`events:   NOT every report answered and stored once on ${eventsDialect}`);
+  }
+  ingestionFloor = await measureFloor({ count: Number(values.registrations), connections: Number(values["registration-connections"]) });
+  log(`floor:    bare Fastify ${ingestionFloor.perSecond} requests/s for the registration body, p50 ${ingestionFloor.p50Ms} ms, p99 ${ingestionFloor.p99Ms} ms`);
+}
+
 const round2 = (x: number): number => Math.round(x * 100) / 100;
 
 /** Median of `values` (the mean of the middle two for an even count); undefined when empty. */
@@ -907,6 +932,30 @@ if (efficiency !== undefined) {
 }
 if (!exactlyOnce) log("Sino: NOT every subscription exactly once in every round — see the figures above");
 
+// Ingestion, in the same run: reports against the fan-out they follow (a push makes up to two
+// reports: target ≥ 2), registrations against the framework's floor (target ≥ 0.3 on SQLite).
+const ingestionOf = (db: "sqlite" | "postgres") => {
+  const events = eventsBench.find((e) => e.dialect === db);
+  const registration = registrations.find((r) => r.dialect === db);
+  return {
+    eventsPerSecond: events?.perSecond ?? null,
+    eventsP99Ms: events?.p99Ms ?? null,
+    eventTransactions: events?.transactions ?? null,
+    registrationsPerSecond: registration?.perSecond ?? null,
+    registrationsP99Ms: registration?.p99Ms ?? null,
+  };
+};
+const ingestionSqlite = ingestionOf("sqlite");
+// The fan-out ran on `--db`: its reports are compared on the same database.
+const eventsOfRun = ingestionOf(dialect).eventsPerSecond;
+const eventsOverFanout = eventsOfRun === null ? null : round2(eventsOfRun / sino.rate);
+const registrationsOverFloor =
+  ingestionSqlite.registrationsPerSecond === null || ingestionFloor === undefined ? null : round2(ingestionSqlite.registrationsPerSecond / ingestionFloor.perSecond);
+if (eventsOverFanout !== null) log(`events / fan-out = ${eventsOverFanout} (target ≥ 2): ${eventsOfRun} reports/s on ${dialect} over ${sino.rate} msgs/s`);
+if (registrationsOverFloor !== null) {
+  log(`registrations / floor = ${registrationsOverFloor} (target ≥ 0.3): ${ingestionSqlite.registrationsPerSecond} registrations/s on SQLite over ${ingestionFloor!.perSecond} requests/s of bare Fastify`);
+}
+
 console.log(
   JSON.stringify({
     subs: N,
@@ -948,6 +997,17 @@ console.log(
     people: people ?? null,
     webhooks: webhooks ?? null,
     segments: segments ?? null,
+    ingestion: values["no-ingestion"]
+      ? null
+      : {
+          eventsPerSecond: ingestionSqlite.eventsPerSecond,
+          registrationsPerSecond: ingestionSqlite.registrationsPerSecond,
+          floorPerSecond: ingestionFloor?.perSecond ?? null,
+          eventsOverFanout,
+          registrationsOverFloor,
+          sqlite: ingestionSqlite,
+          postgres: ingestionOf("postgres"),
+        },
     registrations: registrations.map((r) => ({ db: r.dialect, perSecond: r.perSecond, p50Ms: r.p50Ms, p99Ms: r.p99Ms, created: r.created, failed: r.failed, stored: r.stored, connections: r.connections })),
     ratios: { sinoOverWebpush: vsWebpush ?? null, sinoOverWebpushCpu: vsWebpushCpu ?? null, sinoOverCeiling: vsCeiling ?? null, efficiency: efficiency ?? null },
     rounds: rounds.map((r, i) => ({

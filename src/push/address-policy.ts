@@ -18,8 +18,14 @@ export function isPublicAddress(ip: string): boolean {
 
 /** True when `host` (as in `URL.hostname`, IPv6 in brackets or not) is an IP literal. */
 export function isIpLiteral(host: string): boolean {
+  // Every IPv4 form ipaddr.js takes (dotted, octal, 0x hex, one to four parts) is spelled with hex
+  // digits, "x" and dots, and every IPv6 one has a colon: a host name such as fcm.googleapis.com is
+  // answered here, without the parser's attempts (a measurable share of each registration's CPU).
+  if (!host.includes(":") && NOT_IPV4_CHARACTER.test(host)) return false;
   return ipaddr.isValid(stripBrackets(host));
 }
+
+const NOT_IPV4_CHARACTER = /[^0-9a-fx.]/i;
 
 export function stripBrackets(host: string): string {
   return host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;

@@ -54,6 +54,8 @@ import { createSiteRegistry } from "./sites/site-registry.js";
 import { registerHttpMetrics } from "./metrics/http-metrics.js";
 import { registerMetricsRoute } from "./metrics/metrics-endpoint.js";
 import type { Metrics } from "./metrics/metrics.js";
+import { createIngestion, type Ingestion } from "./ingestion/ingestion.js";
+import { dialectOf } from "../store/database.js";
 
 export interface AppDeps {
   readonly config: Config;
@@ -64,6 +66,11 @@ export interface AppDeps {
   readonly translator: Translator;
   /** The clock, in epoch milliseconds. */
   readonly now?: () => number;
+  /**
+   * The group-committed write paths (reports, registrations, unsubscribes); default: made here
+   * from `repositories`. Drained when the app closes, before connections are cut.
+   */
+  readonly ingestion?: Ingestion;
   /** The delivery engine the sends routes use; without it (some tests) they are not registered. */
   readonly delivery?: DeliveryEngine;
   /** This process's webhook dispatcher, woken after a test ping or a resend (absent: another process delivers). */
@@ -137,6 +144,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header("x-request-id", request.id);
   });
   const now = deps.now ?? Date.now;
+  const ingestion =
+    deps.ingestion ??
+    createIngestion({ events: deps.repositories.notificationEvents, subscriptions: deps.repositories.subscriptions, subscriptionChannels: deps.repositories.subscriptionChannels, dialect: dialectOf(deps.config.databaseUrl), capacity: deps.config.writeQueue });
+  // On close, new requests already get 503 (return503OnClosing); before the open connections are
+  // cut, every write already taken commits and its answer goes out: a stop loses no report.
+  app.addHook("preClose", async () => {
+    await ingestion.close();
+    // The handlers resume after their commits and write their answers on the next turns.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  });
   // Every route's zod schema validates its request and (where declared) its answer, and the
   // same schemas produce the OpenAPI document.
   app.setValidatorCompiler(validatorCompiler);
@@ -155,6 +172,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       if (deps.outage?.failed(error, "http") === true) request.log.debug({ code: apiError.code, cause }, "database unavailable");
       else request.log.warn({ code: apiError.code, cause }, "database unavailable");
       reply.header("retry-after", "5");
+    } else if (apiError.code === "write_queue_full") {
+      // Backpressure, not a fault: the writer is a moment behind (or this process is stopping).
+      request.log.info({ code: apiError.code }, "write queue full");
+      reply.header("retry-after", "1");
     } else if (apiError.statusCode >= 500) request.log.error({ err: error }, "request failed");
     else request.log.info({ code: apiError.code }, "request refused");
     return reply.code(apiError.statusCode).send(errorBody(deps.translator, apiError.code, apiError.field, apiError.detail));
@@ -194,6 +215,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
     registerSubscriptionRoutes(publicApi, {
       subscriptions: deps.repositories.subscriptions,
+      ingestion,
       subscriptionChannels: deps.repositories.subscriptionChannels,
       tags: deps.repositories.tags,
       maxChannelsPerSubscription,
@@ -210,6 +232,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerEventRoutes(publicApi, {
       ...operatorDeps,
       events: deps.repositories.notificationEvents,
+      ingestion,
       notifications: deps.repositories.notifications,
       retryCauses: deps.repositories.retryCauses,
     });

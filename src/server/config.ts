@@ -63,6 +63,8 @@ export interface Config {
   readonly workerHealthPort: number | undefined;
   /** SINO_METRICS_TOKEN / SINO_METRICS_LISTEN: who may read GET /metrics, and where. */
   readonly metrics: MetricsConfig;
+  /** SINO_WRITE_QUEUE: most items each group-committed write path holds waiting. */
+  readonly writeQueue: number;
 }
 
 /**
@@ -372,6 +374,11 @@ const OPTIONS = {
     doc: "host:port of a separate listener that serves only GET /metrics (then not on the main port); how a sino worker exposes its metrics.",
     schema: (_d, m) => z.string().refine((value) => parseListenAddress(value) !== undefined, m("listenAddress")).optional(),
   }),
+  SINO_WRITE_QUEUE: option({
+    default: 20_000,
+    doc: "Reports, registrations, unsubscribes or channel choices waiting to be written (each path its own queue); past it the API answers 503 with Retry-After.",
+    schema: (d, m) => integer(1, 1_000_000, d, m("positiveInteger")),
+  }),
 };
 
 type Options = typeof OPTIONS;
@@ -498,6 +505,7 @@ function createEnvSchema(t: Translator["t"]) {
           token: v.SINO_METRICS_TOKEN,
           listen: v.SINO_METRICS_LISTEN === undefined ? undefined : parseListenAddress(v.SINO_METRICS_LISTEN),
         }),
+        writeQueue: v.SINO_WRITE_QUEUE,
       };
     });
 }

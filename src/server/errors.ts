@@ -1,3 +1,4 @@
+import { QueueFullError, WriterClosedError } from "./ingestion/group-commit.js";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { ERROR_STATUS, isErrorCode, type ApiErrorBody, type ErrorCode } from "../shared/errors.js";
 import type { SegmentError } from "../shared/segments/segment-error.js";
@@ -101,6 +102,8 @@ function detailText(translator: Translator, detail: ApiErrorDetail): string {
 export function toApiError(error: unknown): ApiError {
   if (isApiError(error)) return error;
   if (isDatabaseUnavailable(error)) return apiError("database_unavailable", undefined, { cause: error });
+  // The write queue is full, or the process is stopping: nothing was stored; the client retries.
+  if (error instanceof QueueFullError || error instanceof WriterClosedError) return apiError("write_queue_full", undefined, { cause: error });
   if (isSegmentTimeout(error)) return apiError("segment_timeout", undefined, { cause: error });
   if (hasZodFastifySchemaValidationErrors(error)) return fromSchemaValidation(error.validation as Parameters<typeof fromSchemaValidation>[0], error);
   const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";

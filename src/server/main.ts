@@ -9,6 +9,7 @@ import { ensureVapidKeys } from "../store/vapid-keys-store.js";
 import type { DeliveryEngine } from "../delivery/engine.js";
 import { createDeliveryRuntime, type DeliveryRuntime } from "../delivery/runtime.js";
 import { buildApp } from "./app.js";
+import { createIngestion, type Ingestion } from "./ingestion/ingestion.js";
 import type { Config } from "./config.js";
 import { createTranslator } from "./i18n.js";
 import { createLiveness, type Liveness } from "./health/liveness.js";
@@ -34,6 +35,8 @@ export interface RunningServer {
   readonly liveness: Liveness;
   /** This process's database outage tracker (one log line when it starts, one when it ends). */
   readonly outage: DatabaseOutage;
+  /** The group-committed write paths (reports, registrations, unsubscribes) and their counts. */
+  readonly ingestion: Ingestion;
   /** Stops accepting requests, waits for those in flight, then closes the database. */
   close(): Promise<void>;
 }
@@ -67,7 +70,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const repositories = createRepositories(database);
     const vapidKeys = await ensureVapidKeys(repositories.settings, generateVapidKeys, config.vapidKeys);
     delivery = createDeliveryRuntime(config, repositories, vapidKeys, logger, { liveness, outage }, metrics);
+    const ingestion = createIngestion({
+      events: repositories.notificationEvents,
+      subscriptions: repositories.subscriptions,
+      subscriptionChannels: repositories.subscriptionChannels,
+      dialect: database.dialect,
+      capacity: config.writeQueue,
+    });
     app = await buildApp({
+      ingestion,
       config,
       repositories,
       vapidKeys,
@@ -99,8 +110,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       metrics,
       metricsUrl: listener?.url,
       liveness,
+      ingestion,
       outage,
-      // Requests first (no new sends), then the lanes finish their sub-batches, then the database.
+      // Requests first (no new sends; the write queues drain before connections close), then the lanes finish their sub-batches, then the database.
       close: () =>
         (closing ??= Promise.all([started.close(), listener?.close()])
           .then(() => runtime.close({ graceful: true }))

@@ -169,6 +169,8 @@ export const ERROR_STATUS = {
   app_badge_invalid: 400,
   data_invalid: 400,
   data_too_large: 400,
+  /** More reports/registrations waiting to be written than the server holds: retry (Retry-After). */
+  write_queue_full: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,3 +1,5 @@
+import type { Insertable } from "kysely";
+import type { WebhookEvent } from "../shared/api/webhook-events.js";
 import { normalizeEndpoint } from "../push/endpoint-policy.js";
 import { constantTimeEqual } from "./constant-time.js";
 import { toCount } from "./count.js";
@@ -33,9 +35,20 @@ export interface EventCountsRecord {
   readonly clickedByAction: ClicksByAction;
 }
 
+/** One report of a batch, with the time its request arrived. */
+export interface TimedNotificationEvent {
+  readonly event: NewNotificationEvent;
+  readonly now: number;
+}
+
 export interface NotificationEventsRepository {
   /** Once per (notification, subscription, type): a repeat is `duplicate` and changes nothing. */
   record(event: NewNotificationEvent, now: number): Promise<RecordEventResult>;
+  /**
+   * Several reports in ONE transaction (group commit), one result per report in order: the same
+   * results `record` gives each alone. The lookups are one indexed query per batch, not per report.
+   */
+  recordBatch(events: readonly TimedNotificationEvent[]): Promise<RecordEventResult[]>;
   countsFor(notificationId: number): Promise<EventCountsRecord>;
   /** Counts of several sends at once (a list page), keyed by notification id. */
   countsForMany(notificationIds: readonly number[]): Promise<Map<number, EventCountsRecord>>;
@@ -43,42 +56,85 @@ export interface NotificationEventsRepository {
 
 export const NO_EVENTS: EventCountsRecord = { shown: 0, clicked: 0, closed: 0, clickedByAction: { open: 0, "1": 0, "2": 0 } };
 
+/** The stored row of a report (new columns of a report go here, and nowhere else). */
+function eventRow(event: NewNotificationEvent, subscriptionId: number, now: number): Insertable<NotificationEventsTable> {
+  return {
+    notification_id: event.notificationId,
+    subscription_id: subscriptionId,
+    type: event.type,
+    created_at: now,
+    action: event.type === "clicked" ? (event.action ?? null) : null,
+  };
+}
+
+const eventKey = (notificationId: number, subscriptionId: number, type: string): string => `${notificationId}:${subscriptionId}:${type}`;
+
 export function createNotificationEventsRepository(database: DatabaseHandle): NotificationEventsRepository {
   const { db } = database;
+
   async function record(event: NewNotificationEvent, now: number): Promise<RecordEventResult> {
-    const subscription = await db.selectFrom("subscriptions").select(["id", "auth", "person_id", "site_id"]).where("endpoint", "=", normalizeEndpoint(event.endpoint)).executeTakeFirst();
-    if (subscription === undefined) return "subscription_not_found";
-    if (!constantTimeEqual(subscription.auth, event.auth)) return "auth_mismatch";
-    const notification = await db.selectFrom("notifications").select("id").where("id", "=", event.notificationId).executeTakeFirst();
-    if (notification === undefined) return "notification_not_found";
+    return (await recordBatch([{ event, now }]))[0]!;
+  }
+
+  function recordBatch(events: readonly TimedNotificationEvent[]): Promise<RecordEventResult[]> {
+    if (events.length === 0) return Promise.resolve([]);
     return writeTransaction(database, async (trx) => {
-      // Insert-if-absent in one statement: two reports racing each other still make one row.
+      // Both lookups by index (endpoint is unique; id is the key), once for the whole batch.
+      const endpoints = [...new Set(events.map(({ event }) => normalizeEndpoint(event.endpoint)))];
+      const subscriptions = new Map(
+        (await trx.selectFrom("subscriptions").select(["id", "endpoint", "auth", "person_id", "site_id"]).where("endpoint", "in", endpoints).execute()).map((s) => [s.endpoint, s]),
+      );
+      const notificationIds = [...new Set(events.map(({ event }) => event.notificationId))];
+      const notifications = new Set((await trx.selectFrom("notifications").select("id").where("id", "in", notificationIds).execute()).map((n) => Number(n.id)));
+
+      const results: RecordEventResult[] = [];
+      // Insert-if-absent, in one statement: a repeated report (in this batch or an earlier one) makes one row.
+      const rows = new Map<string, { index: number; row: Insertable<NotificationEventsTable>; subscription: { id: number; person_id: string | null; site_id: number } }>();
+      events.forEach(({ event, now }, index) => {
+        const subscription = subscriptions.get(normalizeEndpoint(event.endpoint));
+        if (subscription === undefined) return void results.push("subscription_not_found");
+        if (!constantTimeEqual(subscription.auth, event.auth)) return void results.push("auth_mismatch");
+        if (!notifications.has(event.notificationId)) return void results.push("notification_not_found");
+        const id = Number(subscription.id);
+        const key = eventKey(event.notificationId, id, event.type);
+        results.push("duplicate");
+        if (!rows.has(key)) rows.set(key, { index, row: eventRow(event, id, now), subscription: { id, person_id: subscription.person_id, site_id: Number(subscription.site_id) } });
+      });
+      if (rows.size === 0) return results;
       const inserted = await trx
         .insertInto("notification_events")
-        .values({
-          notification_id: event.notificationId,
-          subscription_id: Number(subscription.id),
-          type: event.type,
-          created_at: now,
-          action: event.type === "clicked" ? (event.action ?? null) : null,
-        })
+        .values([...rows.values()].map((r) => r.row))
         .onConflict((oc) => oc.columns(["notification_id", "subscription_id", "type"]).doNothing())
-        .returning("type")
-        .executeTakeFirst();
-      if (inserted === undefined) return "duplicate";
-      // Segments test the last click (`clique há menos de 7 dias`); a repeated report changes nothing.
-      if (event.type === "clicked") await trx.updateTable("subscriptions").set({ last_clicked_at: now }).where("id", "=", Number(subscription.id)).execute();
-      // Only a report newly recorded is an event: a service worker repeating itself is not.
-      const data = {
-        notificationId: String(event.notificationId),
-        subscriptionId: String(subscription.id),
-        userId: subscription.person_id,
-        siteId: String(subscription.site_id),
-        // Which part was clicked: the notification ("open") or an action button.
-        ...(event.type === "clicked" ? { action: event.action ?? "open" } : {}),
-      };
-      await enqueueWebhookEvents(trx, [{ type: `recipient.${event.type}`, data }], now);
-      return "recorded";
+        .returning(["notification_id", "subscription_id", "type"])
+        .execute();
+
+      const webhookEvents: WebhookEvent[] = [];
+      const clickedAt = new Map<number, number>();
+      for (const row of inserted) {
+        const recorded = rows.get(eventKey(Number(row.notification_id), Number(row.subscription_id), row.type))!;
+        results[recorded.index] = "recorded";
+        const { id, person_id, site_id } = recorded.subscription;
+        // Segments test the last click (`clique há menos de 7 dias`); a repeated report changes nothing.
+        if (row.type === "clicked") clickedAt.set(id, Math.max(clickedAt.get(id) ?? 0, Number(recorded.row.created_at)));
+        // Only a report newly recorded is an event: a service worker repeating itself is not.
+        webhookEvents.push({
+          type: `recipient.${row.type}`,
+          data: {
+            notificationId: String(row.notification_id),
+            subscriptionId: String(id),
+            userId: person_id,
+            siteId: String(site_id),
+            // Which part was clicked: the notification ("open") or an action button.
+            ...(row.type === "clicked" ? { action: recorded.row.action ?? "open" } : {}),
+          },
+        });
+      }
+      // In id order: two batches running at once (PostgreSQL) lock the rows in the same order.
+      for (const [id, at] of [...clickedAt].sort((a, b) => a[0] - b[0])) {
+        await trx.updateTable("subscriptions").set({ last_clicked_at: at }).where("id", "=", id).execute();
+      }
+      await enqueueWebhookEvents(trx, webhookEvents, Math.max(...events.map((e) => e.now)));
+      return results;
     });
   }
 
@@ -109,7 +165,7 @@ export function createNotificationEventsRepository(database: DatabaseHandle): No
     return (await countsForMany([notificationId])).get(notificationId) ?? NO_EVENTS;
   }
 
-  return { record, countsFor, countsForMany };
+  return { record, recordBatch, countsFor, countsForMany };
 }
 
 /** Clicks per accepted push; null when nothing was accepted (no rate to speak of). */

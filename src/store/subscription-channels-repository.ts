@@ -22,43 +22,62 @@ export interface SubscriptionChannelsRepository {
    * un-archiving a channel gives its subscribers back.
    */
   replaceWithProof(proof: SubscriptionProof, slugs: readonly string[], max: number): Promise<ReplaceChannelsResult>;
+  /** Several choices in ONE transaction (group commit), one result per choice in order, each as alone. */
+  replaceBatch(items: readonly ChannelChoice[]): Promise<ReplaceChannelsResult[]>;
+}
+
+/** One subscriber's channel choice: proof of possession, the slugs, the most allowed. */
+export interface ChannelChoice {
+  readonly proof: SubscriptionProof;
+  readonly slugs: readonly string[];
+  readonly max: number;
 }
 
 export function createSubscriptionChannelsRepository(database: DatabaseHandle): SubscriptionChannelsRepository {
   async function replaceWithProof(proof: SubscriptionProof, slugs: readonly string[], max: number): Promise<ReplaceChannelsResult> {
-    const wanted = [...new Set(slugs)];
-    if (wanted.length > max) return { outcome: "too_many_channels" };
-    return writeTransaction(database, async (trx) => {
-      const subscription = await trx
-        .selectFrom("subscriptions")
-        .select(["id", "auth"])
-        .where("endpoint", "=", normalizeEndpoint(proof.endpoint))
-        .executeTakeFirst();
-      if (subscription === undefined) return { outcome: "subscription_not_found" } as const;
-      if (!constantTimeEqual(subscription.auth, proof.auth)) return { outcome: "auth_mismatch" } as const;
-      const subscriptionId = Number(subscription.id);
-      const channels =
-        wanted.length === 0
-          ? []
-          : await trx.selectFrom("channels").select("id").where("slug", "in", wanted).where("archived", "=", 0).execute();
-      if (channels.length !== wanted.length) return { outcome: "channel_not_found" } as const;
+    return (await replaceBatch([{ proof, slugs, max }]))[0]!;
+  }
 
-      await trx
-        .deleteFrom("subscription_channels")
-        .where("subscription_id", "=", subscriptionId)
-        .where("channel_id", "in", (eb) => eb.selectFrom("channels").select("id").where("archived", "=", 0))
-        .execute();
-      if (channels.length > 0) {
-        await trx
-          .insertInto("subscription_channels")
-          .values(channels.map((c) => ({ subscription_id: subscriptionId, channel_id: Number(c.id) })))
-          .execute();
-      }
-      return { outcome: "replaced", channels: await activeChannelSlugs(trx, subscriptionId) } as const;
+  function replaceBatch(items: readonly ChannelChoice[]): Promise<ReplaceChannelsResult[]> {
+    return writeTransaction(database, async (trx) => {
+      const results: ReplaceChannelsResult[] = [];
+      for (const item of items) results.push(await replaceIn(trx, item));
+      return results;
     });
   }
 
-  return { replaceWithProof };
+  async function replaceIn(trx: Kysely<Schema>, { proof, slugs, max }: ChannelChoice): Promise<ReplaceChannelsResult> {
+    const wanted = [...new Set(slugs)];
+    if (wanted.length > max) return { outcome: "too_many_channels" };
+    const subscription = await trx
+      .selectFrom("subscriptions")
+      .select(["id", "auth"])
+      .where("endpoint", "=", normalizeEndpoint(proof.endpoint))
+      .executeTakeFirst();
+    if (subscription === undefined) return { outcome: "subscription_not_found" };
+    if (!constantTimeEqual(subscription.auth, proof.auth)) return { outcome: "auth_mismatch" };
+    const subscriptionId = Number(subscription.id);
+    const channels =
+      wanted.length === 0
+        ? []
+        : await trx.selectFrom("channels").select("id").where("slug", "in", wanted).where("archived", "=", 0).execute();
+    if (channels.length !== wanted.length) return { outcome: "channel_not_found" };
+
+    await trx
+      .deleteFrom("subscription_channels")
+      .where("subscription_id", "=", subscriptionId)
+      .where("channel_id", "in", (eb) => eb.selectFrom("channels").select("id").where("archived", "=", 0))
+      .execute();
+    if (channels.length > 0) {
+      await trx
+        .insertInto("subscription_channels")
+        .values(channels.map((c) => ({ subscription_id: subscriptionId, channel_id: Number(c.id) })))
+        .execute();
+    }
+    return { outcome: "replaced", channels: await activeChannelSlugs(trx, subscriptionId) };
+  }
+
+  return { replaceWithProof, replaceBatch };
 }
 
 /** Slugs of the active channels a subscription receives, in slug order. */

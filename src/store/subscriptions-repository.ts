@@ -5,7 +5,7 @@ import type { Schema, SubscriptionsTable } from "./schema.js";
 import { constantTimeEqual } from "./constant-time.js";
 import type { DatabaseHandle } from "./database.js";
 import { readIdentityKeys, type SiteIdentityKeys } from "./sites-repository.js";
-import { activeChannelSlugs, joinDefaultChannels, moveChannelsFromPrevious, type SubscriptionProof } from "./subscription-channels-repository.js";
+import { activeChannelSlugs, moveChannelsFromPrevious, type SubscriptionProof } from "./subscription-channels-repository.js";
 import { subscriptionCreated, subscriptionRemoved } from "./subscription-events.js";
 import { forgetSubscription, identifySubscription } from "./subscription-person.js";
 import { mergePersonTagsIn } from "./tags-repository.js";
@@ -92,6 +92,19 @@ export interface IdentityRefused<R extends string> {
 
 export type RemoveResult = "removed" | "not_found" | "auth_mismatch";
 
+/** One registration of a batch, with the time its request arrived. */
+export interface TimedRegistration<R extends string = never> {
+  readonly input: RegisterSubscriptionInput<R>;
+  readonly now: number;
+}
+
+/** One unsubscribe of a batch: the proof of possession and the time its request arrived. */
+export interface TimedRemoval {
+  readonly endpoint: string;
+  readonly auth: string;
+  readonly now: number;
+}
+
 /** A subscription after a person change, with the channels it receives (for its presentation). */
 export interface PersonChangeResult {
   outcome: "changed";
@@ -106,8 +119,16 @@ export interface SubscriptionsRepository {
    * refusal leaves none of it half done. The endpoint is stored in its one spelling.
    */
   register<R extends string = never>(input: RegisterSubscriptionInput<R>, now: number): Promise<RegisterResult<R>>;
+  /**
+   * Several registrations in ONE transaction (group commit), one result per item in order, each
+   * as `register` gives it alone. A refused identification rolls the whole batch back (thrown):
+   * the caller writes the items again one by one; alone, it is answered `identity_refused`.
+   */
+  registerBatch<R extends string = never>(items: ReadonlyArray<TimedRegistration<R>>): Promise<Array<RegisterResult<R>>>;
   /** `now` stamps the removal log (default: the wall clock). */
   removeWithProof(endpoint: string, auth: string, now?: number): Promise<RemoveResult>;
+  /** Several unsubscribes in ONE transaction, one result per item in order. */
+  removeBatch(items: readonly TimedRemoval[]): Promise<RemoveResult[]>;
   findByEndpoint(endpoint: string): Promise<Subscription | undefined>;
   count(): Promise<number>;
   /** Up to `limit` subscriptions with `id > afterId`, in id order: page through all with the last id. */
@@ -172,6 +193,14 @@ async function identifyChecked<R extends string>(
   return identifySubscription(trx, subscription, person.personId, now);
 }
 
+/** The active default channels, by slug (the order `activeChannelSlugs` answers in). */
+type DefaultChannels = ReadonlyArray<{ id: number; slug: string }>;
+
+async function readDefaultChannels(trx: Kysely<Schema>): Promise<DefaultChannels> {
+  const rows = await trx.selectFrom("channels").select(["id", "slug"]).where("is_default", "=", 1).where("archived", "=", 0).orderBy("slug").execute();
+  return rows.map((row) => ({ id: Number(row.id), slug: row.slug }));
+}
+
 /** A concurrent remove can slip between our steps; retrying a few times always converges. */
 const MAX_REGISTER_ATTEMPTS = 5;
 
@@ -181,22 +210,57 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
     return findIn(db, endpoint);
   }
 
-  function register<R extends string = never>(input: RegisterSubscriptionInput<R>, now: number): Promise<RegisterResult<R>> {
-    return refusable<RegisterResult<R>, R>(database, async (trx) => {
-      const row = await upsert(trx, { ...input, endpoint: normalizeEndpoint(input.endpoint) }, now);
-      if (row.outcome === "auth_mismatch") return row;
-      let subscription = row.subscription;
-      const id = subscription.id;
-      if (row.outcome === "created") await joinDefaultChannels(trx, id);
-      const previousMoved = input.previous !== undefined && (await moveChannelsFromPrevious(trx, input.previous, id)) === "moved";
-      // The move may have brought the previous subscription's person along.
-      if (previousMoved) subscription = (await findByIdIn(trx, id)) ?? subscription;
-      const personEvents = input.person === undefined ? [] : await identifyChecked(trx, subscription, input.person, now);
-      if (personEvents.length > 0) subscription = { ...subscription, personId: input.person!.personId, identifiedAt: now };
-      const events: WebhookEvent[] = row.outcome === "created" ? [subscriptionCreated(subscription.id, subscription.personId, subscription.siteId)] : [];
-      await enqueueWebhookEvents(trx, [...events, ...personEvents], now);
-      return { outcome: row.outcome, subscription, channels: await activeChannelSlugs(trx, id), previousMoved };
-    });
+  async function register<R extends string = never>(input: RegisterSubscriptionInput<R>, now: number): Promise<RegisterResult<R>> {
+    return (await registerBatch([{ input, now }]))[0]!;
+  }
+
+  async function registerBatch<R extends string = never>(items: ReadonlyArray<TimedRegistration<R>>): Promise<Array<RegisterResult<R>>> {
+    try {
+      return await writeTransaction(database, async (trx) => {
+        const results: Array<RegisterResult<R>> = [];
+        const events: WebhookEvent[] = [];
+        // Every new subscription of the batch joins the same default channels: read them once.
+        let defaults: DefaultChannels | undefined;
+        const defaultChannels = async () => (defaults ??= await readDefaultChannels(trx));
+        for (const { input, now } of items) results.push(await registerIn(trx, input, now, events, defaultChannels));
+        // The webhooks table read once per batch, not once per registration.
+        await enqueueWebhookEvents(trx, events, Math.max(...items.map((item) => item.now)));
+        return results;
+      });
+    } catch (error) {
+      // A refusal rolled the whole transaction back: alone, it is this registration's answer; in a
+      // batch, the caller writes each registration again on its own (see group-commit.ts).
+      if (items.length === 1 && error instanceof IdentityRefusedError) return [{ outcome: "identity_refused", refusal: (error as IdentityRefusedError<R>).refusal }];
+      throw error;
+    }
+  }
+
+  /** One registration inside the batch's transaction; its webhook events go to `events`. */
+  async function registerIn<R extends string>(
+    trx: Kysely<Schema>,
+    input: RegisterSubscriptionInput<R>,
+    now: number,
+    events: WebhookEvent[],
+    defaultChannels: () => Promise<DefaultChannels>,
+  ): Promise<RegisterResult<R>> {
+    const row = await upsert(trx, { ...input, endpoint: normalizeEndpoint(input.endpoint) }, now);
+    if (row.outcome === "auth_mismatch") return row;
+    let subscription = row.subscription;
+    const id = subscription.id;
+    const joined = row.outcome === "created" ? await defaultChannels() : undefined;
+    if (joined !== undefined && joined.length > 0) {
+      await trx.insertInto("subscription_channels").values(joined.map((channel) => ({ subscription_id: id, channel_id: channel.id }))).execute();
+    }
+    const previousMoved = input.previous !== undefined && (await moveChannelsFromPrevious(trx, input.previous, id)) === "moved";
+    // The move may have brought the previous subscription's person along.
+    if (previousMoved) subscription = (await findByIdIn(trx, id)) ?? subscription;
+    const personEvents = input.person === undefined ? [] : await identifyChecked(trx, subscription, input.person, now);
+    if (personEvents.length > 0) subscription = { ...subscription, personId: input.person!.personId, identifiedAt: now };
+    if (row.outcome === "created") events.push(subscriptionCreated(subscription.id, subscription.personId, subscription.siteId));
+    events.push(...personEvents);
+    // A new subscription has exactly the default channels, unless a previous one's moved in.
+    const channels = joined !== undefined && !previousMoved ? joined.map((channel) => channel.slug) : await activeChannelSlugs(trx, id);
+    return { outcome: row.outcome, subscription, channels, previousMoved };
   }
 
   /** The subscription with this endpoint, if `auth` proves possession of it. */
@@ -304,26 +368,38 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
     throw new Error("Subscription registration kept racing with concurrent changes");
   }
 
-  function removeWithProof(endpoint: string, auth: string, now: number = Date.now()): Promise<RemoveResult> {
-    // The row and its removal log go together (the Painel's "removed per day" counts the log).
+  async function removeWithProof(endpoint: string, auth: string, now: number = Date.now()): Promise<RemoveResult> {
+    return (await removeBatch([{ endpoint, auth, now }]))[0]!;
+  }
+
+  function removeBatch(items: readonly TimedRemoval[]): Promise<RemoveResult[]> {
+    // Each row and its removal log go together (the Painel's "removed per day" counts the log).
     return writeTransaction(database, async (trx) => {
-      const existing = await findIn(trx, endpoint);
-      if (existing === undefined) return "not_found";
-      if (!constantTimeEqual(existing.auth, auth)) return "auth_mismatch";
-      const deleted = await trx
-        .deleteFrom("subscriptions")
-        .where("id", "=", existing.id)
-        .where("auth", "=", existing.auth)
-        .returning(["created_at", "site_id"])
-        .executeTakeFirst();
-      if (deleted === undefined) return "not_found";
-      await trx
-        .insertInto("subscription_removals")
-        .values({ removed_at: now, reason: "unsubscribed", subscription_created_at: Number(deleted.created_at), site_id: Number(deleted.site_id) })
-        .execute();
-      await enqueueWebhookEvents(trx, [subscriptionRemoved(existing.id, existing.personId, existing.siteId, "unsubscribed")], now);
-      return "removed";
+      const results: RemoveResult[] = [];
+      const events: WebhookEvent[] = [];
+      for (const item of items) results.push(await removeIn(trx, item, events));
+      await enqueueWebhookEvents(trx, events, Math.max(...items.map((item) => item.now)));
+      return results;
     });
+  }
+
+  async function removeIn(trx: Kysely<Schema>, { endpoint, auth, now }: TimedRemoval, events: WebhookEvent[]): Promise<RemoveResult> {
+    const existing = await findIn(trx, endpoint);
+    if (existing === undefined) return "not_found";
+    if (!constantTimeEqual(existing.auth, auth)) return "auth_mismatch";
+    const deleted = await trx
+      .deleteFrom("subscriptions")
+      .where("id", "=", existing.id)
+      .where("auth", "=", existing.auth)
+      .returning(["created_at", "site_id"])
+      .executeTakeFirst();
+    if (deleted === undefined) return "not_found";
+    await trx
+      .insertInto("subscription_removals")
+      .values({ removed_at: now, reason: "unsubscribed", subscription_created_at: Number(deleted.created_at), site_id: Number(deleted.site_id) })
+      .execute();
+    events.push(subscriptionRemoved(existing.id, existing.personId, existing.siteId, "unsubscribed"));
+    return "removed";
   }
 
   async function count(): Promise<number> {
@@ -346,7 +422,7 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
     return rows.map(toSubscription);
   }
 
-  return { register, removeWithProof, findByEndpoint, count, listAfter, identifyWithProof, forgetWithProof, linkPerson, unlinkPerson };
+  return { register, registerBatch, removeWithProof, removeBatch, findByEndpoint, count, listAfter, identifyWithProof, forgetWithProof, linkPerson, unlinkPerson };
 }
 
 async function findIn(q: Kysely<Schema>, endpoint: string): Promise<Subscription | undefined> {

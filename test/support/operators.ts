@@ -9,6 +9,7 @@ import { SESSION_COOKIE, sessionCookieName } from "../../src/shared/api/auth.js"
 import type { Dialect } from "../../src/store/database.js";
 import { createTestDatabase, type TestDatabase } from "./db.js";
 import { createRepositories } from "../../src/store/repositories.js";
+import type { Ingestion } from "../../src/server/ingestion/ingestion.js";
 
 export interface OperatorServerOptions {
   readonly dialect: Dialect;
@@ -22,6 +23,8 @@ export interface OperatorServerOptions {
   readonly database?: TestDatabase;
   /** Where the server logs (default: nowhere). */
   readonly logger?: FastifyBaseLogger;
+  /** The group-committed write paths to use (default: built by the app from its repositories). */
+  readonly ingestion?: Ingestion;
 }
 
 export interface OperatorServer {
@@ -59,6 +62,7 @@ export async function startOperatorServer(options: OperatorServerOptions): Promi
     translator: createTranslator(),
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.auth === undefined ? {} : { auth: options.auth }),
+    ...(options.ingestion === undefined ? {} : { ingestion: options.ingestion }),
   });
   await options.beforeListen?.(app);
   await app.listen({ host: "127.0.0.1", port: 0 });

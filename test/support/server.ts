@@ -4,6 +4,7 @@ import { loadConfig } from "../../src/server/config.js";
 import { startServer } from "../../src/server/main.js";
 import type { Metrics } from "../../src/server/metrics/metrics.js";
 import type { DeliveryEngine } from "../../src/delivery/engine.js";
+import type { Ingestion } from "../../src/server/ingestion/ingestion.js";
 import type { Database, Dialect } from "../../src/store/database.js";
 import { createTestDatabaseLocation, type TestDatabaseLocation } from "./db.js";
 
@@ -32,6 +33,8 @@ export interface TestServer {
   readonly database: Database;
   /** The server's delivery engine (sends; its lanes run unless SINO_WORKER_EMBEDDED=false). */
   readonly delivery: DeliveryEngine;
+  /** The server's group-committed write paths (their batch counts). */
+  readonly ingestion: Ingestion;
   readonly location: TestDatabaseLocation;
   /** The server's metrics registry. */
   readonly metrics: Metrics;
@@ -78,6 +81,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       delivery: server.delivery,
       metrics: server.metrics,
       metricsUrl: server.metricsUrl,
+      ingestion: server.ingestion,
       location,
       async close() {
         await server.close();

@@ -13,9 +13,12 @@ import type { Translator } from "../../i18n.js";
 import { OPERATOR_SECURITY, apiErrorSchema, noContentSchema, textResponse } from "../../openapi.js";
 import { requireJson } from "../../require-json.js";
 import { checkAuth } from "../../../push/key-policy.js";
+import type { Ingestion } from "../../ingestion/ingestion.js";
 
 export interface EventRoutesDeps {
   readonly events: NotificationEventsRepository;
+  /** Where reports are written (group commit). */
+  readonly ingestion: Pick<Ingestion, "events">;
   readonly notifications: Pick<NotificationsRepository, "findById">;
   readonly retryCauses: RetryCausesRepository;
   readonly authenticator: Authenticator;
@@ -54,10 +57,12 @@ export function registerEventRoutes(app: FastifyInstance, deps: EventRoutesDeps)
       if (body.action !== undefined && body.type !== "clicked") throw apiError("validation_failed", "action");
       const auth = checkAuth(body.auth);
       if (!auth.ok) throw apiError(auth.code, "auth");
-      const result = await deps.events.record(
-        { notificationId: Number(body.notificationId), type: body.type, endpoint: body.endpoint, auth: auth.value, action: body.action },
-        deps.now(),
-      );
+      // Validated above, written with the reports around it in one transaction (group commit);
+      // answered only once that transaction committed.
+      const result = await deps.ingestion.events.submit({
+        event: { notificationId: Number(body.notificationId), type: body.type, endpoint: body.endpoint, auth: auth.value, action: body.action },
+        now: deps.now(),
+      });
       if (result === "subscription_not_found") throw apiError("subscription_not_found", "endpoint");
       if (result === "auth_mismatch") throw apiError("subscription_auth_mismatch", "auth");
       if (result === "notification_not_found") throw apiError("notification_not_found", "notificationId");

@@ -34,9 +34,12 @@ import {
 import { checkAuth, checkP256dh } from "../../../push/key-policy.js";
 import type { KnownSite, SiteRegistry } from "../../sites/site-registry.js";
 import type { SitesRepository } from "../../../store/sites-repository.js";
+import type { Ingestion } from "../../ingestion/ingestion.js";
 
 export interface SubscriptionRoutesDeps {
   readonly subscriptions: SubscriptionsRepository;
+  /** Where registrations, unsubscribes and channel choices are written (group commit). */
+  readonly ingestion: Pick<Ingestion, "registrations" | "removals" | "preferences">;
   readonly subscriptionChannels: SubscriptionChannelsRepository;
   readonly tags: Pick<TagsRepository, "mergeVisitorTagsWithProof">;
   /** SINO_MAX_CHANNELS_PER_SUBSCRIPTION. */
@@ -112,9 +115,11 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
       // subscription belongs to: a refusal stores nothing at all.
       const now = deps.now();
       const userAgent = userAgentOf(request);
+      // Written with the registrations around it in one transaction (group commit), answered
+      // once that transaction committed.
       const result = await tooManyTagsAsError(() =>
-        deps.subscriptions.register(
-          {
+        deps.ingestion.registrations.submit({
+          input: {
             endpoint: endpoint.endpoint,
             p256dh: p256dh.value,
             auth: auth.value,
@@ -127,7 +132,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
             person: body.user === undefined ? undefined : verifiedPerson(body.user, now),
           },
           now,
-        ),
+        }),
       );
       // The endpoint already belongs to a browser holding another auth secret: replacing its keys
       // would silently cut that browser off, and knowing an endpoint must not be enough for that.
@@ -167,7 +172,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
       const auth = checkAuth(body.auth);
       if (!auth.ok) throw apiError(auth.code, "auth");
 
-      const result = await deps.subscriptions.removeWithProof(body.endpoint, auth.value, deps.now());
+      const result = await deps.ingestion.removals.submit({ endpoint: body.endpoint, auth: auth.value, now: deps.now() });
       if (result === "not_found") throw apiError("subscription_not_found", "endpoint");
       if (result === "auth_mismatch") throw apiError("subscription_auth_mismatch", "auth");
       request.log.info("subscription removed");
@@ -279,11 +284,11 @@ function registerChannelChoiceRoute(app: FastifyInstance, deps: SubscriptionRout
       const body = request.body;
       const auth = checkAuth(body.auth);
       if (!auth.ok) throw apiError(auth.code, "auth");
-      const result = await deps.subscriptionChannels.replaceWithProof(
-        { endpoint: body.endpoint, auth: auth.value },
-        body.channels,
-        deps.maxChannelsPerSubscription,
-      );
+      const result = await deps.ingestion.preferences.submit({
+        proof: { endpoint: body.endpoint, auth: auth.value },
+        slugs: body.channels,
+        max: deps.maxChannelsPerSubscription,
+      });
       switch (result.outcome) {
         case "subscription_not_found":
           throw apiError("subscription_not_found", "endpoint");
