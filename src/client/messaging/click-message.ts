@@ -3,9 +3,10 @@
  * click. Kept free of the WebWorker lib so the page side (sino-client) and the worker share them.
  */
 
-/** The ids Sino gives a notification's action buttons, in order. */
-export const ACTION_IDS = ["1", "2"] as const;
-export type NotificationActionId = (typeof ACTION_IDS)[number];
+import type { ActionId } from "../../shared/api/notification-payload.js";
+
+/** The ids Sino gives a notification's action buttons, in order ("1", "2"). */
+export type NotificationActionId = ActionId;
 
 /** What was clicked: the notification's body ("open") or one of its action buttons. */
 export type SinoClickAction = "open" | NotificationActionId;

@@ -1,4 +1,5 @@
-import { ACTION_IDS, type NotificationActionId } from "../messaging/click-message.js";
+import { ACTION_IDS, DECLARATIVE_PUSH_MAGIC } from "../../shared/api/notification-payload.js";
+import type { NotificationActionId } from "../messaging/click-message.js";
 
 /** What the service worker passes to `showNotification`, built from a push payload. */
 export interface NotificationContent {
@@ -65,8 +66,6 @@ export interface ContentTexts {
 const MAX_TITLE = 250;
 const MAX_BODY = 1000;
 const MAX_ACTION_TITLE = 60;
-/** W3C Push API: a declarative push message is JSON whose `web_push` member is 8030 (RFC 8030). */
-export const DECLARATIVE_PUSH_MARKER = 8030;
 
 /**
  * Always returns something to show. A push that shows nothing is a "silent push": Chrome then
@@ -124,7 +123,7 @@ function parsePayload(text: string | null): PushPayload | null {
     return null;
   }
   if (!isRecord(value)) return null;
-  if (value.web_push === DECLARATIVE_PUSH_MARKER) return isRecord(value.notification) ? parseDeclarative(value) : null;
+  if (value.web_push === DECLARATIVE_PUSH_MAGIC) return isRecord(value.notification) ? parseDeclarative(value) : null;
   return parseClassic(value);
 }
 

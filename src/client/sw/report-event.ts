@@ -27,7 +27,7 @@ export async function reportNotificationEvent(
     const subscription = await registration.pushManager.getSubscription();
     const json = subscription ? toSubscriptionJson(subscription.toJSON()) : null;
     if (!json) return false;
-    const event: NotificationEventRequest & { action?: NotificationActionId } = { notificationId, type, endpoint: json.endpoint, auth: json.keys.auth };
+    const event: NotificationEventRequest = { notificationId, type, endpoint: json.endpoint, auth: json.keys.auth };
     if (type === "clicked" && action !== undefined) event.action = action;
     await api.reportEvent(event);
     return true;
