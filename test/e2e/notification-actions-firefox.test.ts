@@ -30,7 +30,21 @@ import { ACK_DELIVERED } from "../support/mozilla-push/protocol.js";
 import { registerSite, startEmbedSite, type EmbedSite } from "./support/embed-site.js";
 import { expectRealSubscription, recordShownMessages, useFirefoxRealPush } from "./support/firefox-real-push.js";
 
-const env = useFirefoxRealPush({ systemAccess: true });
+/**
+ * Preference names a Declarative Web Push switch could have (none exists in Firefox ESR 153's
+ * binary or omni.ja; Firefox ignores unknown ones): all on, so the first test would see the feature
+ * if any of them turned it on.
+ */
+const DECLARATIVE_PREF_GUESSES = {
+  "dom.push.declarative.enabled": true,
+  "dom.webpush.declarative.enabled": true,
+  "dom.push.declarativeWebPush.enabled": true,
+  "dom.push.declarative_web_push.enabled": true,
+  "dom.push.window.enabled": true,
+  "dom.webnotifications.navigate.enabled": true,
+};
+
+const env = useFirefoxRealPush({ systemAccess: true, extraPrefs: DECLARATIVE_PREF_GUESSES });
 let site: EmbedSite;
 let siteId: string;
 let context: BrowserContext;
