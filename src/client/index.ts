@@ -8,6 +8,7 @@ export { createSinoClient } from "./sino-client.js";
 export type {
   SinoChangeListener,
   SinoChannelChoice,
+  SinoClickListener,
   SinoClient,
   SinoClientOptions,
   SinoNotice,
@@ -19,6 +20,9 @@ export type { ApiClient, ApiClientOptions, NoticesRequest } from "./messaging/ap
 export { createJsonRequest, readApiError } from "./http/json-request.js";
 export type { ApiErrorDetail, JsonRequester, JsonRequestOptions, RequestFailure } from "./http/json-request.js";
 export type { UnavailableReason } from "./messaging/availability.js";
+export { CLICK_MESSAGE } from "./messaging/click-message.js";
+export type { NotificationActionId, SinoClick, SinoClickAction } from "./messaging/click-message.js";
+export { supportsDeclarativePush } from "./messaging/declarative-push.js";
 export { CONSOLE_MESSAGES } from "./messaging/console-messages.js";
 export { unblockHelpKey } from "./messaging/unblock-help.js";
 export type { UnblockHelpKey } from "./messaging/unblock-help.js";

@@ -18,6 +18,10 @@ interface FakeBrowser {
   storage: Map<string, string>;
   /** An answer that replaces the default one for a request, e.g. a refusal. */
   respond?: (method: string, url: string, body: unknown) => Response | undefined;
+  /** What the page posted to the active service worker. */
+  toWorker: unknown[];
+  /** The page's `message` listeners on `navigator.serviceWorker` (the worker posts through these). */
+  fromWorker: Set<(event: MessageEvent) => void>;
 }
 
 /**
@@ -25,7 +29,18 @@ interface FakeBrowser {
  * registration has a push manager, `Notification`, and a fetch that plays the Sino API.
  */
 function fakePage(initial: Partial<FakeBrowser> = {}) {
-  const state: FakeBrowser = { permission: "default", answer: "granted", subscription: null, registered: [], requests: [], logs: [], storage: new Map(), ...initial };
+  const state: FakeBrowser = {
+    permission: "default",
+    answer: "granted",
+    subscription: null,
+    registered: [],
+    requests: [],
+    logs: [],
+    storage: new Map(),
+    toWorker: [],
+    fromWorker: new Set(),
+    ...initial,
+  };
   const asSubscription = (sub: { endpoint: string }) => ({
     endpoint: sub.endpoint,
     options: { applicationServerKey: null },
@@ -42,7 +57,7 @@ function fakePage(initial: Partial<FakeBrowser> = {}) {
       return asSubscription(state.subscription);
     },
   };
-  const registration = { pushManager };
+  const registration = { pushManager, active: { postMessage: (message: unknown) => void state.toWorker.push(message) } };
   const win = {
     isSecureContext: true,
     PushManager: class {},
@@ -68,6 +83,9 @@ function fakePage(initial: Partial<FakeBrowser> = {}) {
           return registration;
         },
         ready: Promise.resolve(registration),
+        addEventListener: (_type: string, listener: (event: MessageEvent) => void) => void state.fromWorker.add(listener),
+        removeEventListener: (_type: string, listener: (event: MessageEvent) => void) => void state.fromWorker.delete(listener),
+        startMessages: () => undefined,
       },
     },
   } as unknown as Window;
@@ -395,5 +413,68 @@ describe("tags", () => {
     const page = fakePage({ permission: "granted" });
     await client(page).subscribe();
     expect(requestsTo(page, "/api/v1/subscriptions")[0]?.body).toMatchObject({ timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone });
+  });
+
+  describe("Declarative Web Push support (issue 19)", () => {
+    it("says declarative: false with every registration where the page has no window.pushManager", async () => {
+      const page = fakePage({ permission: "granted", subscription: { endpoint: "https://push.example/1" } });
+      await client(page).start();
+      expect(page.state.requests.find((r) => r.method === "POST")?.body).toMatchObject({ declarative: false });
+    });
+
+    it("says declarative: true on the first registration and again on each visit where window.pushManager exists", async () => {
+      const page = fakePage({ permission: "granted" });
+      (page.win as unknown as { pushManager: object }).pushManager = {};
+      await client(page).subscribe();
+      // The next visit re-registers the subscription it finds, with the flag again.
+      await client(page).start();
+      const registrations = page.state.requests.filter((r) => r.method === "POST");
+      expect(registrations).toHaveLength(2);
+      for (const r of registrations) expect(r.body).toMatchObject({ declarative: true });
+    });
+  });
+
+  describe("notification clicks handed to the page (issue 19)", () => {
+    const fromWorker = (page: ReturnType<typeof fakePage>, data: unknown) => {
+      for (const listener of page.state.fromWorker) listener({ data } as MessageEvent);
+    };
+    const click = { type: "sino:click", notificationId: "7", action: "2", url: "https://site.example/agenda", data: { tela: "agenda" } };
+
+    it("tells the worker it listens once started, and hands each click to the click listeners", async () => {
+      const page = fakePage();
+      const sino = client(page);
+      const clicks: unknown[] = [];
+      sino.on("click", (c) => clicks.push(c));
+      await sino.start();
+      await vi.waitFor(() => expect(page.state.toWorker).toEqual([{ type: "sino:page-ready" }]));
+      fromWorker(page, click);
+      fromWorker(page, { type: "sino:shown", tag: "x" });
+      fromWorker(page, { type: "sino:click", action: "apagar", data: undefined });
+      expect(clicks).toEqual([
+        { notificationId: "7", action: "2", url: "https://site.example/agenda", data: { tela: "agenda" } },
+        { notificationId: null, action: "open", url: null, data: null },
+      ]);
+    });
+
+    it("keeps a click that came before any click listener for the first one, and stops after unsubscribing", async () => {
+      const page = fakePage();
+      const sino = client(page);
+      await sino.start();
+      fromWorker(page, click);
+      const clicks: unknown[] = [];
+      const stop = sino.on("click", (c) => clicks.push(c));
+      expect(clicks).toHaveLength(1);
+      stop();
+      fromWorker(page, click);
+      expect(clicks).toHaveLength(1);
+    });
+
+    it("does not listen where messaging is unavailable", async () => {
+      const page = fakePage();
+      (page.win as { isSecureContext: boolean }).isSecureContext = false;
+      await client(page).start();
+      expect(page.state.fromWorker.size).toBe(0);
+      expect(page.state.toWorker).toEqual([]);
+    });
   });
 });

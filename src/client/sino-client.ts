@@ -5,6 +5,9 @@ import { isValidTagKey, isValidTagValue, type Tags, type TagValue } from "../sha
 import { isValidUserId } from "../shared/api/user-id-rule.js";
 import { createIdentityStore, identityStorageKey, sameIdentity } from "./identity/identity-store.js";
 import { ApiRequestError, asApiError, createApiClient } from "./messaging/api-client.js";
+import { listenForClicks } from "./messaging/click-listener.js";
+import type { SinoClick } from "./messaging/click-message.js";
+import { supportsDeclarativePush } from "./messaging/declarative-push.js";
 import type { ApiClient } from "./messaging/api-client.js";
 import type { UnavailableReason } from "./messaging/availability.js";
 import { createPushMessaging } from "./messaging/push-messaging.js";
@@ -50,6 +53,8 @@ export interface SinoChannelChoice {
 }
 
 export type SinoChangeListener = (snapshot: SinoSnapshot) => void;
+/** Called for each click on a Sino notification that the service worker hands to this page. */
+export type SinoClickListener = (click: SinoClick) => void;
 
 export interface SinoClientOptions {
   /** Sino's address, e.g. `https://sino.exemplo.com.br` (only its origin and path prefix are used). */
@@ -113,7 +118,15 @@ export interface SinoClient {
   dismissNotice(): void;
   /** Listen to changes; returns the function that stops listening. */
   on(event: "change", listener: SinoChangeListener): () => void;
+  /**
+   * Listen to clicks on Sino's notifications (the body, "open", or an action button, "1"/"2"),
+   * with the notification's `data`, once this page is the one the service worker focused or
+   * opened. Listening starts with `start()`; a click that arrives before any click listener is
+   * kept and given to the first one. Returns the function that stops listening.
+   */
+  on(event: "click", listener: SinoClickListener): () => void;
   off(event: "change", listener: SinoChangeListener): void;
+  off(event: "click", listener: SinoClickListener): void;
 }
 
 /** Developer diagnostics (the console and the rejection), in Portuguese like the API's errors. */
@@ -156,6 +169,7 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
     site: options.site ?? null,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     timeZone: browserTimeZone(),
+    declarative: supportsDeclarativePush(win),
   });
   const identity = createIdentityStore(localStorageOf(win), identityStorageKey(baseUrl, options.site ?? null));
   const notification = "Notification" in win ? (win.Notification as unknown as NotificationPermissionApi) : undefined;
@@ -176,6 +190,9 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
   /** The person the server holds for the current token, as far as this page knows (skips a repeated PUT). */
   let applied: UserClaim | null = null;
   const listeners = new Set<SinoChangeListener>();
+  const clickListeners = new Set<SinoClickListener>();
+  /** Clicks that came before any click listener (a React child mounts after the provider starts). */
+  let unclaimedClicks: SinoClick[] = [];
   let started: Promise<SinoSnapshot> | undefined;
 
   function update(patch: Partial<SinoSnapshot>): SinoSnapshot {
@@ -191,6 +208,28 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
     return snapshot;
   }
 
+  function emitClick(click: SinoClick): void {
+    if (clickListeners.size === 0) {
+      unclaimedClicks = [...unclaimedClicks, click].slice(-5);
+      return;
+    }
+    for (const listener of [...clickListeners]) {
+      try {
+        listener(click);
+      } catch (error) {
+        logger.error("A Sino click listener failed", error);
+      }
+    }
+  }
+
+  function addClickListener(listener: SinoClickListener): () => void {
+    clickListeners.add(listener);
+    const pending = unclaimedClicks;
+    unclaimedClicks = [];
+    for (const click of pending) emitClick(click);
+    return () => clickListeners.delete(listener);
+  }
+
   const permission = (): NotificationPermission => notification?.permission ?? "denied";
   const offStatus = (): SinoStatus => (permission() === "denied" ? "denied" : "off");
 
@@ -200,6 +239,7 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
       return update({ status: "hidden", hiddenReason: result.availability.reason, token: null, channels: null });
     }
     watchPermission();
+    if ("serviceWorker" in win.navigator) listenForClicks(win.navigator.serviceWorker, emitClick, logger);
     applied = result.identified;
     return update({ status: result.token ? "on" : offStatus(), token: result.token, channels: result.channels });
   }
@@ -379,12 +419,14 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
     dismissNotice() {
       if (snapshot.notice !== null) update({ notice: null });
     },
-    on(_event, listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+    on(event: "change" | "click", listener: SinoChangeListener | SinoClickListener): () => void {
+      if (event === "click") return addClickListener(listener as SinoClickListener);
+      listeners.add(listener as SinoChangeListener);
+      return () => listeners.delete(listener as SinoChangeListener);
     },
-    off(_event, listener) {
-      listeners.delete(listener);
+    off(event: "change" | "click", listener: SinoChangeListener | SinoClickListener): void {
+      if (event === "click") clickListeners.delete(listener as SinoClickListener);
+      else listeners.delete(listener as SinoChangeListener);
     },
   };
 }

@@ -1,15 +1,22 @@
-import type { SinoChangeListener, SinoChannelChoice, SinoClient, SinoSnapshot, SinoStatus, Tags, TagValue } from "../client/index.js";
+import { CLICK_MESSAGE } from "../client/index.js";
+import type { SinoChangeListener, SinoChannelChoice, SinoClick, SinoClickListener, SinoClient, SinoSnapshot, SinoStatus, Tags, TagValue } from "../client/index.js";
 
 /** The event the document receives on every change (`detail` is the snapshot). */
 export const CHANGE_EVENT = "sino:change";
 /** Fired on the document once `window.Sino` exists (`detail` is the API). */
 export const READY_EVENT = "sino:ready";
+/**
+ * Fired on `window` when a click on a Sino notification reaches this page (the window the service
+ * worker focused or opened): `detail` is `{ notificationId, action: "open" | "1" | "2", url, data }`.
+ */
+export const CLICK_EVENT = CLICK_MESSAGE;
 
 /**
  * `window.Sino`: the JS API for sites that draw their own UI (or add a second button):
  * `Sino.subscribe()`, `Sino.unsubscribe()`, `Sino.identify()`, `Sino.forget()`, `Sino.tag()`, `Sino.untag()`, `Sino.state`,
  * `Sino.on('change', fn)`, and the same
- * changes as `sino:change` events on `document`.
+ * changes as `sino:change` events on `document`; `Sino.on('click', fn)` and `sino:click` events on
+ * `window` for clicks on Sino's notifications.
  */
 export interface SinoApi {
   readonly state: SinoStatus;
@@ -33,7 +40,15 @@ export interface SinoApi {
   /** At sign-out: the subscription stays, anonymous, with its channels. */
   forget(): Promise<void>;
   on(event: "change", listener: SinoChangeListener): () => void;
+  on(event: "click", listener: SinoClickListener): () => void;
   off(event: "change", listener: SinoChangeListener): void;
+  off(event: "click", listener: SinoClickListener): void;
+}
+
+declare global {
+  interface WindowEventMap {
+    "sino:click": CustomEvent<SinoClick>;
+  }
 }
 
 declare global {
@@ -46,6 +61,12 @@ export function createSinoApi(client: SinoClient, doc: Document): SinoApi {
   client.on("change", (snapshot) => {
     doc.dispatchEvent(new CustomEvent(CHANGE_EVENT, { detail: snapshot }));
   });
+  const win = doc.defaultView;
+  if (win) {
+    client.on("click", (click) => {
+      win.dispatchEvent(new CustomEvent<SinoClick>(CLICK_EVENT, { detail: click }));
+    });
+  }
   const ready = client.start();
   return {
     get state() {
@@ -64,7 +85,9 @@ export function createSinoApi(client: SinoClient, doc: Document): SinoApi {
     tag: (key, value) => client.tag(key, value),
     untag: (key) => client.untag(key),
     forget: () => client.forget(),
-    on: (event, listener) => client.on(event, listener),
-    off: (event, listener) => client.off(event, listener),
+    on: ((event: "change" | "click", listener: SinoChangeListener | SinoClickListener) =>
+      event === "click" ? client.on("click", listener as SinoClickListener) : client.on("change", listener as SinoChangeListener)) as SinoApi["on"],
+    off: ((event: "change" | "click", listener: SinoChangeListener | SinoClickListener) =>
+      event === "click" ? client.off("click", listener as SinoClickListener) : client.off("change", listener as SinoChangeListener)) as SinoApi["off"],
   };
 }

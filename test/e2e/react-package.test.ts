@@ -456,6 +456,20 @@ describe("@sino/react in a host app (SQLite)", () => {
     expect((await subscriptionRows(setup.server)).map((row) => row.endpoint)).toEqual([endpoint]);
   });
 
+  it("hands a notification click from the service worker to useSino().onClick and the provider's onNotificationClick", async () => {
+    const { page } = await openPage();
+    await settledBell(page, "off");
+    const click = { notificationId: "12", action: "2", url: `${setup.site.url}/agenda`, data: { rota: "/agenda", dia: 3 } };
+    // What Sino's worker posts to the window it focused or opened (src/client/sw/click-handoff.ts).
+    await page.evaluate((detail) => {
+      navigator.serviceWorker.dispatchEvent(new MessageEvent("message", { data: { type: "sino:click", ...detail } }));
+      navigator.serviceWorker.dispatchEvent(new MessageEvent("message", { data: { type: "sino:shown", tag: "x", title: "não é clique" } }));
+    }, click);
+    await page.waitForSelector('[data-testid="last-click"]:not(:text-is("nenhum"))');
+    expect(JSON.parse((await page.getByTestId("last-click").textContent()) ?? "")).toEqual(click);
+    expect(await page.evaluate(() => (window as Window & { sinoTestProviderClicks?: unknown[] }).sinoTestProviderClicks)).toEqual([click]);
+  });
+
   it("has no axe violations, off (tooltip open) and on", async () => {
     const { page } = await openPage();
     const off = await settledBell(page, "off");

@@ -12,6 +12,11 @@ export interface FirefoxOptions {
   readonly extraPrefs?: Readonly<Record<string, unknown>>;
   /** Pipe Firefox's stdout/stderr (its console and `dom.push` log) into ours. */
   readonly dumpio?: boolean;
+  /**
+   * Let WebDriver BiDi reach Firefox's chrome (privileged) contexts (`MOZ_REMOTE_ALLOW_SYSTEM_ACCESS`),
+   * e.g. to click a notification the way Firefox's own alert does (firefox-notification-click.ts).
+   */
+  readonly systemAccess?: boolean;
 }
 
 /**
@@ -59,6 +64,7 @@ export async function launchFirefox(options: FirefoxOptions = {}): Promise<Brows
     executablePath: FIREFOX_PATH,
     headless: true,
     dumpio: options.dumpio ?? false,
+    ...(options.systemAccess === true ? { env: { ...process.env, MOZ_REMOTE_ALLOW_SYSTEM_ACCESS: "1" } } : {}),
     extraPrefsFirefox: {
       "permissions.default.desktop-notification": PERMISSION_PREF[options.notifications ?? "granted"],
       ...(options.pushServerUrl === undefined ? { "dom.push.connection.enabled": false } : firefoxPushPrefs(options.pushServerUrl)),

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { ReactNode } from "react";
 import { createSinoClient } from "../../../src/client/index.js";
-import type { SinoClient, SinoClientOptions, Tags } from "../../../src/client/index.js";
+import type { SinoClick, SinoClient, SinoClientOptions, Tags } from "../../../src/client/index.js";
 import { createPersonSync } from "./person-sync.js";
 import type { PersonSync, SinoUserProp } from "./person-sync.js";
 import { SinoContext } from "./sino-context.js";
@@ -36,6 +36,13 @@ interface CommonProps {
    * `${id}\n${canonical tags}`; see the README's "Etiquetas"); new tags identify again.
    */
   user?: SinoUserProp;
+  /**
+   * Called when a click on one of Sino's notifications reaches this page (the window the service
+   * worker focused or opened): `{ notificationId, action: "open" | "1" | "2", url, data }`, `data`
+   * being the JSON the sender attached, e.g. to route to the right screen. `useSino().onClick`
+   * does the same from any component.
+   */
+  onNotificationClick?: ((click: SinoClick) => void) | undefined;
 }
 
 export type SinoProviderProps = CommonProps &
@@ -74,10 +81,17 @@ export function SinoProvider(props: SinoProviderProps) {
 
   // The latest dispatch and action creator, read at each change: an inline function given on
   // every render must not reconnect (and re-dispatch) each time the parent renders.
-  const handTo = useRef({ dispatch: props.dispatch, setToken: props.setToken });
+  const handTo = useRef({ dispatch: props.dispatch, setToken: props.setToken, onNotificationClick: props.onNotificationClick });
   useEffect(() => {
-    handTo.current = { dispatch: props.dispatch, setToken: props.setToken };
+    handTo.current = { dispatch: props.dispatch, setToken: props.setToken, onNotificationClick: props.onNotificationClick };
   });
+
+  // Listened to for the provider's whole life (the latest handler is read at each click), so a
+  // handler given inline does not re-subscribe on each render.
+  useEffect(() => {
+    if (!client) return undefined;
+    return client.on("click", (click) => handTo.current.onNotificationClick?.(click));
+  }, [client]);
 
   useEffect(() => {
     if (!client) return undefined;

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useSyncExternalStore } from "react";
-import type { SinoChannelChoice, SinoClient, SinoNotice, SinoSnapshot, SinoStatus, Tags, TagValue, UnavailableReason } from "../../../src/client/index.js";
+import type { SinoChannelChoice, SinoClick, SinoClient, SinoNotice, SinoSnapshot, SinoStatus, Tags, TagValue, UnavailableReason } from "../../../src/client/index.js";
 import { useSinoClient } from "./sino-context.js";
 import type { SinoToken } from "./sino-slice.js";
 
@@ -40,6 +40,12 @@ export interface UseSino {
   /** Makes the subscription anonymous again (at sign-out); its channels stay. */
   forget(): Promise<void>;
   dismissNotice(): void;
+  /**
+   * Listens to clicks on Sino's notifications that reach this page: `{ notificationId, action:
+   * "open" | "1" | "2", url, data }`. Call it in an effect and return what it returns (the
+   * function that stops listening): `useEffect(() => onClick((click) => navigate(…)), [onClick])`.
+   */
+  onClick(handler: (click: SinoClick) => void): () => void;
 }
 
 /** What the hook shows where there is no client (server rendering): not decided yet. */
@@ -92,5 +98,6 @@ function actionsOf(client: SinoClient | null) {
     untag: (key: string) => needClient().untag(key),
     forget: () => needClient().forget(),
     dismissNotice: () => client?.dismissNotice(),
+    onClick: (handler: (click: SinoClick) => void): (() => void) => (client ? client.on("click", handler) : () => undefined),
   };
 }

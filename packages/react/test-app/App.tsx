@@ -1,6 +1,7 @@
+import { useEffect, useState } from "react";
 import { useSelector } from "react-redux";
 import { SinoBell, selectSinoToken, useSino } from "@sino/react";
-import type { SinoBellProps, SinoToken } from "@sino/react";
+import type { SinoBellProps, SinoClick, SinoToken } from "@sino/react";
 import { Channels } from "./Channels.js";
 
 /**
@@ -11,6 +12,10 @@ import { Channels } from "./Channels.js";
 export function App({ softPrompt }: Pick<SinoBellProps, "softPrompt">) {
   const token = useSelector((state: { sino: { token: SinoToken | null } }) => selectSinoToken(state));
   const sino = useSino();
+  // A notification click handed to this page, as an app would route on its data.
+  const [lastClick, setLastClick] = useState<SinoClick | null>(null);
+  const { onClick } = sino;
+  useEffect(() => onClick(setLastClick), [onClick]);
   return (
     <>
       <header style={{ display: "flex", alignItems: "center", justifyContent: "space-between", padding: "0 16px" }}>
@@ -26,6 +31,8 @@ export function App({ softPrompt }: Pick<SinoBellProps, "softPrompt">) {
           <dd data-testid="store-token">{token ? token.endpoint : "nenhum"}</dd>
           <dt>Canais</dt>
           <dd data-testid="hook-channels">{sino.channels ? sino.channels.join(", ") : "nenhum"}</dd>
+          <dt>Último clique numa notificação (useSino().onClick)</dt>
+          <dd data-testid="last-click">{lastClick ? JSON.stringify(lastClick) : "nenhum"}</dd>
         </dl>
         <button type="button" disabled={sino.state !== "on" || sino.busy} onClick={() => void sino.unsubscribe()}>
           Desativar pelo useSino()

@@ -37,12 +37,16 @@ const record: Middleware = () => (next) => (action) => {
 };
 const store = configureStore({ reducer: { sino: sinoReducer }, middleware: (getDefault) => getDefault().concat(record) });
 
+/** Every click the provider's `onNotificationClick` got, for the browser test. */
+const providerClicks: unknown[] = [];
+(window as Window & { sinoTestProviderClicks?: unknown[] }).sinoTestProviderClicks = providerClicks;
+
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html has no #root element");
 createRoot(container).render(
   <StrictMode>
     <Provider store={store}>
-      <SinoProvider sinoUrl={sinoUrl} site={site} dispatch={store.dispatch}>
+      <SinoProvider sinoUrl={sinoUrl} site={site} dispatch={store.dispatch} onNotificationClick={(click) => providerClicks.push(click)}>
         <App softPrompt={softPromptFrom(params)} />
       </SinoProvider>
     </Provider>

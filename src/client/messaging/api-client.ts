@@ -84,6 +84,13 @@ export interface ApiClientOptions {
   fetch?: typeof fetch;
   /** The browser's IANA time zone, sent with each registration (segments' `fuso`); none when unknown. */
   timeZone?: string | null | undefined;
+  /**
+   * Whether the browser shows declarative push messages (`supportsDeclarativePush`), sent with each
+   * registration so the server picks the payload's form. A page always says; a service worker
+   * cannot tell (the hook is on `Window`) and leaves it out, which the server reads as false until
+   * the next visit says again.
+   */
+  declarative?: boolean | undefined;
 }
 
 /** The Sino API as the page and the service worker call it (same origin by default). */
@@ -104,6 +111,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
         ...(site === null ? {} : { site }),
         ...(user ? { user } : {}),
         ...(timeZone === null ? {} : { timeZone }),
+        ...(options.declarative === undefined ? {} : { declarative: options.declarative }),
       };
       return json<RegisteredSubscription>("POST", API_ROUTES.subscriptions, body);
     },

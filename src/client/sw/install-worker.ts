@@ -1,8 +1,10 @@
 /// <reference lib="webworker" />
 import type { ApiClient } from "../messaging/api-client.js";
+import { isPageReadyMessage } from "../messaging/click-message.js";
+import { createClickHandoff } from "./click-handoff.js";
 import { buildNotification } from "./notification-content.js";
-import type { ContentTexts, NotificationData } from "./notification-content.js";
-import { resolveNotificationLink } from "./notification-link.js";
+import type { ContentTexts } from "./notification-content.js";
+import { planNotificationClick } from "./notification-click.js";
 import { reportNotificationEvent } from "./report-event.js";
 import { renewSubscription } from "./subscription-change.js";
 import type { PushSubscriptionChangeEvent } from "./subscription-change.js";
@@ -22,12 +24,14 @@ export interface SinoWorkerOptions {
 
 /**
  * Sino's service worker behaviour, added to a worker global scope as event listeners: show each
- * push, open or focus its link on click, report shown/clicked/closed, renew a rotated
- * subscription. Only listeners for those events are added, so a worker that imports this keeps
- * its own `fetch`, `install` and `message` handlers untouched.
+ * push (Sino's classic payload or a declarative one), open or focus its link on click and hand the
+ * click to the page, report shown/clicked/closed, renew a rotated subscription. Only listeners for
+ * those events are added (its `message` listener reads Sino's own message only), so a worker that
+ * imports this keeps its own `fetch`, `install` and `message` handlers untouched.
  */
 export function installSinoWorker(scope: ServiceWorkerGlobalScope, options: SinoWorkerOptions): void {
   const { api, texts } = options;
+  const handoff = createClickHandoff(scope.clients);
 
   if (options.takeOverImmediately) {
     scope.addEventListener("install", () => {
@@ -49,8 +53,9 @@ export function installSinoWorker(scope: ServiceWorkerGlobalScope, options: Sino
     } catch {
       // Undecodable bytes: still show the fallback notification below.
     }
-    const { title, options: notification } = buildNotification(text, texts);
+    const { title, options: notification, appBadge } = buildNotification(text, texts);
     await scope.registration.showNotification(title, notification);
+    if (appBadge !== undefined) await setAppBadge(appBadge);
     // Signal for pages (and browser tests): getNotifications() may not list it before this point.
     const windows = await scope.clients.matchAll({ type: "window", includeUncontrolled: true });
     for (const client of windows) client.postMessage({ type: "sino:shown", tag: notification.tag ?? null, title });
@@ -58,30 +63,34 @@ export function installSinoWorker(scope: ServiceWorkerGlobalScope, options: Sino
     await reportNotificationEvent("shown", notification.data, scope.registration, api);
   }
 
+  /** The Badging API, where the browser has it in workers (Chromium, Safari); a nicety elsewhere. */
+  async function setAppBadge(count: number): Promise<void> {
+    const navigator = scope.navigator as WorkerNavigator & { setAppBadge?: (count?: number) => Promise<void> };
+    if (typeof navigator.setAppBadge !== "function") return;
+    // setAppBadge(0) clears the badge (Badging API §2.2).
+    await navigator.setAppBadge(count).catch((error: unknown) => console.warn("Could not set the app badge", error));
+  }
+
   scope.addEventListener("notificationclick", (event) => {
     event.notification.close();
-    const data = event.notification.data as Partial<NotificationData> | null;
-    const link = resolveNotificationLink(data?.url ?? null, scope.location.origin);
+    const plan = planNotificationClick(event.notification, event.action, scope.location.origin);
     // Open first: openWindow must run while the click's user activation lasts, so the report
     // (a network round trip) goes alongside, never before it.
-    event.waitUntil(Promise.all([link ? focusOrOpen(link) : Promise.resolve(), reportNotificationEvent("clicked", data, scope.registration, api)]));
+    const opened = plan.link
+      ? handoff.deliver(plan.link, plan.click).catch((error: unknown) => console.warn("Could not open the notification's link", error))
+      : Promise.resolve();
+    event.waitUntil(Promise.all([opened, reportNotificationEvent("clicked", event.notification.data, scope.registration, api, plan.action)]));
+  });
+
+  scope.addEventListener("message", (event) => {
+    if (!isPageReadyMessage(event.data)) return;
+    const source = event.source;
+    if (source && "url" in source) handoff.pageReady({ id: source.id, url: source.url });
   });
 
   scope.addEventListener("notificationclose", (event) => {
     event.waitUntil(reportNotificationEvent("closed", event.notification.data, scope.registration, api));
   });
-
-  async function focusOrOpen(link: string): Promise<void> {
-    const windows = await scope.clients.matchAll({ type: "window", includeUncontrolled: true });
-    const open = windows.find((client) => client.url === link);
-    if (open) {
-      await open.focus();
-      return;
-    }
-    // openWindow is only allowed during a notificationclick (user activation); it may resolve null
-    // for cross-origin links, which is fine: the tab opens, we just cannot control it.
-    await scope.clients.openWindow(link);
-  }
 
   scope.addEventListener("pushsubscriptionchange", (event) => {
     const change = event as PushSubscriptionChangeEvent;

@@ -43,13 +43,18 @@ function page(sinoUrl: string, siteKey: string | null, query: URLSearchParams): 
     .join("");
   const site = siteKey === null ? "" : ` data-site="${escapeAttribute(siteKey)}"`;
   const bell = query.get("bell") === "0" ? "" : "<sino-bell></sino-bell>";
+  // `?record-clicks=1`: the page keeps every `sino:click` it receives (localStorage `sinoClicks`), listening before sino.js runs.
+  const recorder =
+    query.get("record-clicks") === "1"
+      ? `<script>addEventListener("sino:click", (e) => { const all = JSON.parse(localStorage.getItem("sinoClicks") || "[]"); all.push({ detail: e.detail, href: location.href }); localStorage.setItem("sinoClicks", JSON.stringify(all)); });</script>\n`
+      : "";
   return `<!doctype html>
 <html lang="pt-BR">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Jornal de Exemplo</title></head>
 <body>
 <header><a href="/">Jornal de Exemplo</a> ${bell}</header>
 <main><h1>Últimas notícias</h1><p>Um site qualquer que mostra o sino do Sino.</p></main>
-<script src="${sinoUrl}/embed/sino.js"${site}${attributes} async></script>
+${recorder}<script src="${sinoUrl}/embed/sino.js"${site}${attributes} async></script>
 </body>
 </html>`;
 }

@@ -33,13 +33,15 @@ export interface FirefoxRealPush {
  * ESR using it, and a SQLite Sino at its real public address (`/embed/sw.js` names it) that trusts
  * the test CA and polls for sends quickly (`env` adds or overrides Sino's settings); all closed afterAll.
  */
-export function useFirefoxRealPush(options: { env?: Readonly<Record<string, string>> } = {}): FirefoxRealPush {
+export function useFirefoxRealPush(
+  options: { env?: Readonly<Record<string, string>>; systemAccess?: boolean; extraPrefs?: Readonly<Record<string, unknown>> } = {},
+): FirefoxRealPush {
   const current: Partial<FirefoxRealPush> = {};
   beforeAll(async () => {
     requireBuiltWebApp();
     current.mozilla = await startMozillaPushServer();
     const [browser, sino] = await Promise.all([
-      launchFirefox({ pushServerUrl: current.mozilla.wsUrl, notifications: "granted" }),
+      launchFirefox({ pushServerUrl: current.mozilla.wsUrl, notifications: "granted", systemAccess: options.systemAccess ?? false, extraPrefs: options.extraPrefs ?? {} }),
       startSinoForEmbed({
         dialect: "sqlite",
         env: { SINO_PUSH_CA_FILE: loadTestTls().caPath, SINO_WORKER_POLL_MS: "50", SINO_ENCRYPTION_THREADS: "1", ...options.env },
