@@ -87,6 +87,14 @@ describe("compose filled from a template or a send", () => {
       urgency: "low",
       ttl: 600,
       collapseKey: "ofertas",
+      // The full notification's fields, cleared (null/false) when the form has none: an update empties them.
+      actions: null,
+      renotify: false,
+      requireInteraction: false,
+      silent: false,
+      badge: null,
+      appBadge: null,
+      data: null,
       audience: { type: "channels", channels: ["obras"] },
     });
     expect(templateRequestOf("Todos", { ...draft, channels: [] }).audience).toEqual({ type: "all" });
