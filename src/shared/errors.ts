@@ -155,6 +155,14 @@ export const ERROR_STATUS = {
   organisation_logo_invalid: 400,
   organisation_logo_too_large: 400,
   organisation_logo_not_found: 404,
+  action_label_required: 400,
+  action_label_too_long: 400,
+  action_link_invalid: 400,
+  too_many_actions: 400,
+  badge_invalid: 400,
+  app_badge_invalid: 400,
+  data_invalid: 400,
+  data_too_large: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -170,6 +178,8 @@ export interface ApiErrorBody {
     field?: string;
     /** Where in a text the error is (0-based character offset): a segment expression's parse error. */
     position?: number;
+    /** `payload_too_large` of a send: the encrypted push's size, the most one push holds, and how much over. */
+    details?: { bytes: number; max: number; over: number };
   };
 }
 

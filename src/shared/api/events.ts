@@ -15,6 +15,11 @@ export const notificationEventRequestSchema = z.strictObject({
   type: notificationEventTypeSchema,
   endpoint: text(),
   auth: text(),
+  /**
+   * With `clicked`: the action button clicked ("1" or "2"); absent: the notification itself
+   * ("abrir"). With another type → 400 `validation_failed`.
+   */
+  action: z.enum(["1", "2"]).optional(),
 });
 export type NotificationEventRequest = z.infer<typeof notificationEventRequestSchema>;
 

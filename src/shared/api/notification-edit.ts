@@ -22,5 +22,15 @@ export const updateNotificationRequestSchema = z.strictObject({
   category: fields.category.unwrap().optional(),
   collapseKey: clearable(fields.collapseKey.unwrap()),
   sendAt: fields.sendAt,
+  /** `null` or `[]` removes the buttons. */
+  actions: fields.actions.unwrap().nullable().optional(),
+  renotify: fields.renotify,
+  requireInteraction: fields.requireInteraction,
+  silent: fields.silent,
+  badge: clearable(fields.badge.unwrap()),
+  /** `null` removes it. */
+  appBadge: fields.appBadge.unwrap().nullable().optional(),
+  /** `null` removes it. */
+  data: fields.data,
 });
 export type UpdateNotificationRequest = z.input<typeof updateNotificationRequestSchema>;

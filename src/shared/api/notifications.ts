@@ -3,6 +3,7 @@ import { userIdSchema } from "./user-id.js";
 import { siteIdSchema } from "./sites.js";
 import { hasControlCharacters, multiLineText, text } from "./text.js";
 import { segmentExpressionInputSchema, segmentTagKindsSchema } from "./segment-expression.js";
+import { PAYLOAD_LIMITS } from "./notification-payload.js";
 
 /**
  * Notifications (*envios*) over the API: what POST /notifications takes, what every notification answer
@@ -89,6 +90,45 @@ const audienceChannels = z.array(text()).max(100);
 /** Shared by the server and the Painel: no `Buffer` here. */
 const UTF8 = new TextEncoder();
 
+/** An action button (at most two): a single-line label and the link it opens, checked like `url`. */
+export const notificationActionSchema = z.strictObject({
+  label: text({ error: "action_label_required" })
+    .trim()
+    .min(1, { error: "action_label_required" })
+    .max(PAYLOAD_LIMITS.actionLabel, { error: "action_label_too_long" }),
+  url: text({ error: "action_link_invalid" })
+    .trim()
+    .max(NOTIFICATION_LIMITS.link, { error: "action_link_invalid" })
+    .refine(isLinkShape, { error: "action_link_invalid" }),
+});
+export type NotificationAction = z.infer<typeof notificationActionSchema>;
+
+export const notificationActionsSchema = z.array(notificationActionSchema, { error: "too_many_actions" }).max(PAYLOAD_LIMITS.actions, { error: "too_many_actions" });
+
+/** Deeper JSON than this is refused (`data_invalid`): no site needs it, and a parser may choke on it. */
+const MAX_DATA_DEPTH = 32;
+
+/** Whether `value` is plain JSON (what `JSON.parse` can give back), at most MAX_DATA_DEPTH deep. */
+export function isJsonValue(value: unknown, depth = 0): boolean {
+  if (depth > MAX_DATA_DEPTH) return false;
+  if (value === null || typeof value === "string" || typeof value === "boolean") return true;
+  if (typeof value === "number") return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every((item) => isJsonValue(item, depth + 1));
+  if (typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.values(value).every((item) => isJsonValue(item, depth + 1));
+  }
+  return false;
+}
+
+/**
+ * `data` for the site's page (the `sino:click` event, `useSino().onClick`): any JSON value, at most
+ * 1 KB as UTF-8 JSON. `null` means none.
+ */
+export const notificationDataSchema = z
+  .unknown()
+  .refine((value) => value === undefined || isJsonValue(value), { error: "data_invalid", abort: true })
+  .refine((value) => value === undefined || UTF8.encode(JSON.stringify(value)).length <= PAYLOAD_LIMITS.dataBytes, { error: "data_too_large" });
+
 /** A person's placeholder values (`{{nome}}`): at most 1 KB of JSON. */
 export const personDataSchema = z
   .record(z.string(), z.unknown(), { error: "user_data_invalid" })
@@ -161,6 +201,29 @@ export const createNotificationRequestSchema = z.strictObject({
     .optional(),
   /** ISO 8601 instant with an offset; absent: now. */
   sendAt: z.iso.datetime({ offset: true, error: "send_at_invalid" }).optional(),
+  /** Up to two action buttons (`label` ≤ 30 characters, `url` like `url`). */
+  actions: notificationActionsSchema.optional(),
+  /** Alert again when it replaces a shown notification: only with a `collapseKey` (ignored without one). */
+  renotify: z.boolean({ error: "validation_failed" }).optional(),
+  /** Stays on screen until the person acts on it (where the system allows). */
+  requireInteraction: z.boolean({ error: "validation_failed" }).optional(),
+  /** No sound nor vibration. */
+  silent: z.boolean({ error: "validation_failed" }).optional(),
+  /** The small monochrome icon of Android's status bar: a link, like `icon`. */
+  badge: text({ error: "badge_invalid" })
+    .trim()
+    .max(NOTIFICATION_LIMITS.link, { error: "badge_invalid" })
+    .refine(isLinkShape, { error: "badge_invalid" })
+    .optional(),
+  /** The count on the installed app's icon (`navigator.setAppBadge`), 0 clears it. */
+  appBadge: z
+    .number({ error: "app_badge_invalid" })
+    .int({ error: "app_badge_invalid" })
+    .min(0, { error: "app_badge_invalid" })
+    .max(PAYLOAD_LIMITS.appBadge, { error: "app_badge_invalid" })
+    .optional(),
+  /** Any JSON value (≤ 1,024 bytes) handed to the site's page when the notification is clicked. */
+  data: notificationDataSchema.optional(),
   /**
    * `hidden`: not published on the public Avisos page (a test, an internal message). Absent:
    * `public`, except for a send to people (`users`), which speaks to them and stays `hidden`.
@@ -184,6 +247,8 @@ export const notificationCountsSchema = z.object({
   closed: z.number().optional(),
   /** clicked / accepted; null when nothing was accepted. */
   clickRate: z.number().nullable().optional(),
+  /** Clicks by where: the notification itself (`open`) or its action button 1 or 2; on a single notification's answer. */
+  clickedByAction: z.object({ open: z.number(), "1": z.number(), "2": z.number() }).optional(),
 });
 export type NotificationCounts = z.infer<typeof notificationCountsSchema>;
 

@@ -60,6 +60,11 @@ export const registerSubscriptionRequestSchema = pushSubscriptionSchema.extend({
   user: signedUserClaimSchema.optional(),
   /** The browser's IANA time zone (`America/Sao_Paulo`); one Intl does not know is ignored. */
   timeZone: text().max(64).optional(),
+  /**
+   * Whether the bell found Declarative Web Push support in this browser (see src/client). Sent with every registration; the latest value wins, so a
+   * browser that stops reporting it gets the classic payload again. Absent: false.
+   */
+  declarative: z.boolean().optional(),
 });
 export type RegisterSubscriptionRequest = z.infer<typeof registerSubscriptionRequestSchema>;
 

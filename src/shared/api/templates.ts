@@ -58,6 +58,14 @@ export const createTemplateRequestSchema = z.strictObject({
   urgency: fields.urgency,
   ttl: fields.ttl,
   collapseKey: optional(fields.collapseKey.unwrap()),
+  /** The full notification's fields, as POST /notifications takes them; `null` clears one. */
+  actions: fields.actions.unwrap().nullable().optional(),
+  renotify: fields.renotify,
+  requireInteraction: fields.requireInteraction,
+  silent: fields.silent,
+  badge: optional(fields.badge.unwrap()),
+  appBadge: fields.appBadge.unwrap().nullable().optional(),
+  data: fields.data,
   /** Absent or null: the audience is chosen when sending. */
   audience: templateAudienceSchema.nullable().optional(),
 });
@@ -74,6 +82,14 @@ export const updateTemplateRequestSchema = z.strictObject({
   urgency: fields.urgency.unwrap().optional(),
   ttl: fields.ttl.unwrap().optional(),
   collapseKey: optional(fields.collapseKey.unwrap()),
+  /** The full notification's fields, as POST /notifications takes them; `null` clears one. */
+  actions: fields.actions.unwrap().nullable().optional(),
+  renotify: fields.renotify,
+  requireInteraction: fields.requireInteraction,
+  silent: fields.silent,
+  badge: optional(fields.badge.unwrap()),
+  appBadge: fields.appBadge.unwrap().nullable().optional(),
+  data: fields.data,
   audience: templateAudienceSchema.nullable().optional(),
 });
 export type UpdateTemplateRequest = z.input<typeof updateTemplateRequestSchema>;
