@@ -14,7 +14,7 @@ import { ptBR } from "../../src/shared/i18n/catalog.js";
 import { launchChromium } from "../support/browser.js";
 import { startTestServer, type TestServer } from "../support/server.js";
 import { aBrowserSubscription } from "../support/subscriptions.js";
-import { adminCall } from "./support/audience.js";
+import { adminCall, createChannel } from "./support/audience.js";
 import { axeViolations } from "./support/axe.js";
 import { requireBuiltWebApp } from "./support/built-web-app.js";
 import { ADMIN, createFirstAdmin, field, helperTextOf, signInContext } from "./support/dashboard-page.js";
@@ -49,6 +49,8 @@ describe.each(["light", "dark"] as const)("the full notification in the Painel (
     await createFirstAdmin(server.url);
     context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme });
     await signInContext(context, server.baseUrl, ADMIN);
+    // A channel, as on a real server: with none, compose's channel list is disabled (and greyed).
+    await createChannel(context.request, server, "pedidos", "Pedidos");
   });
   afterAll(async () => {
     await context?.close();
@@ -109,7 +111,7 @@ describe.each(["light", "dark"] as const)("the full notification in the Painel (
     await data.fill('{ "tela": "pedido"');
     expect(await helperTextOf(data)).toBe(F.errors.dataInvalid);
     await data.fill('{ "tela": "pedido", "id": 4821 }');
-    expect(await helperTextOf(data)).toBe("JSON válido: 26 de 1.024 bytes.");
+    expect(await helperTextOf(data)).toBe("JSON válido: 27 de 1.024 bytes.");
     const leftAfter = Number((await budgetText.textContent())!.match(/Restam ([\d.]+)/)![1]!.replace(/\./g, ""));
     expect(leftAfter).toBeLessThan(leftBefore);
     await axe("compose with buttons and options");
