@@ -25,6 +25,8 @@ export class DeliveryError extends Error {
     message: string,
     /** What the refusal is about: a placeholder's name, or the field that broke its limit. */
     readonly field?: string,
+    /** `payload_too_large`: the encrypted push's size, the most one holds, and how much over. */
+    readonly details?: { readonly bytes: number; readonly max: number; readonly over: number },
   ) {
     super(message);
   }

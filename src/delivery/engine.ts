@@ -25,6 +25,8 @@ export interface DeliveryEngineDeps {
   readonly workerId?: string;
   /** The icon of a send that sets none (the organisation's logo); none by default. */
   readonly defaultIcon?: () => Promise<string | null>;
+  /** SINO_PUBLIC_URL, for the Declarative Web Push form's absolute links; absent: classic pushes only. */
+  readonly publicUrl?: string;
 }
 
 export interface DeliveryEngine extends SendService {
@@ -72,6 +74,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     clock,
     logger,
     onProgress: (send) => events.publish(send),
+    ...(deps.publicUrl === undefined ? {} : { publicUrl: deps.publicUrl }),
     ...(deps.workerId === undefined ? {} : { id: deps.workerId }),
   });
   const sends = createSendService({
@@ -80,6 +83,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     clock,
     jobSize: options.jobSize,
     ...(deps.defaultIcon === undefined ? {} : { defaultIcon: deps.defaultIcon }),
+    ...(deps.publicUrl === undefined ? {} : { publicUrl: deps.publicUrl }),
     onChange(send: Notification) {
       events.publish(send);
       if (send.status === "queued") worker.wake();

@@ -11,8 +11,9 @@ export interface PushItem {
 }
 
 /**
- * A personalised send's payload for one target (its person's copy), or undefined when the target
- * is no longer one of the send's people (re-identified since): that push is not made.
+ * A personalised send's payload for one target (its person's copy, in the form the browser
+ * shows), or undefined when the target is no longer one of the send's people (re-identified
+ * since): that push is not made.
  */
 export type PayloadOf = (target: DeliveryTarget) => string | undefined;
 
@@ -20,7 +21,8 @@ export interface BatchPusher {
   /**
    * Sends `notification` to every item at once; outcomes in the items' order. Never throws for
    * one push. With `payloadOf` (a personalised send) each target gets its own payload; without
-   * it, the send's one payload goes to all, with no per-target work.
+   * it, each target gets the send's declarative payload when its browser said it shows them
+   * (and the send has one), else the classic payload: read from the target row, no query.
    */
   push(notification: Notification, items: readonly PushItem[], now: number, payloadOf?: PayloadOf): Promise<PushOutcome[]>;
 }
@@ -50,13 +52,18 @@ export function createBatchPusher(sender: PushSender, pool: EncryptionPool | und
         if (options === undefined) byAttempt.set(attempt, (options = { ...base, attempt }));
         return options;
       };
-      if (payloadOf === undefined) return pushAll(notification.payload, items, optionsFor);
-      // Personalised: the encryption pool takes one payload per task, so the targets are grouped
-      // by their copy (a person's devices share one), and the outcomes put back in order.
+      const declarative = notification.declarativePayload;
+      if (payloadOf === undefined && (declarative === null || !items.some(({ target }) => target.declarative))) {
+        return pushAll(notification.payload, items, optionsFor);
+      }
+      const payloadOfTarget: PayloadOf = payloadOf ?? ((target) => (target.declarative && declarative !== null ? declarative : notification.payload));
+      // The encryption pool takes one payload per task, so the targets are grouped by their
+      // payload (the form their browser shows; a person's copy, which their devices share), and
+      // the outcomes put back in order.
       const outcomes = new Array<PushOutcome>(items.length);
       const groups = new Map<string, number[]>();
       items.forEach(({ target }, i) => {
-        const payload = payloadOf(target);
+        const payload = payloadOfTarget(target);
         if (payload === undefined) {
           outcomes[i] = NOT_THEIRS;
           return;

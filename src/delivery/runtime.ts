@@ -100,6 +100,7 @@ export function createDeliveryRuntime(config: DeliveryRuntimeConfig, repositorie
     vapid,
     logger,
     options: engineOptions,
+    publicUrl: config.publicUrl,
     async defaultIcon() {
       const organisation = await repositories.organisation.get();
       return organisation.logo === null || organisation.updatedAt === null ? null : organisationLogoUrl(config.publicUrl, organisation.updatedAt);

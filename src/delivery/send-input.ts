@@ -1,9 +1,17 @@
 import { createHash } from "node:crypto";
-import { MAX_PLAINTEXT_LENGTH } from "../push/encrypt.js";
 import { checkPushOptions, MAX_TOPIC_LENGTH, type Urgency } from "../push/push-options.js";
 import { NOTIFICATION_LIMITS, isLinkShape, type NotificationCategory } from "../shared/api/notifications.js";
 import { fillPlaceholders, hasPlaceholders, type PersonData } from "../shared/api/placeholders.js";
 import { hasControlCharacters } from "../shared/api/text.js";
+import {
+  LONGEST_DEFAULT_TAG,
+  LONGEST_ID,
+  PUSH_RECORD_SIZE,
+  classicPayload,
+  declarativePayload,
+  encryptedRecordSize,
+  type PayloadAction,
+} from "../shared/api/notification-payload.js";
 import type { Audience, NewNotification, SendPerson } from "../store/notifications-repository.js";
 import { DeliveryError } from "./delivery-error.js";
 
@@ -37,28 +45,17 @@ export interface SendInput {
   readonly sendAt?: number;
   /** `hidden`: kept off the public Avisos page (default `public`). */
   readonly notice?: "public" | "hidden";
+  /** Up to two action buttons (ids "1" and "2"). */
+  readonly actions?: readonly PayloadAction[];
+  /** Alert again on replacing a shown notification: kept only with a collapse key (a tag of its own). */
+  readonly renotify?: boolean;
+  readonly requireInteraction?: boolean;
+  readonly silent?: boolean;
+  /** `navigator.setAppBadge` count. */
+  readonly appBadge?: number;
+  /** JSON for the site's page; null: none. */
+  readonly data?: unknown;
 }
-
-/**
- * The JSON the service worker reads (src/web/sw/notification-content.ts): `title` plus the
- * optional fields that are set, nothing else.
- */
-export interface PushPayload {
-  readonly title: string;
-  readonly body?: string;
-  readonly icon?: string;
-  readonly image?: string;
-  readonly badge?: string;
-  readonly tag: string;
-  readonly url?: string;
-  /** The send's id, so the service worker can report shown/clicked/closed (POST /events). */
-  readonly id?: string;
-}
-
-/** The largest tag an id can produce (`sino-` and 16 digits), to size the payload before the id exists. */
-const LONGEST_DEFAULT_TAG = `sino-${"9".repeat(16)}`;
-/** The largest id, to size the payload before the id exists. */
-const LONGEST_ID = "9".repeat(16);
 
 /**
  * RFC 8030 §5.4: a Topic is at most 32 characters of base64url, so a collapse key (any printable
@@ -97,8 +94,12 @@ export function fillTemplate(template: SendTemplate, data: PersonData | null): S
   return { title, body, url };
 }
 
-/** Checks a send and turns it into the row to store; throws a coded `DeliveryError`. */
-export function prepareSend(input: SendInput): NewNotification {
+/**
+ * Checks a send and turns it into the row to store; throws a coded `DeliveryError`. `publicUrl`
+ * (SINO_PUBLIC_URL) makes the declarative form's absolute links; without it no declarative form
+ * is made (every browser gets the classic one), and only the classic one is sized.
+ */
+export function prepareSend(input: SendInput, publicUrl?: string): NewNotification {
   const title = input.title.trim();
   if (title === "") throw new DeliveryError("title_required", "a notification needs a title");
   const collapseKey = input.collapseKey === undefined || input.collapseKey === "" ? undefined : input.collapseKey;
@@ -126,10 +127,19 @@ export function prepareSend(input: SendInput): NewNotification {
     ...(input.people === undefined ? {} : { people: input.people }),
     ...(input.sendAt === undefined ? {} : { sendAt: input.sendAt }),
     ...(input.notice === undefined ? {} : { notice: input.notice }),
+    ...(input.actions === undefined || input.actions.length === 0 ? {} : { actions: input.actions.map(({ label, url }) => ({ label, url })) }),
+    // A renotify needs a tag of the sender's own to replace a shown notification: without a
+    // collapse key every send has its own tag, and there is nothing to renotify over.
+    ...(input.renotify === true && collapseKey !== undefined ? { renotify: true } : {}),
+    ...(input.requireInteraction === true ? { requireInteraction: true } : {}),
+    ...(input.silent === true ? { silent: true } : {}),
+    ...(input.appBadge === undefined ? {} : { appBadge: input.appBadge }),
+    ...(input.data === undefined || input.data === null ? {} : { data: input.data }),
   };
   const personalised = (["title", "body", "url"] as const).find((field) => hasPlaceholders(prepared[field]));
+  const tag = prepared.tag ?? LONGEST_DEFAULT_TAG;
   if (personalised === undefined) {
-    checkPayloadSize(payloadFor(prepared, prepared.tag ?? LONGEST_DEFAULT_TAG, LONGEST_ID));
+    checkPayloadSize(prepared, tag, publicUrl);
     return prepared;
   }
   if (prepared.audience.kind !== "people") {
@@ -137,31 +147,52 @@ export function prepareSend(input: SendInput): NewNotification {
   }
   // Every person's copy is checked before anything is stored: a missing value or a broken limit
   // refuses the whole send rather than failing one person's push later.
-  for (const person of input.people ?? []) {
-    checkPayloadSize(payloadFor({ ...prepared, ...fillTemplate(prepared, person.data) }, prepared.tag ?? LONGEST_DEFAULT_TAG, LONGEST_ID));
-  }
+  for (const person of input.people ?? []) checkPayloadSize({ ...prepared, ...fillTemplate(prepared, person.data) }, tag, publicUrl);
   return { ...prepared, personalised: true };
 }
 
-/** RFC 8291 §4: one 4096-byte record, so at most 3993 bytes of plaintext; refused before anything is stored. */
-function checkPayloadSize(payload: string): void {
-  const size = Buffer.byteLength(payload);
-  if (size > MAX_PLAINTEXT_LENGTH) {
-    throw new DeliveryError("payload_too_large", `the payload is ${size} bytes; at most ${MAX_PLAINTEXT_LENGTH} fit one push`);
+/** What a payload is made of: a stored send, or a person's copy of one. */
+export type PayloadSource = Pick<NewNotification, "title" | "body" | "icon" | "image" | "badge" | "url" | "actions" | "renotify" | "requireInteraction" | "silent" | "appBadge" | "data">;
+
+/**
+ * RFC 8291 §4: the encrypted push must fit one 4,096-byte record. Both forms are sized exactly as
+ * encrypted (sizes with the longest id), and the larger one decides; refused before anything is
+ * stored, with how much is over.
+ */
+function checkPayloadSize(send: PayloadSource, tag: string, publicUrl: string | undefined): void {
+  const classic = encryptedRecordSize(payloadFor(send, tag, LONGEST_ID));
+  const bytes = publicUrl === undefined ? classic : Math.max(classic, encryptedRecordSize(declarativePayloadFor(send, tag, LONGEST_ID, publicUrl)));
+  if (bytes > PUSH_RECORD_SIZE) {
+    const details = { bytes, max: PUSH_RECORD_SIZE, over: bytes - PUSH_RECORD_SIZE };
+    throw new DeliveryError("payload_too_large", `the encrypted push would be ${bytes} bytes; at most ${PUSH_RECORD_SIZE} fit one record`, undefined, details);
   }
 }
 
-/** The payload JSON for a stored send (for a personalised one, its template or one person's copy). */
-export function payloadFor(notification: Pick<NewNotification, "title" | "body" | "icon" | "image" | "badge" | "url">, tag: string, id?: string): string {
-  const payload: PushPayload = {
-    title: notification.title,
-    ...(notification.body === null ? {} : { body: notification.body }),
-    ...(notification.icon === null ? {} : { icon: notification.icon }),
-    ...(notification.image === null ? {} : { image: notification.image }),
-    ...(notification.badge === null ? {} : { badge: notification.badge }),
+function fieldsOf(send: PayloadSource, tag: string, id: string | undefined) {
+  return {
+    title: send.title,
+    body: send.body,
+    url: send.url,
+    icon: send.icon,
+    image: send.image,
+    badge: send.badge,
     tag,
-    ...(notification.url === null ? {} : { url: notification.url }),
-    ...(id === undefined ? {} : { id }),
+    renotify: send.renotify ?? false,
+    requireInteraction: send.requireInteraction ?? false,
+    silent: send.silent ?? false,
+    actions: send.actions ?? [],
+    appBadge: send.appBadge ?? null,
+    data: send.data ?? null,
+    id: id ?? null,
   };
-  return JSON.stringify(payload);
+}
+
+/** The classic payload JSON (Sino's worker) for a stored send (for a personalised one, its template or one person's copy). */
+export function payloadFor(send: PayloadSource, tag: string, id?: string): string {
+  return classicPayload(fieldsOf(send, tag, id));
+}
+
+/** The declarative payload JSON (Push API) of the same push; links made absolute against `publicUrl`. */
+export function declarativePayloadFor(send: PayloadSource, tag: string, id: string | undefined, publicUrl: string): string {
+  return declarativePayload(fieldsOf(send, tag, id), publicUrl);
 }

@@ -2,7 +2,7 @@ import { IDEMPOTENCY_KEY_TTL_MS } from "../shared/api/notifications.js";
 import type { IdempotencyKeysRepository, KeyedSendResult, StoredAnswer } from "../store/idempotency-keys-repository.js";
 import type { CreateSendOptions, Notification, NotificationsRepository } from "../store/notifications-repository.js";
 import { DeliveryError } from "./delivery-error.js";
-import { payloadFor, prepareSend, type SendInput } from "./send-input.js";
+import { declarativePayloadFor, payloadFor, prepareSend, type SendInput } from "./send-input.js";
 
 /** A caller's Idempotency-Key: the same key again replays the first answer instead of sending twice. */
 export interface IdempotencyRequest {
@@ -42,6 +42,19 @@ export interface SendServiceDeps {
   readonly onChange: (send: Notification) => void;
   /** The icon of a send that sets none (the organisation's logo), or null; none by default. */
   readonly defaultIcon?: () => Promise<string | null>;
+  /**
+   * SINO_PUBLIC_URL: the declarative form's links are made absolute against it. Absent (some
+   * tests): no declarative form is stored, and every browser gets the classic payload.
+   */
+  readonly publicUrl?: string;
+}
+
+/** Both forms of a send's push, built once its id (hence its default tag) is known. */
+function payloadsOf(prepared: Parameters<typeof payloadFor>[0], publicUrl: string | undefined) {
+  return {
+    payloadFor: ({ id, tag }: { id: number; tag: string }) => payloadFor(prepared, tag, String(id)),
+    ...(publicUrl === undefined ? {} : { declarativePayloadFor: ({ id, tag }: { id: number; tag: string }) => declarativePayloadFor(prepared, tag, String(id), publicUrl) }),
+  };
 }
 
 export function createSendService(deps: SendServiceDeps): SendService {
@@ -49,11 +62,11 @@ export function createSendService(deps: SendServiceDeps): SendService {
   function createSend(input: SendInput, options: { readonly idempotency: IdempotencyRequest }): Promise<KeyedSendResult>;
   async function createSend(input: SendInput, options?: { readonly idempotency: IdempotencyRequest }): Promise<Notification | KeyedSendResult> {
     const defaultIcon = input.icon === undefined || input.icon === "" ? await deps.defaultIcon?.() : undefined;
-    const prepared = prepareSend(defaultIcon == null ? input : { ...input, icon: defaultIcon });
+    const prepared = prepareSend(defaultIcon == null ? input : { ...input, icon: defaultIcon }, deps.publicUrl);
     const now = deps.clock();
     // The id is known only once the row exists, so the payload is made inside the transaction:
     // the service worker reports shown/clicked/closed with it.
-    const storing: CreateSendOptions = { now, jobSize: deps.jobSize, payloadFor: ({ id, tag }) => payloadFor(prepared, tag, String(id)) };
+    const storing: CreateSendOptions = { now, jobSize: deps.jobSize, ...payloadsOf(prepared, deps.publicUrl) };
     if (options === undefined) {
       const send = await deps.notifications.createWithJobs(prepared, storing);
       deps.onChange(send);
@@ -77,8 +90,8 @@ export function createSendService(deps: SendServiceDeps): SendService {
       return send;
     },
     async rescheduleSend(id, input) {
-      const prepared = prepareSend(input);
-      const send = await deps.notifications.reschedule(id, prepared, { now: deps.clock(), payloadFor: ({ id: sendId, tag }) => payloadFor(prepared, tag, String(sendId)) });
+      const prepared = prepareSend(input, deps.publicUrl);
+      const send = await deps.notifications.reschedule(id, prepared, { now: deps.clock(), ...payloadsOf(prepared, deps.publicUrl) });
       if (send === undefined) throw new DeliveryError("send_not_found", `no send ${id}`);
       if (send === "not_scheduled") throw new DeliveryError("send_not_scheduled", `send ${id} is no longer scheduled`);
       deps.onChange(send);

@@ -5,7 +5,7 @@ import type { DeliveryQueueRepository, ClaimedJob, ClaimedRetry, Lease, SettledR
 import type { Notification, NotificationsRepository } from "../store/notifications-repository.js";
 import type { DeliveryOptions } from "./delivery-options.js";
 import type { BatchPusher, PayloadOf } from "./push-batch.js";
-import { payloadFor, fillTemplate } from "./send-input.js";
+import { declarativePayloadFor, payloadFor, fillTemplate } from "./send-input.js";
 import { retryOutcomeOf, tallyRange } from "./tally.js";
 import { groupRetryCauses, pushServiceHost, type RetryCauseInput } from "../store/retry-causes-repository.js";
 
@@ -27,6 +27,8 @@ export interface WorkerDeps {
   readonly onProgress: (send: Notification) => void;
   /** Identifies this process in lease rows; defaults to `<host>:<pid>:<random>`. */
   readonly id?: string;
+  /** SINO_PUBLIC_URL: a personalised send's declarative copies are made against it; absent: classic only. */
+  readonly publicUrl?: string;
 }
 
 export interface StopOptions {
@@ -57,16 +59,20 @@ const MAX_CACHED_SENDS = 256;
 const MAX_CACHED_PEOPLE = 40_000;
 
 /**
- * A target's copy of a personalised send: the stored template filled from its person's data, or
+ * A target's copy of a personalised send: the stored template filled from its person's data, in
+ * the form its browser shows (declarative when it said so and the send has that form), or
  * undefined when the browser is no longer one of the send's people. The data were checked when
- * the send was created (every placeholder has a value, every copy fits), so filling succeeds.
+ * the send was created (every placeholder has a value, both forms of every copy fit), so filling
+ * succeeds.
  */
-function personalPayloads(send: Notification, people: ReadonlyMap<string, Readonly<Record<string, string | number | boolean>> | null>): PayloadOf {
+function personalPayloads(send: Notification, people: ReadonlyMap<string, Readonly<Record<string, string | number | boolean>> | null>, publicUrl: string | undefined): PayloadOf {
   const id = String(send.id);
   return (target) => {
     if (target.personId === null || !people.has(target.personId)) return undefined;
     try {
-      return payloadFor({ ...send, ...fillTemplate(send, people.get(target.personId) ?? null) }, send.tag, id);
+      const copy = { ...send, ...fillTemplate(send, people.get(target.personId) ?? null) };
+      if (target.declarative && send.declarativePayload !== null && publicUrl !== undefined) return declarativePayloadFor(copy, send.tag, id, publicUrl);
+      return payloadFor(copy, send.tag, id);
     } catch {
       return undefined;
     }
@@ -130,7 +136,7 @@ export function createWorker(deps: WorkerDeps): Worker {
       sends.clear();
       cachedPeople = 0;
     }
-    const entry: CachedSend = { send, ...(people === undefined ? {} : { payloadOf: personalPayloads(send, people) }) };
+    const entry: CachedSend = { send, ...(people === undefined ? {} : { payloadOf: personalPayloads(send, people, deps.publicUrl) }) };
     sends.set(notificationId, entry);
     cachedPeople += people?.size ?? 0;
     return entry;

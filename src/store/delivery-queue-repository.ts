@@ -34,6 +34,8 @@ export interface DeliveryTarget {
   /** The person the subscription is identified as (a `people` send fills its copy from their data). */
   readonly personId: string | null;
   readonly siteId: number;
+  /** The browser shows Declarative Web Push messages: it gets the send's declarative payload. */
+  readonly declarative: boolean;
 }
 
 export interface NewRetry {
@@ -138,8 +140,8 @@ export interface TargetsAudience {
 
 const INSERT_CHUNK = 500;
 
-function toTarget(row: { id: number | string; endpoint: string; p256dh: string; auth: string; person_id: string | null; site_id: number | string }): DeliveryTarget {
-  return { id: Number(row.id), endpoint: row.endpoint, p256dh: row.p256dh, auth: row.auth, personId: row.person_id, siteId: Number(row.site_id) };
+function toTarget(row: { id: number | string; endpoint: string; p256dh: string; auth: string; person_id: string | null; site_id: number | string; declarative: number | string }): DeliveryTarget {
+  return { id: Number(row.id), endpoint: row.endpoint, p256dh: row.p256dh, auth: row.auth, personId: row.person_id, siteId: Number(row.site_id), declarative: Number(row.declarative) === 1 };
 }
 
 /**
@@ -189,7 +191,7 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
   async function listTargets(job: ClaimedJob, cursor: number, limit: number, audience?: TargetsAudience): Promise<DeliveryTarget[]> {
     const rows = await db
       .selectFrom("subscriptions")
-      .select(["id", "endpoint", "p256dh", "auth", "person_id", "site_id"])
+      .select(["id", "endpoint", "p256dh", "auth", "person_id", "site_id", "declarative"])
       .where("id", ">", cursor)
       .where("id", "<=", job.toId)
       // A people send's targets are few and scattered over the whole id range (each person's
@@ -352,7 +354,7 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
     const ids = rows.map((r) => Number(r.subscription_id));
     const subscriptions = await db
       .selectFrom("subscriptions")
-      .select(["id", "endpoint", "p256dh", "auth", "person_id", "site_id"])
+      .select(["id", "endpoint", "p256dh", "auth", "person_id", "site_id", "declarative"])
       .where("id", "in", ids)
       .execute();
     const byId = new Map(subscriptions.map((s) => [Number(s.id), toTarget(s)]));

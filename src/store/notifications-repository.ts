@@ -7,6 +7,7 @@ import { completedEvent, enqueueIfHooked } from "./recipient-outcomes.js";
 import { inChannels, inPeople, inSendPeople, inSites, notFlagged } from "./audience-filter.js";
 import { inSegmentAudience, resolveSegmentAudience, type SegmentAudience } from "./segment-audience.js";
 import { rescheduleSend, type RescheduleOptions } from "./reschedule-send.js";
+import type { PayloadAction } from "../shared/api/notification-payload.js";
 
 /**
  * Who a send goes to. `endpoint` is one browser ("send to me"): its range is that subscription's
@@ -67,6 +68,14 @@ export interface NewNotification {
   readonly sendAt?: number;
   /** `hidden`: kept off the public Avisos page; default `public`. */
   readonly notice?: "public" | "hidden";
+  /** The full notification (issue 19); absent: none, false. */
+  readonly actions?: readonly PayloadAction[];
+  readonly renotify?: boolean;
+  readonly requireInteraction?: boolean;
+  readonly silent?: boolean;
+  readonly appBadge?: number | null;
+  /** The site's JSON value; null or absent: none. */
+  readonly data?: unknown;
 }
 
 export interface Notification {
@@ -95,6 +104,15 @@ export interface Notification {
   readonly counts: DeliveryCounts;
   /** Whether the public Avisos page shows it. */
   readonly notice: NoticeVisibility;
+  readonly actions: readonly PayloadAction[];
+  readonly renotify: boolean;
+  readonly requireInteraction: boolean;
+  readonly silent: boolean;
+  readonly appBadge: number | null;
+  /** The site's JSON value; null: none. */
+  readonly data: unknown;
+  /** The Push API declarative form of `payload` (a template, when personalised); null: classic for every browser. */
+  readonly declarativePayload: string | null;
 }
 
 export interface DeliveryCounts {
@@ -111,6 +129,33 @@ export interface CreateSendOptions {
   readonly jobSize: number;
   /** The JSON the service worker will read, built once the id (hence the default tag) is known. */
   readonly payloadFor: (notification: { id: number; tag: string }) => string;
+  /** The declarative form of the same push (Push API); absent: none stored, every browser gets `payloadFor`'s. */
+  readonly declarativePayloadFor?: (notification: { id: number; tag: string }) => string;
+}
+
+/** The full notification's columns of a send as stored (insert and reschedule alike). */
+export function fullNotificationColumns(input: NewNotification) {
+  const actions = input.actions ?? [];
+  return {
+    actions: actions.length === 0 ? null : JSON.stringify(actions.map(({ label, url }) => ({ label, url }))),
+    renotify: input.renotify === true ? 1 : 0,
+    require_interaction: input.requireInteraction === true ? 1 : 0,
+    silent: input.silent === true ? 1 : 0,
+    app_badge: input.appBadge ?? null,
+    data: input.data === undefined || input.data === null ? null : JSON.stringify(input.data),
+  };
+}
+
+/** Reads back what `fullNotificationColumns` wrote. */
+export function fullNotificationOf(row: { actions: string | null; renotify: number | string; require_interaction: number | string; silent: number | string; app_badge: number | string | null; data: string | null }) {
+  return {
+    actions: row.actions === null ? [] : (JSON.parse(row.actions) as PayloadAction[]),
+    renotify: Number(row.renotify) === 1,
+    requireInteraction: Number(row.require_interaction) === 1,
+    silent: Number(row.silent) === 1,
+    appBadge: row.app_badge === null ? null : Number(row.app_badge),
+    data: row.data === null ? null : (JSON.parse(row.data) as unknown),
+  };
 }
 
 export interface NotificationsRepository {
@@ -371,6 +416,7 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, asked: NewNotifica
       finished_at: status === "no_recipients" ? options.now : null,
       queued: range.count,
       notice: input.notice ?? "public",
+      ...fullNotificationColumns(input),
     })
     .returning("id")
     .executeTakeFirstOrThrow();
@@ -400,6 +446,7 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, asked: NewNotifica
     .set({
       tag,
       payload: options.payloadFor({ id, tag }),
+      declarative_payload: options.declarativePayloadFor?.({ id, tag }) ?? null,
       ...(rangeLater && !scheduled ? { queued: range.count, status: range.count === 0 ? "no_recipients" : "queued", finished_at: range.count === 0 ? options.now : null } : {}),
     })
     .where("id", "=", id)
@@ -531,5 +578,7 @@ export function toNotification(row: Selectable<NotificationsTable>): Notificatio
       removed: Number(row.removed),
     },
     notice: row.notice,
+    ...fullNotificationOf(row),
+    declarativePayload: row.declarative_payload,
   };
 }

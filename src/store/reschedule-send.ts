@@ -2,13 +2,15 @@ import type { Kysely } from "kysely";
 import type { DatabaseHandle } from "./database.js";
 import type { Schema } from "./schema.js";
 import { sendSearchText } from "../shared/text/search-fold.js";
-import { audienceSites, toNotification, type NewNotification, type Notification } from "./notifications-repository.js";
+import { audienceSites, fullNotificationColumns, toNotification, type NewNotification, type Notification } from "./notifications-repository.js";
 import { writeTransaction } from "./write-transaction.js";
 
 export interface RescheduleOptions {
   readonly now: number;
   /** The JSON the service worker will read, built with the send's id and tag. */
   readonly payloadFor: (notification: { id: number; tag: string }) => string;
+  /** Its declarative form (Push API); absent: none, classic for every browser. */
+  readonly declarativePayloadFor?: (notification: { id: number; tag: string }) => string;
 }
 
 /** Rows per INSERT: well under SQLite's bound-parameter limit. */
@@ -49,6 +51,8 @@ export async function rescheduleSend(database: DatabaseHandle, id: number, input
         personalised: input.personalised === true ? 1 : 0,
         segment_id: input.audience.kind === "segment" ? input.audience.segmentId : null,
         payload: options.payloadFor({ id, tag }),
+        declarative_payload: options.declarativePayloadFor?.({ id, tag }) ?? null,
+        ...fullNotificationColumns(input),
         send_at: sendAt,
         expires_at: sendAt + input.ttlSeconds * 1000,
       })

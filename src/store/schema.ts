@@ -70,6 +70,8 @@ export interface SubscriptionsTable {
   last_clicked_at: Generated<number | null>;
   /** `person_id` folded for search (`foldForSearch`); written with it, null when anonymous. */
   person_key: Generated<string | null>;
+  /** 1 when the browser last said, registering, that it shows Declarative Web Push messages. */
+  declarative: Generated<number>;
 }
 
 /** Server-wide key/value settings (the VAPID key pair lives here). */
@@ -145,6 +147,17 @@ export interface NotificationsTable {
   notice_changed_at: Generated<number | null>;
   /** Title and body folded for search (`sendSearchText`): what the Histórico's words are compared with. */
   search_text: Generated<string | null>;
+  /** JSON `[{ label, url }]` (at most two), or null: no action buttons. */
+  actions: Generated<string | null>;
+  /** 0/1. */
+  renotify: Generated<number>;
+  require_interaction: Generated<number>;
+  silent: Generated<number>;
+  app_badge: Generated<number | null>;
+  /** The site's JSON value for its page, as text; null: none. */
+  data: Generated<string | null>;
+  /** The Push API declarative form of `payload`; null for sends stored before migration 0014 (classic for all). */
+  declarative_payload: Generated<string | null>;
 }
 
 export type NotificationCategory = "marketing" | "transactional";
@@ -331,6 +344,8 @@ export interface NotificationEventsTable {
   subscription_id: number;
   type: "shown" | "clicked" | "closed";
   created_at: number;
+  /** A click's action button ("1", "2"); null: the notification itself, or not a click. */
+  action: Generated<string | null>;
 }
 
 /** Why a subscription went: the user unsubscribed, the push service said gone, hygiene, an operator. */
@@ -435,6 +450,13 @@ export interface TemplatesTable {
   audience: string | null;
   created_at: number;
   updated_at: number;
+  actions: Generated<string | null>;
+  renotify: Generated<number>;
+  require_interaction: Generated<number>;
+  silent: Generated<number>;
+  badge: Generated<string | null>;
+  app_badge: Generated<number | null>;
+  data: Generated<string | null>;
 }
 
 /** Why a send's pushes are retried: one row per push service host, reason and HTTP status. */

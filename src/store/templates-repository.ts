@@ -2,6 +2,8 @@ import type { Selectable } from "kysely";
 import type { TemplateAudience } from "../shared/api/templates.js";
 import type { DatabaseHandle } from "./database.js";
 import type { TemplatesTable } from "./schema.js";
+import type { PayloadAction } from "../shared/api/notification-payload.js";
+import { fullNotificationOf } from "./notifications-repository.js";
 import { writeTransaction } from "./write-transaction.js";
 
 /** How many templates a server keeps (`too_many_templates`). */
@@ -18,6 +20,15 @@ export interface TemplateContent {
   readonly ttlSeconds: number;
   readonly collapseKey: string | null;
   readonly audience: TemplateAudience | null;
+  /** The full notification (issue 19); absent: none, false. */
+  readonly actions?: readonly PayloadAction[];
+  readonly renotify?: boolean;
+  readonly requireInteraction?: boolean;
+  readonly silent?: boolean;
+  readonly badge?: string | null;
+  readonly appBadge?: number | null;
+  /** The site's JSON value; null: none. */
+  readonly data?: unknown;
 }
 
 export interface NewTemplate extends TemplateContent {
@@ -25,6 +36,13 @@ export interface NewTemplate extends TemplateContent {
 }
 
 export interface Template extends NewTemplate {
+  readonly actions: readonly PayloadAction[];
+  readonly renotify: boolean;
+  readonly requireInteraction: boolean;
+  readonly silent: boolean;
+  readonly badge: string | null;
+  readonly appBadge: number | null;
+  readonly data: unknown;
   readonly id: number;
   readonly createdAt: number;
   readonly updatedAt: number;
@@ -56,8 +74,15 @@ function isUniqueViolation(error: unknown): boolean {
   return code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || (typeof message === "string" && message.includes("UNIQUE constraint failed"));
 }
 
-function columnsOf(patch: TemplatePatch): Partial<Omit<TemplatesTable, "id" | "created_at" | "updated_at">> {
+function columnsOf(patch: TemplatePatch): Partial<Omit<Selectable<TemplatesTable>, "id" | "created_at" | "updated_at">> {
   return {
+    ...(patch.actions === undefined ? {} : { actions: patch.actions.length === 0 ? null : JSON.stringify(patch.actions.map(({ label, url }) => ({ label, url }))) }),
+    ...(patch.renotify === undefined ? {} : { renotify: patch.renotify ? 1 : 0 }),
+    ...(patch.requireInteraction === undefined ? {} : { require_interaction: patch.requireInteraction ? 1 : 0 }),
+    ...(patch.silent === undefined ? {} : { silent: patch.silent ? 1 : 0 }),
+    ...(patch.badge === undefined ? {} : { badge: patch.badge }),
+    ...(patch.appBadge === undefined ? {} : { app_badge: patch.appBadge }),
+    ...(patch.data === undefined ? {} : { data: patch.data === null ? null : JSON.stringify(patch.data) }),
     ...(patch.name === undefined ? {} : { name: patch.name }),
     ...(patch.title === undefined ? {} : { title: patch.title }),
     ...(patch.body === undefined ? {} : { body: patch.body }),
@@ -112,6 +137,7 @@ export function createTemplatesRepository(database: DatabaseHandle): TemplatesRe
             ttl_seconds: input.ttlSeconds,
             collapse_key: input.collapseKey,
             audience: input.audience === null ? null : JSON.stringify(input.audience),
+            ...columnsOf({ actions: input.actions ?? [], renotify: input.renotify ?? false, requireInteraction: input.requireInteraction ?? false, silent: input.silent ?? false, badge: input.badge ?? null, appBadge: input.appBadge ?? null, data: input.data ?? null }),
             created_at: now,
             updated_at: now,
           })
@@ -169,6 +195,8 @@ function toTemplate(row: Selectable<TemplatesTable>): Template {
     ttlSeconds: Number(row.ttl_seconds),
     collapseKey: row.collapse_key,
     audience: row.audience === null ? null : (JSON.parse(row.audience) as TemplateAudience),
+    ...fullNotificationOf(row),
+    badge: row.badge,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };

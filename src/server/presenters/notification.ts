@@ -38,5 +38,12 @@ export function presentNotification(send: StoredNotification): Notification {
     finishedAt: iso(send.finishedAt),
     counts: { ...send.counts },
     notice: send.notice,
+    actions: send.actions.map(({ label, url }) => ({ label, url })),
+    renotify: send.renotify,
+    requireInteraction: send.requireInteraction,
+    silent: send.silent,
+    badge: send.badge,
+    appBadge: send.appBadge,
+    data: send.data,
   };
 }

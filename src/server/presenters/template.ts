@@ -21,6 +21,13 @@ export function presentTemplate(template: StoredTemplate): Template {
     ttl: template.ttlSeconds,
     collapseKey: template.collapseKey,
     audience: template.audience,
+    actions: template.actions.map(({ label, url }) => ({ label, url })),
+    renotify: template.renotify,
+    requireInteraction: template.requireInteraction,
+    silent: template.silent,
+    badge: template.badge,
+    appBadge: template.appBadge,
+    data: template.data,
     createdAt: iso(template.createdAt),
     updatedAt: iso(template.updatedAt),
   };

@@ -287,6 +287,15 @@ export const notificationSchema = z.object({
   counts: notificationCountsSchema,
   /** Whether the public Avisos page shows it. */
   notice: z.enum(NOTICE_VISIBILITIES),
+  /** Action buttons, in order (ids "1" and "2"). */
+  actions: z.array(z.object({ label: z.string(), url: z.string() })),
+  renotify: z.boolean(),
+  requireInteraction: z.boolean(),
+  silent: z.boolean(),
+  badge: z.string().nullable(),
+  appBadge: z.number().nullable(),
+  /** The site's data; null when none. */
+  data: z.unknown(),
 });
 export type Notification = z.infer<typeof notificationSchema>;
 

@@ -106,6 +106,14 @@ export const templateSchema = z.object({
   ttl: z.number().int(),
   collapseKey: z.string().nullable(),
   audience: presentedTemplateAudienceSchema.nullable(),
+  actions: z.array(z.object({ label: z.string(), url: z.string() })),
+  renotify: z.boolean(),
+  requireInteraction: z.boolean(),
+  silent: z.boolean(),
+  badge: z.string().nullable(),
+  appBadge: z.number().nullable(),
+  /** null when none. */
+  data: z.unknown(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

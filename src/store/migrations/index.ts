@@ -12,6 +12,7 @@ import { sendStates } from "./0010-send-states.js";
 import { sends } from "./0004-sends.js";
 import { sites } from "./0006-sites.js";
 import { templates } from "./0012-templates.js";
+import { fullNotification } from "./0014-full-notification.js";
 
 /**
  * Every migration, in order, listed in code rather than read from a folder (Kysely's
@@ -32,4 +33,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: SinoMi
   ["0011-identity", identity],
   ["0012-templates", templates],
   ["0013-segment-keys", segmentKeys],
+  ["0014-full-notification", fullNotification],
 ];

@@ -19,6 +19,13 @@ const aTemplate = (overrides: Partial<Template> = {}): Template => ({
   audience: null,
   createdAt: "2026-11-01T00:00:00.000Z",
   updatedAt: "2026-11-01T00:00:00.000Z",
+  actions: [],
+  renotify: false,
+  requireInteraction: false,
+  silent: false,
+  badge: null,
+  appBadge: null,
+  data: null,
   ...overrides,
 });
 
@@ -40,6 +47,13 @@ const aSend = (overrides: Partial<Notification> = {}): Notification => ({
   finishedAt: null,
   notice: "public",
   counts: { queued: 0, accepted: 0, retrying: 0, failed: 0, removed: 0 },
+  actions: [],
+  renotify: false,
+  requireInteraction: false,
+  silent: false,
+  badge: null,
+  appBadge: null,
+  data: null,
   ...overrides,
 });
 
