@@ -29,10 +29,7 @@ import { useNotificationProgress } from "./useNotificationProgress.js";
 import { NotificationResults } from "../results/NotificationResults.js";
 import { RecipientsCard } from "./RecipientsCard.js";
 import { SendActions } from "./SendActions.js";
-import { fullNotificationRows, type FullNotificationFields } from "./full-notification-rows.js";
-
-/** A send's full-notification fields (absent on a send presented before they existed). */
-const fullFields = (send: Notification): FullNotificationFields => send;
+import { fullNotificationRows } from "./full-notification-rows.js";
 
 const COUNTERS = ["queued", "accepted", "retrying", "failed", "removed"] as const;
 const CANCELLABLE = new Set(["scheduled", "queued", "sending"]);
@@ -79,7 +76,7 @@ export function NotificationPage() {
       <Stack spacing={3}>
         <ProgressCard notification={notification} live={progress.live} />
         {notification.status !== "scheduled" && <RetriesCard notification={notification} />}
-        {notification.status !== "scheduled" && <NotificationResults id={notification.id} counts={notification.counts} actions={fullFields(notification).actions ?? []} />}
+        {notification.status !== "scheduled" && <NotificationResults id={notification.id} counts={notification.counts} actions={notification.actions} />}
         {notification.status !== "scheduled" && <RecipientsCard key={notification.status} notificationId={notification.id} />}
         <DetailsCard
           notification={notification}
