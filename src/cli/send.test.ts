@@ -128,11 +128,48 @@ describe("sino send against a real server", () => {
     expect(io.err.join("")).toMatch(/^Não foi possível falar com o Sino em http:\/\/127\.0\.0\.1:9 \(.+\)\.\n$/);
   });
 
+  it("sends the full notification: two --action buttons, --tag with --renotify, --require-interaction, --silent, --badge, --app-badge and --data", async () => {
+    const io = captureIo({ SINO_TOKEN: setup.secret });
+    await runCli(
+      [
+        "send", "--server", setup.server.url, "--title", "Pedido enviado",
+        "--action", "Ver pedido=https://loja.example.com/pedidos/42?a=b=c", "--action", "Avisos=/avisos",
+        "--tag", "pedido-42", "--renotify", "--require-interaction", "--silent",
+        "--badge", "/selo.png", "--app-badge", "3", "--data", '{"tela":"pedido","id":42}',
+      ],
+      io,
+    );
+    expect(process.exitCode).toBe(0);
+    const id = /Envio (\d+)/.exec(io.out.join(""))![1];
+    expect((await setup.admin.get(`/api/v1/notifications/${id}`)).body.notification).toMatchObject({
+      actions: [
+        { label: "Ver pedido", url: "https://loja.example.com/pedidos/42?a=b=c" },
+        { label: "Avisos", url: "/avisos" },
+      ],
+      collapseKey: "pedido-42",
+      renotify: true,
+      requireInteraction: true,
+      silent: true,
+      badge: "/selo.png",
+      appBadge: 3,
+      data: { tela: "pedido", id: 42 },
+    });
+  });
+
+  it("says in pt-BR what the server refuses of the new options (exit 1)", async () => {
+    const io = captureIo({ SINO_TOKEN: setup.secret });
+    await runCli(["send", "--server", setup.server.url, "--title", "Oi", "--app-badge", "muitos"], io);
+    expect(process.exitCode).toBe(1);
+    expect(io.err.join("")).toBe("O servidor recusou o envio: O número no ícone do app deve ser um inteiro de 0 a 99.999. (app_badge_invalid)\n");
+  });
+
   it("exits 2 for usage errors: no title, no token, a bad --agendar", async () => {
     for (const [args, env, first] of [
       [["send", "--token", setup.secret], {}, "Uso: sino send"],
       [["send", "--title", "Oi"], {}, "Informe um token de API"],
       [["send", "--title", "Oi", "--token", setup.secret, "--agendar", "sexta às 5"], {}, 'Data de agendamento inválida: "sexta às 5"'],
+      [["send", "--title", "Oi", "--token", setup.secret, "--action", "Ver mapa"], {}, 'Botão de ação inválido: "Ver mapa"'],
+      [["send", "--title", "Oi", "--token", setup.secret, "--data", "{tela}"], {}, "Os dados de --data não são JSON válido: {tela}"],
     ] as const) {
       process.exitCode = undefined;
       const io = captureIo({ ...env });

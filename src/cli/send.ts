@@ -30,6 +30,24 @@ export interface SendOptions {
   readonly notice?: boolean;
   readonly server?: string;
   readonly token?: string;
+  /** `Rótulo=https://…` (repeatable, at most two): action buttons. */
+  readonly action?: readonly string[];
+  /** The collapse key: a later send with the same tag replaces this one. */
+  readonly tag?: string;
+  readonly renotify?: boolean;
+  readonly requireInteraction?: boolean;
+  readonly silent?: boolean;
+  readonly badge?: string;
+  /** The installed app's icon count (checked by the server). */
+  readonly appBadge?: string;
+  /** JSON for the site's page. */
+  readonly data?: string;
+}
+
+/** `Ver mapa=https://…` or `Avisos=/avisos`: the label up to the `=` that starts the link. */
+export function parseActionOption(value: string): { label: string; url: string } | null {
+  const match = /^(.+?)=((?:https?:\/\/|\/).*)$/s.exec(value);
+  return match === null ? null : { label: match[1]!.trim(), url: match[2]!.trim() };
 }
 
 export type SendIo = ApiIo;
@@ -72,12 +90,35 @@ export async function sendCommand(options: SendOptions, io: SendIo, { t }: Trans
     }
     request.urgency = template.urgency;
     request.ttl = template.ttl;
+    if (template.badge !== null) request.badge = template.badge;
+    if (template.actions.length > 0) request.actions = template.actions.map(({ label, url }) => ({ label, url }));
+    for (const flag of ["renotify", "requireInteraction", "silent"] as const) if (template[flag]) request[flag] = true;
+    if (template.appBadge !== null) request.appBadge = template.appBadge;
+    if (template.data !== null) request.data = template.data;
     if (template.audience !== null) request.audience = { ...template.audience, ...(template.audience.sites === undefined ? {} : { sites: [...template.audience.sites] }) };
   }
   if (options.body !== undefined) request.body = options.body;
   if (options.link !== undefined) request.url = options.link;
   if (options.category !== undefined) request.category = options.category;
   if (options.notice === false) request.notice = "hidden";
+  if (options.action !== undefined && options.action.length > 0) {
+    const actions = options.action.map(parseActionOption);
+    const bad = options.action.find((_, i) => actions[i] === null);
+    if (bad !== undefined) return usage(t("cli:send.badAction", { value: bad }));
+    request.actions = actions as Array<{ label: string; url: string }>;
+  }
+  if (options.tag !== undefined) request.collapseKey = options.tag;
+  for (const flag of ["renotify", "requireInteraction", "silent"] as const) if (options[flag] === true) request[flag] = true;
+  if (options.badge !== undefined) request.badge = options.badge;
+  // A number goes as one; anything else as text, which the server refuses with its own message.
+  if (options.appBadge !== undefined) request.appBadge = (/^-?\d+(\.\d+)?$/.test(options.appBadge) ? Number(options.appBadge) : options.appBadge) as number;
+  if (options.data !== undefined) {
+    try {
+      request.data = JSON.parse(options.data) as unknown;
+    } catch {
+      return usage(t("cli:send.badData", { value: options.data }));
+    }
+  }
   const channel = options.channel ?? QUICK_PUBLISH_EVERYONE;
   // `todos` is everyone; another name is a channel's slug (checked by the server). With no
   // audience option, a template's audience stands.

@@ -28,6 +28,10 @@ export interface ApiErrorDetail {
   readonly position: number;
   readonly reason: string;
   readonly params?: Readonly<Record<string, string | number>>;
+  /** The reason is the whole message (it says more than the code's own message). */
+  readonly replacesMessage?: boolean;
+  /** Numbers the body carries as `error.details` (a send's `payload_too_large`). */
+  readonly details?: { readonly bytes: number; readonly max: number; readonly over: number };
 }
 
 /** A segment expression's refusal: its code, and its position and reason for the message. */
@@ -52,6 +56,15 @@ function formatNumber(value: number): string {
   return NUMBER_FORMAT.format(value);
 }
 
+/**
+ * A send whose encrypted push cannot fit one record: "A notificação cifrada ficaria com 4.180
+ * bytes… Corte 84 bytes…", with `details: { bytes, max, over }` for the Painel.
+ */
+export function payloadTooLargeError(details: { readonly bytes: number; readonly max: number; readonly over: number }, options?: ErrorOptions): ApiError {
+  const params = { count: details.over, bytes: formatNumber(details.bytes), max: formatNumber(details.max), over: formatNumber(details.over) };
+  return new ApiError("payload_too_large", undefined, options, { position: -1, reason: "api:pushTooLarge", params, replacesMessage: true, details: { bytes: details.bytes, max: details.max, over: details.over } });
+}
+
 /** The one way handlers make an error: `throw apiError("subscription_not_found")`. */
 export function apiError(code: ErrorCode, field?: string, options?: ErrorOptions): ApiError {
   return new ApiError(code, field, options);
@@ -62,13 +75,14 @@ export function isApiError(value: unknown): value is ApiError {
 }
 
 export function errorBody(translator: Translator, code: ErrorCode, field?: string, detail?: ApiErrorDetail): ApiErrorBody {
-  const message = translator.t(`errors:${code}`);
+  const message = detail?.replacesMessage === true ? translator.t(detail.reason, { ...detail.params }) : translator.t(`errors:${code}`);
   return {
     error: {
       code,
-      message: detail === undefined ? message : `${message} ${detailText(translator, detail)}`,
+      message: detail === undefined || detail.replacesMessage === true ? message : `${message} ${detailText(translator, detail)}`,
       ...(field === undefined ? {} : { field }),
       ...(detail === undefined || detail.position < 0 ? {} : { position: detail.position }),
+      ...(detail?.details === undefined ? {} : { details: { ...detail.details } }),
     },
   };
 }

@@ -13,14 +13,24 @@ export interface NewNotificationEvent {
   readonly type: NotificationEventType;
   readonly endpoint: string;
   readonly auth: string;
+  /** A click on an action button ("1", "2"); absent: the notification itself. Only with `clicked`. */
+  readonly action?: "1" | "2" | undefined;
 }
 
 export type RecordEventResult = "recorded" | "duplicate" | "notification_not_found" | "subscription_not_found" | "auth_mismatch";
+
+/** Clicks by where: the notification itself (`open`) or action button 1 or 2. */
+export interface ClicksByAction {
+  readonly open: number;
+  readonly "1": number;
+  readonly "2": number;
+}
 
 export interface EventCountsRecord {
   readonly shown: number;
   readonly clicked: number;
   readonly closed: number;
+  readonly clickedByAction: ClicksByAction;
 }
 
 export interface NotificationEventsRepository {
@@ -31,7 +41,7 @@ export interface NotificationEventsRepository {
   countsForMany(notificationIds: readonly number[]): Promise<Map<number, EventCountsRecord>>;
 }
 
-export const NO_EVENTS: EventCountsRecord = { shown: 0, clicked: 0, closed: 0 };
+export const NO_EVENTS: EventCountsRecord = { shown: 0, clicked: 0, closed: 0, clickedByAction: { open: 0, "1": 0, "2": 0 } };
 
 export function createNotificationEventsRepository(database: DatabaseHandle): NotificationEventsRepository {
   const { db } = database;
@@ -45,7 +55,13 @@ export function createNotificationEventsRepository(database: DatabaseHandle): No
       // Insert-if-absent in one statement: two reports racing each other still make one row.
       const inserted = await trx
         .insertInto("notification_events")
-        .values({ notification_id: event.notificationId, subscription_id: Number(subscription.id), type: event.type, created_at: now })
+        .values({
+          notification_id: event.notificationId,
+          subscription_id: Number(subscription.id),
+          type: event.type,
+          created_at: now,
+          action: event.type === "clicked" ? (event.action ?? null) : null,
+        })
         .onConflict((oc) => oc.columns(["notification_id", "subscription_id", "type"]).doNothing())
         .returning("type")
         .executeTakeFirst();
@@ -58,6 +74,8 @@ export function createNotificationEventsRepository(database: DatabaseHandle): No
         subscriptionId: String(subscription.id),
         userId: subscription.person_id,
         siteId: String(subscription.site_id),
+        // Which part was clicked: the notification ("open") or an action button.
+        ...(event.type === "clicked" ? { action: event.action ?? "open" } : {}),
       };
       await enqueueWebhookEvents(trx, [{ type: `recipient.${event.type}`, data }], now);
       return "recorded";
@@ -69,14 +87,19 @@ export function createNotificationEventsRepository(database: DatabaseHandle): No
     if (notificationIds.length === 0) return result;
     const rows = await db
       .selectFrom("notification_events")
-      .select(["notification_id", "type", (eb) => eb.fn.countAll<number | string>().as("n")])
+      .select(["notification_id", "type", "action", (eb) => eb.fn.countAll<number | string>().as("n")])
       .where("notification_id", "in", [...notificationIds])
-      .groupBy(["notification_id", "type"])
+      .groupBy(["notification_id", "type", "action"])
       .execute();
     for (const row of rows) {
       const id = Number(row.notification_id);
-      const counts = { ...(result.get(id) ?? NO_EVENTS) };
-      counts[row.type] = toCount(row.n);
+      const before = result.get(id) ?? NO_EVENTS;
+      const n = toCount(row.n);
+      const counts = { ...before, [row.type]: before[row.type] + n };
+      if (row.type === "clicked") {
+        const where = row.action === "1" || row.action === "2" ? row.action : "open";
+        counts.clickedByAction = { ...before.clickedByAction, [where]: before.clickedByAction[where] + n };
+      }
       result.set(id, counts);
     }
     return result;

@@ -54,6 +54,11 @@ export interface RegisterSubscriptionInput<R extends string = never> {
   /** Lowercase browser and platform names from the User-Agent (null: not recognised). */
   browser?: string | null | undefined;
   platform?: string | null | undefined;
+  /**
+   * Whether the browser shows Declarative Web Push messages, as it says on every registration:
+   * stored each time (the latest wins), absent = false.
+   */
+  declarative?: boolean | undefined;
   /** The site a new subscription belongs to (default: the built-in site). An existing one keeps its own. */
   siteId?: number;
   /**
@@ -260,6 +265,7 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
           time_zone: input.timeZone ?? null,
           browser: input.browser ?? null,
           platform: input.platform ?? null,
+          declarative: input.declarative === true ? 1 : 0,
           created_at: now,
           updated_at: now,
           last_seen_at: now,
@@ -283,6 +289,7 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
           ...(input.timeZone == null ? {} : { time_zone: input.timeZone }),
           browser: input.browser ?? null,
           platform: input.platform ?? null,
+          declarative: input.declarative === true ? 1 : 0,
           last_seen_at: now,
           // The browser registered again (with the key Sino serves now): it may be sent to again.
           vapid_mismatch_at: null,

@@ -130,6 +130,7 @@ describe("the pt-BR catalog", () => {
     // characters over the limit, people in a send to people (at least one id is required), a limit;
     // `sino migrate` says "no migration" with a key of its own (cli.migratedNone).
     const neverZero = new Set([
+      "api.pushTooLarge",
       "cli.migrated",
       "cli.segments.unknownChannels",
       "dashboard.compose.over",

@@ -160,9 +160,9 @@ for (const dialect of DIALECTS) {
       expect(csv.status).toBe(200);
       expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
       const lines = (await csv.text()).replace(/^\uFEFF/, "").split("\r\n");
-      expect(lines[0]).toBe("Envio,Título,Destinatários,Aceitos,Exibidos,Clicados,Taxa de cliques,Fechados,Falhas,Removidos,Situação,Em nova tentativa,Próxima tentativa,Motivos das novas tentativas,Em Avisos");
+      expect(lines[0]).toBe("Envio,Título,Destinatários,Aceitos,Exibidos,Clicados,Taxa de cliques,Fechados,Falhas,Removidos,Situação,Em nova tentativa,Próxima tentativa,Motivos das novas tentativas,Em Avisos,cliques_abrir,cliques_acao_1,cliques_acao_2");
       // Then the send's state (it may still be going out), retries waiting, next attempt, causes, Avisos.
-      expect(lines[1]).toMatch(new RegExp(`^${send.id},Resultado,${send.counts.queued},4,1,1,0\\.2500,0,0,0,[^,]+,0,,,Publicado em Avisos$`));
+      expect(lines[1]).toMatch(new RegExp(`^${send.id},Resultado,${send.counts.queued},4,1,1,0\\.2500,0,0,0,[^,]+,0,,,Publicado em Avisos,1,0,0$`));
       expect((await fetch(`${server.url}/api/v1/notifications/${send.id}/results.csv`)).status).toBe(401);
     });
 

@@ -50,10 +50,12 @@ export function registerEventRoutes(app: FastifyInstance, deps: EventRoutesDeps)
     async (request, reply) => {
       const body = request.body;
       if (!/^\d{1,15}$/.test(body.notificationId)) throw apiError("notification_not_found", "notificationId");
+      // An action button is part of a click, of nothing else.
+      if (body.action !== undefined && body.type !== "clicked") throw apiError("validation_failed", "action");
       const auth = checkAuth(body.auth);
       if (!auth.ok) throw apiError(auth.code, "auth");
       const result = await deps.events.record(
-        { notificationId: Number(body.notificationId), type: body.type, endpoint: body.endpoint, auth: auth.value },
+        { notificationId: Number(body.notificationId), type: body.type, endpoint: body.endpoint, auth: auth.value, action: body.action },
         deps.now(),
       );
       if (result === "subscription_not_found") throw apiError("subscription_not_found", "endpoint");
@@ -114,6 +116,9 @@ export function registerEventRoutes(app: FastifyInstance, deps: EventRoutesDeps)
           h("nextAttempt"),
           h("retryCauses"),
           h("notice"),
+          h("clickedOpen"),
+          h("clickedAction1"),
+          h("clickedAction2"),
         ],
         [
           send.id,
@@ -131,6 +136,9 @@ export function registerEventRoutes(app: FastifyInstance, deps: EventRoutesDeps)
           retries.nextAttemptAt === null ? null : new Date(retries.nextAttemptAt).toISOString(),
           causes === "" ? null : causes,
           t(`notifications:notice.${send.notice}`),
+          events.clickedByAction.open,
+          events.clickedByAction["1"],
+          events.clickedByAction["2"],
         ],
       ]);
       return reply

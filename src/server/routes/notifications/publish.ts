@@ -14,7 +14,8 @@ import type { ErrorCode } from "../../../shared/errors.js";
 import type { Notification, NotificationsRepository, SendPerson } from "../../../store/notifications-repository.js";
 import type { SubscriptionsRepository } from "../../../store/subscriptions-repository.js";
 import type { Principal } from "../../auth/principal.js";
-import { apiError } from "../../errors.js";
+import { apiError, payloadTooLargeError } from "../../errors.js";
+import type { NotificationAction } from "../../../shared/api/notifications.js";
 import { presentNotification } from "../../presenters/notification.js";
 import { resolveAudience, type AudienceDeps, type AudienceFields } from "./resolve-audience.js";
 import { formatSegment } from "../../../shared/segments/format.js";
@@ -37,6 +38,13 @@ export interface PublishRequest {
   readonly sendAt?: string | undefined;
   /** `hidden`: not published on Avisos. */
   readonly notice?: "public" | "hidden" | undefined;
+  readonly actions?: readonly NotificationAction[] | undefined;
+  readonly renotify?: boolean | undefined;
+  readonly requireInteraction?: boolean | undefined;
+  readonly silent?: boolean | undefined;
+  readonly badge?: string | undefined;
+  readonly appBadge?: number | undefined;
+  readonly data?: unknown;
 }
 
 export interface PublishDeps extends AudienceDeps {
@@ -66,7 +74,7 @@ const PAST_TOLERANCE_MS = 60_000;
 
 const DELIVERY_ERRORS: Record<DeliveryErrorCode, { code: ErrorCode; field?: string }> = {
   title_required: { code: "title_required", field: "title" },
-  payload_too_large: { code: "notification_too_large" },
+  payload_too_large: { code: "payload_too_large" },
   ttl_invalid: { code: "ttl_invalid", field: "ttl" },
   urgency_invalid: { code: "urgency_invalid", field: "urgency" },
   topic_invalid: { code: "validation_failed" },
@@ -86,6 +94,7 @@ const PERSONAL_AUDIENCES: readonly NotificationAudience["type"][] = ["users", "e
 /** Rethrows the engine's coded refusal as the API's error. */
 export function toApiFailure(error: unknown): never {
   if (isDeliveryError(error)) {
+    if (error.code === "payload_too_large" && error.details !== undefined) throw payloadTooLargeError(error.details, { cause: error });
     const mapped = DELIVERY_ERRORS[error.code];
     // The engine names the placeholder or the field a person's copy broke.
     throw apiError(mapped.code, error.field ?? mapped.field, { cause: error });
@@ -145,11 +154,15 @@ export async function publish(deps: PublishDeps, principal: Principal, request: 
 /** A send request as the engine takes it, with the API's checks (links, schedule, audience) made. */
 export async function toSendInput(deps: PublishDeps, request: PublishRequest, now: number): Promise<SendInput> {
   const origin = new URL(deps.publicUrl).origin;
+  // https anywhere, a path here, or http only on this very origin (a plain-http install).
+  const foreignHttp = (value: string | undefined) => value !== undefined && value.startsWith("http:") && new URL(value).origin !== origin;
   for (const field of ["url", "icon", "image"] as const) {
-    const value = request[field];
-    // https anywhere, a path here, or http only on this very origin (a plain-http install).
-    if (value !== undefined && value.startsWith("http:") && new URL(value).origin !== origin) throw apiError("link_invalid", field);
+    if (foreignHttp(request[field])) throw apiError("link_invalid", field);
   }
+  if (foreignHttp(request.badge)) throw apiError("badge_invalid", "badge");
+  request.actions?.forEach((action, index) => {
+    if (foreignHttp(action.url)) throw apiError("action_link_invalid", `actions.${index}.url`);
+  });
   let sendAt: number | undefined;
   if (request.sendAt !== undefined) {
     const at = Date.parse(request.sendAt);
@@ -184,6 +197,13 @@ export async function toSendInput(deps: PublishDeps, request: PublishRequest, no
     ...(request.url === undefined || request.url === "" ? {} : { url: request.url }),
     ...(request.icon === undefined || request.icon === "" ? {} : { icon: request.icon }),
     ...(request.image === undefined || request.image === "" ? {} : { image: request.image }),
+    ...(request.badge === undefined || request.badge === "" ? {} : { badge: request.badge }),
+    ...(request.actions === undefined || request.actions.length === 0 ? {} : { actions: request.actions }),
+    ...(request.renotify === true ? { renotify: true } : {}),
+    ...(request.requireInteraction === true ? { requireInteraction: true } : {}),
+    ...(request.silent === true ? { silent: true } : {}),
+    ...(request.appBadge === undefined ? {} : { appBadge: request.appBadge }),
+    ...(request.data === undefined || request.data === null ? {} : { data: request.data }),
     urgency: request.urgency,
     ttlSeconds: request.ttl,
     audience,

@@ -20,6 +20,7 @@ import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
 import { firstHeader, headerText } from "./header-text.js";
 import type { NotificationRoutesDeps } from "./notifications-deps.js";
 import { checkIdempotencyKey, publish, type PublishDeps, type PublishRequest } from "./publish.js";
+import { parseActionsHeader } from "./actions-header.js";
 
 type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
@@ -35,7 +36,10 @@ const BODY_LIMIT = 4096;
  * the message; optional headers give the title (`Title`/`X-Title`), the link (`Click`/`X-Click`/
  * `X-Link`), the urgency (`Urgency`, or ntfy's `X-Priority`/`Priority` 1–5), the people
  * (`X-User`, repeated or comma-separated: a `users` send, on `/p/todos` only), the category
- * (`X-Category`) and an `Idempotency-Key`. Without a title, a one-line message becomes the title.
+ * (`X-Category`), an `Idempotency-Key`, and the full notification: `X-Actions` (ntfy's
+ * `view, Rótulo, https://…; view, …`), `X-Icon`, `X-Image`, `X-Badge`, `X-Tag` (the collapse key),
+ * `X-Renotify`, `X-Require-Interaction`, `X-Silent` (yes/no, true/false, 1/0, sim/não),
+ * `X-App-Badge` (a number) and `X-Data` (JSON). Without a title, a one-line message becomes the title.
  * `todos` is everyone; any other name is a channel's slug. Answers like POST /notifications.
  */
 export async function registerQuickPublish(
@@ -79,7 +83,7 @@ export async function registerQuickPublish(
         // `X-Segment: 12`: a saved segment, matched on every channel (its expression may name some).
         const segment = firstHeader(request.headers, [SEGMENT_HEADER]);
         if (segment !== undefined && (channel !== QUICK_PUBLISH_EVERYONE || people.length > 0)) throw apiError("validation_failed", "X-Segment");
-        const parsed = createNotificationRequestSchema.safeParse(toRequest(request.body ?? "", request.headers, people, segment));
+        const parsed = createNotificationRequestSchema.safeParse({ ...toRequest(request.body ?? "", request.headers, people, segment), ...fullNotificationHeaders(request.headers) });
         if (!parsed.success) {
           // The shared schema's messages are error codes (`title_too_long`), as on POST /notifications.
           const issue = parsed.error.issues[0];
@@ -113,12 +117,90 @@ function quickField(path: PropertyKey | undefined): string | undefined {
       return "X-User";
     case "category":
       return "X-Category";
+    case "actions":
+      return "X-Actions";
+    case "icon":
+      return "X-Icon";
+    case "image":
+      return "X-Image";
+    case "badge":
+      return "X-Badge";
+    case "collapseKey":
+      return "X-Tag";
+    case "renotify":
+      return "X-Renotify";
+    case "requireInteraction":
+      return "X-Require-Interaction";
+    case "silent":
+      return "X-Silent";
+    case "appBadge":
+      return "X-App-Badge";
+    case "data":
+      return "X-Data";
     default:
       return undefined;
   }
 }
 
 const USER_HEADER = "x-user";
+
+/** The full notification's headers (ntfy's names where it has one: `X-Actions`, `X-Icon`). */
+const FULL_HEADERS = {
+  actions: ["x-actions", "actions", "action"],
+  icon: ["x-icon", "icon"],
+  image: ["x-image", "image"],
+  badge: ["x-badge", "badge"],
+  collapseKey: ["x-tag", "x-collapse-key"],
+  renotify: ["x-renotify", "renotify"],
+  requireInteraction: ["x-require-interaction", "require-interaction"],
+  silent: ["x-silent", "silent"],
+  appBadge: ["x-app-badge", "app-badge"],
+  data: ["x-data"],
+} as const;
+
+const YES = new Set(["1", "true", "yes", "sim", "on"]);
+const NO = new Set(["0", "false", "no", "não", "nao", "off"]);
+
+/** `X-Silent: sim` → true; a word that is neither yes nor no is refused (`validation_failed`, naming the header). */
+function flagHeader(headers: FastifyRequest["headers"], names: readonly string[], field: string): boolean | undefined {
+  const value = firstHeader(headers, names)?.toLowerCase();
+  if (value === undefined) return undefined;
+  if (YES.has(value)) return true;
+  if (NO.has(value)) return false;
+  throw apiError("validation_failed", field);
+}
+
+/** The full notification's fields from their headers, as POST /notifications takes them (the schema checks them). */
+function fullNotificationHeaders(headers: FastifyRequest["headers"]): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  const actions = firstHeader(headers, FULL_HEADERS.actions);
+  if (actions !== undefined) {
+    const parsed = parseActionsHeader(actions);
+    if (!parsed.ok) throw apiError("validation_failed", "X-Actions");
+    fields.actions = parsed.actions;
+  }
+  for (const field of ["icon", "image", "badge", "collapseKey"] as const) {
+    const value = firstHeader(headers, FULL_HEADERS[field]);
+    if (value !== undefined) fields[field] = value;
+  }
+  const flags = { renotify: "X-Renotify", requireInteraction: "X-Require-Interaction", silent: "X-Silent" } as const;
+  for (const [field, header] of Object.entries(flags) as Array<[keyof typeof flags, string]>) {
+    const value = flagHeader(headers, FULL_HEADERS[field], header);
+    if (value !== undefined) fields[field] = value;
+  }
+  const appBadge = firstHeader(headers, FULL_HEADERS.appBadge);
+  // A number the schema then bounds; anything else goes as text, which it refuses (`app_badge_invalid`).
+  if (appBadge !== undefined) fields.appBadge = /^\d{1,15}$/.test(appBadge) ? Number(appBadge) : appBadge;
+  const data = firstHeader(headers, FULL_HEADERS.data);
+  if (data !== undefined) {
+    try {
+      fields.data = JSON.parse(data) as unknown;
+    } catch {
+      throw apiError("data_invalid", "X-Data");
+    }
+  }
+  return fields;
+}
 const SEGMENT_HEADER = "x-segment";
 
 /** `X-User: ana, bia` or the header repeated (Node joins repeats with ", "): each id trimmed, blanks dropped. */

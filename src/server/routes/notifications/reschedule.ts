@@ -76,6 +76,13 @@ async function requestOf(deps: RescheduleRouteDeps, send: Notification): Promise
     category: send.category,
     ...(send.collapseKey === null ? {} : { collapseKey: send.collapseKey }),
     ...(send.sendAt === null ? {} : { sendAt: new Date(send.sendAt).toISOString() }),
+    ...(send.badge === null ? {} : { badge: send.badge }),
+    ...(send.actions.length === 0 ? {} : { actions: send.actions.map(({ label, url }) => ({ label, url })) }),
+    ...(send.renotify ? { renotify: true } : {}),
+    ...(send.requireInteraction ? { requireInteraction: true } : {}),
+    ...(send.silent ? { silent: true } : {}),
+    ...(send.appBadge === null ? {} : { appBadge: send.appBadge }),
+    ...(send.data === null ? {} : { data: send.data }),
   };
 }
 
@@ -104,7 +111,7 @@ async function audienceOf(deps: RescheduleRouteDeps, send: Notification): Promis
 function merge(stored: PublishRequest, edit: UpdateNotificationRequest): PublishRequest {
   const merged: { -readonly [K in keyof PublishRequest]: PublishRequest[K] } = { ...stored };
   if (edit.title !== undefined) merged.title = edit.title;
-  for (const field of ["body", "url", "icon", "image", "collapseKey"] as const) {
+  for (const field of ["body", "url", "icon", "image", "collapseKey", "badge"] as const) {
     const value = edit[field];
     if (value === undefined) continue;
     merged[field] = value === null || value === "" ? undefined : value;
@@ -114,5 +121,10 @@ function merge(stored: PublishRequest, edit: UpdateNotificationRequest): Publish
   if (edit.audience !== undefined) merged.audience = edit.audience as NotificationAudience;
   if (edit.category !== undefined) merged.category = edit.category;
   if (edit.sendAt !== undefined) merged.sendAt = edit.sendAt;
+  if (edit.actions !== undefined) merged.actions = edit.actions ?? undefined;
+  for (const flag of ["renotify", "requireInteraction", "silent"] as const) if (edit[flag] !== undefined) merged[flag] = edit[flag];
+  if (edit.appBadge !== undefined) merged.appBadge = edit.appBadge ?? undefined;
+  // `data: null` clears it; absent leaves it.
+  if (edit.data !== undefined) merged.data = edit.data ?? undefined;
   return merged;
 }

@@ -72,8 +72,8 @@ for (const dialect of DIALECTS) {
       expect(listed.body.notifications.map((n: { id: string }) => n.id)).toEqual([res.body.notification.id]);
       const csv = await fetch(`${server.url}${NOTIFICATIONS}/${res.body.notification.id}/results.csv`, { headers: { cookie: `${publisher.cookieName}=${publisher.session}` } });
       const [header, row] = (await csv.text()).replace(/^\uFEFF/, "").split("\r\n");
-      expect(header!.split(",").slice(10)).toEqual(["Situação", "Em nova tentativa", "Próxima tentativa", "Motivos das novas tentativas", "Em Avisos"]);
-      expect(row!.split(",").slice(10)).toEqual(["Sem destinatários", "0", "", "", "Publicado em Avisos"]);
+      expect(header!.split(",").slice(10)).toEqual(["Situação", "Em nova tentativa", "Próxima tentativa", "Motivos das novas tentativas", "Em Avisos", "cliques_abrir", "cliques_acao_1", "cliques_acao_2"]);
+      expect(row!.split(",").slice(10)).toEqual(["Sem destinatários", "0", "", "", "Publicado em Avisos", "0", "0", "0"]);
     });
 
     it("shows why pushes are retried, by push service, and when the next attempt is (API and CSV)", async () => {

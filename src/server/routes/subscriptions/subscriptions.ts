@@ -121,6 +121,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
             userAgent,
             ...browserFacts(userAgent),
             timeZone: validTimeZone(body.timeZone),
+            declarative: body.declarative === true,
             previous: body.previous,
             siteId: site.id,
             person: body.user === undefined ? undefined : verifiedPerson(body.user, now),

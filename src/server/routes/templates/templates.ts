@@ -59,13 +59,21 @@ export function registerTemplateRoutes(app: FastifyInstance, deps: TemplateRoute
       // https anywhere, a path here, or http only on this very origin (as a send's links).
       if (typeof value === "string" && value.startsWith("http:") && new URL(value).origin !== origin) throw apiError("link_invalid", field);
     }
+    if (typeof body.badge === "string" && body.badge.startsWith("http:") && new URL(body.badge).origin !== origin) throw apiError("badge_invalid", "badge");
+    body.actions?.forEach((action, index) => {
+      if (action.url.startsWith("http:") && new URL(action.url).origin !== origin) throw apiError("action_link_invalid", `actions.${index}.url`);
+    });
     const none = (value: string | null | undefined) => (value === undefined ? undefined : value === null || value === "" ? null : value);
     const content: { -readonly [K in keyof TemplateContent]?: TemplateContent[K] } = {};
     if (body.title !== undefined) content.title = body.title;
-    for (const field of ["body", "url", "icon", "image", "collapseKey"] as const) {
+    for (const field of ["body", "url", "icon", "image", "collapseKey", "badge"] as const) {
       const value = none(body[field]);
       if (value !== undefined) content[field] = value;
     }
+    if (body.actions !== undefined) content.actions = body.actions ?? [];
+    for (const flag of ["renotify", "requireInteraction", "silent"] as const) if (body[flag] !== undefined) content[flag] = body[flag];
+    if (body.appBadge !== undefined) content.appBadge = body.appBadge;
+    if (body.data !== undefined) content.data = body.data;
     if (body.urgency !== undefined) content.urgency = body.urgency;
     if (body.ttl !== undefined) content.ttlSeconds = body.ttl;
     if (body.audience !== undefined) content.audience = body.audience === null ? null : await checkedAudience(body.audience);
@@ -111,6 +119,13 @@ export function registerTemplateRoutes(app: FastifyInstance, deps: TemplateRoute
           ttlSeconds: body.ttl,
           collapseKey: content.collapseKey ?? null,
           audience: content.audience ?? null,
+          actions: content.actions ?? [],
+          renotify: content.renotify ?? false,
+          requireInteraction: content.requireInteraction ?? false,
+          silent: content.silent ?? false,
+          badge: content.badge ?? null,
+          appBadge: content.appBadge ?? null,
+          data: content.data ?? null,
         },
         deps.now(),
       );
