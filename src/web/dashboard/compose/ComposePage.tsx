@@ -232,7 +232,8 @@ export function ComposePage() {
     }
     // Over the push record: refused here as the server would refuse it, saying how much to cut.
     if (budget.remaining < 0) {
-      setOutcome({ severity: "error", text: t("dashboard.compose.full.errors.tooLarge", { bytes: formatNumber(budget.bytes), max: formatNumber(budget.max), over: formatNumber(-budget.remaining) }) });
+      const over = -budget.remaining;
+      setOutcome({ severity: "error", text: t("api.pushTooLarge", { count: over, bytes: formatNumber(budget.bytes), max: formatNumber(budget.max), over: formatNumber(over) }) });
       return false;
     }
     const keepsPeople = editing !== null && keptPeople !== null && people.length === 0;
