@@ -257,6 +257,34 @@ for (const dialect of DIALECTS) {
         // Header values cannot carry U+0000 (Node refuses the request), but RFC 2047 encoded words can.
         { field: "POST /p/{channel} Title", who: "token", method: "POST", path: "/p/todos", body: "Backup concluído", headers: { title: `=?UTF-8?B?${Buffer.from(`Servidor${bad}`).toString("base64")}?=` }, errorField: "Title" },
         { field: "POST /p/{channel} Click", who: "token", method: "POST", path: "/p/todos", body: "Backup concluído", headers: { click: `=?UTF-8?B?${Buffer.from(`/status${bad}`).toString("base64")}?=` }, errorField: "Click" },
+        // The full notification (issue 19): action buttons' labels and links, the badge; in every way to send.
+        ...(["POST /api/v1/notifications", `PATCH /api/v1/notifications/${scheduledId}`, "POST /api/v1/templates", `PATCH /api/v1/templates/${templateId}`] as const).flatMap((route) => {
+          const [method, path] = route.split(" ") as [string, string];
+          const documented = `${method} ${path.replace(/\/\d+$/, "/{id}")}`;
+          const base = method === "PATCH" ? {} : path.endsWith("templates") ? { name: "Outro", title: "Aviso" } : note;
+          return [
+            { field: `${documented} actions.label`, who: "admin" as const, method, path, body: { ...base, actions: [{ label: `Ver${bad}`, url: "/ver" }] }, errorField: "actions.0.label" },
+            { field: `${documented} actions.url`, who: "admin" as const, method, path, body: { ...base, actions: [{ label: "Ver", url: `/ver${bad}` }] }, errorField: "actions.0.url" },
+            { field: `${documented} badge`, who: "admin" as const, method, path, body: { ...base, badge: `/selo.png${bad}` }, errorField: "badge" },
+          ];
+        }),
+        ...(
+          [
+            ["X-Actions", "x-actions", (value: string) => `view, ${value}, /ver`],
+            ["X-Icon", "x-icon", (value: string) => `/icone.png${value}`],
+            ["X-Image", "x-image", (value: string) => `/imagem.png${value}`],
+            ["X-Badge", "x-badge", (value: string) => `/selo.png${value}`],
+            ["X-Tag", "x-tag", (value: string) => `placar${value}`],
+          ] as const
+        ).map(([header, name, value]) => ({
+          field: `POST /p/{channel} ${header}`,
+          who: "token" as const,
+          method: "POST",
+          path: "/p/todos",
+          body: "Backup concluído",
+          headers: { [name]: `=?UTF-8?B?${Buffer.from(value(`Rótulo${bad}`)).toString("base64")}?=` },
+          errorField: header,
+        })),
       ];
     }
 
@@ -344,7 +372,7 @@ function textFieldsOf(doc: OpenApiDocument): string[] {
   }
   // The quick publish body is the message text; its headers are listed in the table by name.
   fields.delete("POST /p/{channel}");
-  for (const header of ["Title", "Click", "body"]) fields.add(`POST /p/{channel} ${header}`);
+  for (const header of ["Title", "Click", "body", "X-Actions", "X-Icon", "X-Image", "X-Badge", "X-Tag"]) fields.add(`POST /p/{channel} ${header}`);
   return [...fields].sort();
 }
 

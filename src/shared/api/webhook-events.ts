@@ -10,7 +10,10 @@ export const WEBHOOK_EVENT_TYPES = [
   "recipient.accepted",
   /** The push failed for good (`reason`), or the subscription was gone (`reason: "gone"`). */
   "recipient.failed",
-  /** The service worker reported the notification shown / clicked / closed. */
+  /**
+   * The service worker reported the notification shown / clicked / closed; a click says where:
+   * `action` "open" (the notification itself), "1" or "2" (an action button).
+   */
   "recipient.shown",
   "recipient.clicked",
   "recipient.closed",

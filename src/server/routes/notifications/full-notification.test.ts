@@ -91,6 +91,8 @@ for (const dialect of DIALECTS) {
       const id = res.body.notification.id as string;
       const send = await waitForSend(() => server.delivery.getSend(Number(id)));
       const stored = await server.database.db.selectFrom("notifications").select("declarative_payload").where("id", "=", Number(id)).executeTakeFirstOrThrow();
+      // Stored beside the classic payload, built once with the send's id.
+      expect(JSON.parse(stored.declarative_payload!)).toMatchObject({ web_push: 8030, notification: { data: { sinoId: id } } });
       expect(send.counts.accepted).toBe(3);
       const received = (fakeId: string) => JSON.parse(fake.stats().log.find((entry) => entry.id === fakeId && entry.plaintext?.includes("Obras na Rua A"))!.plaintext!) as Record<string, unknown>;
 
@@ -153,6 +155,31 @@ for (const dialect of DIALECTS) {
       const [header, row] = (await csv.text()).replace(/^\uFEFF/, "").split("\r\n");
       expect(header!.split(",").slice(-3)).toEqual(["cliques_abrir", "cliques_acao_1", "cliques_acao_2"]);
       expect(row!.split(",").slice(-3)).toEqual(["1", "0", "2"]);
+    });
+
+    it("sends each device of a person their own copy, in the form that device shows", async () => {
+      fake.reset();
+      const db = server.database.db;
+      // ids[1] and ids[2] are Bia's; only ids[2] shows declarative pushes.
+      await db.updateTable("subscriptions").set({ person_id: "bia" }).where("endpoint", "in", [fake.endpointFor(ids[1]!), fake.endpointFor(ids[2]!)]).execute();
+      await db.updateTable("subscriptions").set({ declarative: 1 }).where("endpoint", "=", fake.endpointFor(ids[2]!)).execute();
+      const res = await publisher.post(NOTIFICATIONS, {
+        title: "Olá, {{nome}}",
+        url: "/pedidos/{{pedido}}",
+        actions: [{ label: "Rastrear", url: "https://entregas.example.org/r" }],
+        audience: { type: "users", users: [{ id: "bia", data: { nome: "Bia", pedido: 42 } }] },
+        category: "transactional",
+      });
+      expect(res.status).toBe(201);
+      const id = res.body.notification.id as string;
+      await waitForSend(() => server.delivery.getSend(Number(id)));
+      const received = (fakeId: string) => JSON.parse(fake.stats().log.find((entry) => entry.id === fakeId && entry.plaintext?.includes("Bia"))!.plaintext!) as Record<string, unknown>;
+      expect(received(ids[1]!)).toMatchObject({ title: "Olá, Bia", url: "/pedidos/42", id, actions: [{ action: "1", title: "Rastrear", url: "https://entregas.example.org/r" }] });
+      expect(received(ids[2]!)).toMatchObject({
+        web_push: 8030,
+        notification: { title: "Olá, Bia", navigate: `${PUBLIC_URL}/pedidos/42`, data: { sinoId: id, url: `${PUBLIC_URL}/pedidos/42` }, actions: [{ action: "1", title: "Rastrear", navigate: "https://entregas.example.org/r" }] },
+      });
+      expect(fake.stats().log.filter((entry) => entry.plaintext?.includes("Bia"))).toHaveLength(2);
     });
 
     it("refuses each bad field with its code, storing nothing", async () => {
