@@ -1,4 +1,5 @@
 import { useMemo, useRef, useState } from "react";
+import { flushSync } from "react-dom";
 import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useSearchParams } from "react-router";
@@ -20,16 +21,13 @@ import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import useMediaQuery from "@mui/material/useMediaQuery";
 import type { Theme } from "@mui/material/styles";
-import Accordion from "@mui/material/Accordion";
-import AccordionDetails from "@mui/material/AccordionDetails";
-import AccordionSummary from "@mui/material/AccordionSummary";
-import ExpandMore from "@mui/icons-material/ExpandMore";
 import SendOutlined from "@mui/icons-material/SendOutlined";
 import ScheduleSend from "@mui/icons-material/ScheduleSend";
 import PhonelinkRing from "@mui/icons-material/PhonelinkRing";
 import { AUDIENCE_SIZE_MAX_USERS, NOTIFICATION_CATEGORIES, NOTIFICATION_LIMITS, NOTIFICATION_URGENCIES } from "../../../shared/api/notifications.js";
 import type { CreateNotificationRequest, NotificationAudience, NotificationCategory, NotificationUrgency } from "../../../shared/api/notifications.js";
 import type { UpdateNotificationRequest } from "../../../shared/api/notification-edit.js";
+import { PAYLOAD_LIMITS } from "../../../shared/api/notification-payload.js";
 import { isValidUserId } from "../../../shared/api/user-id.js";
 import { useCurrentUser } from "../session/session-context.js";
 import { useThisBrowserPush } from "../../hooks/useThisBrowserPush.js";
@@ -43,8 +41,12 @@ import { AudienceSelect } from "../channels/AudienceSelect.js";
 import { SiteSelect } from "../sites/SiteSelect.js";
 import { useDashboardServices } from "../services.js";
 import type { AudienceSize } from "../../../shared/api/notifications.js";
-import { COMPOSE_LIMITS, TTL_CHOICES, initialComposeValues, isAllowedLink, toNotificationRequest, validateCompose } from "./compose-form.js";
+import { COMPOSE_LIMITS, TTL_CHOICES, filledActions, initialComposeValues, isAllowedLink, parseAppBadge, parseData, toNotificationRequest, validateCompose } from "./compose-form.js";
 import type { ComposeErrors, ComposeField, ComposeValues } from "./compose-form.js";
+import { ActionButtonsFields } from "./ActionButtonsFields.js";
+import { AdvancedFields } from "./AdvancedFields.js";
+import { PayloadBudgetIndicator } from "./PayloadBudgetIndicator.js";
+import { composeBudget } from "./compose-budget.js";
 import { NotificationPreview } from "./NotificationPreview.js";
 import { useImageProbe } from "./useImageProbe.js";
 import { SegmentAudience } from "./SegmentAudience.js";
@@ -62,13 +64,32 @@ import { TemplatePicker } from "./TemplatePicker.js";
 import { composeSourceKey, useComposeSource } from "./useComposeSource.js";
 
 /** Server field names (the notifications API) → the form's fields. */
-const SERVER_FIELDS: Record<string, ComposeField | "people" | "collapseKey"> = { title: "title", body: "body", url: "url", icon: "icon", image: "image", sendAt: "time", collapseKey: "collapseKey" };
+const SERVER_FIELDS: Record<string, ComposeField | "people" | "collapseKey"> = {
+  title: "title",
+  body: "body",
+  url: "url",
+  icon: "icon",
+  image: "image",
+  sendAt: "time",
+  collapseKey: "collapseKey",
+  badge: "badge",
+  appBadge: "appBadge",
+  data: "data",
+  "actions.0.label": "actions.0.label",
+  "actions.0.url": "actions.0.url",
+  "actions.1.label": "actions.1.label",
+  "actions.1.url": "actions.1.url",
+};
+
+/** The fields inside each disclosure: opened before one of them is focused. */
+const ACTION_FIELDS: readonly ComposeField[] = ["actions.0.label", "actions.0.url", "actions.1.label", "actions.1.url"];
+const ADVANCED_FIELDS: readonly ComposeField[] = ["badge", "appBadge", "data"];
 
 /** The ids typed one per line, each once; blank lines are ignored and each line's edges trimmed. */
 function peopleOf(text: string): string[] {
   return [...new Set(text.split("\n").map((line) => line.trim()).filter((line) => line !== ""))];
 }
-const FIELD_ORDER: ComposeField[] = ["title", "body", "url", "icon", "image", "date", "time"];
+const FIELD_ORDER: ComposeField[] = ["title", "body", "url", "icon", "image", ...ACTION_FIELDS, ...ADVANCED_FIELDS, "date", "time"];
 
 type Outcome = { severity: "success" | "error"; text: string } | null;
 
@@ -111,6 +132,8 @@ export function ComposePage() {
   // Avisos: on by default, off for a send to people (it speaks to them); the operator's choice wins.
   const [noticeChoice, setPublishNotice] = useState<boolean | null>(null);
   const [extraErrors, setExtraErrors] = useState<Partial<Record<"people" | "collapseKey" | "segment", string>>>({});
+  const [actionsOpen, setActionsOpen] = useState(false);
+  const [advancedOpen, setAdvancedOpen] = useState(false);
   const people = useMemo(() => peopleOf(peopleText), [peopleText]);
   const toPeople = admin && target === "people";
   const publishNotice = noticeChoice ?? !toPeople;
@@ -133,6 +156,9 @@ export function ComposePage() {
     setSegmentChoice(draft.segmentChoice);
     setCategory(draft.category);
     setCollapseKey(draft.collapseKey);
+    // What the draft sets inside a disclosure is shown, not hidden behind it.
+    setActionsOpen(draft.values.actions.length > 0);
+    setAdvancedOpen(draft.collapseKey !== "" || draft.values.badge !== "" || draft.values.appBadge !== "" || draft.values.data !== "" || draft.values.requireInteraction || draft.values.silent);
     setPeopleText("");
     setKeptPeople(draft.people);
     setTouched({});
@@ -156,18 +182,25 @@ export function ComposePage() {
     }
   }
   const formRef = useRef<HTMLFormElement>(null);
-  const focusField = (field: ComposeField) => formRef.current?.querySelector<HTMLElement>(`[name="${field}"]`)?.focus();
+  const focusField = (field: ComposeField) => {
+    // A field inside a closed disclosure is opened first (synchronously, so it can take the focus).
+    if (ACTION_FIELDS.includes(field) && !actionsOpen) flushSync(() => setActionsOpen(true));
+    if ((ADVANCED_FIELDS.includes(field) || (field as string) === "collapseKey") && !advancedOpen) flushSync(() => setAdvancedOpen(true));
+    formRef.current?.querySelector<HTMLElement>(`[name="${field}"]`)?.focus();
+  };
 
   const context = { now: now(), siteOrigin, timeZone };
   const clientErrors: ComposeErrors = validateCompose(values, context);
   const zoneName = useMemo(() => timeZoneName(timeZone, now()), [timeZone, now]);
 
-  /** Beside each field: the server's word when it gave one, else the client rule once the field was touched. */
+  /** Beside each field: the server's word when it gave one, else the client rule once the field was touched (the JSON data: as it is typed). */
   const errorOf = (field: ComposeField): string | undefined => {
     if (serverErrors[field]) return serverErrors[field];
     const key = clientErrors[field];
-    return key && (submitted || touched[field]) ? t(key, { max: COMPOSE_LIMITS[field as keyof typeof COMPOSE_LIMITS] }) : undefined;
+    return key && (submitted || touched[field] || field === "data") ? t(key, errorParams(field, values)) : undefined;
   };
+  const touch = (field: ComposeField) => setTouched((previous) => ({ ...previous, [field]: true }));
+  const budget = useMemo(() => composeBudget(values, collapseKey, siteOrigin), [values, collapseKey, siteOrigin]);
 
   const set = <K extends keyof ComposeValues>(field: K, value: ComposeValues[K]) => {
     setValues((previous) => ({ ...previous, [field]: value }));
@@ -197,6 +230,12 @@ export function ComposePage() {
       focusField(first);
       return false;
     }
+    // Over the push record: refused here as the server would refuse it, saying how much to cut.
+    if (budget.remaining < 0) {
+      const over = -budget.remaining;
+      setOutcome({ severity: "error", text: t("api.pushTooLarge", { count: over, bytes: formatNumber(budget.bytes), max: formatNumber(budget.max), over: formatNumber(over) }) });
+      return false;
+    }
     const keepsPeople = editing !== null && keptPeople !== null && people.length === 0;
     // Kept people are not known here: their send can keep its sites, not change them.
     const sitesChanged = keepsPeople && editing.audience.type === "users" && [...sites].sort().join(",") !== [...(editing.audience.sites ?? [])].sort().join(",");
@@ -221,11 +260,9 @@ export function ComposePage() {
     setServerErrors({});
     setExtraErrors({});
     try {
-      const key = collapseKey.trim();
       const request = {
-        ...toNotificationRequest(values, { timeZone, audience }),
+        ...toNotificationRequest(values, { timeZone, audience, collapseKey }),
         ...(audience.type === "users" ? { category } : {}),
-        ...(key === "" ? {} : { collapseKey: key }),
       };
       if (editing !== null && kind === "send") {
         await notifications.updateNotification(editing.id, editRequestOf(request, { now: now(), keepPeople: audience.type === "users" && audience.users.length === 0 }));
@@ -303,7 +340,19 @@ export function ComposePage() {
   // Beside the form on wide screens; on narrower ones inside it, above the send buttons, so the
   // operator sees what goes out before sending it (below the form it was only found after).
   const previewBeside = useMediaQuery((theme: Theme) => theme.breakpoints.up("lg"), { noSsr: true });
-  const preview = <NotificationPreview title={values.title} body={values.body} icon={previewLink(values.icon)} image={previewLink(values.image)} site={new URL(siteOrigin).host} />;
+  const appBadge = parseAppBadge(values.appBadge);
+  const preview = (
+    <NotificationPreview
+      title={values.title}
+      body={values.body}
+      icon={previewLink(values.icon)}
+      image={previewLink(values.image)}
+      badge={previewLink(values.badge)}
+      actions={filledActions(values.actions).map((action) => action.label).filter((label) => label !== "")}
+      appBadge={appBadge === null || Number.isNaN(appBadge) ? null : appBadge}
+      site={new URL(siteOrigin).host}
+    />
+  );
 
   return (
     <>
@@ -430,26 +479,28 @@ export function ComposePage() {
                   {publishNotice ? t("dashboard.compose.notice.onHint") : t("dashboard.compose.notice.offHint")}
                 </FormHelperText>
               </FormControl>
-              <Accordion variant="outlined" disableGutters slotProps={{ heading: { component: "h2" } }}>
-                <AccordionSummary expandIcon={<ExpandMore />} aria-controls="compose-advanced" id="compose-advanced-summary">
-                  <Typography>{t("dashboard.compose.advanced.title")}</Typography>
-                </AccordionSummary>
-                <AccordionDetails id="compose-advanced">
-                  <TextField
-                    name="collapseKey"
-                    label={t("dashboard.compose.advanced.collapseKey")}
-                    value={collapseKey}
-                    onChange={(event) => {
-                      setCollapseKey(event.target.value);
-                      setExtraErrors((previous) => ({ ...previous, collapseKey: undefined }));
-                    }}
-                    fullWidth
-                    error={extraErrors.collapseKey !== undefined}
-                    helperText={extraErrors.collapseKey ?? t("dashboard.compose.advanced.collapseKeyHint")}
-                    slotProps={{ htmlInput: { maxLength: NOTIFICATION_LIMITS.collapseKey } }}
-                  />
-                </AccordionDetails>
-              </Accordion>
+              <ActionButtonsFields
+                actions={values.actions}
+                onChange={(actions) => set("actions", actions)}
+                errorOf={errorOf}
+                onBlur={touch}
+                expanded={actionsOpen}
+                onExpandedChange={setActionsOpen}
+              />
+              <AdvancedFields
+                values={values}
+                set={set}
+                errorOf={errorOf}
+                onBlur={touch}
+                collapseKey={collapseKey}
+                onCollapseKeyChange={(value) => {
+                  setCollapseKey(value);
+                  setExtraErrors((previous) => ({ ...previous, collapseKey: undefined }));
+                }}
+                collapseKeyError={extraErrors.collapseKey}
+                expanded={advancedOpen}
+                onExpandedChange={setAdvancedOpen}
+              />
 
               <FormControl>
                 <FormLabel id="when-label">{t("dashboard.compose.fields.when")}</FormLabel>
@@ -493,6 +544,8 @@ export function ComposePage() {
               )}
 
               {!previewBeside && preview}
+
+              <PayloadBudgetIndicator budget={budget} />
 
               {outcome && (
                 <Alert severity={outcome.severity} role={outcome.severity === "error" ? "alert" : "status"} data-testid="compose-outcome">
@@ -580,12 +633,31 @@ function editRequestOf(request: CreateNotificationRequest, options: { now: numbe
     icon: request.icon ?? null,
     image: request.image ?? null,
     collapseKey: request.collapseKey ?? null,
+    actions: request.actions ?? null,
+    renotify: request.renotify === true,
+    requireInteraction: request.requireInteraction === true,
+    silent: request.silent === true,
+    badge: request.badge ?? null,
+    appBadge: request.appBadge ?? null,
+    data: request.data ?? null,
     sendAt: request.sendAt ?? new Date(options.now).toISOString(),
     ...(options.keepPeople || audience === undefined ? {} : { audience }),
   };
 }
 
 type Translate = ReturnType<typeof useTranslation>["t"];
+
+/** The numbers a field's message names: its limit, and the data's size. */
+function errorParams(field: ComposeField, values: ComposeValues): Record<string, string | number> {
+  if (field === "title" || field === "body" || field === "url") return { max: COMPOSE_LIMITS[field] };
+  if (field.startsWith("actions.")) return { max: PAYLOAD_LIMITS.actionLabel };
+  if (field === "appBadge") return { max: formatNumber(PAYLOAD_LIMITS.appBadge) };
+  if (field === "data") {
+    const data = parseData(values.data);
+    return { max: formatNumber(PAYLOAD_LIMITS.dataBytes), bytes: data !== null && "bytes" in data ? formatNumber(data.bytes) : 0 };
+  }
+  return {};
+}
 
 /** The form's TTLs, plus one a template or a send made through the API set (e.g. 10 minutes). */
 function ttlChoices(current: number): number[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { COMPOSE_LIMITS, initialComposeValues, isAllowedLink, toNotificationRequest, validateCompose } from "./compose-form.js";
+import { COMPOSE_LIMITS, initialComposeValues, isAllowedLink, parseAppBadge, parseData, toNotificationRequest, validateCompose } from "./compose-form.js";
 import type { ComposeValues } from "./compose-form.js";
 
 const ZONE = "America/Sao_Paulo";
@@ -87,5 +87,56 @@ describe("toNotificationRequest", () => {
 describe("initialComposeValues", () => {
   it("proposes the next full hour at least an hour ahead, in the zone", () => {
     expect(initialComposeValues(NOW, ZONE)).toMatchObject({ date: "2025-07-10", time: "10:00", when: "now", urgency: "normal" });
+  });
+});
+
+describe("the full notification's fields", () => {
+  it("checks each action button beside its own fields, like the main link", () => {
+    const actions = [
+      { label: "", url: "/pedido" },
+      { label: "x".repeat(31), url: "javascript:alert(1)" },
+    ];
+    expect(validateCompose(valid({ actions }), context)).toEqual({
+      "actions.0.label": "dashboard.compose.full.errors.actionLabelRequired",
+      "actions.1.label": "dashboard.compose.full.errors.actionLabelTooLong",
+      "actions.1.url": "dashboard.compose.full.errors.actionLinkInvalid",
+    });
+    expect(validateCompose(valid({ actions: [{ label: "Ver", url: " " }] }), context)).toEqual({ "actions.0.url": "dashboard.compose.full.errors.actionLinkRequired" });
+    expect(validateCompose(valid({ actions: [{ label: "x".repeat(30), url: "https://loja.example/p" }] }), context)).toEqual({});
+  });
+
+  it("leaves out a button row left empty", () => {
+    expect(validateCompose(valid({ actions: [{ label: " ", url: "" }] }), context)).toEqual({});
+    expect(toNotificationRequest(valid({ actions: [{ label: "", url: "" }, { label: " Ver ", url: "/p " }] }), { timeZone: ZONE, audience: { type: "all" } }).actions).toEqual([{ label: "Ver", url: "/p" }]);
+  });
+
+  it("checks the badge like the icon, the app badge as a count and the data as JSON of at most 1 KB", () => {
+    expect(validateCompose(valid({ badge: "http://x.example/b.png", appBadge: "1.5", data: "{nope" }), context)).toEqual({
+      badge: "dashboard.compose.full.errors.badgeInvalid",
+      appBadge: "dashboard.compose.full.errors.appBadgeInvalid",
+      data: "dashboard.compose.full.errors.dataInvalid",
+    });
+    expect(validateCompose(valid({ appBadge: "100000" }), context)).toEqual({ appBadge: "dashboard.compose.full.errors.appBadgeInvalid" });
+    expect(validateCompose(valid({ appBadge: "99999", data: "null" }), context)).toEqual({});
+    // 1,024 bytes of compact JSON pass, one more does not (UTF-8: "é" is two bytes).
+    const fits = JSON.stringify({ k: "é".repeat((1_024 - 8) / 2) });
+    expect(new TextEncoder().encode(fits).length).toBe(1_024);
+    expect(validateCompose(valid({ data: fits }), context)).toEqual({});
+    expect(validateCompose(valid({ data: JSON.stringify({ k: "é".repeat((1_024 - 8) / 2) + "x" }) }), context)).toEqual({ data: "dashboard.compose.full.errors.dataTooLarge" });
+  });
+
+  it("measures the data as the server does: compact JSON, whatever the spacing typed", () => {
+    expect(parseData('{\n  "tela": "pedido"\n}')).toEqual({ ok: true, value: { tela: "pedido" }, bytes: 17 });
+    expect(parseData("  ")).toBeNull();
+    expect(parseAppBadge("")).toBeNull();
+    expect(parseAppBadge(" 7 ")).toBe(7);
+  });
+
+  it("sends renotify only with a collapse key, and the switches only when on", () => {
+    const values = valid({ renotify: true, requireInteraction: true, silent: false, badge: "/selo.png", appBadge: "3", data: '{"tela":"pedido"}' });
+    const without = toNotificationRequest(values, { timeZone: ZONE, audience: { type: "all" } });
+    expect(without).toEqual({ title: "Olá", urgency: "normal", ttl: 86_400, audience: { type: "all" }, requireInteraction: true, badge: "/selo.png", appBadge: 3, data: { tela: "pedido" } });
+    const withKey = toNotificationRequest(values, { timeZone: ZONE, audience: { type: "all" }, collapseKey: " pedido-1 " });
+    expect(withKey).toMatchObject({ collapseKey: "pedido-1", renotify: true });
   });
 });

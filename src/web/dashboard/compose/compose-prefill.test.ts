@@ -89,6 +89,28 @@ describe("compose filled from a template or a send", () => {
     expect(draftFromNotification(aSend({ audience: { type: "endpoint" } }), "duplicate", CONTEXT)).toMatchObject({ target: "subscribers", channels: [], sites: [] });
   });
 
+  it("fills the full notification's fields from a template or a send, and saves them back as they were", () => {
+    const full = {
+      actions: [
+        { label: "Ver pedido", url: "/pedidos/1" },
+        { label: "Rastrear", url: "https://rastreio.example/1" },
+      ],
+      renotify: true,
+      requireInteraction: true,
+      silent: false,
+      badge: "/selo.png",
+      appBadge: 0,
+      data: { tela: "pedido", id: 1 },
+    };
+    const draft = draftFromTemplate(aTemplate(full), CONTEXT);
+    expect(draft.values).toMatchObject({ ...full, appBadge: "0", data: '{\n  "tela": "pedido",\n  "id": 1\n}' });
+    expect(templateRequestOf("Pedido", draft)).toMatchObject(full);
+    // A send's, the same way (edit keeps them; renotify needs the send's collapse key to go out again).
+    const edited = draftFromNotification(aSend({ ...full, collapseKey: null }), "edit", CONTEXT);
+    expect(edited.values).toMatchObject({ actions: full.actions, badge: "/selo.png", appBadge: "0" });
+    expect(templateRequestOf("Sem chave", edited)).toMatchObject({ collapseKey: null, renotify: false });
+  });
+
   it("saves the form as a template, with the audience a template can hold", () => {
     const draft = draftFromTemplate(aTemplate({ audience: { type: "channels", channels: ["obras"] } }), CONTEXT);
     expect(templateRequestOf("  Nova  ", draft)).toEqual({
@@ -101,6 +123,14 @@ describe("compose filled from a template or a send", () => {
       urgency: "low",
       ttl: 600,
       collapseKey: "ofertas",
+      // The full notification's fields, cleared (null/false) when the form has none: an update empties them.
+      actions: null,
+      renotify: false,
+      requireInteraction: false,
+      silent: false,
+      badge: null,
+      appBadge: null,
+      data: null,
       audience: { type: "channels", channels: ["obras"] },
     });
     expect(templateRequestOf("Todos", { ...draft, channels: [] }).audience).toEqual({ type: "all" });

@@ -2,7 +2,7 @@ import type { Notification, NotificationCategory } from "../../../shared/api/not
 import type { CreateTemplateRequest, Template, TemplateAudience } from "../../../shared/api/templates.js";
 import { epochToWallTime } from "../../../shared/time/zoned-time.js";
 import { EMPTY_SEGMENT_DRAFT } from "../segments/segment-editor.js";
-import { initialComposeValues, type ComposeValues } from "./compose-form.js";
+import { initialComposeValues, toNotificationRequest, type ComposeValues } from "./compose-form.js";
 import type { SegmentChoice } from "./segment-choice.js";
 
 export type ComposeTarget = "subscribers" | "people" | "segment";
@@ -45,7 +45,23 @@ function blankDraft(context: Context): ComposeDraft {
   };
 }
 
-type Content = Pick<Template, "title" | "body" | "url" | "icon" | "image" | "urgency" | "ttl">;
+type Content = Pick<Template, "title" | "body" | "url" | "icon" | "image" | "urgency" | "ttl"> & FullContent;
+
+/** The full notification's fields (issue 19) as a template or a send answers them: absent or null when not set. */
+interface FullContent {
+  readonly actions?: readonly { readonly label: string; readonly url: string }[] | null;
+  readonly renotify?: boolean | null;
+  readonly requireInteraction?: boolean | null;
+  readonly silent?: boolean | null;
+  readonly badge?: string | null;
+  readonly appBadge?: number | null;
+  readonly data?: unknown;
+}
+
+/** Custom data as the form shows it: indented JSON, "" for none. */
+function dataText(data: unknown): string {
+  return data === undefined || data === null ? "" : JSON.stringify(data, null, 2);
+}
 
 function withContent(draft: ComposeDraft, content: Content): ComposeDraft {
   return {
@@ -59,6 +75,13 @@ function withContent(draft: ComposeDraft, content: Content): ComposeDraft {
       image: content.image ?? "",
       urgency: content.urgency,
       ttl: content.ttl,
+      actions: (content.actions ?? []).map(({ label, url }) => ({ label, url })),
+      renotify: content.renotify === true,
+      requireInteraction: content.requireInteraction === true,
+      silent: content.silent === true,
+      badge: content.badge ?? "",
+      appBadge: content.appBadge === undefined || content.appBadge === null ? "" : String(content.appBadge),
+      data: dataText(content.data),
     },
   };
 }
@@ -106,6 +129,8 @@ export function draftFromNotification(send: Notification, mode: "duplicate" | "e
  */
 export function templateRequestOf(name: string, draft: ComposeDraft): CreateTemplateRequest {
   const text = (value: string) => (value.trim() === "" ? null : value.trim());
+  // The full notification's fields as a send takes them (the form was validated); null clears one in an update.
+  const full = toNotificationRequest(draft.values, { timeZone: "UTC", audience: { type: "all" }, collapseKey: draft.collapseKey });
   return {
     name: name.trim(),
     title: draft.values.title.trim(),
@@ -116,6 +141,13 @@ export function templateRequestOf(name: string, draft: ComposeDraft): CreateTemp
     urgency: draft.values.urgency,
     ttl: draft.values.ttl,
     collapseKey: text(draft.collapseKey),
+    actions: full.actions ?? null,
+    renotify: full.renotify === true,
+    requireInteraction: full.requireInteraction === true,
+    silent: full.silent === true,
+    badge: full.badge ?? null,
+    appBadge: full.appBadge ?? null,
+    data: full.data ?? null,
     audience: templateAudienceOf(draft),
   };
 }

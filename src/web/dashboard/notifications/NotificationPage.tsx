@@ -29,6 +29,7 @@ import { useNotificationProgress } from "./useNotificationProgress.js";
 import { NotificationResults } from "../results/NotificationResults.js";
 import { RecipientsCard } from "./RecipientsCard.js";
 import { SendActions } from "./SendActions.js";
+import { fullNotificationRows } from "./full-notification-rows.js";
 
 const COUNTERS = ["queued", "accepted", "retrying", "failed", "removed"] as const;
 const CANCELLABLE = new Set(["scheduled", "queued", "sending"]);
@@ -75,7 +76,7 @@ export function NotificationPage() {
       <Stack spacing={3}>
         <ProgressCard notification={notification} live={progress.live} />
         {notification.status !== "scheduled" && <RetriesCard notification={notification} />}
-        {notification.status !== "scheduled" && <NotificationResults id={notification.id} counts={notification.counts} />}
+        {notification.status !== "scheduled" && <NotificationResults id={notification.id} counts={notification.counts} actions={notification.actions} />}
         {notification.status !== "scheduled" && <RecipientsCard key={notification.status} notificationId={notification.id} />}
         <DetailsCard
           notification={notification}
@@ -249,6 +250,7 @@ function DetailsCard({ notification, onNoticeChange }: { notification: Notificat
     [t("notifications.details.audience"), audience],
     [t("notifications.details.urgency"), t(`dashboard.compose.urgency.${notification.urgency}`)],
     [t("notifications.details.ttl"), ttlText(t, notification.ttl), "ttl"],
+    ...fullNotificationRows(t, notification, (url) => <PictureValue url={url} alt={t("notifications.full.badgeAlt")} size={{ width: 32, height: 32 }} />),
     [t("notifications.details.notice"), <NoticeActions notification={notification} onChange={onNoticeChange} />, "notice"],
   ];
   return (

@@ -16,11 +16,18 @@ export interface EventCountsLike {
   clicked?: number;
   closed?: number;
   clickRate?: number | null;
+  /** Clicks on the notification itself (`open`) and on its action buttons. */
+  clickedByAction?: { open: number; "1": number; "2": number };
 }
 
+const CLICK_TARGETS = ["open", "1", "2"] as const;
+
 /** Envio's results beyond delivery: shown, clicked, closed, click rate, and the CSV export. */
-export function NotificationResults({ id, counts }: { id: string; counts: EventCountsLike }) {
+export function NotificationResults({ id, counts, actions = [] }: { id: string; counts: EventCountsLike; actions?: readonly { label: string }[] }) {
   const { t } = useTranslation();
+  const byAction = counts.clickedByAction;
+  // "abrir", then each button the send had (or that was clicked: a count never hides).
+  const clickTargets = byAction === undefined ? [] : CLICK_TARGETS.filter((target, index) => index === 0 || index <= actions.length || byAction[target] > 0);
   const figures: [string, string, string?][] = [
     ["shown", formatNumber(counts.shown ?? 0)],
     ["clicked", formatNumber(counts.clicked ?? 0)],
@@ -56,6 +63,29 @@ export function NotificationResults({ id, counts }: { id: string; counts: EventC
             );
           })}
         </Stack>
+        {clickTargets.length > 1 && byAction !== undefined && (
+          <>
+            <Typography variant="subtitle2" component="h3" sx={{ mt: 3, mb: 1 }} id="clicks-by-action">
+              {t("notifications.full.clicksByAction")}
+            </Typography>
+            <Stack direction="row" useFlexGap spacing={4} sx={{ flexWrap: "wrap" }} component="dl" aria-labelledby="clicks-by-action" data-testid="clicks-by-action">
+              {clickTargets.map((target, index) => {
+                const name = t(`notifications.full.clicks.${target}`);
+                const label = index === 0 ? undefined : actions[index - 1]?.label;
+                return (
+                  <div key={target} data-testid={`clicks-${target}`}>
+                    <Typography component="dt" variant="body2" color="text.secondary">
+                      {label === undefined ? name : t("notifications.full.clickLabel", { name, label })}
+                    </Typography>
+                    <Typography component="dd" variant="h6" sx={{ m: 0, fontWeight: 600 }}>
+                      {formatNumber(byAction[target])}
+                    </Typography>
+                  </div>
+                );
+              })}
+            </Stack>
+          </>
+        )}
         <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
           {t("results.send.eventsNote")}
         </Typography>
