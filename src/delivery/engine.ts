@@ -13,7 +13,8 @@ import type { LoopObservers } from "./loop-observers.js";
 import { createWorker, type DeliveryLogger, type StopOptions } from "./worker.js";
 
 export interface DeliveryEngineDeps {
-  readonly repositories: Pick<Repositories, "notifications" | "deliveryQueue" | "idempotencyKeys">;
+  /** With `sites`, a declarative push's links written as paths are made against the subscriber's site. */
+  readonly repositories: Pick<Repositories, "notifications" | "deliveryQueue" | "idempotencyKeys"> & Partial<Pick<Repositories, "sites">>;
   /** Owned by the caller, who closes it after `stop()`. */
   readonly transport: PushTransport;
   readonly vapid: VapidSigner;
@@ -50,6 +51,9 @@ export interface DeliveryEngine extends SendService {
   encryptionStats(): EncryptionPoolStats | undefined;
 }
 
+/** How long the lanes keep the sites' origins (declarative links written as paths). */
+const SITE_ORIGINS_TTL_MS = 60_000;
+
 const SILENT: DeliveryLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /** The delivery engine of one process: the send API, progress events and the worker lanes. */
@@ -69,6 +73,20 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
   let pool: EncryptionPool | undefined;
   let started = false;
   const countPushes = deps.metrics === undefined ? undefined : createPushCounter(deps.metrics);
+  // Sites change rarely and a send to many reads them per batch: kept a minute.
+  let siteOrigins: { readonly at: number; readonly origins: Promise<ReadonlyMap<number, string | null>> } | undefined;
+  const sitesRepository = deps.repositories.sites;
+  const readSiteOrigins = (sites: NonNullable<typeof sitesRepository>) => (fresh: boolean): Promise<ReadonlyMap<number, string | null>> => {
+    const now = clock();
+    if (fresh || siteOrigins === undefined || now - siteOrigins.at > SITE_ORIGINS_TTL_MS) {
+      const origins = sites
+        .listPlain().then((sites) => new Map(sites.map((site) => [site.id, site.origin] as const)));
+      siteOrigins = { at: now, origins };
+      // A failed read is not kept: the next batch asks again.
+      origins.catch(() => (siteOrigins = undefined));
+    }
+    return siteOrigins.origins;
+  };
   const worker = createWorker({
     queue,
     notifications,
@@ -85,7 +103,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     clock,
     logger,
     onProgress: (send) => events.publish(send),
-    ...(deps.publicUrl === undefined ? {} : { publicUrl: deps.publicUrl }),
+    ...(deps.publicUrl === undefined ? {} : { publicUrl: deps.publicUrl, ...(sitesRepository === undefined ? {} : { siteOrigins: readSiteOrigins(sitesRepository) }) }),
     ...(deps.workerId === undefined ? {} : { id: deps.workerId }),
     ...(deps.observers === undefined ? {} : { observers: deps.observers }),
   });

@@ -1,7 +1,8 @@
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import { isDatabaseUnavailable } from "../store/database-unavailable.js";
-import type { DeliveryQueueRepository, ClaimedJob, ClaimedRetry, Lease, SettledRetry, TargetsAudience } from "../store/delivery-queue-repository.js";
+import type { DeliveryQueueRepository, DeliveryTarget, ClaimedJob, ClaimedRetry, Lease, SettledRetry, TargetsAudience } from "../store/delivery-queue-repository.js";
+import { encryptedRecordSize, PUSH_RECORD_SIZE } from "../shared/api/notification-payload.js";
 import type { Notification, NotificationsRepository } from "../store/notifications-repository.js";
 import type { DeliveryOptions } from "./delivery-options.js";
 import type { BatchPusher, PayloadOf } from "./push-batch.js";
@@ -32,6 +33,11 @@ export interface WorkerDeps {
   readonly observers?: LoopObservers;
   /** SINO_PUBLIC_URL: a personalised send's declarative copies are made against it; absent: classic only. */
   readonly publicUrl?: string;
+  /**
+   * Each site's origin (null: Sino's own page). A link written as a path means the subscriber's
+   * site: a browser on another site gets its declarative copy made against that site's origin.
+   */
+  readonly siteOrigins?: (fresh: boolean) => Promise<ReadonlyMap<number, string | null>>;
 }
 
 export interface StopOptions {
@@ -51,10 +57,10 @@ export interface Worker {
   stop(options: StopOptions): Promise<void>;
 }
 
-/** A send as the lanes keep it: with `payloadOf` when each person gets their own copy. */
+/** A send as the lanes keep it: with `personal` when each person gets their own copy. */
 interface CachedSend {
   readonly send: Notification;
-  readonly payloadOf?: PayloadOf;
+  readonly personal?: PersonalPayloads;
 }
 
 const MAX_CACHED_SENDS = 256;
@@ -68,18 +74,31 @@ const MAX_CACHED_PEOPLE = 40_000;
  * the send was created (every placeholder has a value, both forms of every copy fit), so filling
  * succeeds.
  */
-function personalPayloads(send: Notification, people: ReadonlyMap<string, Readonly<Record<string, string | number | boolean>> | null>, publicUrl: string | undefined): PayloadOf {
+function personalPayloads(send: Notification, people: ReadonlyMap<string, Readonly<Record<string, string | number | boolean>> | null>): PersonalPayloads {
   const id = String(send.id);
-  return (target) => {
+  return (target, linkBase) => {
     if (target.personId === null || !people.has(target.personId)) return undefined;
     try {
       const copy = { ...send, ...fillTemplate(send, people.get(target.personId) ?? null) };
-      if (target.declarative && send.declarativePayload !== null && publicUrl !== undefined) return declarativePayloadFor(copy, send.tag, id, publicUrl);
+      if (target.declarative && send.declarativePayload !== null && linkBase !== undefined) {
+        const declarative = declarativePayloadFor(copy, send.tag, id, linkBase);
+        // A longer site origin may not fit where SINO_PUBLIC_URL did: Sino's worker shows the classic form too.
+        if (encryptedRecordSize(declarative) <= PUSH_RECORD_SIZE) return declarative;
+      }
       return payloadFor(copy, send.tag, id);
     } catch {
       return undefined;
     }
   };
+}
+
+/** A personalised send's copy for a target, its declarative form's links made against `linkBase`. */
+type PersonalPayloads = (target: DeliveryTarget, linkBase: string | undefined) => string | undefined;
+
+/** Whether any link of the send is a path (`/avisos`): it means the subscriber's own site. */
+function hasPathLinks(send: Notification): boolean {
+  const links = [send.url, send.icon, send.image, send.badge, ...send.actions.map((action) => action.url)];
+  return links.some((link) => link !== null && link.startsWith("/"));
 }
 
 /** What the range query needs of a send's audience. */
@@ -139,10 +158,42 @@ export function createWorker(deps: WorkerDeps): Worker {
       sends.clear();
       cachedPeople = 0;
     }
-    const entry: CachedSend = { send, ...(people === undefined ? {} : { payloadOf: personalPayloads(send, people, deps.publicUrl) }) };
+    const entry: CachedSend = { send, ...(people === undefined ? {} : { personal: personalPayloads(send, people) }) };
     sends.set(notificationId, entry);
     cachedPeople += people?.size ?? 0;
     return entry;
+  }
+
+  /**
+   * Each target's payload when it is not simply the send's stored form: a person's copy, or the
+   * declarative form of a send with links written as paths for a browser on another site (made
+   * against that site's origin, once per site and batch). Undefined: the stored forms serve.
+   */
+  async function payloadsFor(cached: CachedSend, targets: readonly DeliveryTarget[]): Promise<PayloadOf | undefined> {
+    const { send, personal } = cached;
+    const publicUrl = deps.publicUrl;
+    const relocate = publicUrl !== undefined && send.declarativePayload !== null && deps.siteOrigins !== undefined && targets.some((t) => t.declarative) && hasPathLinks(send);
+    let origins = relocate ? await deps.siteOrigins!(false) : undefined;
+    // A site made since the origins were read: read them again.
+    if (origins !== undefined && targets.some((t) => !origins!.has(t.siteId))) origins = await deps.siteOrigins!(true);
+    const linkBaseOf = (target: DeliveryTarget): string | undefined => (origins?.get(target.siteId) ?? publicUrl);
+    if (personal !== undefined) return (target) => personal(target, linkBaseOf(target));
+    if (origins === undefined) return undefined;
+    const id = String(send.id);
+    const bySite = new Map<string, string>();
+    return (target) => {
+      if (!target.declarative) return send.payload;
+      const base = linkBaseOf(target)!;
+      if (base === publicUrl) return send.declarativePayload!;
+      let payload = bySite.get(base);
+      if (payload === undefined) {
+        const declarative = declarativePayloadFor(send, send.tag, id, base);
+        // A longer site origin may not fit where SINO_PUBLIC_URL did: Sino's worker shows the classic form too.
+        payload = encryptedRecordSize(declarative) <= PUSH_RECORD_SIZE ? declarative : send.payload;
+        bySite.set(base, payload);
+      }
+      return payload;
+    };
   }
 
   function publish(send: Notification | undefined): void {
@@ -218,7 +269,7 @@ export function createWorker(deps: WorkerDeps): Worker {
   async function runJob(owner: string, claimed: ClaimedJob): Promise<void> {
     const cached = await sendOf(claimed.notificationId);
     if (cached === undefined) return; // deleted with its jobs
-    const { send, payloadOf } = cached;
+    const { send } = cached;
     let job = claimed;
     for (;;) {
       const now = clock();
@@ -229,7 +280,7 @@ export function createWorker(deps: WorkerDeps): Worker {
       }
       const targets = await queue.listTargets(job, job.cursor, options.batchSize, targetsAudience(send));
       const cursor = targets.length < options.batchSize ? job.toId : targets[targets.length - 1]!.id;
-      const outcomes = await deps.pusher.push(send, targets.map((target) => ({ target, attempt: 1 })), now, payloadOf);
+      const outcomes = await deps.pusher.push(send, targets.map((target) => ({ target, attempt: 1 })), now, await payloadsFor(cached, targets));
       if (abandoned) return;
       const result = tallyRange(targets, outcomes);
       warnFlagged(result.flagged.length, job.notificationId, owner);
@@ -268,13 +319,14 @@ export function createWorker(deps: WorkerDeps): Worker {
       [...bySend].map(async ([notificationId, list]) => {
         const cached = await sendOf(notificationId);
         if (cached === undefined) return;
-        const { send, payloadOf } = cached;
+        const { send } = cached;
         if (send.ttlSeconds > 0 && now >= send.expiresAt) {
           // RFC 8030 §5.2: past its TTL the message must not be sent at all.
           for (const retry of list) settled.push({ retry, outcome: { kind: "failed", reason: "expired" } });
           return;
         }
-        const outcomes = await deps.pusher.push(send, list.map((r) => ({ target: r.target!, attempt: r.attempt })), now, payloadOf);
+        const targets = list.map((r) => r.target!);
+        const outcomes = await deps.pusher.push(send, list.map((r) => ({ target: r.target!, attempt: r.attempt })), now, await payloadsFor(cached, targets));
         const again: RetryCauseInput[] = [];
         outcomes.forEach((outcome, i) => {
           const result = retryOutcomeOf(outcome);

@@ -276,5 +276,22 @@ for (const dialect of DIALECTS) {
       expect((await publish({ "X-App-Badge": "muitos" })).body).toEqual(errorOf("app_badge_invalid", "X-App-Badge"));
       expect((await publish({ "X-Silent": "talvez" })).body).toEqual(errorOf("validation_failed", "X-Silent"));
     });
+
+    it("makes a declarative push's path links against the subscriber's own site", async () => {
+      const site = await admin.post("/api/v1/sites", { origin: "https://loja.example.com.br" });
+      expect(site.status).toBe(201);
+      const { db } = server.database;
+      // ids[0] (Sino's own page) and ids[1] (the shop's site) both show declarative pushes.
+      await db.updateTable("subscriptions").set({ declarative: 1 }).where("endpoint", "in", [fake.endpointFor(ids[0]!), fake.endpointFor(ids[1]!)]).execute();
+      await db.updateTable("subscriptions").set({ site_id: Number(site.body.site.id) }).where("endpoint", "=", fake.endpointFor(ids[1]!)).execute();
+      fake.reset();
+      const res = await publisher.post(NOTIFICATIONS, { title: "Ofertas da semana", url: "/ofertas", actions: [{ label: "Carrinho", url: "/carrinho" }] });
+      expect(res.status).toBe(201);
+      const send = await waitForSend(() => server.delivery.getSend(Number(res.body.notification.id)));
+      expect(send.counts.accepted).toBe(3);
+      const received = (fakeId: string) => JSON.parse(fake.stats().log.find((entry) => entry.id === fakeId && entry.plaintext?.includes("Ofertas da semana"))!.plaintext!) as { notification: { navigate: string; actions: { navigate: string }[] } };
+      expect(received(ids[0]!).notification).toMatchObject({ navigate: `${PUBLIC_URL}/ofertas`, actions: [{ navigate: `${PUBLIC_URL}/carrinho` }] });
+      expect(received(ids[1]!).notification).toMatchObject({ navigate: "https://loja.example.com.br/ofertas", actions: [{ navigate: "https://loja.example.com.br/carrinho" }] });
+    });
   });
 }
