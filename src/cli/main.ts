@@ -14,6 +14,7 @@ import { loadConfig } from "../server/config.js";
 import { createTranslator, type Translator } from "../server/i18n.js";
 import { startServer } from "../server/main.js";
 import { startWorker } from "../delivery/worker-process.js";
+import { boundHeapForDelivery } from "../delivery/heap-bounds.js";
 import { createLogger } from "../server/logger.js";
 import { createDatabase, dialectOf } from "../store/database.js";
 import { migrateToLatest } from "../store/migrate.js";
@@ -63,6 +64,7 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
       const config = loadConfig(io.env, translator);
       // SQLite has one writer and no row locks: there the embedded worker of `sino start` delivers.
       if (dialectOf(config.databaseUrl) !== "postgres") throw new Error(t("cli:workerNeedsPostgres"));
+      boundHeapForDelivery();
       const worker = await startWorker(config, createLogger(config.logLevel));
       io.stdout(`${t("cli:workerStarted", { id: worker.engine.workerId })}\n`);
       // SIGTERM: finish the sub-batches in flight, checkpoint them, give the leases back, exit 0.

@@ -24,6 +24,9 @@ export interface EncryptionPool {
   close(): Promise<void>;
 }
 
+/** Young generation of each encryption thread (MB; V8 splits it into its semi-spaces). */
+const ENCRYPTION_THREAD_YOUNG_GENERATION_MB = 8;
+
 /**
  * RFC 8291 encryption costs one ECDH key generation and one ECDH agreement per message
  * (~0.1 ms): at thousands of messages per second it is the fan-out's main CPU cost, so it runs on
@@ -38,6 +41,11 @@ export function createEncryptionPool(options: EncryptionPoolOptions = {}): Encry
     minThreads: threads,
     maxThreads: threads,
     idleTimeout: Number.POSITIVE_INFINITY,
+    // A thread holds one task at a time (keys in, one buffer of bodies out, transferred): its own
+    // young generation, which V8 would otherwise grow like the main thread's (to 2 × 64 MB per
+    // thread under a steady fan-out), never needs more than a few MB. No old-generation limit:
+    // running out would fail a batch, where a larger heap only costs memory.
+    resourceLimits: { maxYoungGenerationSizeMb: ENCRYPTION_THREAD_YOUNG_GENERATION_MB },
   });
   return {
     threads,
