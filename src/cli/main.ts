@@ -43,6 +43,8 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
     .description(t("cli:commands.start"))
     .action(async () => {
       const config = loadConfig(io.env, translator);
+      // With its embedded lanes `sino start` delivers like a worker: the same heap sizing.
+      if (config.delivery.embedded) boundHeapForDelivery();
       const server = await startServer(config);
       io.stdout(`${t("cli:started", { url: server.url })}\n`);
       // Graceful stop: finish requests in flight and close the database, then exit.
