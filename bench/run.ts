@@ -6,6 +6,7 @@
  *   [--workers 0] [--rounds 3] [--people-subs 100000] [--people-ids 10000] [--no-people] [--no-webhooks]
  *   [--segment-count-subs 1000000] [--no-segments]
  *   [--warm-up min(subs, 20000)] [--profile main.cpuprofile]`
+ * `npm run bench -- --soak [--subs 200000] [--db sqlite|postgres]`: the soak alone (bench/soak.ts).
  *
  * How fast one send reaches N subscribers, against what the machine allows. Seeds N subscriptions
  * with real P-256 keys (derived with `subscriberKeysFor`, so the fake can decrypt a sample)
@@ -62,7 +63,7 @@
 import { Agent } from "node:https";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
@@ -89,6 +90,8 @@ import { measureRegistrations, type RegistrationBench } from "./registration.js"
 import { measureEvents, measureFloor, type EventsBench, type FloorBench } from "./ingestion.js";
 import { measurePeopleSends, type PeopleBench } from "./people.js";
 import type { SendInput } from "../src/delivery/send-input.js";
+import { buildServer, spawnWorkerProcesses } from "./worker-processes.js";
+import { postgresCpuMeter, workerApplicationName } from "./postgres-cpu.js";
 
 const { values } = parseArgs({
   options: {
@@ -136,8 +139,14 @@ const { values } = parseArgs({
     batch: { type: "string" },
     threads: { type: "string" },
     inflight: { type: "string" },
+    // The soak (bench/soak.ts, its own process, nothing else runs): a --subs send (default 200,000)
+    // on a compiled `sino start` while its reports arrive at the fan-out's rate.
+    soak: { type: "boolean", default: false },
+    reporters: { type: "string" },
+    "clicks-every": { type: "string" },
   },
 });
+if (values.soak) process.exit(await runSoak(process.argv.slice(2)));
 const N = Number(values.subs);
 const dialect = values.db;
 if (!Number.isInteger(N) || N < 1) throw new Error("--subs must be a positive integer");
@@ -167,6 +176,13 @@ const NOTIFICATION = {
 };
 /** The plaintext the service worker gets (the engine adds the tag), for the ceiling and the floor. */
 const PAYLOAD_BYTES = Buffer.byteLength(JSON.stringify({ ...NOTIFICATION, tag: "sino-1" }));
+
+/** Runs bench/soak.ts with the same arguments, its output shown as it goes; resolves with its exit code. */
+async function runSoak(args: readonly string[]): Promise<number> {
+  const script = fileURLToPath(new URL("./soak.ts", import.meta.url));
+  const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { stdio: "inherit", env: process.env });
+  return new Promise<number>((resolve) => child.once("exit", (code) => resolve(code ?? 1)));
+}
 
 // ── the fake push service, in its own process ────────────────────────────────────────────────
 const fake = await spawnFakePushService({ seed: KEY_SEED, decryptSample: Number(values["decrypt-sample"]), logSize: 16 });
@@ -379,12 +395,11 @@ async function verifyExactlyOnce(expected: number): Promise<{
 }
 
 /**
- * `sino worker` processes on the bench's schema, delivering to the fake with the bench's VAPID keys.
- * Started one after another, each once it has printed that it started (after its migrations and
- * VAPID key check), so they do not race on the migration tables; one that exits early fails the run.
+ * `sino worker` processes on the bench's schema, delivering to the fake with the bench's VAPID keys,
+ * compiled as production runs them (bench/worker-processes.ts); one that exits early fails the run.
  */
 async function spawnWorkers(count: number, schema: string, keys: { publicKey: string; privateKey: string }) {
-  const cli = fileURLToPath(new URL("../src/cli/main.ts", import.meta.url));
+  buildServer(log);
   const env = {
     ...process.env,
     DATABASE_URL: POSTGRES_URL,
@@ -396,55 +411,17 @@ async function spawnWorkers(count: number, schema: string, keys: { publicKey: st
     SINO_PUSH_ALLOW_PRIVATE: "true",
     SINO_PUSH_CA_FILE: tls.caPath,
     SINO_LOG_LEVEL: "warn",
+    // Names the workers' PostgreSQL backends, so their CPU can be read (pg_stat_activity + /proc).
+    PGAPPNAME: workerApplicationName(schema),
     // As the test setup does for the whole test database: catalog queries on a busy shared cluster
     // may get parallel plans whose workers do not see a schema created a moment earlier (3F000).
     PGOPTIONS: "-c max_parallel_workers_per_gather=0",
   };
-  const children: ChildProcess[] = [];
-  const exits: Array<Promise<void>> = [];
-  let stopping = false;
-  for (let i = 0; i < count; i++) {
-    const child = spawn(process.execPath, ["--import", "tsx", cli, "worker"], { env, stdio: ["ignore", "pipe", "inherit"] });
-    children.push(child);
-    exits.push(new Promise<void>((resolve) => child.once("exit", () => resolve())));
-    child.once("exit", (code) => {
-      if (!stopping) {
-        log(`sino worker ${child.pid} exited (${code}) during the run`);
-        for (const other of children) other.kill("SIGTERM");
-        fake.process.kill("SIGTERM");
-        process.exit(1);
-      }
-    });
-    await new Promise<void>((resolve) => createInterface({ input: child.stdout! }).once("line", () => resolve()));
-    child.stdout!.resume();
-  }
-  return {
-    /** CPU ms (user + system, every thread) of all the workers so far, from /proc/<pid>/stat. */
-    cpuMs(): number {
-      return children.reduce((sum, child) => sum + procCpuMs(child.pid!), 0);
-    },
-    /** Each worker's peak RSS so far (VmHWM), MB. */
-    peakRssMB(): number[] {
-      return children.map((child) => {
-        const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"));
-        return match === null ? Number.NaN : mb(Number(match[1]) * 1024);
-      });
-    },
-    async stop(): Promise<void> {
-      stopping = true;
-      for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
-      await Promise.all(exits);
-    },
-  };
-}
-
-function procCpuMs(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return Number.NaN;
-  }
+  return spawnWorkerProcesses(count, env, (pid, code) => {
+    log(`sino worker ${pid} exited (${code}) during the run`);
+    fake.process.kill("SIGTERM");
+    process.exit(1);
+  });
 }
 
 /** Nearest-rank percentile of `values` (sorted here). */
@@ -480,6 +457,7 @@ const engine = createDeliveryEngine({
 });
 // In --workers mode the engine here only stores sends; `sino worker` processes deliver them.
 const workers = WORKERS > 0 ? await spawnWorkers(WORKERS, schema!, vapidKeys) : undefined;
+const postgresCpu = workers === undefined ? undefined : postgresCpuMeter(POSTGRES_URL, workerApplicationName(schema!));
 if (workers === undefined) engine.start();
 
 interface Finished {
@@ -574,6 +552,9 @@ interface SinoRound {
   readonly peakRss: number;
   readonly maxRss: number;
   readonly workersPeakRssMB: number[] | undefined;
+  /** --workers: what the workers' PostgreSQL backends spent, and each worker's RSS over the send. */
+  readonly postgres: { readonly cpuMs: number; readonly backends: number } | undefined;
+  readonly workersRss: Array<{ atMs: number; rssMB: number[] }> | undefined;
 }
 
 async function timeSino(): Promise<SinoRound> {
@@ -586,6 +567,8 @@ async function timeSino(): Promise<SinoRound> {
   const cpuBefore = process.cpuUsage();
   const threadsBefore = threadCpuMs();
   const workersCpuBefore = workers?.cpuMs() ?? 0;
+  await postgresCpu?.start();
+  const workersRss = workers?.sampleRss(1000);
   const startedAt = Date.now();
   const started = performance.now();
   const { finished } = await sendAndWait();
@@ -594,6 +577,8 @@ async function timeSino(): Promise<SinoRound> {
   const cpu = process.cpuUsage(cpuBefore);
   const threadsMs = cpuDelta(threadsBefore, threadCpuMs());
   const workersCpuMs = workers === undefined ? 0 : workers.cpuMs() - workersCpuBefore;
+  const postgres = await postgresCpu?.stop();
+  const workersRssTimeline = workersRss?.stop();
   const peakRss = rss.stop();
   const check = await verifyExactlyOnce(N);
   // In this process the transport times the accepted pushes; `sino worker`s are timed by the fake.
@@ -623,6 +608,8 @@ async function timeSino(): Promise<SinoRound> {
     peakRss,
     maxRss: process.resourceUsage().maxRSS * 1024,
     workersPeakRssMB: workers?.peakRssMB(),
+    postgres,
+    workersRss: workersRssTimeline,
   };
 }
 
@@ -647,7 +634,23 @@ function logSino(s: SinoRound): void {
         : "") +
       `, fake push service ${s.fakeCpuPerPushUs} µs`,
   );
+  if (s.postgres !== undefined) {
+    log(
+      `PostgreSQL: the workers' ${s.postgres.backends} backends ${Math.round((s.postgres.cpuMs * 1000) / Math.max(1, s.accepted))} µs of CPU per push, ` +
+        `${(s.postgres.cpuMs / s.completedMs).toFixed(2)} cores busy`,
+    );
+  }
+  if (s.workersRss !== undefined) log(`workers RSS over the send (MB, every ${Math.max(1, Math.round(s.workersRss.length / 12))} s): ${describeRssTimeline(s.workersRss)}`);
   if (!s.exactlyOnce) log("Sino: NOT every subscription exactly once — see the figures above");
+}
+
+/** At most a dozen samples of the workers' RSS timeline, each as `t s: a/b MB`. */
+function describeRssTimeline(samples: ReadonlyArray<{ atMs: number; rssMB: number[] }>): string {
+  const step = Math.max(1, Math.round(samples.length / 12));
+  return samples
+    .filter((_, i) => i % step === 0 || i === samples.length - 1)
+    .map((x) => `${Math.round(x.atMs / 1000)} s ${x.rssMB.join("/")}`)
+    .join(", ");
 }
 
 // ── 2. web-push, same N, same fake ───────────────────────────────────────────────────────────
@@ -783,6 +786,7 @@ if (!values["no-people"] && workers === undefined) {
 
 await engine.stop({ graceful: true });
 await workers?.stop();
+await postgresCpu?.close();
 await timed.transport.close();
 await drop();
 webpushAgent?.destroy();
@@ -967,7 +971,21 @@ console.log(
     sino: {
       msgsPerSecond: sino.rate,
       accepted: sino.accepted,
-      workers: workers === undefined ? null : { processes: WORKERS, peakRssMB: sino.workersPeakRssMB },
+      workers:
+        workers === undefined
+          ? null
+          : {
+              processes: WORKERS,
+              compiled: true,
+              peakRssMB: sino.workersPeakRssMB,
+              cpuPerPushUs: Math.round(sino.cpuPerPushUs),
+              rssTimelineMB: sino.workersRss,
+              postgres: sino.postgres === undefined ? null : {
+                backends: sino.postgres.backends,
+                cpuPerPushUs: Math.round((sino.postgres.cpuMs * 1000) / Math.max(1, sino.accepted)),
+                cores: round2(sino.postgres.cpuMs / sino.completedMs),
+              },
+            },
       firstAcceptedMs: Math.round(sino.firstMs),
       lastAcceptedMs: Math.round(sino.lastMs),
       completedMs: Math.round(sino.completedMs),

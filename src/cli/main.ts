@@ -20,6 +20,7 @@ import { createReadinessCheck } from "../server/health/readiness.js";
 import { startWorker } from "../delivery/worker-process.js";
 import { createMetrics } from "../server/metrics/metrics.js";
 import { exposeProcessMetrics } from "../server/metrics/process-metrics.js";
+import { boundHeapForDelivery } from "../delivery/heap-bounds.js";
 import { createLogger } from "../server/logger.js";
 import { createDatabase, dialectOf } from "../store/database.js";
 import { migrateToLatest } from "../store/migrate.js";
@@ -48,6 +49,8 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
     .description(t("cli:commands.start"))
     .action(async () => {
       const config = loadConfig(io.env, translator);
+      // With its embedded lanes `sino start` delivers like a worker: the same heap sizing.
+      if (config.delivery.embedded) boundHeapForDelivery();
       const server = await startServer(config);
       io.stdout(`${t("cli:started", { url: server.url })}\n`);
       // Graceful stop: finish requests in flight and close the database, then exit.
@@ -69,6 +72,7 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
       const config = loadConfig(io.env, translator);
       // SQLite has one writer and no row locks: there the embedded worker of `sino start` delivers.
       if (dialectOf(config.databaseUrl) !== "postgres") throw new Error(t("cli:workerNeedsPostgres"));
+      boundHeapForDelivery();
       const logger = createLogger(config.logLevel);
       const liveness = createLiveness();
       const metrics = createMetrics();

@@ -26,6 +26,9 @@ export interface EncryptionPool {
   close(): Promise<void>;
 }
 
+/** Young generation of each encryption thread (MB; V8 splits it into its semi-spaces). */
+const ENCRYPTION_THREAD_YOUNG_GENERATION_MB = 8;
+
 /** How busy the threads are, for metrics: counted per batch task, never per message. */
 export interface EncryptionPoolStats {
   readonly threads: number;
@@ -54,6 +57,11 @@ export function createEncryptionPool(options: EncryptionPoolOptions = {}): Encry
     minThreads: threads,
     maxThreads: threads,
     idleTimeout: Number.POSITIVE_INFINITY,
+    // A thread holds one task at a time (keys in, one buffer of bodies out, transferred): its own
+    // young generation, which V8 would otherwise grow like the main thread's (to 2 × 64 MB per
+    // thread under a steady fan-out), never needs more than a few MB. No old-generation limit:
+    // running out would fail a batch, where a larger heap only costs memory.
+    resourceLimits: { maxYoungGenerationSizeMb: ENCRYPTION_THREAD_YOUNG_GENERATION_MB },
   });
   let tasks = 0;
   let busyMs = 0;
