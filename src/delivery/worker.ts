@@ -95,10 +95,14 @@ function personalPayloads(send: Notification, people: ReadonlyMap<string, Readon
 /** A personalised send's copy for a target, its declarative form's links made against `linkBase`. */
 type PersonalPayloads = (target: DeliveryTarget, linkBase: string | undefined) => string | undefined;
 
-/** Whether any link of the send is a path (`/avisos`): it means the subscriber's own site. */
-function hasPathLinks(send: Notification): boolean {
+/**
+ * Whether the declarative form depends on the subscriber's site: a link written as a path
+ * (`/avisos`) means that site, and a send without a link opens that site's home page (as the
+ * classic worker does).
+ */
+function hasSiteLinks(send: Notification): boolean {
   const links = [send.url, send.icon, send.image, send.badge, ...send.actions.map((action) => action.url)];
-  return links.some((link) => link !== null && link.startsWith("/"));
+  return send.url === null || links.some((link) => link !== null && link.startsWith("/"));
 }
 
 /** What the range query needs of a send's audience. */
@@ -166,13 +170,13 @@ export function createWorker(deps: WorkerDeps): Worker {
 
   /**
    * Each target's payload when it is not simply the send's stored form: a person's copy, or the
-   * declarative form of a send with links written as paths for a browser on another site (made
-   * against that site's origin, once per site and batch). Undefined: the stored forms serve.
+   * declarative form of a send with links written as paths (or none) for a browser on another
+   * site (made against that site's origin, once per site and batch). Undefined: the stored forms serve.
    */
   async function payloadsFor(cached: CachedSend, targets: readonly DeliveryTarget[]): Promise<PayloadOf | undefined> {
     const { send, personal } = cached;
     const publicUrl = deps.publicUrl;
-    const relocate = publicUrl !== undefined && send.declarativePayload !== null && deps.siteOrigins !== undefined && targets.some((t) => t.declarative) && hasPathLinks(send);
+    const relocate = publicUrl !== undefined && send.declarativePayload !== null && deps.siteOrigins !== undefined && targets.some((t) => t.declarative) && hasSiteLinks(send);
     let origins = relocate ? await deps.siteOrigins!(false) : undefined;
     // A site made since the origins were read: read them again.
     if (origins !== undefined && targets.some((t) => !origins!.has(t.siteId))) origins = await deps.siteOrigins!(true);

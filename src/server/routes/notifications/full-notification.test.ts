@@ -292,6 +292,13 @@ for (const dialect of DIALECTS) {
       const received = (fakeId: string) => JSON.parse(fake.stats().log.find((entry) => entry.id === fakeId && entry.plaintext?.includes("Ofertas da semana"))!.plaintext!) as { notification: { navigate: string; actions: { navigate: string }[] } };
       expect(received(ids[0]!).notification).toMatchObject({ navigate: `${PUBLIC_URL}/ofertas`, actions: [{ navigate: `${PUBLIC_URL}/carrinho` }] });
       expect(received(ids[1]!).notification).toMatchObject({ navigate: "https://loja.example.com.br/ofertas", actions: [{ navigate: "https://loja.example.com.br/carrinho" }] });
+      // Without a link: the subscriber's site's home page, as the classic worker opens.
+      fake.reset();
+      const bare = await publisher.post(NOTIFICATIONS, { title: "Sem link" });
+      expect((await waitForSend(() => server.delivery.getSend(Number(bare.body.notification.id)))).counts.accepted).toBe(3);
+      const navigateOf = (fakeId: string) => (JSON.parse(fake.stats().log.find((entry) => entry.id === fakeId && entry.plaintext?.includes("Sem link"))!.plaintext!) as { notification: { navigate: string } }).notification.navigate;
+      expect(navigateOf(ids[0]!)).toBe(`${PUBLIC_URL}/`);
+      expect(navigateOf(ids[1]!)).toBe("https://loja.example.com.br/");
     });
   });
 }
