@@ -34,6 +34,7 @@ export interface Schema {
   segment_sizes: SegmentSizesTable;
   templates: TemplatesTable;
   notification_retry_causes: NotificationRetryCausesTable;
+  vapid_keys: VapidKeysTable;
 }
 
 export interface SubscriptionsTable {
@@ -72,6 +73,16 @@ export interface SubscriptionsTable {
   person_key: Generated<string | null>;
   /** 1 when the browser last said, registering, that it shows Declarative Web Push messages. */
   declarative: Generated<number>;
+  /** The last `shown` report from this browser. */
+  last_shown_at: Generated<number | null>;
+  /** The last visit the bell reported (at most one a day); null: none yet, `created_at` stands in. */
+  last_visit_at: Generated<number | null>;
+  /** The subscriber's own quiet hours, `HH:MM-HH:MM` in their zone (may wrap midnight); null: none. */
+  quiet_hours: Generated<string | null>;
+  /** When a re-engagement push last went to it (sleeping subscribers get one per sleeping period). */
+  reengaged_at: Generated<number | null>;
+  /** The VAPID key pair (`vapid_keys.id`) the browser subscribed with; null: Sino's default key. */
+  vapid_key_id: Generated<number | null>;
 }
 
 /** Server-wide key/value settings (the VAPID key pair lives here). */
@@ -158,6 +169,18 @@ export interface NotificationsTable {
   data: Generated<string | null>;
   /** The Push API declarative form of `payload`; null for sends stored before migration 0014 (classic for all). */
   declarative_payload: Generated<string | null>;
+  /** 0/1: an admin's override of caps, windows and sleeping (breaking news); audit-logged. */
+  exempt: Generated<number>;
+  /** 0/1: a re-engagement send, which may reach sleeping subscribers once per sleeping period. */
+  reengagement: Generated<number>;
+  /** Targets skipped over their frequency cap (`limitado`): neither failed nor retried. */
+  limited: Generated<number>;
+  /** Targets skipped as sleeping (`adormecida`). */
+  asleep: Generated<number>;
+  /** Targets held now for their local send window or quiet hours. */
+  waiting: Generated<number>;
+  /** Targets whose TTL ran out while they waited: dropped, never sent late. */
+  expired: Generated<number>;
 }
 
 export type NotificationCategory = "marketing" | "transactional";
@@ -380,6 +403,25 @@ export interface SitesTable {
   identity_verification: Generated<number>;
   /** 1 (default): the site's pages may set visitor tags; 0: refused (`visitor_tags_disabled`). */
   visitor_tags: Generated<number>;
+  /** Marketing pushes per subscription per rolling 24 hours; null: the server's default (SINO_FREQUENCY_CAP). */
+  frequency_cap: Generated<number | null>;
+  /** `HH:MM-HH:MM`, local to each subscriber; null: the server's default (SINO_SEND_WINDOW). */
+  send_window: Generated<string | null>;
+  /** The IANA zone of subscribers that reported none; null: SINO_TIME_ZONE. */
+  time_zone: Generated<string | null>;
+  /** The VAPID key pair its new subscriptions are made with and signed with; null: Sino's default. */
+  vapid_key_id: Generated<number | null>;
+}
+
+/** A VAPID key pair besides Sino's default one: generated for a site, or imported from an earlier sender. */
+export interface VapidKeysTable {
+  id: Generated<number>;
+  /** Uncompressed P-256 point, base64url (what `applicationServerKey` takes). */
+  public_key: string;
+  /** The private scalar, base64url. Never shown again, never logged. */
+  private_key: string;
+  source: "generated" | "imported";
+  created_at: number;
 }
 
 /** The sites a send was narrowed to; none means every site. */

@@ -20,6 +20,14 @@ export interface SiteRecord {
   readonly identity: SiteIdentityStatus;
   /** The site's pages may set visitor tags (`Sino.tag`). */
   readonly visitorTags: boolean;
+  /** Marketing pushes per subscription per rolling 24 h; null: the server's default. */
+  readonly frequencyCap: number | null;
+  /** `HH:MM-HH:MM` local to each subscriber; null: the server's default. */
+  readonly sendWindow: string | null;
+  /** The zone of subscribers that reported none; null: SINO_TIME_ZONE. */
+  readonly timeZone: string | null;
+  /** The VAPID key pair (`vapid_keys.id`) its subscriptions are made with; null: Sino's default. */
+  readonly vapidKeyId: number | null;
 }
 
 /** What the Painel may know of a site's identity secret: never the secret itself. */
@@ -243,6 +251,10 @@ function toSite(row: Selectable<SitesTable>): SiteRecord {
     builtIn: Number(row.built_in) === 1,
     createdAt: Number(row.created_at),
     visitorTags: Number(row.visitor_tags) === 1,
+    frequencyCap: row.frequency_cap === null ? null : Number(row.frequency_cap),
+    sendWindow: row.send_window,
+    timeZone: row.time_zone,
+    vapidKeyId: row.vapid_key_id === null ? null : Number(row.vapid_key_id),
     identity: {
       verification: Number(row.identity_verification) === 1,
       hasSecret: row.identity_secret !== null,

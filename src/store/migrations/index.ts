@@ -13,6 +13,7 @@ import { sends } from "./0004-sends.js";
 import { sites } from "./0006-sites.js";
 import { templates } from "./0012-templates.js";
 import { fullNotification } from "./0014-full-notification.js";
+import { trustAndKeys } from "./0015-trust-and-keys.js";
 
 /**
  * Every migration, in order, listed in code rather than read from a folder (Kysely's
@@ -34,4 +35,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: SinoMi
   ["0012-templates", templates],
   ["0013-segment-keys", segmentKeys],
   ["0014-full-notification", fullNotification],
+  ["0015-trust-and-keys", trustAndKeys],
 ];
