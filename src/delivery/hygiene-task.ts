@@ -2,6 +2,7 @@ import type { PushSender } from "../push/sender.js";
 import { ptBR } from "../shared/i18n/catalog.js";
 import type { HygieneRepository } from "../store/hygiene-repository.js";
 import type { LoopObservers } from "./loop-observers.js";
+import type { Retention } from "./retention-task.js";
 import type { DeliveryLogger } from "./worker.js";
 
 const DAY_MS = 86_400_000;
@@ -41,6 +42,8 @@ export interface HygieneTaskDeps {
   readonly options: HygieneOptions;
   /** Beats `hygiene` at each look and batch; database outages are logged once. */
   readonly observers?: LoopObservers;
+  /** Retention (retention-task.ts): run after each pass, on the same hourly look. */
+  readonly retention?: Pick<Retention, "perform">;
 }
 
 /** The warning's payload, in the shape the service worker reads (title, body, tag). */
@@ -83,6 +86,12 @@ export function createHygieneTask(deps: HygieneTaskDeps): HygieneTask {
   }
 
   async function perform(): Promise<HygieneResult> {
+    const result = await performHygiene();
+    await deps.retention?.perform();
+    return result;
+  }
+
+  async function performHygiene(): Promise<HygieneResult> {
     const targets = await clearTargets();
     const { expiryDays, warningDays } = deps.options;
     if (expiryDays <= 0) return { warned: 0, removed: 0, targets };

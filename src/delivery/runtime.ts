@@ -11,6 +11,7 @@ import { resolveDeliveryOptions } from "./delivery-options.js";
 import { createDeliveryEngine, type DeliveryEngine } from "./engine.js";
 import type { DeliveryMetrics } from "./push-metrics.js";
 import { createHygieneTask, type HygieneOptions, type HygieneTask } from "./hygiene-task.js";
+import { createRetention, type RetentionOptions } from "./retention-task.js";
 import { createSegmentSizesTask, type SegmentSizesTask } from "./segment-sizes-task.js";
 import { createScheduler, type Scheduler } from "./scheduler.js";
 import { createWebhookDispatcher, type WebhookDispatcher } from "./webhooks/dispatcher.js";
@@ -26,6 +27,8 @@ export interface DeliveryRuntimeConfig {
   readonly endpointPolicy: EndpointPolicy;
   readonly delivery: DeliveryRuntimeOptions;
   readonly hygiene: HygieneOptions;
+  /** SINO_*_RETENTION_DAYS (absent: no retention pass). */
+  readonly retention?: RetentionOptions;
   readonly webhooks: WebhookRuntimeOptions & { readonly allowPrivateAddresses: boolean };
 }
 
@@ -147,6 +150,17 @@ export function createDeliveryRuntime(
     logger,
     options: config.hygiene,
     observers,
+    ...(config.retention === undefined
+      ? {}
+      : {
+          retention: createRetention({
+            repository: repositories.retention,
+            clock: Date.now,
+            logger,
+            options: config.retention,
+            beat: () => observers.heartbeat?.beat("hygiene"),
+          }),
+        }),
   });
   const segmentSizes = createSegmentSizesTask({
     segments: repositories.savedSegments,

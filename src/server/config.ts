@@ -49,6 +49,8 @@ export interface Config {
   readonly maxChannelsPerSubscription: number;
   /** SINO_SUBSCRIPTION_EXPIRY_DAYS / SINO_SUBSCRIPTION_WARNING_DAYS: subscription hygiene. */
   readonly hygiene: HygieneConfig;
+  /** SINO_EVENT_RETENTION_DAYS / SINO_REMOVED_RETENTION_DAYS / SINO_AUDIT_RETENTION_DAYS (0: keep). */
+  readonly retention: RetentionConfig;
   /** SINO_TIME_ZONE: IANA time zone the stats' days are counted in. */
   readonly timeZone: string;
   /** SINO_SITE_SUBSCRIBE_RATE_LIMIT / SINO_SITE_MAX_SUBSCRIPTIONS: abuse limits of registered sites. */
@@ -100,6 +102,13 @@ export interface StreamsConfig {
   readonly maxTotal: number;
   /** Open public live streams one client address may hold. */
   readonly maxPerAddress: number;
+}
+
+/** Retention, in days (0: keep forever); read by the hygiene task's retention pass and GET /privacy. */
+export interface RetentionConfig {
+  readonly eventDays: number;
+  readonly removedDays: number;
+  readonly auditDays: number;
 }
 
 /** SINO_SUBSCRIPTION_EXPIRY_DAYS / SINO_SUBSCRIPTION_WARNING_DAYS, as the hygiene task reads them. */
@@ -374,6 +383,22 @@ const OPTIONS = {
     doc: "host:port of a separate listener that serves only GET /metrics (then not on the main port); how a sino worker exposes its metrics.",
     schema: (_d, m) => z.string().refine((value) => parseListenAddress(value) !== undefined, m("listenAddress")).optional(),
   }),
+  // audit (issue 18): retention and the audit log.
+  SINO_EVENT_RETENTION_DAYS: option({
+    default: 395,
+    doc: "Notification events (shown, clicked, closed) older than this many days become daily counts per send and are deleted; the charts' totals do not change; 0 keeps them.",
+    schema: (d, m) => integer(0, 36_500, d, m("positiveInteger")),
+  }),
+  SINO_REMOVED_RETENTION_DAYS: option({
+    default: 30,
+    doc: "Days the rows a removed subscription leaves (its removal record, results and events) are kept before they are purged (the charts keep their counts); 0 keeps them.",
+    schema: (d, m) => integer(0, 36_500, d, m("positiveInteger")),
+  }),
+  SINO_AUDIT_RETENTION_DAYS: option({
+    default: 730,
+    doc: "Days an operator action stays in the audit log before it is deleted; 0 keeps it forever.",
+    schema: (d, m) => integer(0, 36_500, d, m("positiveInteger")),
+  }),
   SINO_WRITE_QUEUE: option({
     default: 20_000,
     doc: "Reports, registrations, unsubscribes or channel choices waiting to be written (each path its own queue); past it the API answers 503 with Retry-After.",
@@ -506,6 +531,7 @@ function createEnvSchema(t: Translator["t"]) {
           listen: v.SINO_METRICS_LISTEN === undefined ? undefined : parseListenAddress(v.SINO_METRICS_LISTEN),
         }),
         writeQueue: v.SINO_WRITE_QUEUE,
+        retention: Object.freeze({ eventDays: v.SINO_EVENT_RETENTION_DAYS, removedDays: v.SINO_REMOVED_RETENTION_DAYS, auditDays: v.SINO_AUDIT_RETENTION_DAYS }),
       };
     });
 }

@@ -1,4 +1,4 @@
-import type { Insertable } from "kysely";
+import { sql, type Insertable } from "kysely";
 import type { WebhookEvent } from "../shared/api/webhook-events.js";
 import { normalizeEndpoint } from "../push/endpoint-policy.js";
 import { constantTimeEqual } from "./constant-time.js";
@@ -147,7 +147,14 @@ export function createNotificationEventsRepository(database: DatabaseHandle): No
       .where("notification_id", "in", [...notificationIds])
       .groupBy(["notification_id", "type", "action"])
       .execute();
-    for (const row of rows) {
+    // Events past SINO_EVENT_RETENTION_DAYS live on as daily counts (retention-repository.ts).
+    const rolledUp = await db
+      .selectFrom("notification_event_days")
+      .select(["notification_id", "type", (eb) => eb.fn.sum<number | string>("count").as("n"), (eb) => sql<string | null>`nullif(${eb.ref("action")}, '')`.as("action")])
+      .where("notification_id", "in", [...notificationIds])
+      .groupBy(["notification_id", "type", "action"])
+      .execute();
+    for (const row of [...rows, ...rolledUp]) {
       const id = Number(row.notification_id);
       const before = result.get(id) ?? NO_EVENTS;
       const n = toCount(row.n);

@@ -26,6 +26,8 @@ import { createTemplatesRepository, type TemplatesRepository } from "./templates
 import { createUsersRepository, type UsersRepository } from "./users-repository.js";
 import { createWebhooksRepository, type WebhooksRepository } from "./webhooks-repository.js";
 import { createRetryCausesRepository, type RetryCausesRepository } from "./retry-causes-repository.js";
+import { createAuditRepository, type AuditRepository } from "./audit-repository.js";
+import { createRetentionRepository, type RetentionRepository } from "./retention-repository.js";
 
 /** Every repository over one database. Built once where the process is wired, then passed down. */
 export interface Repositories {
@@ -56,6 +58,8 @@ export interface Repositories {
   readonly users: UsersRepository;
   readonly webhooks: WebhooksRepository;
   readonly retryCauses: RetryCausesRepository;
+  readonly audit: AuditRepository;
+  readonly retention: RetentionRepository;
 }
 
 export function createRepositories(database: DatabaseHandle): Repositories {
@@ -87,5 +91,7 @@ export function createRepositories(database: DatabaseHandle): Repositories {
     users: createUsersRepository(database),
     webhooks: createWebhooksRepository(database),
     retryCauses: createRetryCausesRepository(database),
+    audit: createAuditRepository(database),
+    retention: createRetentionRepository(database),
   });
 }

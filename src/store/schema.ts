@@ -1,4 +1,5 @@
 import type { Generated } from "kysely";
+import type { AuditLogTable, NotificationEventDaysTable, SubscriptionRemovalBucketsTable } from "./audit-schema.js";
 
 /**
  * The database schema as Kysely sees it. Times are epoch milliseconds (INTEGER on SQLite, BIGINT
@@ -35,6 +36,10 @@ export interface Schema {
   templates: TemplatesTable;
   notification_retry_causes: NotificationRetryCausesTable;
   vapid_keys: VapidKeysTable;
+  // 0020-audit (audit-schema.ts)
+  audit_log: AuditLogTable;
+  notification_event_days: NotificationEventDaysTable;
+  subscription_removal_buckets: SubscriptionRemovalBucketsTable;
 }
 
 export interface SubscriptionsTable {

@@ -58,13 +58,29 @@ export function createStatsRepository(database: DatabaseHandle): StatsRepository
       .where((eb) => eb.or([eb("removed_at", ">=", since), eb("subscription_created_at", ">=", since)]))
       .$if(onSite, (qb) => qb.where("site_id", "=", siteId!))
       .execute();
+    // Removals past SINO_REMOVED_RETENTION_DAYS, rolled up by quarter hour (retention-repository.ts):
+    // `since` is a midnight, hence a quarter hour, so each bucket falls wholly on one side.
+    const buckets = await db
+      .selectFrom("subscription_removal_buckets")
+      .select(["created_bucket", "removed_bucket", "count"])
+      .where((eb) => eb.or([eb("removed_bucket", ">=", since), eb("created_bucket", ">=", since)]))
+      .$if(onSite, (qb) => qb.where("site_id", "=", siteId!))
+      .execute();
+    const repeat = (time: number, count: number): number[] => Array.from({ length: count }, () => time);
     return {
-      totalBefore: toCount(existingBefore.n) + toCount(removedLater.n),
+      totalBefore:
+        toCount(existingBefore.n) +
+        toCount(removedLater.n) +
+        buckets.filter((b) => Number(b.created_bucket) < since && Number(b.removed_bucket) >= since).reduce((sum, b) => sum + Number(b.count), 0),
       created: [
         ...created.map((r) => Number(r.created_at)),
         ...removals.filter((r) => Number(r.subscription_created_at) >= since).map((r) => Number(r.subscription_created_at)),
+        ...buckets.filter((b) => Number(b.created_bucket) >= since).flatMap((b) => repeat(Number(b.created_bucket), Number(b.count))),
       ],
-      removed: removals.filter((r) => Number(r.removed_at) >= since).map((r) => Number(r.removed_at)),
+      removed: [
+        ...removals.filter((r) => Number(r.removed_at) >= since).map((r) => Number(r.removed_at)),
+        ...buckets.filter((b) => Number(b.removed_bucket) >= since).flatMap((b) => repeat(Number(b.removed_bucket), Number(b.count))),
+      ],
     };
   }
 
@@ -82,12 +98,20 @@ export function createStatsRepository(database: DatabaseHandle): StatsRepository
             .whereRef("notification_events.notification_id", "=", "notifications.id")
             .where("notification_events.type", "=", "clicked")
             .as("clicked"),
+        // Clicks older than SINO_EVENT_RETENTION_DAYS, rolled up per day (retention-repository.ts).
+        (eb) =>
+          eb
+            .selectFrom("notification_event_days")
+            .select((e) => e.fn.sum<number | string | null>("notification_event_days.count").as("n"))
+            .whereRef("notification_event_days.notification_id", "=", "notifications.id")
+            .where("notification_event_days.type", "=", "clicked")
+            .as("clicked_before"),
       ])
       .where("status", "in", ["queued", "sending", "completed", "failed", "no_recipients"])
       .where("audience", "not like", '{"kind":"endpoint"%')
       .where(publishedAt, ">=", since)
       .execute();
-    return rows.map((r) => ({ publishedAt: Number(r.published_at), accepted: Number(r.accepted), clicked: toCount(r.clicked) }));
+    return rows.map((r) => ({ publishedAt: Number(r.published_at), accepted: Number(r.accepted), clicked: toCount(r.clicked) + Number(r.clicked_before ?? 0) }));
   }
 
   async function channelCountsOnSite(siteId: number): Promise<Map<number, number>> {

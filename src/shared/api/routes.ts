@@ -81,6 +81,12 @@ export const API_ROUTES = {
   docs: "/api/docs",
   /** PUT (the signed-in operator, session only): change one's own password (`ChangeOwnPasswordRequest`). */
   sessionPassword: `${API_PREFIX}/session/password`,
+  /** GET (admin): the operators' audit log, filtered and paginated (`AuditResponse`). Nothing edits it. */
+  audit: `${API_PREFIX}/audit`,
+  /** GET (admin): the same log, same filters, as CSV. */
+  auditCsv: `${API_PREFIX}/audit.csv`,
+  /** GET (public): what Sino keeps and for how long, from the running configuration (`PrivacyResponse`). */
+  privacy: `${API_PREFIX}/privacy`,
 } as const;
 
 /**
