@@ -56,6 +56,8 @@ import { registerMetricsRoute } from "./metrics/metrics-endpoint.js";
 import type { Metrics } from "./metrics/metrics.js";
 import { createIngestion, type Ingestion } from "./ingestion/ingestion.js";
 import { dialectOf } from "../store/database.js";
+import { registerAuditHook } from "./audit/audit-hook.js";
+import { registerAuditRoutes, registerPrivacyRoutes } from "./audit/audit-routes.js";
 
 export interface AppDeps {
   readonly config: Config;
@@ -117,6 +119,9 @@ const API_METHODS = new Map<string, string>([
   [API_ROUTES.audience, "GET, HEAD"],
   [API_ROUTES.webhooks, "GET, HEAD, POST"],
   [API_ROUTES.sessionPassword, "PUT"],
+  [API_ROUTES.audit, "GET, HEAD"],
+  [API_ROUTES.auditCsv, "GET, HEAD"],
+  [API_ROUTES.privacy, "GET, HEAD"],
 ]);
 
 /** The Fastify application with every route, not yet listening: `startServer` does that. */
@@ -200,6 +205,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const maxChannelsPerSubscription = deps.config.maxChannelsPerSubscription;
   // What the operator-facing routes share: who is signed in, the pt-BR texts, the clock.
   const operatorDeps = { authenticator: authDeps.authenticator, translator: deps.translator, now };
+  // The audit log of operator actions (audited-routes.ts), before every route it records.
+  registerAuditHook(app, { audit: deps.repositories.audit, users: deps.repositories.users, authenticator: authDeps.authenticator, now });
   // The public subscriber API in its own context: CORS (and its Vary: Origin) only there.
   await app.register(async (publicApi) => {
     await registerPublicCors(publicApi, siteRegistry, publicOrigin);
@@ -236,6 +243,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       notifications: deps.repositories.notifications,
       retryCauses: deps.repositories.retryCauses,
     });
+    registerPrivacyRoutes(publicApi, { retention: deps.config.retention, expiryDays: deps.config.hygiene.expiryDays, organisation: deps.repositories.organisation, translator: deps.translator });
     registerNoticeRoutes(publicApi, { notices: deps.repositories.notices, channels, translator: deps.translator, streamLimits: deps.config.streams });
   });
   registerSetupRoutes(app, authDeps);
@@ -295,6 +303,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       publishRateLimit: deps.config.publishRateLimit,
     });
   }
+  registerAuditRoutes(app, { ...operatorDeps, audit: deps.repositories.audit });
   registerApiDocs(app, deps.translator);
   if (deps.readiness !== undefined) registerHealthRoutes(app, { check: deps.readiness, translator: deps.translator, logger: deps.logger });
   // Served here only behind the token; with SINO_METRICS_LISTEN the scraper uses that listener.

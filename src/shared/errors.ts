@@ -171,6 +171,13 @@ export const ERROR_STATUS = {
   data_too_large: 400,
   /** More reports/registrations waiting to be written than the server holds: retry (Retry-After). */
   write_queue_full: 503,
+  // audit (issue 18): the audit log's filters.
+  /** GET /audit: `actor` is not `user:<id>`, `token:<id>` or `anonymous`. */
+  invalid_audit_actor: 400,
+  /** GET /audit: `action` is not an action code. */
+  invalid_audit_action: 400,
+  /** GET /audit: `from` / `to` are not ISO 8601 date-times, or `from` is not before `to`. */
+  invalid_audit_period: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -18,6 +18,7 @@ export const PUBLIC_API_PATHS: ReadonlySet<string> = new Set([
   API_ROUTES.events,
   API_ROUTES.notices,
   API_ROUTES.noticesStream,
+  API_ROUTES.privacy,
 ]);
 
 /** Where a public API request says it comes from. */
