@@ -106,6 +106,8 @@ export function registerAuditHook(app: FastifyInstance, deps: AuditHookDeps): vo
       const params = request.params as Record<string, unknown> | undefined;
       targetId = typeof params?.id === "string" ? params.id : createdId(answer);
     }
+    // Signing out with no live session: nobody to name, nothing done.
+    if (actor === undefined && action !== SIGN_IN_FAILED) return payload;
     const userAgent = request.headers["user-agent"];
     try {
       await deps.audit.append({
