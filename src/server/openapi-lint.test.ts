@@ -87,6 +87,7 @@ describe("the OpenAPI document, as Redocly CLI reads it", () => {
         "getOrganisation",
         "getOrganisationLogo",
         "getPublicConfig",
+        "getPrivacy",
         "getSetupStatus",
         "getHealth",
         "getReadiness",

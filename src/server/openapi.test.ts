@@ -65,6 +65,9 @@ describe("the OpenAPI document and the docs page", () => {
         "/api/v1/webhooks/{id}/test",
         "/api/v1/templates",
         "/api/v1/templates/{id}",
+        "/api/v1/audit",
+        "/api/v1/audit.csv",
+        "/api/v1/privacy",
       ].sort(),
     );
     const createUser = doc.paths["/api/v1/users"].post;
