@@ -44,6 +44,7 @@ const WebhooksPage = lazyPage(() => import("./webhooks/WebhooksPage.js"), "Webho
 const SegmentsPage = lazyPage(() => import("./segments/SegmentsPage.js"), "SegmentsPage");
 const SegmentPage = lazyPage(() => import("./segments/SegmentPage.js"), "SegmentPage");
 const OrganisationPage = lazyPage(() => import("./organisation/OrganisationPage.js"), "OrganisationPage");
+const AuditPage = lazyPage(() => import("./audit/AuditPage.js"), "AuditPage");
 
 /**
  * The operators' dashboard (the Painel), mounted at /painel/*. Its services are built here once (no module
@@ -177,6 +178,14 @@ export function DashboardApp({ services }: { services?: DashboardServices }) {
                 element={
                   <RequireAdmin>
                     <OrganisationPage />
+                  </RequireAdmin>
+                }
+              />
+              <Route
+                path="auditoria"
+                element={
+                  <RequireAdmin>
+                    <AuditPage />
                   </RequireAdmin>
                 }
               />

@@ -22,6 +22,8 @@ export const DASHBOARD_PATHS = {
   /** Alterar senha: one's own, and the forced change after a temporary password. */
   password: "/painel/senha",
   organisation: "/painel/organizacao",
+  /** Auditoria (admin): the operators' audit log. */
+  audit: "/painel/auditoria",
 } as const;
 
 /** Envio: `/painel/envios/<id>`. */

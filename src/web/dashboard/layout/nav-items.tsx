@@ -12,6 +12,7 @@ import WebhookOutlined from "@mui/icons-material/WebhookOutlined";
 import FilterAltOutlined from "@mui/icons-material/FilterAltOutlined";
 import BookmarksOutlined from "@mui/icons-material/BookmarksOutlined";
 import ApartmentOutlined from "@mui/icons-material/ApartmentOutlined";
+import PolicyOutlined from "@mui/icons-material/PolicyOutlined";
 import type { Role } from "../api/types.js";
 import { DASHBOARD_PATHS } from "../paths.js";
 
@@ -37,6 +38,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { path: DASHBOARD_PATHS.tokens, label: "dashboard.nav.tokens", icon: <KeyOutlined />, adminOnly: true },
   { path: DASHBOARD_PATHS.webhooks, label: "dashboard.nav.webhooks", icon: <WebhookOutlined />, adminOnly: true },
   { path: DASHBOARD_PATHS.organisation, label: "dashboard.nav.organisation", icon: <ApartmentOutlined />, adminOnly: true },
+  { path: DASHBOARD_PATHS.audit, label: "audit.page.nav", icon: <PolicyOutlined />, adminOnly: true },
 ];
 
 export function navItemsFor(role: Role): NavItem[] {
