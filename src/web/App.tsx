@@ -7,6 +7,7 @@ import Toolbar from "@mui/material/Toolbar";
 import Typography from "@mui/material/Typography";
 import { ColorModeMenu } from "./color-mode/ColorModeMenu.js";
 import { PushBell } from "./components/PushBell.js";
+import { PublicFooter } from "./components/PublicFooter.js";
 import { ChannelAddress } from "./pages/ChannelAddress.js";
 import { HomePage } from "./pages/HomePage.js";
 import { NotFoundPage } from "./pages/NotFoundPage.js";
@@ -17,6 +18,7 @@ import { useOrganisation } from "./organisation/organisation-context.js";
 const DashboardApp = lazy(() => import("./dashboard/DashboardApp.js").then((module) => ({ default: module.DashboardApp })));
 // Preferences is one visit in many: its own chunk, fetched when a visitor opens it.
 const PreferencesPage = lazy(() => import("./pages/PreferencesPage.js").then((module) => ({ default: module.PreferencesPage })));
+const PrivacyPage = lazy(() => import("./pages/PrivacyPage.js").then((module) => ({ default: module.PrivacyPage })));
 
 export function App() {
   return (
@@ -73,9 +75,18 @@ function PublicSite() {
               </Suspense>
             }
           />
+          <Route
+            path="/privacidade"
+            element={
+              <Suspense fallback={null}>
+                <PrivacyPage />
+              </Suspense>
+            }
+          />
           <Route path="*" element={<NotFoundPage />} />
         </Routes>
       </Box>
+      <PublicFooter />
     </Box>
   );
 }
