@@ -69,6 +69,7 @@ describe("Painel → Auditoria", () => {
       const page = await context.newPage();
       page.setDefaultTimeout(15_000);
       await page.goto(`${server.baseUrl}/painel`);
+      await page.getByRole("navigation").getByRole("link", { name: ptBR.dashboard.nav.history }).waitFor();
       expect(await navLabels(page)).toContain(A.page.nav);
       await page.getByRole("navigation").getByRole("link", { name: A.page.nav }).click();
       await page.getByRole("heading", { level: 1, name: A.page.title }).waitFor();
@@ -110,8 +111,10 @@ describe("Painel → Auditoria", () => {
       const page = await context.newPage();
       page.setDefaultTimeout(15_000);
       await page.goto(`${server.baseUrl}/painel`);
-      await page.getByRole("navigation").waitFor();
-      expect(await navLabels(page)).not.toContain(A.page.nav);
+      await page.getByRole("navigation").getByRole("link", { name: ptBR.dashboard.nav.history }).waitFor();
+      const labels = await navLabels(page);
+      expect(labels).toContain(ptBR.dashboard.nav.compose);
+      expect(labels).not.toContain(A.page.nav);
       expect((await context.request.get(server.baseUrl + API_ROUTES.audit)).status()).toBe(403);
     } finally {
       await context.close();
