@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS } from "../../../test/support/db.js";
-import { ADMIN, ApiClient, addToken, addUser, errorOf, setUpAdmin } from "../../../test/support/operators.js";
+import { ADMIN, ApiClient, addToken, addUser, errorOf } from "../../../test/support/operators.js";
 import { startTestServer, type TestServer } from "../../../test/support/server.js";
 import { AUDITED_ROUTES, AUDIT_ACTIONS } from "./audited-routes.js";
 import { ptBR } from "../../shared/i18n/catalog.js";
@@ -149,7 +149,7 @@ for (const dialect of DIALECTS) {
       expect(lines[0]).toBe("Quando (UTC),Tipo de autor,ID do autor,Autor,Ação (código),Ação,Alvo,Status HTTP,Endereço IP,Navegador (User-Agent),ID da requisição");
       expect(lines).toHaveLength(3);
       expect(lines[1]).toContain(",Desconhecido,,ninguem@exemplo.com.br,session.sign_in_failed,Tentativa de entrada recusada,,401,127.0.0.1,");
-      expect((await entries("?action=audit.export")).total).toBe(1);
+      expect((await entries("?action=audit_log.export")).total).toBe(1);
     });
 
     it("is for admins only, refuses bad filters in pt-BR, and has no way to edit or delete an entry", async () => {

@@ -57,11 +57,11 @@ export const AUDITED_ROUTES: Readonly<Record<string, AuditedRoute>> = {
   [`PATCH ${people}/tags`]: { action: "person.tags_update", target: "none" },
   [`DELETE ${people}/tags`]: { action: "person.tags_clear", target: "none" },
   [`DELETE ${people}/tags/:key`]: { action: "person.tag_delete", target: "none" },
-  [`POST ${API_ROUTES.peopleTags}`]: { action: "people.tag", target: "none" },
+  [`POST ${API_ROUTES.peopleTags}`]: { action: "person.bulk_tag", target: "none" },
   // Exports
-  [`GET ${API_ROUTES.subscribersCsv}`]: { action: "subscribers.export" },
+  [`GET ${API_ROUTES.subscribersCsv}`]: { action: "subscriber.export" },
   [`GET ${API_PREFIX}/notifications/:id/results.csv`]: { action: "notification.results_export" },
-  [`GET ${API_ROUTES.auditCsv}`]: { action: "audit.export" },
+  [`GET ${API_ROUTES.auditCsv}`]: { action: "audit_log.export" },
   // Webhooks
   [`POST ${API_ROUTES.webhooks}`]: { action: "webhook.create" },
   [`PATCH ${byId(API_ROUTES.webhooks)}`]: { action: "webhook.update" },
