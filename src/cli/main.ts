@@ -5,6 +5,7 @@ import { AdminCreateError, adminCreate, type PasswordInput } from "./admin-creat
 import { backupCommand, restoreCommand } from "./backup.js";
 import { localizeCommander } from "./localize-commander.js";
 import type { ApiTarget } from "./api-call.js";
+import { auditCommand, type AuditOptions } from "./audit.js";
 import { segmentsCountCommand, segmentsCreateCommand, segmentsListCommand } from "./segments.js";
 import { templatesListCommand } from "./templates.js";
 import { sendCommand, type SendOptions } from "./send.js";
@@ -244,6 +245,20 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
     .option("--tag-kinds <tipos>", t("cli:segments.tagKinds"))
     .action(async (expression: string, options: ApiTarget & { name: string; description?: string; tagKinds?: string }) => {
       process.exitCode = await segmentsCreateCommand(expression, options, io, translator);
+    });
+
+  program
+    .command("audit")
+    .description(t("audit:cli.command"))
+    .option("--server <url>", t("cli:send.server"))
+    .option("--token <token>", t("audit:cli.token"))
+    .option("--action <ação>", t("audit:cli.action"))
+    .option("--actor <autor>", t("audit:cli.actor"))
+    .option("--from <instante>", t("audit:cli.from"))
+    .option("--to <instante>", t("audit:cli.to"))
+    .option("--limit <n>", t("audit:cli.limit"))
+    .action(async (options: AuditOptions) => {
+      process.exitCode = await auditCommand(options, io, translator);
     });
 
   const templates = program.command("templates").description(t("cli:commands.templates"));
