@@ -3,6 +3,8 @@ import { DIALECTS, createTestDatabase, type TestDatabase } from "../../test/supp
 import { ADMIN, ApiClient, startOperatorServer, type OperatorServer } from "../../test/support/operators.js";
 import { createNotificationEventsRepository } from "../store/notification-events-repository.js";
 import { createRetentionRepository } from "../store/retention-repository.js";
+import { createHygieneRepository } from "../store/hygiene-repository.js";
+import { createHygieneTask } from "./hygiene-task.js";
 import { createRetention, type RetentionOptions } from "./retention-task.js";
 
 const DAY = 86_400_000;
@@ -174,6 +176,21 @@ for (const dialect of DIALECTS) {
       // A second pass has nothing left to do and changes nothing.
       expect(await retention().perform()).toEqual({ events: 0, recipients: 0, removals: 0, audit: 0 });
       expect(await charts()).toEqual(before);
+    });
+
+    it("runs on the hygiene task's look, even with subscription expiry off", async () => {
+      await seed();
+      const hygiene = createHygieneTask({
+        repository: createHygieneRepository(database),
+        sender: { send: () => Promise.reject(new Error("no push in this test")) },
+        clock: () => NOW,
+        logger: SILENT,
+        options: { expiryDays: 0, warningDays: 0 },
+        retention: createRetention({ repository: createRetentionRepository(database), clock: () => NOW, logger: SILENT, options: { ...OPTIONS, maxBatches: 10_000 } }),
+      });
+      expect(await hygiene.perform()).toEqual({ warned: 0, removed: 0, targets: 0 });
+      expect(await database.db.selectFrom("notification_events").select("created_at").where("created_at", "<", NOW - 10 * DAY).execute()).toEqual([]);
+      expect(await database.db.selectFrom("audit_log").select("at").where("at", "<", NOW - 30 * DAY).execute()).toEqual([]);
     });
 
     it("keeps everything when the periods are 0", async () => {
