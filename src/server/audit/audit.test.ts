@@ -171,6 +171,17 @@ for (const dialect of DIALECTS) {
       expect((await entries()).total).toBe(before);
     });
 
+    it("names only routes the server has (each table key is a documented method and path)", async () => {
+      const doc = (await new ApiClient(client()).get("/api/v1/openapi.json")).body as { paths: Record<string, Record<string, unknown>> };
+      const missing = Object.keys(AUDITED_ROUTES)
+        .map((key) => key.split(" ") as [string, string])
+        .filter(([, path]) => path.startsWith("/api/v1/"))
+        .filter(([method, path]) => doc.paths[path.replace(/:(\w+)/g, "{$1}")]?.[method.toLowerCase()] === undefined)
+        .map(([method, path]) => `${method} ${path}`);
+      expect(missing).toEqual([]);
+      expect(Object.keys(AUDITED_ROUTES).length).toBeGreaterThan(40);
+    });
+
     it("serves the retention periods the /privacidade page lists, publicly", async () => {
       const res = await new ApiClient(client()).get("/api/v1/privacy");
       expect(res.status).toBe(200);
