@@ -306,7 +306,7 @@ const OPTIONS = {
   }),
   SINO_TIME_ZONE: option({
     default: DEFAULT_TIME_ZONE,
-    doc: "IANA time zone the Painel's daily statistics are counted in.",
+    doc: "IANA time zone the Painel's daily statistics are counted in; also the zone of subscribers that reported none, on sites that set none.",
     schema: (d, m) => z.string().default(d).refine(isTimeZone, m("timeZone")),
   }),
   SINO_SEND_WINDOW: option({
