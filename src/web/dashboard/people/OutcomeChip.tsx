@@ -8,7 +8,7 @@ const COLOR = { accepted: "success", retrying: "info", failed: "error", removed:
 /** What became of one push; the classifier's reason in a hint, focusable for keyboard users. */
 export function OutcomeChip({ outcome, reason }: { outcome: RecipientOutcome; reason: string | null }) {
   const { t } = useTranslation();
-  const chip = <Chip size="small" color={COLOR[outcome]} variant="outlined" label={outcome === "waiting" || outcome === "expired" ? t(`local-time:outcome.${outcome}`) : t(`people.outcome.${outcome}`)} data-testid="recipient-outcome" {...(reason === null ? {} : { tabIndex: 0 })} />;
+  const chip = <Chip size="small" color={COLOR[outcome]} variant="outlined" label={outcome === "waiting" || outcome === "expired" ? t(`local-time.outcome.${outcome}`) : t(`people.outcome.${outcome}`)} data-testid="recipient-outcome" {...(reason === null ? {} : { tabIndex: 0 })} />;
   if (reason === null) return chip;
   return (
     // A retry's reason in words (the classifier's code for any other reason).
