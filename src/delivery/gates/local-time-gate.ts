@@ -58,6 +58,13 @@ export function createLocalTimeGate(deps: LocalTimeGateDeps): LocalTimeGate {
   const formatters = new Map<string, Intl.DateTimeFormat | null>();
   const windows = new Map<string, DailyWindow | null>();
   let sites: { readonly at: number; readonly byId: Promise<ReadonlyMap<number, SiteLocalTime>> } | undefined;
+  /**
+   * Each (zone, window)'s answer for the current minute: 0 when open, else the opening. Windows are
+   * whole minutes and zone offsets too, so an answer holds for the rest of its minute, and every
+   * sub-batch of that minute (250 targets each, many a second) reuses it: measured at 29 µs a target
+   * computed per sub-batch (Intl is slow to build), against well under 1 µs cached.
+   */
+  let answers = { minute: -1, byKey: new Map<string, number>() };
 
   /** A formatter for a zone the runtime knows, null for any other (a browser may report anything). */
   function formatterOf(zone: string): Intl.DateTimeFormat | null {
@@ -118,7 +125,9 @@ export function createLocalTimeGate(deps: LocalTimeGateDeps): LocalTimeGate {
       let bySite = await readSites(false);
       // A site made since the sites were read: read them again.
       if (targets.some((t) => !bySite.has(t.siteId))) bySite = await readSites(true);
-      const openings = new Map<string, number>();
+      const minute = Math.floor(now / 60_000);
+      if (answers.minute !== minute) answers = { minute, byKey: new Map() };
+      const openings = answers.byKey;
       const sendable: DeliveryTarget[] = [];
       const waiting: { recipient: DeliveryTarget; notBefore: number }[] = [];
       const expired: DeliveryTarget[] = [];
@@ -141,10 +150,11 @@ export function createLocalTimeGate(deps: LocalTimeGateDeps): LocalTimeGate {
         if (opensAt === undefined) {
           const window = quiet !== null ? openOutside(quiet) : ((site?.sendWindow == null ? null : windowOf(site.sendWindow)) ?? defaultWindow);
           // An unknown default zone was refused at start-up; this only guards the type.
-          opensAt = formatter === null ? now : nextOpening(now, zone!, formatter, window);
+          const next = formatter === null ? now : nextOpening(now, zone!, formatter, window);
+          opensAt = next <= now ? 0 : next;
           openings.set(key, opensAt);
         }
-        if (opensAt <= now) sendable.push(target);
+        if (opensAt === 0) sendable.push(target);
         // TTL 0 is "now or never": a closed window means never. Otherwise what the TTL would end
         // before the opening is dropped now rather than sent late.
         else if (send.ttlSeconds === 0 || opensAt >= send.expiresAt) expired.push(target);
