@@ -411,6 +411,9 @@ async function spawnWorkers(count: number, schema: string, keys: { publicKey: st
     SINO_PUSH_ALLOW_PRIVATE: "true",
     SINO_PUSH_CA_FILE: tls.caPath,
     SINO_LOG_LEVEL: "warn",
+    // A bench runs at any hour: its marketing send is not held for the subscribers' local window
+    // (the local-time gate still runs, every target open).
+    SINO_SEND_WINDOW: "00:00-00:00",
     // Names the workers' PostgreSQL backends, so their CPU can be read (pg_stat_activity + /proc).
     PGAPPNAME: workerApplicationName(schema),
     // As the test setup does for the whole test database: catalog queries on a busy shared cluster

@@ -9,6 +9,7 @@ import { auditCommand, type AuditOptions } from "./audit.js";
 import { segmentsCountCommand, segmentsCreateCommand, segmentsListCommand } from "./segments.js";
 import { templatesListCommand } from "./templates.js";
 import { sendCommand, type SendOptions } from "./send.js";
+import { sendStatusCommand } from "./send-status.js";
 import { tagsCommand, type TagsOptions } from "./tags.js";
 import { usersListCommand, usersResetPasswordCommand } from "./users.js";
 import { generateVapidKeys } from "../push/vapid-keys.js";
@@ -201,6 +202,16 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
       const schedule = options.schedule ?? agendar;
       const merged = { ...options, ...(channel === undefined ? {} : { channel }), ...(schedule === undefined ? {} : { schedule }) };
       process.exitCode = await sendCommand(merged, io, translator);
+    });
+
+  program
+    .command("status")
+    .description(t("local-time:cli.description"))
+    .argument("<id>", t("local-time:cli.id"))
+    .option("--server <url>", t("cli:send.server"))
+    .option("--token <token>", t("cli:send.token"))
+    .action(async (id: string, options: ApiTarget) => {
+      process.exitCode = await sendStatusCommand(id, options, io, translator);
     });
 
   const tags = program.command("tags").description(t("cli:commands.tags"));

@@ -11,6 +11,7 @@ import { createPushCounter, type DeliveryMetrics } from "./push-metrics.js";
 import { createSendService, type SendService } from "./send-service.js";
 import type { LoopObservers } from "./loop-observers.js";
 import { createWorker, type DeliveryLogger, type StopOptions } from "./worker.js";
+import type { LocalTimeGate } from "./gates/local-time-gate.js";
 
 export interface DeliveryEngineDeps {
   /** With `sites`, a declarative push's links written as paths are made against the subscriber's site. */
@@ -34,6 +35,8 @@ export interface DeliveryEngineDeps {
   readonly observers?: LoopObservers;
   /** SINO_PUBLIC_URL, for the Declarative Web Push form's absolute links; absent: classic pushes only. */
   readonly publicUrl?: string;
+  /** local-time: holds marketing outside each subscriber's window (createLocalTimeGate); absent: nothing is held. */
+  readonly localTime?: LocalTimeGate;
 }
 
 export interface DeliveryEngine extends SendService {
@@ -106,6 +109,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     ...(deps.publicUrl === undefined ? {} : { publicUrl: deps.publicUrl, ...(sitesRepository === undefined ? {} : { siteOrigins: readSiteOrigins(sitesRepository) }) }),
     ...(deps.workerId === undefined ? {} : { id: deps.workerId }),
     ...(deps.observers === undefined ? {} : { observers: deps.observers }),
+    ...(deps.localTime === undefined ? {} : { localTime: deps.localTime }),
   });
   const sends = createSendService({
     notifications,

@@ -18,6 +18,8 @@ import { createWebhookDispatcher, type WebhookDispatcher } from "./webhooks/disp
 import { createWebhookClient } from "./webhooks/webhook-client.js";
 import type { LoopComponent, LoopObservers, RuntimeObservers } from "./loop-observers.js";
 import type { DeliveryLogger } from "./worker.js";
+import { createLocalTimeGate } from "./gates/local-time-gate.js";
+import { DEFAULT_TIME_ZONE } from "../shared/time/zoned-time.js";
 
 /** The part of the configuration delivery reads (the server's `Config` has this shape). */
 export interface DeliveryRuntimeConfig {
@@ -30,6 +32,10 @@ export interface DeliveryRuntimeConfig {
   /** SINO_*_RETENTION_DAYS (absent: no retention pass). */
   readonly retention?: RetentionOptions;
   readonly webhooks: WebhookRuntimeOptions & { readonly allowPrivateAddresses: boolean };
+  /** SINO_TIME_ZONE: the zone of subscribers (and sites) that report none; default America/Sao_Paulo. */
+  readonly timeZone?: string;
+  /** SINO_SEND_WINDOW: when marketing goes out in each subscriber's zone; default 08:00-21:00. */
+  readonly sendWindow?: string;
 }
 
 /** How this process delivers webhooks (the SINO_WEBHOOK_* options). */
@@ -129,6 +135,11 @@ export function createDeliveryRuntime(
     ...(metrics === undefined ? {} : { metrics }),
     observers,
     publicUrl: config.publicUrl,
+    localTime: createLocalTimeGate({
+      defaultTimeZone: config.timeZone ?? DEFAULT_TIME_ZONE,
+      ...(config.sendWindow === undefined ? {} : { defaultWindow: config.sendWindow }),
+      sites: () => repositories.sites.listPlain(),
+    }),
     async defaultIcon() {
       const organisation = await repositories.organisation.get();
       return organisation.logo === null || organisation.updatedAt === null ? null : organisationLogoUrl(config.publicUrl, organisation.updatedAt);

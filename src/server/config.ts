@@ -8,6 +8,7 @@ import { DEFAULT_PUSH_HOSTS, MAX_ENDPOINT_LENGTH, type EndpointPolicy } from "..
 import { DEFAULT_MAX_IN_FLIGHT_PER_ORIGIN, DEFAULT_PUSH_TIMEOUT_MS } from "../push/transport.js";
 import { parseVapidKeys, type VapidKeys } from "../push/vapid-keys.js";
 import { DEFAULT_TIME_ZONE } from "../shared/time/zoned-time.js";
+import { DEFAULT_SEND_WINDOW, parseDailyWindow } from "../shared/time/daily-window.js";
 import { DEFAULT_POOL_SIZE } from "../store/database.js";
 import { createTranslator, type Translator } from "./i18n.js";
 
@@ -53,6 +54,8 @@ export interface Config {
   readonly retention: RetentionConfig;
   /** SINO_TIME_ZONE: IANA time zone the stats' days are counted in. */
   readonly timeZone: string;
+  /** SINO_SEND_WINDOW: `HH:MM-HH:MM` in each subscriber's zone when marketing goes out (a site may set its own). */
+  readonly sendWindow: string;
   /** SINO_SITE_SUBSCRIBE_RATE_LIMIT / SINO_SITE_MAX_SUBSCRIPTIONS: abuse limits of registered sites. */
   readonly sites: SitesConfig;
   /** SINO_STREAMS_MAX / SINO_STREAMS_MAX_PER_ADDRESS: open public live streams (Avisos) allowed. */
@@ -312,8 +315,13 @@ const OPTIONS = {
   }),
   SINO_TIME_ZONE: option({
     default: DEFAULT_TIME_ZONE,
-    doc: "IANA time zone the Painel's daily statistics are counted in.",
+    doc: "IANA time zone the Painel's daily statistics are counted in; also the zone of subscribers that reported none, on sites that set none.",
     schema: (d, m) => z.string().default(d).refine(isTimeZone, m("timeZone")),
+  }),
+  SINO_SEND_WINDOW: option({
+    default: DEFAULT_SEND_WINDOW,
+    doc: "Hours (HH:MM-HH:MM, in each subscriber's time zone) when marketing pushes go out; outside them they wait for the opening. A site may set its own; 00:00-00:00 is all day.",
+    schema: (d, m) => z.string().default(d).refine((v) => parseDailyWindow(v) !== undefined, m("sendWindow")),
   }),
   SINO_SITE_SUBSCRIBE_RATE_LIMIT: option({
     default: 30,
@@ -513,6 +521,7 @@ function createEnvSchema(t: Translator["t"]) {
         maxChannelsPerSubscription: v.SINO_MAX_CHANNELS_PER_SUBSCRIPTION,
         hygiene: Object.freeze({ expiryDays: v.SINO_SUBSCRIPTION_EXPIRY_DAYS, warningDays: v.SINO_SUBSCRIPTION_WARNING_DAYS }),
         timeZone: v.SINO_TIME_ZONE,
+        sendWindow: v.SINO_SEND_WINDOW,
         sites: Object.freeze({
           subscribeRateLimit: v.SINO_SITE_SUBSCRIBE_RATE_LIMIT,
           maxSubscriptionsPerSite: v.SINO_SITE_MAX_SUBSCRIPTIONS,

@@ -16,6 +16,7 @@ import type { WebhookEvent } from "../shared/api/webhook-events.js";
 import { removeSubscriptionsLogged } from "./subscription-removals.js";
 import { writeTransaction } from "./write-transaction.js";
 import { groupRetryCauses, pushServiceHost, recordRetryCauses, type RetryCauseInput } from "./retry-causes-repository.js";
+import { recordHeld, refreshWaitingUntil, WINDOW_REASON, type HeldRecipients } from "./local-time-store.js";
 
 /** A range job held by one lane: subscriptions with `cursor < id <= toId` are still to be sent. */
 export interface ClaimedJob {
@@ -36,6 +37,9 @@ export interface DeliveryTarget {
   readonly siteId: number;
   /** The browser shows Declarative Web Push messages: it gets the send's declarative payload. */
   readonly declarative: boolean;
+  /** local-time: the IANA zone the bell reported (null: none), and the subscriber's own quiet hours `HH:MM-HH:MM`. */
+  readonly timeZone: string | null;
+  readonly quietHours: string | null;
 }
 
 export interface NewRetry {
@@ -60,6 +64,8 @@ export interface RangeBatchResult {
   /** 403: the subscription is kept and flagged (counted as failed too). */
   readonly flagged: readonly number[];
   readonly retries: readonly NewRetry[];
+  /** local-time: held for the subscribers' windows (waiting) or dropped as their TTL ends first (expired). */
+  readonly held?: HeldRecipients | undefined;
 }
 
 export interface FailedRecipient {
@@ -81,6 +87,8 @@ export interface ClaimedRetry {
   readonly subscriptionId: number;
   readonly attempt: number;
   readonly target: DeliveryTarget | undefined;
+  /** local-time: a first attempt that waited for the subscriber's window (counted in `waiting`, not `retrying`). */
+  readonly waited: boolean;
 }
 
 export type RetryOutcome =
@@ -140,8 +148,28 @@ export interface TargetsAudience {
 
 const INSERT_CHUNK = 500;
 
-function toTarget(row: { id: number | string; endpoint: string; p256dh: string; auth: string; person_id: string | null; site_id: number | string; declarative: number | string }): DeliveryTarget {
-  return { id: Number(row.id), endpoint: row.endpoint, p256dh: row.p256dh, auth: row.auth, personId: row.person_id, siteId: Number(row.site_id), declarative: Number(row.declarative) === 1 };
+function toTarget(row: {
+  id: number | string;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  person_id: string | null;
+  site_id: number | string;
+  declarative: number | string;
+  time_zone: string | null;
+  quiet_hours: string | null;
+}): DeliveryTarget {
+  return {
+    id: Number(row.id),
+    endpoint: row.endpoint,
+    p256dh: row.p256dh,
+    auth: row.auth,
+    personId: row.person_id,
+    siteId: Number(row.site_id),
+    declarative: Number(row.declarative) === 1,
+    timeZone: row.time_zone,
+    quietHours: row.quiet_hours,
+  };
 }
 
 /**
@@ -191,7 +219,7 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
   async function listTargets(job: ClaimedJob, cursor: number, limit: number, audience?: TargetsAudience): Promise<DeliveryTarget[]> {
     const rows = await db
       .selectFrom("subscriptions")
-      .select(["id", "endpoint", "p256dh", "auth", "person_id", "site_id", "declarative"])
+      .select(["id", "endpoint", "p256dh", "auth", "person_id", "site_id", "declarative", "time_zone", "quiet_hours"])
       .where("id", ">", cursor)
       .where("id", "<=", job.toId)
       // A people send's targets are few and scattered over the whole id range (each person's
@@ -253,6 +281,7 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
         await trx.insertInto("delivery_retries").values(rows.slice(i, i + INSERT_CHUNK)).execute();
       }
       if (result.retries.length > 0) await recordRetryCauses(trx, job.notificationId, groupRetryCauses(result.retries), lease.now);
+      await recordHeld(trx, job.notificationId, result.held, lease.now); // local-time
       const recipients = recipientResults(result);
       await insertRecipientRows(trx, job.notificationId, recipients, lease.now);
       await enqueueIfHooked(trx, () => recipientEvents(job.notificationId, recipients), lease.now);
@@ -354,7 +383,7 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
     const ids = rows.map((r) => Number(r.subscription_id));
     const subscriptions = await db
       .selectFrom("subscriptions")
-      .select(["id", "endpoint", "p256dh", "auth", "person_id", "site_id", "declarative"])
+      .select(["id", "endpoint", "p256dh", "auth", "person_id", "site_id", "declarative", "time_zone", "quiet_hours"])
       .where("id", "in", ids)
       .execute();
     const byId = new Map(subscriptions.map((s) => [Number(s.id), toTarget(s)]));
@@ -364,6 +393,7 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
       subscriptionId: Number(r.subscription_id),
       attempt: Number(r.attempt),
       target: byId.get(Number(r.subscription_id)),
+      waited: r.last_reason === WINDOW_REASON,
     }));
   }
 
@@ -380,7 +410,9 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
       // Ascending ids: two lanes settling retries of the same sends lock them in the same order.
       for (const notificationId of [...byNotification.keys()].sort((a, b) => a - b)) {
         await lockNotification(trx, notificationId);
-        const counts = { accepted: 0, failed: 0, removed: 0, settled: 0 };
+        const counts = { accepted: 0, failed: 0, removed: 0, settled: 0, expired: 0 };
+        // local-time: waiting rows settled (or moved on to a retry) leave `waiting`, not `retrying`.
+        const waited = { settled: 0, retrying: 0 };
         const gone: number[] = [];
         const flagged: number[] = [];
         const events: WebhookEvent[] = [];
@@ -396,7 +428,8 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
               .set({ attempt: retry.attempt + 1, not_before: outcome.notBefore, last_reason: outcome.reason, lease_owner: null, lease_until: 0 })
               .executeTakeFirst();
             if (moved.numUpdatedRows > 0n) {
-              await row.set({ attempts: retry.attempt, reason: outcome.reason, updated_at: lease.now }).execute();
+              if (retry.waited) waited.retrying++;
+              await row.set({ ...(retry.waited ? { outcome: "retrying" as const } : {}), attempts: retry.attempt, reason: outcome.reason, updated_at: lease.now }).execute();
               causes.push({
                 host: retry.target === undefined ? "?" : pushServiceHost(retry.target.endpoint),
                 reason: outcome.reason,
@@ -413,7 +446,8 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
             .where("lease_owner", "=", lease.owner)
             .executeTakeFirst();
           if (deleted.numDeletedRows === 0n) continue; // lease lost: whoever holds it now counts it
-          counts.settled++;
+          if (retry.waited) waited.settled++;
+          else counts.settled++;
           let final: RecipientResult["outcome"];
           let reason: string | null = null;
           if (outcome.kind === "accepted") {
@@ -425,6 +459,11 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
             reason = "gone";
             if (retry.target !== undefined) gone.push(retry.subscriptionId);
             else reason = "removed"; // gone before its retry (unsubscribed, hygiene)
+          } else if (retry.waited && outcome.reason === "expired") {
+            // local-time: its TTL ended while it waited (no worker was up at the opening): dropped.
+            counts.expired++;
+            final = "expired";
+            reason = "expired";
           } else {
             counts.failed++;
             final = "failed";
@@ -440,18 +479,21 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
         }
         await enqueueIfHooked(trx, () => events, lease.now);
         await recordRetryCauses(trx, notificationId, groupRetryCauses(causes), lease.now);
-        if (counts.settled > 0) {
+        if (counts.settled > 0 || waited.settled > 0 || waited.retrying > 0) {
           await trx
             .updateTable("notifications")
             .set((eb) => ({
               accepted: eb("accepted", "+", counts.accepted),
               failed: eb("failed", "+", counts.failed),
               removed: eb("removed", "+", counts.removed),
-              retrying: eb("retrying", "-", counts.settled),
+              retrying: eb("retrying", "+", waited.retrying - counts.settled),
+              waiting: eb("waiting", "-", waited.settled + waited.retrying),
+              expired: eb("expired", "+", counts.expired),
             }))
             .where("id", "=", notificationId)
             .execute();
         }
+        if (waited.settled > 0 || waited.retrying > 0) await refreshWaitingUntil(trx, notificationId); // local-time
         await removeSubscriptionsLogged(trx, gone, "gone", lease.now);
         if (flagged.length > 0) await trx.updateTable("subscriptions").set({ vapid_mismatch_at: lease.now }).where("id", "in", flagged).execute();
         await finishIfSettled(trx, notificationId, lease.now);
@@ -503,7 +545,7 @@ function recipientEvents(notificationId: number, results: readonly RecipientResu
 /**
  * Marks a send finished once no job and no retry is left, exactly once (the status guard). A
  * target that vanished before its range was reached (unsubscribed meanwhile) was never counted:
- * it is added to `removed` here, so that accepted + failed + removed = queued.
+ * it is added to `removed` here, so that accepted + failed + removed + expired = queued.
  */
 async function finishIfSettled(trx: Kysely<Schema>, notificationId: number, now: number): Promise<void> {
   const pendingJob = await trx
@@ -525,7 +567,7 @@ async function finishIfSettled(trx: Kysely<Schema>, notificationId: number, now:
     .updateTable("notifications")
     .set({
       status: sql`case when accepted = 0 and failed > 0 then 'failed' else 'completed' end`,
-      removed: sql`case when queued - accepted - failed > removed then queued - accepted - failed else removed end`,
+      removed: sql`case when queued - accepted - failed - expired > removed then queued - accepted - failed - expired else removed end`,
       finished_at: now,
     })
     .where("id", "=", notificationId)

@@ -113,6 +113,10 @@ export interface Notification {
   readonly data: unknown;
   /** The Push API declarative form of `payload` (a template, when personalised); null: classic for every browser. */
   readonly declarativePayload: string | null;
+  /** An admin's override of caps, windows and sleeping (breaking news). */
+  readonly exempt: boolean;
+  /** local-time: while targets wait for their window, the earliest opening among them (epoch ms); else null. */
+  readonly waitingUntil: number | null;
 }
 
 export interface DeliveryCounts {
@@ -121,6 +125,9 @@ export interface DeliveryCounts {
   readonly retrying: number;
   readonly failed: number;
   readonly removed: number;
+  /** local-time: held now for their window; and dropped because their TTL would end first. */
+  readonly waiting: number;
+  readonly expired: number;
 }
 
 export interface CreateSendOptions {
@@ -227,7 +234,7 @@ export function createNotificationsRepository(database: DatabaseHandle): Notific
       // so two transactions never wait on each other in opposite orders.
       const cancelled = await trx
         .updateTable("notifications")
-        .set({ status: "cancelled", retrying: 0, finished_at: now })
+        .set({ status: "cancelled", retrying: 0, waiting: 0, waiting_until: null, finished_at: now })
         .where("id", "=", id)
         .where("status", "in", ["scheduled", "queued", "sending"])
         .returningAll()
@@ -239,12 +246,12 @@ export function createNotificationsRepository(database: DatabaseHandle): Notific
       // A lane still holding a job finds it done at its next checkpoint and stops.
       await trx.updateTable("delivery_jobs").set({ done: 1 }).where("notification_id", "=", id).where("done", "=", 0).execute();
       await trx.deleteFrom("delivery_retries").where("notification_id", "=", id).execute();
-      // The retries dropped will never be made: their recipients failed, and say why.
+      // The retries (and pushes waiting for their window) dropped will never be made: their recipients failed, and say why.
       await trx
         .updateTable("notification_recipients")
         .set({ outcome: "failed", reason: "cancelled", updated_at: now })
         .where("notification_id", "=", id)
-        .where("outcome", "=", "retrying")
+        .where("outcome", "in", ["retrying", "waiting"])
         .execute();
       return toNotification(cancelled);
     });
@@ -576,9 +583,13 @@ export function toNotification(row: Selectable<NotificationsTable>): Notificatio
       retrying: Number(row.retrying),
       failed: Number(row.failed),
       removed: Number(row.removed),
+      waiting: Number(row.waiting),
+      expired: Number(row.expired),
     },
     notice: row.notice,
     ...fullNotificationOf(row),
     declarativePayload: row.declarative_payload,
+    exempt: Number(row.exempt) === 1,
+    waitingUntil: row.waiting_until === null ? null : Number(row.waiting_until),
   };
 }

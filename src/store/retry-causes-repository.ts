@@ -1,3 +1,4 @@
+import { WINDOW_REASON } from "./local-time-store.js";
 import type { Kysely } from "kysely";
 import type { DatabaseHandle } from "./database.js";
 import type { Schema } from "./schema.js";
@@ -127,6 +128,8 @@ export function createRetryCausesRepository(database: DatabaseHandle): RetryCaus
           .selectFrom("delivery_retries")
           .select((eb) => [eb.fn.countAll<number | string>().as("n"), eb.fn.min("not_before").as("next")])
           .where("notification_id", "=", notificationId)
+          // local-time: pushes waiting for the subscriber's window are not retries (counts.waiting, waitingUntil).
+          .where("last_reason", "<>", WINDOW_REASON)
           .executeTakeFirstOrThrow(),
         db
           .selectFrom("notification_retry_causes")

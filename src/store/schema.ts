@@ -186,6 +186,8 @@ export interface NotificationsTable {
   waiting: Generated<number>;
   /** Targets whose TTL ran out while they waited: dropped, never sent late. */
   expired: Generated<number>;
+  /** While targets wait for their window: the earliest opening among them (epoch ms); else null. */
+  waiting_until: Generated<number | null>;
 }
 
 export type NotificationCategory = "marketing" | "transactional";
@@ -205,7 +207,7 @@ export interface NotificationTargetsTable {
 }
 
 /** What became of one push: `accepted` | `retrying` | `failed` | `removed`. */
-export type RecipientOutcome = "accepted" | "retrying" | "failed" | "removed";
+export type RecipientOutcome = "accepted" | "retrying" | "failed" | "removed" | "waiting" | "expired";
 
 /** One row per (send, subscription), written when its first attempt settles and updated by its retries. */
 export interface NotificationRecipientsTable {

@@ -64,6 +64,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       SINO_PUSH_ALLOW_PRIVATE: "true",
       SINO_LOG_LEVEL: process.env.SINO_TEST_LOG_LEVEL ?? "warn",
       SINO_WEB_DIR: resolve("dist/web"),
+      // Tests run at any hour: marketing is not held for a send window unless a test sets one.
+      SINO_SEND_WINDOW: "00:00-00:00",
       ...options.env,
     });
     const server = await startRacingOtherRuns(() =>

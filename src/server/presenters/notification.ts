@@ -37,6 +37,7 @@ export function presentNotification(send: StoredNotification): Notification {
     createdAt: new Date(send.createdAt).toISOString(),
     finishedAt: iso(send.finishedAt),
     counts: { ...send.counts },
+    waitingUntil: iso(send.waitingUntil),
     notice: send.notice,
     actions: send.actions.map(({ label, url }) => ({ label, url })),
     renotify: send.renotify,

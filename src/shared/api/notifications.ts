@@ -241,6 +241,10 @@ export const notificationCountsSchema = z.object({
   failed: z.number(),
   /** The push service said the subscription is gone (404/410): removed. */
   removed: z.number(),
+  /** Marketing held for the subscriber's window (local time, quiet hours): goes at its opening. */
+  waiting: z.number(),
+  /** Dropped because the TTL would end before the subscriber's window opens: never sent late. */
+  expired: z.number(),
   /** What service workers reported (POST /events); on a single notification's answer (GET /notifications/:id). */
   shown: z.number().optional(),
   clicked: z.number().optional(),
@@ -285,6 +289,8 @@ export const notificationSchema = z.object({
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
   counts: notificationCountsSchema,
+  /** While targets wait for their window: the next opening (when the next of them go); else null. */
+  waitingUntil: z.string().nullable(),
   /** Whether the public Avisos page shows it. */
   notice: z.enum(NOTICE_VISIBILITIES),
   /** Action buttons, in order (ids "1" and "2"). */

@@ -5,7 +5,7 @@ import { z } from "zod";
  * subscription it went to, with the person it belonged to (if any) and what its service worker
  * reported. Never endpoints or keys.
  */
-export const RECIPIENT_OUTCOMES = ["accepted", "retrying", "failed", "removed"] as const;
+export const RECIPIENT_OUTCOMES = ["accepted", "retrying", "failed", "removed", "waiting", "expired"] as const;
 export type RecipientOutcome = (typeof RECIPIENT_OUTCOMES)[number];
 
 export const RECIPIENTS_PAGE_SIZE = 100;
@@ -20,7 +20,7 @@ export const recipientSchema = z.object({
   userId: z.string().nullable(),
   site: recipientSiteSchema,
   outcome: z.enum(RECIPIENT_OUTCOMES),
-  /** The classifier's reason for `failed` or `retrying` (`server_error`, `expired`, …); `gone` for `removed`. */
+  /** The classifier's reason for `failed` or `retrying` (`server_error`, `expired`, …); `gone` for `removed`; `window` for `waiting` (local-time). */
   reason: z.string().nullable(),
   attempts: z.number().int(),
   updatedAt: z.string(),

@@ -1,19 +1,21 @@
 import type { SinoMigration } from "./migration.js";
-import { accounts } from "./0009-accounts.js";
-import { channels } from "./0005-channels.js";
-import { delivery } from "./0002-delivery.js";
-import { identity } from "./0011-identity.js";
+
 import { initial } from "./0001-initial.js";
+import { delivery } from "./0002-delivery.js";
 import { operators } from "./0003-operators.js";
-import { people } from "./0007-people.js";
-import { segmentKeys } from "./0013-segment-keys.js";
-import { segments } from "./0008-segments.js";
-import { sendStates } from "./0010-send-states.js";
 import { sends } from "./0004-sends.js";
+import { channels } from "./0005-channels.js";
 import { sites } from "./0006-sites.js";
+import { people } from "./0007-people.js";
+import { segments } from "./0008-segments.js";
+import { accounts } from "./0009-accounts.js";
+import { sendStates } from "./0010-send-states.js";
+import { identity } from "./0011-identity.js";
 import { templates } from "./0012-templates.js";
+import { segmentKeys } from "./0013-segment-keys.js";
 import { fullNotification } from "./0014-full-notification.js";
 import { trustAndKeys } from "./0015-trust-and-keys.js";
+import { localTime } from "./0017-local-time.js";
 import { audit } from "./0020-audit.js";
 
 /**
@@ -37,5 +39,6 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: SinoMi
   ["0013-segment-keys", segmentKeys],
   ["0014-full-notification", fullNotification],
   ["0015-trust-and-keys", trustAndKeys],
+  ["0017-local-time", localTime],
   ["0020-audit", audit],
 ];

@@ -39,7 +39,7 @@ export function streamProgress(
     const data = JSON.stringify(presentNotification(s));
     if (data !== last) {
       last = data;
-      stream.send(NOTIFICATION_PROGRESS_EVENT, s.counts.accepted + s.counts.failed + s.counts.removed, data);
+      stream.send(NOTIFICATION_PROGRESS_EVENT, settled(s), data);
     }
     if (isFinal(s)) close();
   };
@@ -48,7 +48,7 @@ export function streamProgress(
    * Settled counts only grow, so a reading with fewer settled than the last is stale (a poll that
    * started before an engine event) and is dropped: the bar never moves backwards.
    */
-  const settled = (n: Notification) => n.counts.accepted + n.counts.failed + n.counts.removed;
+  const settled = (n: Notification) => n.counts.accepted + n.counts.failed + n.counts.removed + n.counts.expired;
   const offer = (s: Notification) => {
     if (stream.closed) return;
     if (!isFinal(s) && settled(s) < settled(latest)) return;

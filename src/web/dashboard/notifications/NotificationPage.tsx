@@ -15,6 +15,7 @@ import type { Notification } from "../../../shared/api/notifications.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { useNotice } from "../components/useNotice.js";
 import { RetriesCard } from "./RetriesCard.js";
+import { LocalTimeCard } from "./LocalTimeCard.js";
 import { NoticeActions } from "./NoticeActions.js";
 import { ttlText } from "./ttl-text.js";
 import { ListSkeleton } from "../components/ListSkeleton.js";
@@ -75,6 +76,7 @@ export function NotificationPage() {
       <PageHeading title={notification.title} subtitle={t("notifications.send.subtitle", { id: notification.id })} action={<SendActions notification={notification}>{cancelButton}</SendActions>} />
       <Stack spacing={3}>
         <ProgressCard notification={notification} live={progress.live} />
+        <LocalTimeCard notification={notification} />
         {notification.status !== "scheduled" && <RetriesCard notification={notification} />}
         {notification.status !== "scheduled" && <NotificationResults id={notification.id} counts={notification.counts} actions={notification.actions} />}
         {notification.status !== "scheduled" && <RecipientsCard key={notification.status} notificationId={notification.id} />}

@@ -19,8 +19,8 @@ export function NotificationStatusChip({ status, size = "small" }: { status: Not
   return <Chip size={size} color={COLORS[status]} variant={status === "cancelled" || status === "no_recipients" ? "outlined" : "filled"} label={t(`notifications.status.${status}`)} data-testid="send-status" />;
 }
 
-/** Share of the targets settled (accepted, failed or removed), 0–100; a notification to nobody is done. */
-export function settledPercent(counts: { queued: number; accepted: number; failed: number; removed: number }): number {
+/** Share of the targets settled (accepted, failed, removed or expired while waiting), 0–100; a notification to nobody is done. */
+export function settledPercent(counts: { queued: number; accepted: number; failed: number; removed: number; expired?: number }): number {
   if (counts.queued === 0) return 0;
-  return Math.min(100, Math.round(((counts.accepted + counts.failed + counts.removed) / counts.queued) * 100));
+  return Math.min(100, Math.round(((counts.accepted + counts.failed + counts.removed + (counts.expired ?? 0)) / counts.queued) * 100));
 }
