@@ -17,6 +17,7 @@ import { createWebhookDispatcher, type WebhookDispatcher } from "./webhooks/disp
 import { createWebhookClient } from "./webhooks/webhook-client.js";
 import type { LoopComponent, LoopObservers, RuntimeObservers } from "./loop-observers.js";
 import type { DeliveryLogger } from "./worker.js";
+import { createVapidKeyRing } from "./vapid-key-ring.js";
 
 /** The part of the configuration delivery reads (the server's `Config` has this shape). */
 export interface DeliveryRuntimeConfig {
@@ -117,10 +118,13 @@ export function createDeliveryRuntime(
     encryptionThreads: d.encryptionThreads,
   };
   const vapid = createVapidSigner({ keys: vapidKeys, subject: config.vapidSubject });
+  // One ring per process: the lanes and the hygiene warnings share the sites' signers.
+  const keyRing = createVapidKeyRing({ defaultSigner: vapid, keys: repositories.siteKeys });
   const engine = createDeliveryEngine({
     repositories,
     transport,
     vapid,
+    keyRing,
     logger,
     options: engineOptions,
     ...(metrics === undefined ? {} : { metrics }),
@@ -143,6 +147,7 @@ export function createDeliveryRuntime(
   const hygiene = createHygieneTask({
     repository: repositories.hygiene,
     sender: createPushSender({ vapid, transport }),
+    keyRing,
     clock: Date.now,
     logger,
     options: config.hygiene,

@@ -36,6 +36,8 @@ export interface DeliveryTarget {
   readonly siteId: number;
   /** The browser shows Declarative Web Push messages: it gets the send's declarative payload. */
   readonly declarative: boolean;
+  /** The VAPID key (`vapid_keys.id`) the subscription was made with, which its pushes are signed with; null: Sino's default. */
+  readonly vapidKeyId: number | null;
 }
 
 export interface NewRetry {
@@ -140,8 +142,17 @@ export interface TargetsAudience {
 
 const INSERT_CHUNK = 500;
 
-function toTarget(row: { id: number | string; endpoint: string; p256dh: string; auth: string; person_id: string | null; site_id: number | string; declarative: number | string }): DeliveryTarget {
-  return { id: Number(row.id), endpoint: row.endpoint, p256dh: row.p256dh, auth: row.auth, personId: row.person_id, siteId: Number(row.site_id), declarative: Number(row.declarative) === 1 };
+function toTarget(row: { id: number | string; endpoint: string; p256dh: string; auth: string; person_id: string | null; site_id: number | string; declarative: number | string; vapid_key_id: number | string | null }): DeliveryTarget {
+  return {
+    id: Number(row.id),
+    endpoint: row.endpoint,
+    p256dh: row.p256dh,
+    auth: row.auth,
+    personId: row.person_id,
+    siteId: Number(row.site_id),
+    declarative: Number(row.declarative) === 1,
+    vapidKeyId: row.vapid_key_id === null ? null : Number(row.vapid_key_id),
+  };
 }
 
 /**
@@ -191,7 +202,7 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
   async function listTargets(job: ClaimedJob, cursor: number, limit: number, audience?: TargetsAudience): Promise<DeliveryTarget[]> {
     const rows = await db
       .selectFrom("subscriptions")
-      .select(["id", "endpoint", "p256dh", "auth", "person_id", "site_id", "declarative"])
+      .select(["id", "endpoint", "p256dh", "auth", "person_id", "site_id", "declarative", "vapid_key_id"])
       .where("id", ">", cursor)
       .where("id", "<=", job.toId)
       // A people send's targets are few and scattered over the whole id range (each person's
@@ -354,7 +365,7 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
     const ids = rows.map((r) => Number(r.subscription_id));
     const subscriptions = await db
       .selectFrom("subscriptions")
-      .select(["id", "endpoint", "p256dh", "auth", "person_id", "site_id", "declarative"])
+      .select(["id", "endpoint", "p256dh", "auth", "person_id", "site_id", "declarative", "vapid_key_id"])
       .where("id", "in", ids)
       .execute();
     const byId = new Map(subscriptions.map((s) => [Number(s.id), toTarget(s)]));
