@@ -41,6 +41,10 @@ export async function moveToSiteKey(
 ): Promise<SilentMove | "failed" | null> {
   // Only with the permission already granted: a move must never cause a prompt.
   if (deps.notification?.permission !== "granted") return null;
+  // A subscription that does not say its key (a very old browser, a stub) is left as it is: the
+  // move is for one known to be made with another key.
+  const made = existing.options?.applicationServerKey;
+  if (made === null || made === undefined) return null;
   let siteKey: string;
   try {
     siteKey = (await deps.api.getConfig()).vapidPublicKey;
@@ -48,7 +52,7 @@ export async function moveToSiteKey(
     return null;
   }
   const key = base64UrlToBytes(siteKey);
-  if (sameKey(existing.options.applicationServerKey, key)) return null;
+  if (sameKey(made, key)) return null;
   const old = toSubscriptionJson(existing.toJSON());
   const previous = old === null ? undefined : { endpoint: old.endpoint, auth: old.keys.auth };
   try {
