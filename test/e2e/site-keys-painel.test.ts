@@ -87,5 +87,5 @@ describe("a site's VAPID key in the Painel", () => {
     } finally {
       await page.close();
     }
-  });
+  }, 120_000);
 });

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ChangeEvent } from "react";
+import { useEffect, useMemo, useRef, useState, type ChangeEvent } from "react";
 import { useTranslation } from "react-i18next";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
@@ -34,8 +34,17 @@ type Mode = SetSiteKeyRequest["mode"];
  * public keys are ever shown.
  */
 export function SiteKeysDialog({ site, timeZone, onClose, api: given }: { site: Site | null; timeZone: string; onClose: () => void; api?: SiteKeysApi }) {
-  const { t } = useTranslation();
   const api = useMemo(() => given ?? createSiteKeysApi(), [given]);
+  return (
+    <Dialog open={site !== null} onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="site-keys-title" aria-describedby="site-keys-intro">
+      {/* Keyed by the site: each opening starts from a clean form. */}
+      {site !== null && <SiteKeysBody key={site.id} site={site} timeZone={timeZone} onClose={onClose} api={api} />}
+    </Dialog>
+  );
+}
+
+function SiteKeysBody({ site, timeZone, onClose, api }: { site: Site; timeZone: string; onClose: () => void; api: SiteKeysApi }) {
+  const { t } = useTranslation();
   const [keys, setKeys] = useState<SiteKeys | null>(null);
   const [mode, setMode] = useState<Mode>("generate");
   const [keyText, setKeyText] = useState("");
@@ -43,16 +52,10 @@ export function SiteKeysDialog({ site, timeZone, onClose, api: given }: { site: 
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const siteId = site?.id ?? null;
+  const siteId = site.id;
+  const fileInput = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
-    setKeys(null);
-    setError(null);
-    setDone(null);
-    setKeyText("");
-    setFileName(null);
-    setMode("generate");
-    if (siteId === null) return;
     let live = true;
     api.getSiteKeys(siteId).then(
       (loaded) => live && setKeys(loaded),
@@ -72,7 +75,6 @@ export function SiteKeysDialog({ site, timeZone, onClose, api: given }: { site: 
   };
 
   const submit = async () => {
-    if (siteId === null) return;
     setBusy(true);
     setError(null);
     setDone(null);
@@ -105,8 +107,8 @@ export function SiteKeysDialog({ site, timeZone, onClose, api: given }: { site: 
   );
 
   return (
-    <Dialog open={site !== null} onClose={() => !busy && onClose()} maxWidth="sm" fullWidth aria-labelledby="site-keys-title" aria-describedby="site-keys-intro">
-      <DialogTitle id="site-keys-title">{t("keys.painel.sectionNamed", { origin: site?.origin ?? "" })}</DialogTitle>
+    <>
+      <DialogTitle id="site-keys-title">{t("keys.painel.sectionNamed", { origin: site.origin })}</DialogTitle>
       <DialogContent>
         <DialogContentText id="site-keys-intro" sx={{ mb: 2 }}>
           {t("keys.painel.intro")}
@@ -160,10 +162,11 @@ export function SiteKeysDialog({ site, timeZone, onClose, api: given }: { site: 
                   slotProps={{ htmlInput: { spellCheck: false, "data-testid": "site-key-text" } }}
                 />
                 <Stack direction="row" spacing={1} sx={{ mt: 1, alignItems: "center" }}>
-                  <Button component="label" size="small" variant="outlined" startIcon={<UploadFileOutlined />}>
+                  {/* The file input stays hidden (a native one is unlabelled and unstylable); the button opens it. */}
+                  <Button size="small" variant="outlined" startIcon={<UploadFileOutlined />} onClick={() => fileInput.current?.click()}>
                     {t("keys.painel.file")}
-                    <input type="file" hidden accept=".json,.pem,.key,.txt,application/json,text/plain" onChange={(event) => void readFile(event)} />
                   </Button>
+                  <input ref={fileInput} type="file" hidden accept=".json,.pem,.key,.txt,application/json,text/plain" onChange={(event) => void readFile(event)} />
                   {fileName !== null && <Typography variant="body2">{t("keys.painel.fileChosen", { name: fileName })}</Typography>}
                 </Stack>
               </Box>
@@ -202,6 +205,6 @@ export function SiteKeysDialog({ site, timeZone, onClose, api: given }: { site: 
           {t("keys.painel.confirm")}
         </Button>
       </DialogActions>
-    </Dialog>
+    </>
   );
 }
