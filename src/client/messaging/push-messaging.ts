@@ -9,7 +9,7 @@ import { base64UrlToBytes, sameKey } from "./base64url.js";
 import { CONSOLE_MESSAGES } from "./console-messages.js";
 import { toSubscriptionJson } from "./subscription-json.js";
 import { TimeoutError, withTimeout } from "./with-timeout.js";
-import { moveToSiteKey, type SilentMove } from "./silent-move.js";
+import { applicationServerKeyOf, moveToSiteKey, type SilentMove } from "./silent-move.js";
 
 /** The part of `Notification` the bell needs (absent where the API is). */
 export interface NotificationPermissionApi {
@@ -118,7 +118,7 @@ export function createPushMessaging(deps: PushMessagingDeps): PushMessaging {
     let channels: string[] | null = null;
     let identified: UserClaim | null = null;
     try {
-      const registered = await register(token, moved ?? undefined);
+      const registered = await register(token, moved ?? { applicationServerKey: applicationServerKeyOf(existing) });
       channels = registered.subscription.channels ?? null;
       identified = registered.identified;
     } catch (error) {
@@ -143,10 +143,16 @@ export function createPushMessaging(deps: PushMessagingDeps): PushMessaging {
    * refused identity is dropped (the page identifies again on its next sign-in or visit), and the
    * console says why.
    */
-  async function register(token: PushSubscriptionJson, move?: SilentMove): Promise<RegisteredSubscription & { identified: UserClaim | null }> {
+  async function register(
+    token: PushSubscriptionJson,
+    made?: SilentMove | { readonly applicationServerKey: string | undefined },
+  ): Promise<RegisteredSubscription & { identified: UserClaim | null }> {
     const user = deps.identity?.read() ?? null;
+    // The key it was made with (the server signs its pushes with that one) and, after a silent
+    // move, the replaced subscription as proof and the "migrada" mark.
+    const move = made !== undefined && "subscription" in made ? made : undefined;
     const previous = move?.previous;
-    const extras = move === undefined ? undefined : { applicationServerKey: move.applicationServerKey, migrated: true };
+    const extras = made === undefined ? undefined : { applicationServerKey: made.applicationServerKey, ...(move === undefined ? {} : { migrated: true }) };
     if (user) {
       try {
         return { ...(await api.registerSubscription(token, previous, user, extras)), identified: user };
@@ -224,7 +230,7 @@ export function createPushMessaging(deps: PushMessagingDeps): PushMessaging {
     }
     let registered: Awaited<ReturnType<typeof register>>;
     try {
-      registered = await register(token);
+      registered = await register(token, { applicationServerKey: applicationServerKeyOf(subscription) });
     } catch (error) {
       // Never show "on" for a subscription the server does not have: undo it in the browser.
       await subscription.unsubscribe().catch(() => false);

@@ -69,3 +69,16 @@ export async function moveToSiteKey(
     return "failed";
   }
 }
+
+/**
+ * The key a subscription was made with, base64url (what the registration sends, so the server
+ * records the key it must sign with); undefined when the browser does not say.
+ */
+export function applicationServerKeyOf(subscription: Pick<PushSubscription, "options">): string | undefined {
+  const key = subscription.options?.applicationServerKey;
+  if (key === null || key === undefined) return undefined;
+  const bytes = new Uint8Array(key);
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
