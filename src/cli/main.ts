@@ -12,6 +12,7 @@ import { sendCommand, type SendOptions } from "./send.js";
 import { sendStatusCommand } from "./send-status.js";
 import { tagsCommand, type TagsOptions } from "./tags.js";
 import { usersListCommand, usersResetPasswordCommand } from "./users.js";
+import { keysSetCommand, keysShowCommand } from "./keys.js";
 import { generateVapidKeys } from "../push/vapid-keys.js";
 import { loadConfig } from "../server/config.js";
 import { createTranslator, type Translator } from "../server/i18n.js";
@@ -307,6 +308,39 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
     .action(() => {
       const keys = generateVapidKeys();
       io.stdout(`SINO_VAPID_PUBLIC_KEY=${keys.publicKey}\nSINO_VAPID_PRIVATE_KEY=${keys.privateKey}\n`);
+    });
+
+  // `sino keys`: a site's VAPID keys (issue 20).
+  const keys = program.command("keys").description(t("keys:cli.keys"));
+  const siteOption = () => new Option("--site <site>", t("keys:cli.siteOption")).makeOptionMandatory();
+  keys
+    .command("show")
+    .description(t("keys:cli.show"))
+    .addOption(siteOption())
+    .action(async (options: { site: string }) => {
+      process.exitCode = await keysShowCommand(options.site, loadConfig(io.env, translator), io, translator);
+    });
+  keys
+    .command("generate")
+    .description(t("keys:cli.generate"))
+    .addOption(siteOption())
+    .action(async (options: { site: string }) => {
+      process.exitCode = await keysSetCommand(options.site, { kind: "generate" }, loadConfig(io.env, translator), io, translator);
+    });
+  keys
+    .command("default")
+    .description(t("keys:cli.default"))
+    .addOption(siteOption())
+    .action(async (options: { site: string }) => {
+      process.exitCode = await keysSetCommand(options.site, { kind: "default" }, loadConfig(io.env, translator), io, translator);
+    });
+  keys
+    .command("import")
+    .description(t("keys:cli.import"))
+    .addOption(siteOption())
+    .argument("<arquivo>", t("keys:cli.import"))
+    .action(async (file: string, options: { site: string }) => {
+      process.exitCode = await keysSetCommand(options.site, { kind: "import", file }, loadConfig(io.env, translator), io, translator);
     });
 
   // pt-BR help and errors on every command; errors throw (exit code 2) instead of calling

@@ -12,13 +12,20 @@ import { createSendService, type SendService } from "./send-service.js";
 import type { LoopObservers } from "./loop-observers.js";
 import { createWorker, type DeliveryLogger, type StopOptions } from "./worker.js";
 import type { LocalTimeGate } from "./gates/local-time-gate.js";
+import { createVapidKeyRing, type VapidKeyRing } from "./vapid-key-ring.js";
 
 export interface DeliveryEngineDeps {
   /** With `sites`, a declarative push's links written as paths are made against the subscriber's site. */
-  readonly repositories: Pick<Repositories, "notifications" | "deliveryQueue" | "idempotencyKeys"> & Partial<Pick<Repositories, "sites">>;
+  readonly repositories: Pick<Repositories, "notifications" | "deliveryQueue" | "idempotencyKeys"> & Partial<Pick<Repositories, "sites" | "siteKeys">>;
   /** Owned by the caller, who closes it after `stop()`. */
   readonly transport: PushTransport;
+  /** Signs pushes to subscriptions made with Sino's default key. */
   readonly vapid: VapidSigner;
+  /**
+   * The signers of the sites' own keys (each push is signed with its subscription's key). Default:
+   * one over `repositories.siteKeys` when given; without either, every push uses `vapid`.
+   */
+  readonly keyRing?: VapidKeyRing;
   readonly options?: Partial<DeliveryOptions>;
   /** Epoch milliseconds; tests inject one to step over Retry-After and TTL without waiting. */
   readonly clock?: () => number;
@@ -73,6 +80,8 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     clock,
     ...(deps.random === undefined ? {} : { random: deps.random }),
   });
+  const siteKeys = deps.repositories.siteKeys;
+  const keyRing = deps.keyRing ?? (siteKeys === undefined ? undefined : createVapidKeyRing({ defaultSigner: deps.vapid, keys: siteKeys }));
   let pool: EncryptionPool | undefined;
   let started = false;
   const countPushes = deps.metrics === undefined ? undefined : createPushCounter(deps.metrics);
@@ -97,7 +106,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
       async push(send, items, now, payloadOf) {
         // Threads start with the first push, not with the worker: an idle server spends nothing.
         if (pool === undefined && options.encryptionThreads > 0) pool = createEncryptionPool({ threads: options.encryptionThreads });
-        const outcomes = await createBatchPusher(sender, pool).push(send, items, now, payloadOf);
+        const outcomes = await createBatchPusher(sender, pool, keyRing).push(send, items, now, payloadOf);
         countPushes?.(items, outcomes);
         return outcomes;
       },

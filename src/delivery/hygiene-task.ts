@@ -1,4 +1,5 @@
 import type { PushSender } from "../push/sender.js";
+import type { VapidKeyRing } from "./vapid-key-ring.js";
 import { ptBR } from "../shared/i18n/catalog.js";
 import type { HygieneRepository } from "../store/hygiene-repository.js";
 import type { LoopObservers } from "./loop-observers.js";
@@ -37,6 +38,8 @@ export interface HygieneResult {
 export interface HygieneTaskDeps {
   readonly repository: HygieneRepository;
   readonly sender: Pick<PushSender, "send">;
+  /** The signers of the sites' own keys (a warning is signed with its subscription's key); absent: the sender's. */
+  readonly keyRing?: Pick<VapidKeyRing, "signers">;
   readonly clock: () => number;
   readonly logger: DeliveryLogger;
   readonly options: HygieneOptions;
@@ -113,7 +116,15 @@ export function createHygieneTask(deps: HygieneTaskDeps): HygieneTask {
         const targets = await deps.repository.claimWarnings(warnBefore, expireBefore, now, batch);
         // At most once: the claim is stored before the push, so a crash here loses a warning
         // rather than sending two.
-        const outcomes = await Promise.all(targets.map((t) => deps.sender.send({ endpoint: t.endpoint, keys: { p256dh: t.p256dh, auth: t.auth } }, payload, { ttl: 7 * 86_400, urgency: "low" })));
+        const signers = await deps.keyRing?.signers(targets.map((t) => t.vapidKeyId));
+        const outcomes = await Promise.all(
+          targets.map((t) => {
+            const vapid = signers?.get(t.vapidKeyId);
+            // A key row that is gone cannot sign: no warning (the subscription expires as usual).
+            if (signers !== undefined && vapid === undefined) return Promise.resolve({ kind: "skipped" as const });
+            return deps.sender.send({ endpoint: t.endpoint, keys: { p256dh: t.p256dh, auth: t.auth } }, payload, { ttl: 7 * 86_400, urgency: "low" }, vapid);
+          }),
+        );
         warned += outcomes.filter((o) => o.kind === "ok").length;
         if (targets.length < batch) break;
       }

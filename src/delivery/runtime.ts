@@ -20,6 +20,7 @@ import type { LoopComponent, LoopObservers, RuntimeObservers } from "./loop-obse
 import type { DeliveryLogger } from "./worker.js";
 import { createLocalTimeGate } from "./gates/local-time-gate.js";
 import { DEFAULT_TIME_ZONE } from "../shared/time/zoned-time.js";
+import { createVapidKeyRing } from "./vapid-key-ring.js";
 
 /** The part of the configuration delivery reads (the server's `Config` has this shape). */
 export interface DeliveryRuntimeConfig {
@@ -126,10 +127,13 @@ export function createDeliveryRuntime(
     encryptionThreads: d.encryptionThreads,
   };
   const vapid = createVapidSigner({ keys: vapidKeys, subject: config.vapidSubject });
+  // One ring per process: the lanes and the hygiene warnings share the sites' signers.
+  const keyRing = createVapidKeyRing({ defaultSigner: vapid, keys: repositories.siteKeys });
   const engine = createDeliveryEngine({
     repositories,
     transport,
     vapid,
+    keyRing,
     logger,
     options: engineOptions,
     ...(metrics === undefined ? {} : { metrics }),
@@ -157,6 +161,7 @@ export function createDeliveryRuntime(
   const hygiene = createHygieneTask({
     repository: repositories.hygiene,
     sender: createPushSender({ vapid, transport }),
+    keyRing,
     clock: Date.now,
     logger,
     options: config.hygiene,

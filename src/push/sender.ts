@@ -34,6 +34,7 @@ export type PushOutcome = (
 };
 
 export interface PushSenderOptions {
+  /** Signs pushes to subscriptions made with Sino's default key (and whenever no other signer is given). */
   readonly vapid: VapidSigner;
   readonly transport: PushTransport;
   /** Replaceable, e.g. by a worker pool's result; defaults to `encryptPayload`. */
@@ -44,10 +45,13 @@ export interface PushSenderOptions {
 }
 
 export interface PushSender {
-  /** Encrypts `payload` for `target` and sends it; `null` sends a push without data. */
-  send(target: PushTarget, payload: Uint8Array | string | null, options?: SendOptions): Promise<PushOutcome>;
+  /**
+   * Encrypts `payload` for `target` and sends it; `null` sends a push without data. `vapid`: the
+   * signer of the key the subscription was made with (a site's own key); default: the sender's.
+   */
+  send(target: PushTarget, payload: Uint8Array | string | null, options?: SendOptions, vapid?: VapidSigner): Promise<PushOutcome>;
   /** Sends a body already encrypted for the subscription behind `endpoint`. */
-  sendEncrypted(endpoint: string, body: Buffer, options?: SendOptions): Promise<PushOutcome>;
+  sendEncrypted(endpoint: string, body: Buffer, options?: SendOptions, vapid?: VapidSigner): Promise<PushOutcome>;
 }
 
 const DETAIL_CHARS = 200;
@@ -108,14 +112,14 @@ export function createPushSender(options: PushSenderOptions): PushSender {
   }
 
   return {
-    send(target, payload, sendOptions = {}) {
+    send(target, payload, sendOptions = {}, vapid = options.vapid) {
       return deliver(() => {
         const body = payload === null ? Buffer.alloc(0) : encrypt(payload, target.keys);
-        return buildEncryptedPushRequest(target.endpoint, body, sendOptions, options.vapid, payload !== null);
+        return buildEncryptedPushRequest(target.endpoint, body, sendOptions, vapid, payload !== null);
       }, sendOptions);
     },
-    sendEncrypted(endpoint, body, sendOptions = {}) {
-      return deliver(() => buildResolvedPushRequest(endpoint, body, resolved(sendOptions), options.vapid), sendOptions);
+    sendEncrypted(endpoint, body, sendOptions = {}, vapid = options.vapid) {
+      return deliver(() => buildResolvedPushRequest(endpoint, body, resolved(sendOptions), vapid), sendOptions);
     },
   };
 }

@@ -51,6 +51,8 @@ import { registerTemplateRoutes } from "./routes/templates/templates.js";
 import { registerSegmentQueryRoutes } from "./routes/segments/segment-queries.js";
 import { PUBLIC_API_PATHS, pathOf, registerPublicCors } from "./sites/public-cors.js";
 import { createSiteRegistry } from "./sites/site-registry.js";
+import { createSitePublicKeys } from "./sites/site-public-keys.js";
+import { registerSiteKeyRoutes } from "./routes/site-keys/site-keys.js";
 import { registerHttpMetrics } from "./metrics/http-metrics.js";
 import { registerMetricsRoute } from "./metrics/metrics-endpoint.js";
 import type { Metrics } from "./metrics/metrics.js";
@@ -197,6 +199,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // leaves it to its own origin check (registered sites and Sino's own; see public-cors.ts).
   const publicOrigin = new URL(deps.config.publicUrl).origin;
   const siteRegistry = createSiteRegistry({ sites: deps.repositories.sites, publicOrigin, now });
+  const sitePublicKeys = createSitePublicKeys(deps.vapidKeys.publicKey, deps.repositories.siteKeys);
   app.addHook("onRequest", createCsrfGuard(deps.config.publicUrl, { exempt: (request) => PUBLIC_API_PATHS.has(pathOf(request)) }));
   await registerRateLimiting(app);
   await registerOpenApi(app, deps.translator, deps.config.publicUrl, sessionCookieName(new URL(deps.config.publicUrl).protocol === "https:"));
@@ -211,7 +214,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (publicApi) => {
     await registerPublicCors(publicApi, siteRegistry, publicOrigin);
     registerConfigRoutes(publicApi, {
-      vapidPublicKey: deps.vapidKeys.publicKey,
+      publicKeys: sitePublicKeys,
       translator: deps.translator,
       channels,
       maxChannelsPerSubscription,
@@ -229,6 +232,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       endpointPolicy: deps.config.endpointPolicy,
       translator: deps.translator,
       now,
+      publicKeys: sitePublicKeys,
       sites: {
         registry: siteRegistry,
         repository: deps.repositories.sites,
@@ -258,6 +262,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: deps.config.publicUrl,
     identitySecretGraceMs: deps.config.identitySecretGraceMs,
   });
+  registerSiteKeyRoutes(app, { ...operatorDeps, siteKeys: deps.repositories.siteKeys, registry: siteRegistry, defaultPublicKey: deps.vapidKeys.publicKey });
   registerOrganisationRoutes(app, { ...operatorDeps, organisation: deps.repositories.organisation, publicUrl: deps.config.publicUrl });
   registerWebManifest(app, { organisation: deps.repositories.organisation, translator: deps.translator, publicUrl: deps.config.publicUrl });
   registerPeopleLinkRoutes(app, { ...operatorDeps, subscriptions: deps.repositories.subscriptions });

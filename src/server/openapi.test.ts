@@ -43,6 +43,7 @@ describe("the OpenAPI document and the docs page", () => {
         "/api/v1/organisation",
         "/api/v1/organisation/logo",
         "/api/v1/sites/{id}/identity-secret",
+        "/api/v1/sites/{id}/vapid-key",
         "/api/v1/segments",
         "/api/v1/segments/{id}",
         "/api/v1/subscriptions/user",

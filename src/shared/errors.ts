@@ -178,6 +178,21 @@ export const ERROR_STATUS = {
   invalid_audit_action: 400,
   /** GET /audit: `from` / `to` are not ISO 8601 date-times, or `from` is not before `to`. */
   invalid_audit_period: 400,
+  // site-keys (issue 20): a VAPID key pair brought from another sender.
+  /** Not web-push JSON, a PEM EC private key or a base64url private key. */
+  vapid_key_unreadable: 400,
+  /** Only a public key: signing needs the private key. */
+  vapid_key_public_only: 400,
+  /** An RSA/Ed25519 key, or EC on another curve than P-256. */
+  vapid_key_not_p256: 400,
+  /** The private scalar is zero, too large or not 32 bytes. */
+  vapid_key_private_invalid: 400,
+  /** The public key given is not a point on P-256. */
+  vapid_key_off_curve: 400,
+  /** The public key given does not belong to the private key. */
+  vapid_key_mismatch: 400,
+  /** `mode: "import"` without `key`. */
+  vapid_key_missing: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -40,6 +40,8 @@ export interface DeliveryTarget {
   /** local-time: the IANA zone the bell reported (null: none), and the subscriber's own quiet hours `HH:MM-HH:MM`. */
   readonly timeZone: string | null;
   readonly quietHours: string | null;
+  /** The VAPID key (`vapid_keys.id`) the subscription was made with, which its pushes are signed with; null: Sino's default. */
+  readonly vapidKeyId: number | null;
 }
 
 export interface NewRetry {
@@ -158,6 +160,7 @@ function toTarget(row: {
   declarative: number | string;
   time_zone: string | null;
   quiet_hours: string | null;
+  vapid_key_id: number | string | null;
 }): DeliveryTarget {
   return {
     id: Number(row.id),
@@ -169,6 +172,7 @@ function toTarget(row: {
     declarative: Number(row.declarative) === 1,
     timeZone: row.time_zone,
     quietHours: row.quiet_hours,
+    vapidKeyId: row.vapid_key_id === null ? null : Number(row.vapid_key_id),
   };
 }
 
@@ -219,7 +223,7 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
   async function listTargets(job: ClaimedJob, cursor: number, limit: number, audience?: TargetsAudience): Promise<DeliveryTarget[]> {
     const rows = await db
       .selectFrom("subscriptions")
-      .select(["id", "endpoint", "p256dh", "auth", "person_id", "site_id", "declarative", "time_zone", "quiet_hours"])
+      .select(["id", "endpoint", "p256dh", "auth", "person_id", "site_id", "declarative", "time_zone", "quiet_hours", "vapid_key_id"])
       .where("id", ">", cursor)
       .where("id", "<=", job.toId)
       // A people send's targets are few and scattered over the whole id range (each person's
@@ -383,7 +387,7 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
     const ids = rows.map((r) => Number(r.subscription_id));
     const subscriptions = await db
       .selectFrom("subscriptions")
-      .select(["id", "endpoint", "p256dh", "auth", "person_id", "site_id", "declarative", "time_zone", "quiet_hours"])
+      .select(["id", "endpoint", "p256dh", "auth", "person_id", "site_id", "declarative", "time_zone", "quiet_hours", "vapid_key_id"])
       .where("id", "in", ids)
       .execute();
     const byId = new Map(subscriptions.map((s) => [Number(s.id), toTarget(s)]));

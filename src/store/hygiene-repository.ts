@@ -9,6 +9,8 @@ export interface HygieneTarget {
   readonly endpoint: string;
   readonly p256dh: string;
   readonly auth: string;
+  /** The VAPID key the subscription was made with (its warning is signed with it); null: the default. */
+  readonly vapidKeyId: number | null;
 }
 
 export interface HygieneRepository {
@@ -47,9 +49,9 @@ export function createHygieneRepository(database: DatabaseHandle): HygieneReposi
       .set({ warned_at: now })
       .where("id", "in", candidates.map((c) => Number(c.id)))
       .where(due)
-      .returning(["id", "endpoint", "p256dh", "auth"])
+      .returning(["id", "endpoint", "p256dh", "auth", "vapid_key_id"])
       .execute();
-    return claimed.map((r) => ({ id: Number(r.id), endpoint: r.endpoint, p256dh: r.p256dh, auth: r.auth }));
+    return claimed.map((r) => ({ id: Number(r.id), endpoint: r.endpoint, p256dh: r.p256dh, auth: r.auth, vapidKeyId: r.vapid_key_id === null ? null : Number(r.vapid_key_id) }));
   }
 
   async function removeExpired(expireBefore: number, now: number, limit: number): Promise<number> {

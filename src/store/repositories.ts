@@ -17,6 +17,7 @@ import { createSendHistoryRepository, type SendHistoryRepository } from "./send-
 import { createSessionsRepository, type SessionsRepository } from "./sessions-repository.js";
 import { createSettingsRepository, type SettingsRepository } from "./settings-repository.js";
 import { createSitesRepository, type SitesRepository } from "./sites-repository.js";
+import { createSiteKeysRepository, type SiteKeysRepository } from "./site-keys-repository.js";
 import { createStatsRepository, type StatsRepository } from "./stats-repository.js";
 import { createSubscribersRepository, type SubscribersRepository } from "./subscribers-repository.js";
 import { createSubscriptionChannelsRepository, type SubscriptionChannelsRepository } from "./subscription-channels-repository.js";
@@ -49,6 +50,8 @@ export interface Repositories {
   readonly sessions: SessionsRepository;
   readonly settings: SettingsRepository;
   readonly sites: SitesRepository;
+  /** VAPID key pairs per site (issue 20). */
+  readonly siteKeys: SiteKeysRepository;
   readonly stats: StatsRepository;
   readonly subscribers: SubscribersRepository;
   readonly subscriptionChannels: SubscriptionChannelsRepository;
@@ -82,6 +85,7 @@ export function createRepositories(database: DatabaseHandle): Repositories {
     sessions: createSessionsRepository(database),
     settings: createSettingsRepository(database),
     sites: createSitesRepository(database),
+    siteKeys: createSiteKeysRepository(database),
     stats: createStatsRepository(database),
     subscribers: createSubscribersRepository(database),
     subscriptionChannels: createSubscriptionChannelsRepository(database),

@@ -88,6 +88,8 @@ export interface SubscriptionsTable {
   reengaged_at: Generated<number | null>;
   /** The VAPID key pair (`vapid_keys.id`) the browser subscribed with; null: Sino's default key. */
   vapid_key_id: Generated<number | null>;
+  /** When the bell replaced a subscription made with another key by one under the site's key ("migrada"); null: not migrated. */
+  migrated_at: Generated<number | null>;
 }
 
 /** Server-wide key/value settings (the VAPID key pair lives here). */

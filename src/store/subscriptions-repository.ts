@@ -62,6 +62,13 @@ export interface RegisterSubscriptionInput<R extends string = never> {
   /** The site a new subscription belongs to (default: the built-in site). An existing one keeps its own. */
   siteId?: number;
   /**
+   * The VAPID key (`vapid_keys.id`; null: Sino's default) a new subscription was made with: its
+   * pushes are signed with it. An existing one keeps its own (its endpoint is bound to that key).
+   */
+  vapidKeyId?: number | null | undefined;
+  /** The bell replaced a subscription made with another key by this one ("migrada"). */
+  migrated?: boolean | undefined;
+  /**
    * The subscription this one replaces (`pushsubscriptionchange`, key rotation), with its auth
    * secret as proof: its channels move to this one and its row goes. Without valid proof this is
    * simply a new subscription.
@@ -334,6 +341,8 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
           updated_at: now,
           last_seen_at: now,
           ...(input.siteId === undefined ? {} : { site_id: input.siteId }),
+          vapid_key_id: input.vapidKeyId ?? null,
+          ...(input.migrated === true ? { migrated_at: now } : {}),
         })
         .onConflict((oc) => oc.column("endpoint").doNothing())
         .returningAll()

@@ -58,7 +58,7 @@ export interface ApiClient {
    * `previous`: the subscription the browser rotated away from, so the server moves its channels.
    * `user`: the person to tie it to, in the same transaction (a refused identification refuses all).
    */
-  registerSubscription(subscription: PushSubscriptionJson, previous?: SubscriptionProof, user?: UserClaim): Promise<RegisteredSubscription>;
+  registerSubscription(subscription: PushSubscriptionJson, previous?: SubscriptionProof, user?: UserClaim, extras?: RegistrationExtras): Promise<RegisteredSubscription>;
   /** PUT /subscriptions/user: ties an existing subscription to a person. */
   identifySubscription(proof: SubscriptionProof, user: UserClaim): Promise<void>;
   /** DELETE /subscriptions/user: makes it anonymous again (its channels stay); a 404 counts as done. */
@@ -71,6 +71,14 @@ export interface ApiClient {
   updateChannels(proof: SubscriptionProof, channels: string[]): Promise<string[]>;
   listNotices(request: NoticesRequest): Promise<NoticesResponse>;
   reportEvent(event: NotificationEventRequest): Promise<void>;
+}
+
+/** What a registration may add about the key (issue 20): the key it was made with, and a silent move. */
+export interface RegistrationExtras {
+  /** The VAPID public key the browser subscribed with (base64url). */
+  readonly applicationServerKey?: string | undefined;
+  /** It replaced a subscription made with another key, silently ("migrada"). */
+  readonly migrated?: boolean | undefined;
 }
 
 export interface ApiClientOptions {
@@ -103,7 +111,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     async getConfig() {
       return json<PublicConfig>("GET", configPath);
     },
-    async registerSubscription(subscription, previous, user) {
+    async registerSubscription(subscription, previous, user, extras) {
       const timeZone = options.timeZone ?? null;
       const body = {
         ...subscription,
@@ -112,6 +120,8 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
         ...(user ? { user } : {}),
         ...(timeZone === null ? {} : { timeZone }),
         ...(options.declarative === undefined ? {} : { declarative: options.declarative }),
+        ...(extras?.applicationServerKey === undefined ? {} : { applicationServerKey: extras.applicationServerKey }),
+        ...(extras?.migrated === true ? { migrated: true } : {}),
       };
       return json<RegisteredSubscription>("POST", API_ROUTES.subscriptions, body);
     },

@@ -9,6 +9,7 @@ import { base64UrlToBytes, sameKey } from "./base64url.js";
 import { CONSOLE_MESSAGES } from "./console-messages.js";
 import { toSubscriptionJson } from "./subscription-json.js";
 import { TimeoutError, withTimeout } from "./with-timeout.js";
+import { applicationServerKeyOf, moveToSiteKey, type SilentMove } from "./silent-move.js";
 
 /** The part of `Notification` the bell needs (absent where the API is). */
 export interface NotificationPermissionApi {
@@ -47,6 +48,8 @@ export interface StartResult {
   channels: string[] | null;
   /** The person the server tied the token to with this registration; null when none was sent or it failed. */
   identified: UserClaim | null;
+  /** The subscription was silently moved to the site's key on this visit ("migrada"). */
+  migrated?: boolean;
 }
 
 export type EnableResult =
@@ -102,8 +105,12 @@ export function createPushMessaging(deps: PushMessagingDeps): PushMessaging {
       logger.error("Service worker registration failed", error);
       return { availability: { available: false, reason: "unsupported" }, token: null, channels: null, identified: null };
     }
-    const existing = await registration.pushManager.getSubscription().catch(() => null);
+    let existing = await registration.pushManager.getSubscription().catch(() => null);
     if (!existing) return { availability, token: null, channels: null, identified: null };
+    // Made with another key (another sender's, the site's previous one): moved without asking.
+    const moved = await moveToSiteKey(registration, existing, { api, notification: deps.notification, timeoutMs: pushServiceTimeoutMs, logger });
+    if (moved === "failed") return { availability, token: null, channels: null, identified: null };
+    if (moved !== null) existing = moved.subscription;
     const token = toSubscriptionJson(existing.toJSON());
     if (!token) return { availability, token: null, channels: null, identified: null };
     // The server may have lost or pruned it (a restored backup, a 410 it mistook): register again.
@@ -111,7 +118,7 @@ export function createPushMessaging(deps: PushMessagingDeps): PushMessaging {
     let channels: string[] | null = null;
     let identified: UserClaim | null = null;
     try {
-      const registered = await register(token);
+      const registered = await register(token, moved ?? { applicationServerKey: applicationServerKeyOf(existing) });
       channels = registered.subscription.channels ?? null;
       identified = registered.identified;
     } catch (error) {
@@ -125,7 +132,7 @@ export function createPushMessaging(deps: PushMessagingDeps): PushMessaging {
       // Unreachable or failing server: keep it; the next visit registers it again.
       logger.warn("Could not re-register the existing subscription", error);
     }
-    return { availability, token, channels, identified };
+    return { availability, token, channels, identified, ...(moved === null ? {} : { migrated: true }) };
   }
 
   /**
@@ -136,18 +143,26 @@ export function createPushMessaging(deps: PushMessagingDeps): PushMessaging {
    * refused identity is dropped (the page identifies again on its next sign-in or visit), and the
    * console says why.
    */
-  async function register(token: PushSubscriptionJson): Promise<RegisteredSubscription & { identified: UserClaim | null }> {
+  async function register(
+    token: PushSubscriptionJson,
+    made?: SilentMove | { readonly applicationServerKey: string | undefined },
+  ): Promise<RegisteredSubscription & { identified: UserClaim | null }> {
     const user = deps.identity?.read() ?? null;
+    // The key it was made with (the server signs its pushes with that one) and, after a silent
+    // move, the replaced subscription as proof and the "migrada" mark.
+    const move = made !== undefined && "subscription" in made ? made : undefined;
+    const previous = move?.previous;
+    const extras = made === undefined ? undefined : { applicationServerKey: made.applicationServerKey, ...(move === undefined ? {} : { migrated: true }) };
     if (user) {
       try {
-        return { ...(await api.registerSubscription(token, undefined, user)), identified: user };
+        return { ...(await api.registerSubscription(token, previous, user, extras)), identified: user };
       } catch (error) {
         if (!(error instanceof ApiRequestError && IDENTITY_REFUSALS.has(error.code))) throw error;
         logger.error("Sino: the server refused to identify this subscription; registered it anonymously", error.code);
         deps.identity?.clear();
       }
     }
-    return { ...(await api.registerSubscription(token)), identified: null };
+    return { ...(await api.registerSubscription(token, previous, undefined, extras)), identified: null };
   }
 
   async function ensurePermission(): Promise<NotificationPermission> {
@@ -215,7 +230,7 @@ export function createPushMessaging(deps: PushMessagingDeps): PushMessaging {
     }
     let registered: Awaited<ReturnType<typeof register>>;
     try {
-      registered = await register(token);
+      registered = await register(token, { applicationServerKey: applicationServerKeyOf(subscription) });
     } catch (error) {
       // Never show "on" for a subscription the server does not have: undo it in the browser.
       await subscription.unsubscribe().catch(() => false);

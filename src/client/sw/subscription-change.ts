@@ -2,6 +2,7 @@
 import type { ApiClient } from "../messaging/api-client.js";
 import { base64UrlToBytes } from "../messaging/base64url.js";
 import { toSubscriptionJson } from "../messaging/subscription-json.js";
+import { applicationServerKeyOf } from "../messaging/silent-move.js";
 
 /**
  * `pushsubscriptionchange` (Push API §11.5). Not in TypeScript's lib yet. Firefox fires it when its
@@ -40,7 +41,9 @@ export async function renewSubscription(
   if (!current) throw new Error("The renewed subscription has no keys");
   const previous = old ? toSubscriptionJson(old.toJSON()) : null;
   const moved = previous !== null && previous.endpoint !== current.endpoint;
-  await api.registerSubscription(current, moved ? { endpoint: previous.endpoint, auth: previous.keys.auth } : undefined);
+  // With the key it was made with: the server signs its pushes with that one (issue 20).
+  const extras = { applicationServerKey: applicationServerKeyOf(renewed) };
+  await api.registerSubscription(current, moved ? { endpoint: previous.endpoint, auth: previous.keys.auth } : undefined, undefined, extras);
   if (previous && moved) {
     await api.removeSubscription({ endpoint: previous.endpoint, auth: previous.keys.auth });
   }

@@ -6,6 +6,8 @@ export interface KnownSite {
   readonly origin: string;
   readonly key: string;
   readonly builtIn: boolean;
+  /** The VAPID key (`vapid_keys.id`) its new subscriptions are made with; null: Sino's default. */
+  readonly vapidKeyId: number | null;
 }
 
 export interface SiteRegistry {
@@ -95,5 +97,5 @@ export function createSiteRegistry(options: SiteRegistryOptions): SiteRegistry {
 }
 
 function toKnown(row: SiteRecord, publicOrigin: string): KnownSite {
-  return { id: row.id, origin: row.origin ?? publicOrigin, key: row.key, builtIn: row.builtIn };
+  return { id: row.id, origin: row.origin ?? publicOrigin, key: row.key, builtIn: row.builtIn, vapidKeyId: row.vapidKeyId };
 }

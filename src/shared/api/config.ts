@@ -5,7 +5,7 @@ import { organisationSchema } from "./organisation.js";
 
 /** GET /api/v1/config: what any visitor's browser may know. The VAPID private key never leaves the server. */
 export const publicConfigSchema = z.object({
-  /** The server's VAPID public key: an uncompressed P-256 point, base64url without padding. */
+  /** The site's VAPID public key (Sino's default unless the site has its own): an uncompressed P-256 point, base64url without padding. */
   vapidPublicKey: z.string(),
   /** Active (not archived) channels a subscriber may choose, by name. */
   channels: z.array(publicChannelSchema),

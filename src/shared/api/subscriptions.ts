@@ -65,6 +65,16 @@ export const registerSubscriptionRequestSchema = pushSubscriptionSchema.extend({
    * browser that stops reporting it gets the classic payload again. Absent: false.
    */
   declarative: z.boolean().optional(),
+  /**
+   * The VAPID public key the browser subscribed with (`PushSubscription.options.applicationServerKey`,
+   * base64url): its pushes are signed with that key when Sino holds it. Absent: the site's current key.
+   */
+  applicationServerKey: text().max(128).optional(),
+  /**
+   * The bell replaced a subscription made with another key (another sender's, or the site's
+   * previous one) by this one, silently, on a return visit: counted as "migrada" per site.
+   */
+  migrated: z.boolean().optional(),
 });
 export type RegisterSubscriptionRequest = z.infer<typeof registerSubscriptionRequestSchema>;
 

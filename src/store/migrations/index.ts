@@ -17,6 +17,7 @@ import { fullNotification } from "./0014-full-notification.js";
 import { trustAndKeys } from "./0015-trust-and-keys.js";
 import { localTime } from "./0017-local-time.js";
 import { audit } from "./0020-audit.js";
+import { siteKeys } from "./0021-site-keys.js";
 
 /**
  * Every migration, in order, listed in code rather than read from a folder (Kysely's
@@ -41,4 +42,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: SinoMi
   ["0015-trust-and-keys", trustAndKeys],
   ["0017-local-time", localTime],
   ["0020-audit", audit],
+  ["0021-site-keys", siteKeys],
 ];

@@ -9,16 +9,17 @@ import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
 import { apiErrorSchema } from "../../openapi.js";
 import type { SiteRegistry } from "../../sites/site-registry.js";
+import type { SitePublicKeys } from "../../sites/site-public-keys.js";
 
 export interface ConfigRoutesDeps {
-  /** Only the public key: the private one never leaves the server. */
-  readonly vapidPublicKey: string;
+  /** Only public keys: the site's (or Sino's default); private ones never leave the server. */
+  readonly publicKeys: Pick<SitePublicKeys, "publicKeyOf">;
   readonly translator: Translator;
   readonly channels: Pick<ChannelsRepository, "listActive">;
   /** SINO_MAX_CHANNELS_PER_SUBSCRIPTION. */
   readonly maxChannelsPerSubscription: number;
   /** Resolves `?site=KEY`. */
-  readonly sites: Pick<SiteRegistry, "byKey">;
+  readonly sites: Pick<SiteRegistry, "byKey" | "builtIn">;
   /** SINO_TIME_ZONE. */
   readonly timeZone: string;
   readonly organisation: Pick<OrganisationRepository, "get">;
@@ -42,10 +43,12 @@ export function registerConfigRoutes(app: FastifyInstance, deps: ConfigRoutesDep
     },
     async (request, reply) => {
       const key = request.query.site;
-      if (key !== undefined && (await deps.sites.byKey(key)) === undefined) throw apiError("site_not_found", "site");
-      const [channels, organisation] = await Promise.all([deps.channels.listActive(), deps.organisation.get()]);
+      const site = key === undefined ? await deps.sites.builtIn() : await deps.sites.byKey(key);
+      if (site === undefined) throw apiError("site_not_found", "site");
+      // The site's own key (issue 20): its visitors subscribe with it, and its pushes are signed with it.
+      const [channels, organisation, vapidPublicKey] = await Promise.all([deps.channels.listActive(), deps.organisation.get(), deps.publicKeys.publicKeyOf(site)]);
       const body: PublicConfig = {
-        vapidPublicKey: deps.vapidPublicKey,
+        vapidPublicKey,
         channels: channels.map((c) => ({ slug: c.slug, name: c.name, description: c.description })),
         maxChannelsPerSubscription: deps.maxChannelsPerSubscription,
         timeZone: deps.timeZone,

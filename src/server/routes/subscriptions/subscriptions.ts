@@ -35,6 +35,7 @@ import { checkAuth, checkP256dh } from "../../../push/key-policy.js";
 import type { KnownSite, SiteRegistry } from "../../sites/site-registry.js";
 import type { SitesRepository } from "../../../store/sites-repository.js";
 import type { Ingestion } from "../../ingestion/ingestion.js";
+import type { SitePublicKeys } from "../../sites/site-public-keys.js";
 
 export interface SubscriptionRoutesDeps {
   readonly subscriptions: SubscriptionsRepository;
@@ -48,6 +49,8 @@ export interface SubscriptionRoutesDeps {
   readonly translator: Translator;
   readonly now: () => number;
   readonly sites: SubscriptionSitesDeps;
+  /** Which VAPID key a registration was made with (recorded per subscription; issue 20). */
+  readonly publicKeys: Pick<SitePublicKeys, "keyIdOfRegistration">;
 }
 
 /** Which site a registration belongs to, and the limits registered sites live under. */
@@ -115,6 +118,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
       // subscription belongs to: a refusal stores nothing at all.
       const now = deps.now();
       const userAgent = userAgentOf(request);
+      const vapidKeyId = await deps.publicKeys.keyIdOfRegistration(site, body.applicationServerKey);
       // Written with the registrations around it in one transaction (group commit), answered
       // once that transaction committed.
       const result = await tooManyTagsAsError(() =>
@@ -129,6 +133,8 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
             declarative: body.declarative === true,
             previous: body.previous,
             siteId: site.id,
+            vapidKeyId,
+            migrated: body.migrated === true,
             person: body.user === undefined ? undefined : verifiedPerson(body.user, now),
           },
           now,
@@ -145,6 +151,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
           pushHost: endpoint.url.host,
           outcome: result.outcome,
           previousMoved: result.previousMoved,
+          migrated: body.migrated === true,
           identified: result.subscription.personId !== null,
         },
         "subscription registered",

@@ -16,6 +16,7 @@ import Typography from "@mui/material/Typography";
 import AddOutlined from "@mui/icons-material/AddOutlined";
 import CodeOutlined from "@mui/icons-material/CodeOutlined";
 import DeleteOutlined from "@mui/icons-material/DeleteOutlined";
+import VpnKeyOutlined from "@mui/icons-material/VpnKeyOutlined";
 import type { IdentitySecretResponse, Site, SitesResponse } from "../../../shared/api/sites.js";
 import { errorText } from "../api/error-text.js";
 import { ConfirmDialog } from "../components/ConfirmDialog.js";
@@ -32,6 +33,7 @@ import { SiteDialog } from "./SiteDialog.js";
 import { SiteIdentityCell } from "./SiteIdentityCell.js";
 import { SiteVisitorTagsSwitch } from "./SiteVisitorTagsSwitch.js";
 import { SnippetDialog } from "./SnippetDialog.js";
+import { SiteKeysDialog } from "./SiteKeysDialog.js";
 
 /** Phones: half the cells' side padding, so the columns fit 390 px without the page scrolling sideways. */
 const PHONE_CELLS = { "& .MuiTableCell-root": { px: { xs: 1, sm: 2 } } } as const;
@@ -49,6 +51,7 @@ export function SitesPage() {
   const { resource, reload, update } = useResource(useCallback(() => api.listSites(), [api]));
   const [creating, setCreating] = useState(false);
   const [snippetOf, setSnippetOf] = useState<Site | null>(null);
+  const [keysOf, setKeysOf] = useState<Site | null>(null);
   const [deleting, setDeleting] = useState<Site | null>(null);
   const [rotating, setRotating] = useState<Site | null>(null);
   const [secretShown, setSecretShown] = useState<IdentitySecretResponse | null>(null);
@@ -154,6 +157,13 @@ export function SitesPage() {
                           <CodeOutlined />
                         </IconButton>
                       </Tooltip>
+                      {admin && (
+                        <Tooltip title={t("keys.painel.button")}>
+                          <IconButton aria-label={t("keys.painel.buttonNamed", { origin: site.origin })} onClick={() => setKeysOf(site)} data-testid="site-keys-button">
+                            <VpnKeyOutlined />
+                          </IconButton>
+                        </Tooltip>
+                      )}
                       {admin && !site.builtIn && (
                         <Tooltip title={t("sites.delete")}>
                           <IconButton aria-label={t("sites.deleteNamed", { origin: site.origin })} onClick={() => setDeleting(site)}>
@@ -184,6 +194,7 @@ export function SitesPage() {
         }}
       />
       <SnippetDialog site={snippetOf} sinoUrl={sinoUrl} onClose={() => setSnippetOf(null)} />
+      <SiteKeysDialog site={keysOf} timeZone={timeZone} onClose={() => setKeysOf(null)} />
       <ConfirmDialog
         open={rotating !== null}
         title={t("sites.identity.rotateTitle", { origin: rotating?.origin ?? "" })}
