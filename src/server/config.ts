@@ -65,6 +65,8 @@ export interface Config {
   readonly metrics: MetricsConfig;
   /** SINO_WRITE_QUEUE: most items each group-committed write path holds waiting. */
   readonly writeQueue: number;
+  /** SINO_IMPORT_MAX_BYTES: the largest subscriber import file, after decompression. */
+  readonly importMaxBytes: number;
 }
 
 /**
@@ -379,6 +381,13 @@ const OPTIONS = {
     doc: "Reports, registrations, unsubscribes or channel choices waiting to be written (each path its own queue); past it the API answers 503 with Retry-After.",
     schema: (d, m) => integer(1, 1_000_000, d, m("positiveInteger")),
   }),
+  SINO_IMPORT_MAX_BYTES: option({
+    // A million web-push subscriptions are about 250 MB as CSV or NDJSON; 1 GiB leaves room for
+    // OneSignal's wider rows. Counted after gunzip, so a small .gz cannot expand past it.
+    default: 1_073_741_824,
+    doc: "Largest subscriber import file in bytes (after decompression), for `sino import` and POST /api/v1/subscribers/import.",
+    schema: (d, m) => integer(1024, 1_000_000_000_000, d, m("positiveInteger")),
+  }),
 };
 
 type Options = typeof OPTIONS;
@@ -506,6 +515,7 @@ function createEnvSchema(t: Translator["t"]) {
           listen: v.SINO_METRICS_LISTEN === undefined ? undefined : parseListenAddress(v.SINO_METRICS_LISTEN),
         }),
         writeQueue: v.SINO_WRITE_QUEUE,
+        importMaxBytes: v.SINO_IMPORT_MAX_BYTES,
       };
     });
 }

@@ -26,6 +26,7 @@ import { createTemplatesRepository, type TemplatesRepository } from "./templates
 import { createUsersRepository, type UsersRepository } from "./users-repository.js";
 import { createWebhooksRepository, type WebhooksRepository } from "./webhooks-repository.js";
 import { createRetryCausesRepository, type RetryCausesRepository } from "./retry-causes-repository.js";
+import { createSubscriptionImportRepository, type SubscriptionImportRepository } from "./subscription-import-repository.js";
 
 /** Every repository over one database. Built once where the process is wired, then passed down. */
 export interface Repositories {
@@ -56,6 +57,7 @@ export interface Repositories {
   readonly users: UsersRepository;
   readonly webhooks: WebhooksRepository;
   readonly retryCauses: RetryCausesRepository;
+  readonly subscriptionImport: SubscriptionImportRepository;
 }
 
 export function createRepositories(database: DatabaseHandle): Repositories {
@@ -87,5 +89,6 @@ export function createRepositories(database: DatabaseHandle): Repositories {
     users: createUsersRepository(database),
     webhooks: createWebhooksRepository(database),
     retryCauses: createRetryCausesRepository(database),
+    subscriptionImport: createSubscriptionImportRepository(database),
   });
 }
