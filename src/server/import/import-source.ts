@@ -18,7 +18,7 @@ const PEEK_BYTES = 64 * 1024;
  * counted after decompression: over `maxBytes` the import stops with `import_too_large`, so neither
  * a huge upload nor a small gzip bomb can run the server out of disk time or memory.
  */
-export async function* importBytes(source: AsyncIterable<Buffer | Uint8Array | string>, maxBytes: number, onBytes?: (total: number) => void): AsyncGenerator<Buffer> {
+export async function* importBytes(source: AsyncIterable<Buffer | Uint8Array | string> | Iterable<Buffer | Uint8Array | string>, maxBytes: number, onBytes?: (total: number) => void): AsyncGenerator<Buffer> {
   const { head, rest } = await peek(asBuffers(source), 2);
   if (head.length === 0) return;
   const whole = concat(head, rest);
@@ -63,7 +63,7 @@ export async function* concat(head: Buffer, rest: AsyncIterable<Buffer>): AsyncG
   yield* rest;
 }
 
-async function* asBuffers(source: AsyncIterable<Buffer | Uint8Array | string>): AsyncGenerator<Buffer> {
+async function* asBuffers(source: AsyncIterable<Buffer | Uint8Array | string> | Iterable<Buffer | Uint8Array | string>): AsyncGenerator<Buffer> {
   for await (const chunk of source) yield typeof chunk === "string" ? Buffer.from(chunk) : Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
 

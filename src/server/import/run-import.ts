@@ -38,7 +38,7 @@ export interface ImportProgress {
 
 export interface ImportRequest {
   /** The file's bytes, as they come (a file stream, a request body); gzip is recognised. */
-  readonly source: AsyncIterable<Buffer | Uint8Array | string>;
+  readonly source: AsyncIterable<Buffer | Uint8Array | string> | Iterable<Buffer | Uint8Array | string>;
   readonly site: ImportSite;
   /** Skips detection; the JSON format still tells NDJSON from an array by its first character. */
   readonly format?: ImportFormat | undefined;
