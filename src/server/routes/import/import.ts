@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -67,15 +68,17 @@ export async function registerImportRoutes(app: FastifyInstance, deps: ImportRou
           response: { 200: importResponseSchema, "4xx": apiErrorSchema },
         },
       },
-      async (request): Promise<{ summary: ImportSummary }> => {
+      async (request, reply): Promise<{ summary: ImportSummary }> => {
         const query = request.query;
-        const body = request.body as AsyncIterable<Buffer> | undefined;
+        const body = request.body as Readable | undefined;
         try {
           const site = await resolveImportSite(deps.sites, query.site, deps.maxSubscriptionsPerSite);
           const summary = await runImport(
             { repository: deps.repository, endpointPolicy: deps.endpointPolicy, maxChannelsPerSubscription: deps.maxChannelsPerSubscription, maxBytes: deps.maxBytes, now: deps.now },
             {
-              source: body ?? [],
+              // Not destroyed when the import stops early: the rest is drained below instead,
+              // so the refusal still reaches a client that is still sending.
+              source: body?.iterator({ destroyOnReturn: false }) ?? [],
               site,
               format: query.format,
               channelsFromTags: query.channelsFromTags === "true",
@@ -86,6 +89,12 @@ export async function registerImportRoutes(app: FastifyInstance, deps: ImportRou
           request.log.info({ ...counts, refusals: refusals.map(({ code, count }) => ({ code, count })) }, "subscribers imported");
           return { summary };
         } catch (error) {
+          if (body !== undefined && !body.readableEnded) {
+            // Refused part-way: discard the rest of the upload and close the connection after
+            // the answer, so a client reusing it does not wait behind an upload nobody reads.
+            reply.header("connection", "close");
+            body.resume();
+          }
           if (error instanceof ImportError) throw apiError(error.code, error.code === "site_not_found" ? "site" : undefined, { cause: error });
           throw error;
         }
