@@ -65,6 +65,7 @@ describe("the OpenAPI document and the docs page", () => {
         "/api/v1/webhooks/{id}/test",
         "/api/v1/templates",
         "/api/v1/templates/{id}",
+        "/api/v1/subscribers/import",
       ].sort(),
     );
     const createUser = doc.paths["/api/v1/users"].post;

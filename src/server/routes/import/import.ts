@@ -64,7 +64,8 @@ export async function registerImportRoutes(app: FastifyInstance, deps: ImportRou
           security: OPERATOR_SECURITY,
           consumes: IMPORT_MEDIA_TYPES,
           querystring: importQuerySchema,
-          body: z.unknown(),
+          // The file itself (binary): validated while it streams, not as a parsed body.
+          body: z.unknown().meta({ type: "string", format: "binary" }),
           response: { 200: importResponseSchema, "4xx": apiErrorSchema },
         },
       },
