@@ -81,6 +81,7 @@ async function main(): Promise<void> {
         peakHeap = Math.max(peakHeap, now.heapUsed);
       }, 100);
       started = performance.now();
+      const cpuBefore = process.cpuUsage();
       let lastLog = started;
       const summary = await runImport(deps, {
         source: createReadStream(file, { highWaterMark: 256 * 1024 }),
@@ -94,10 +95,13 @@ async function main(): Promise<void> {
         },
       });
       clearInterval(sampler);
+      // CPU seconds this process used: on a shared machine, rows per CPU second is the fair figure.
+      const cpu = process.cpuUsage(cpuBefore);
+      const cpuSeconds = (cpu.user + cpu.system) / 1e6;
       gc?.();
       const after = process.memoryUsage();
       console.log(
-        `${run}: ${summary.imported} imported, ${summary.existing} existing, ${summary.refused} refused in ${(summary.durationMs / 1000).toFixed(1)} s = ${summary.rowsPerSecond} rows/s on ${dialect}; ` +
+        `${run}: ${summary.imported} imported, ${summary.existing} existing, ${summary.refused} refused in ${(summary.durationMs / 1000).toFixed(1)} s = ${summary.rowsPerSecond} rows/s on ${dialect} (${cpuSeconds.toFixed(1)} CPU s in this process: ${Math.round(summary.rows / cpuSeconds)} rows per CPU second); ` +
           `RSS ${mb(before.rss)} → peak ${mb(peakRss)} → ${mb(after.rss)} MB; heap used ${mb(before.heapUsed)} → peak ${mb(peakHeap)} → ${mb(after.heapUsed)} MB`,
       );
     }
