@@ -70,7 +70,6 @@ for (const dialect of DIALECTS) {
       const row = await database.db.selectFrom("subscriptions").select((eb) => eb.fn.countAll<number | string>().as("n")).executeTakeFirstOrThrow();
       return Number(row.n);
     }
-    const refusal = (summary: ImportSummary, code: string) => summary.refusals.find((entry) => entry.code === code);
 
     it("imports web-push NDJSON, refusing each bad row by reason with its line, and stores nothing twice on a re-run", async () => {
       const good = [aFileSubscription(), aFileSubscription(), aFileSubscription()];
