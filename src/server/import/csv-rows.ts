@@ -1,4 +1,4 @@
-import { Readable } from "node:stream";
+import { pipeline, Readable } from "node:stream";
 import { parse, type CsvError, type Info } from "csv-parse";
 import { ImportError } from "./import-error.js";
 import { columnFields, hasKeyColumns, ONESIGNAL_COLUMNS, rowOfRecord, type RawRow } from "./raw-row.js";
@@ -30,7 +30,10 @@ export function readCsvHeader(firstLine: string): CsvHeader {
  */
 export async function* csvRows(bytes: AsyncIterable<Buffer>, header: CsvHeader): AsyncGenerator<RawRow> {
   const skipped: RawRow[] = [];
-  const parser = Readable.from(bytes).pipe(
+  // pipeline(), not pipe(): a failing source (the size limit, a broken gzip) must fail the parser
+  // too, or the loop below would wait for records forever.
+  const parser = pipeline(
+    Readable.from(bytes),
     parse({
       delimiter: header.delimiter,
       bom: true,
@@ -44,6 +47,7 @@ export async function* csvRows(bytes: AsyncIterable<Buffer>, header: CsvHeader):
         return undefined;
       },
     }),
+    () => undefined,
   );
   let fields: ReturnType<typeof columnFields> | undefined;
   for await (const { record, info } of parser as AsyncIterable<{ record: string[]; info: Info }>) {

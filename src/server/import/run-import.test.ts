@@ -231,6 +231,9 @@ for (const dialect of DIALECTS) {
       const small = { ...deps(), maxBytes: 4096 };
       const site = await resolveImportSite(createSitesRepository(database), undefined, 0);
       await expect(runImport(small, { source: [gzipSync(Buffer.from(big))], site })).rejects.toEqual(new ImportError("import_too_large"));
+      const csv = ["endpoint,p256dh,auth", ...Array.from({ length: 200 }, () => Object.values(aFileSubscription()).join(","))].join("\n");
+      await expect(runImport(small, { source: [Buffer.from(csv)], site, format: "csv" })).rejects.toEqual(new ImportError("import_too_large"));
+      await expect(runImport(small, { source: [gzipSync(Buffer.from(csv)).subarray(0, 300)], site })).rejects.toEqual(new ImportError("import_format_unknown"));
     });
   });
 }
