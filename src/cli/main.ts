@@ -13,6 +13,7 @@ import { sendStatusCommand } from "./send-status.js";
 import { tagsCommand, type TagsOptions } from "./tags.js";
 import { usersListCommand, usersResetPasswordCommand } from "./users.js";
 import { keysSetCommand, keysShowCommand } from "./keys.js";
+import { importCommand, type ImportOptions } from "./import.js";
 import { generateVapidKeys } from "../push/vapid-keys.js";
 import { loadConfig } from "../server/config.js";
 import { createTranslator, type Translator } from "../server/i18n.js";
@@ -34,12 +35,15 @@ export interface CliIo {
   readonly stderr: (text: string) => void;
   /** Where `sino admin create` reads the password (default: the process's stdin). */
   readonly stdin?: PasswordInput["stdin"];
+  /** Whether stderr is a terminal (`sino import` then draws its progress bar there). */
+  readonly stderrIsTty?: boolean;
 }
 
 const defaultIo: CliIo = {
   env: process.env,
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
+  stderrIsTty: process.stderr.isTTY === true,
 };
 
 /** The `sino` command, built fresh for each run (tests call it with their own io). */
@@ -299,6 +303,18 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
     .option("--force", t("cli:restore.force"), false)
     .action(async (file: string, options: { force: boolean }) => {
       process.exitCode = await restoreCommand(file, options, loadConfig(io.env, translator), io, translator);
+    });
+
+  program
+    .command("import")
+    .description(t("import:cli.description"))
+    .argument("<arquivo>", t("import:cli.file"))
+    .option("--site <id|chave|origem>", t("import:cli.site"))
+    .option("--format <formato>", t("import:cli.format"))
+    .option("--channels-from-tags", t("import:cli.channelsFromTags"))
+    .option("--dry-run", t("import:cli.dryRun"))
+    .action(async (file: string, options: ImportOptions) => {
+      process.exitCode = await importCommand(file, options, loadConfig(io.env, translator), io, translator);
     });
 
   const vapid = program.command("vapid").description(t("cli:commands.vapid"));

@@ -1,4 +1,4 @@
-import { createPublicKey } from "node:crypto";
+import { ECDH } from "node:crypto";
 import { decodeBase64Url } from "./base64url.js";
 
 /**
@@ -26,21 +26,14 @@ export function decodeLenientBase64Url(text: string): Buffer | undefined {
  * True when the 65-byte uncompressed point (0x04 | X | Y) lies on P-256. A key off the curve
  * would make every encryption for this subscription fail (or worse, leak bits of the ephemeral
  * private key in an invalid-curve attack), so it is refused at registration. OpenSSL checks the
- * point when it is imported as a JWK, so the curve arithmetic stays in the crypto library.
+ * point when it decodes it (EC_POINT_oct2point), so the curve arithmetic stays in the crypto
+ * library. `ECDH.convertKey` decodes it without building a key object: several times faster than
+ * importing it as a JWK, which matters when `sino import` checks a million keys.
  */
 export function isOnP256(point: Uint8Array): boolean {
   if (point.length !== 65 || point[0] !== 0x04) return false;
-  const bytes = Buffer.from(point.buffer, point.byteOffset, point.byteLength);
   try {
-    createPublicKey({
-      key: {
-        kty: "EC",
-        crv: "P-256",
-        x: bytes.subarray(1, 33).toString("base64url"),
-        y: bytes.subarray(33, 65).toString("base64url"),
-      },
-      format: "jwk",
-    });
+    ECDH.convertKey(point, "prime256v1", undefined, undefined, "compressed");
     return true;
   } catch {
     return false;

@@ -46,6 +46,7 @@ import type { ReadinessCheck } from "./health/readiness.js";
 import { registerSecurityHeaders } from "./security-headers.js";
 import { registerWebApp, sendIndexHtml } from "./web-app.js";
 import { registerSiteRoutes } from "./routes/sites/sites.js";
+import { registerImportRoutes } from "./routes/import/import.js";
 import { registerSavedSegmentRoutes } from "./routes/saved-segments/saved-segments.js";
 import { registerTemplateRoutes } from "./routes/templates/templates.js";
 import { registerSegmentQueryRoutes } from "./routes/segments/segment-queries.js";
@@ -124,6 +125,7 @@ const API_METHODS = new Map<string, string>([
   [API_ROUTES.audit, "GET, HEAD"],
   [API_ROUTES.auditCsv, "GET, HEAD"],
   [API_ROUTES.privacy, "GET, HEAD"],
+  [API_ROUTES.subscribersImport, "POST"],
 ]);
 
 /** The Fastify application with every route, not yet listening: `startServer` does that. */
@@ -267,6 +269,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerWebManifest(app, { organisation: deps.repositories.organisation, translator: deps.translator, publicUrl: deps.config.publicUrl });
   registerPeopleLinkRoutes(app, { ...operatorDeps, subscriptions: deps.repositories.subscriptions });
   registerSubscriberRoutes(app, { ...operatorDeps, subscribers, channels, tags: deps.repositories.tags });
+  await registerImportRoutes(app, {
+    ...operatorDeps,
+    repository: deps.repositories.subscriptionImport,
+    sites: deps.repositories.sites,
+    endpointPolicy: deps.config.endpointPolicy,
+    maxChannelsPerSubscription,
+    maxSubscriptionsPerSite: deps.config.sites.maxSubscriptionsPerSite,
+    maxBytes: deps.config.importMaxBytes,
+  });
   registerStatsRoutes(app, { ...operatorDeps, stats: deps.repositories.stats, channels, subscribers, timeZone: deps.config.timeZone });
   registerPeopleRoutes(app, { ...operatorDeps, people: deps.repositories.people, tags: deps.repositories.tags, publicUrl: deps.config.publicUrl });
   registerPeopleTagsRoutes(app, { ...operatorDeps, tags: deps.repositories.tags });

@@ -70,6 +70,8 @@ export interface Config {
   readonly metrics: MetricsConfig;
   /** SINO_WRITE_QUEUE: most items each group-committed write path holds waiting. */
   readonly writeQueue: number;
+  /** SINO_IMPORT_MAX_BYTES: the largest subscriber import file, after decompression. */
+  readonly importMaxBytes: number;
 }
 
 /**
@@ -412,6 +414,13 @@ const OPTIONS = {
     doc: "Reports, registrations, unsubscribes or channel choices waiting to be written (each path its own queue); past it the API answers 503 with Retry-After.",
     schema: (d, m) => integer(1, 1_000_000, d, m("positiveInteger")),
   }),
+  SINO_IMPORT_MAX_BYTES: option({
+    // A million web-push subscriptions are about 250 MB as CSV or NDJSON; 1 GiB leaves room for
+    // OneSignal's wider rows. Counted after gunzip, so a small .gz cannot expand past it.
+    default: 1_073_741_824,
+    doc: "Largest subscriber import file in bytes (after decompression), for `sino import` and POST /api/v1/subscribers/import.",
+    schema: (d, m) => integer(1024, 1_000_000_000_000, d, m("positiveInteger")),
+  }),
 };
 
 type Options = typeof OPTIONS;
@@ -541,6 +550,7 @@ function createEnvSchema(t: Translator["t"]) {
         }),
         writeQueue: v.SINO_WRITE_QUEUE,
         retention: Object.freeze({ eventDays: v.SINO_EVENT_RETENTION_DAYS, removedDays: v.SINO_REMOVED_RETENTION_DAYS, auditDays: v.SINO_AUDIT_RETENTION_DAYS }),
+        importMaxBytes: v.SINO_IMPORT_MAX_BYTES,
       };
     });
 }

@@ -69,6 +69,7 @@ describe("the OpenAPI document and the docs page", () => {
         "/api/v1/audit",
         "/api/v1/audit.csv",
         "/api/v1/privacy",
+        "/api/v1/subscribers/import",
       ].sort(),
     );
     const createUser = doc.paths["/api/v1/users"].post;

@@ -193,6 +193,19 @@ export const ERROR_STATUS = {
   vapid_key_mismatch: 400,
   /** `mode: "import"` without `key`. */
   vapid_key_missing: 400,
+  // import (issue 20): importing subscribers (`sino import`, POST /subscribers/import).
+  /** The file is none of the formats Sino imports (or `format` names none). */
+  import_format_unknown: 400,
+  /** A CSV whose header lacks the endpoint or key columns. */
+  import_columns_missing: 400,
+  /** The file is larger than SINO_IMPORT_MAX_BYTES (after decompression). */
+  import_too_large: 413,
+  /** A row: not a JSON object, or a CSV record that does not parse. */
+  import_row_invalid: 400,
+  /** A row: no endpoint, p256dh or auth. */
+  import_field_missing: 400,
+  /** A row: the old sender marks it unsubscribed (OneSignal's `invalid_identifier`). */
+  import_unsubscribed: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

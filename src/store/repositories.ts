@@ -29,6 +29,7 @@ import { createWebhooksRepository, type WebhooksRepository } from "./webhooks-re
 import { createRetryCausesRepository, type RetryCausesRepository } from "./retry-causes-repository.js";
 import { createAuditRepository, type AuditRepository } from "./audit-repository.js";
 import { createRetentionRepository, type RetentionRepository } from "./retention-repository.js";
+import { createSubscriptionImportRepository, type SubscriptionImportRepository } from "./subscription-import-repository.js";
 
 /** Every repository over one database. Built once where the process is wired, then passed down. */
 export interface Repositories {
@@ -63,6 +64,7 @@ export interface Repositories {
   readonly retryCauses: RetryCausesRepository;
   readonly audit: AuditRepository;
   readonly retention: RetentionRepository;
+  readonly subscriptionImport: SubscriptionImportRepository;
 }
 
 export function createRepositories(database: DatabaseHandle): Repositories {
@@ -97,5 +99,6 @@ export function createRepositories(database: DatabaseHandle): Repositories {
     retryCauses: createRetryCausesRepository(database),
     audit: createAuditRepository(database),
     retention: createRetentionRepository(database),
+    subscriptionImport: createSubscriptionImportRepository(database),
   });
 }

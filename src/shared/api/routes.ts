@@ -28,6 +28,8 @@ export const API_ROUTES = {
   subscribers: `${API_PREFIX}/subscribers`,
   /** GET (admin): CSV of subscriber counts by channel and by browser. */
   subscribersCsv: `${API_PREFIX}/subscribers.csv`,
+  /** POST (admin): import subscribers; the body is the file, streamed (`ImportQuery`, answers `ImportSummary`). */
+  subscribersImport: `${API_PREFIX}/subscribers/import`,
   /** GET (signed in): chart data for Visão geral (`StatsResponse`). */
   stats: `${API_PREFIX}/stats`,
   /** POST: create a notification (now or scheduled; `Idempotency-Key`). GET: the history, paginated. */
