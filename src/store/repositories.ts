@@ -25,6 +25,7 @@ import { createTagsRepository, type TagsRepository } from "./tags-repository.js"
 import { createTemplatesRepository, type TemplatesRepository } from "./templates-repository.js";
 import { createUsersRepository, type UsersRepository } from "./users-repository.js";
 import { createWebhooksRepository, type WebhooksRepository } from "./webhooks-repository.js";
+import { createFeedsRepository, type FeedsRepository } from "./feeds-repository.js";
 import { createRetryCausesRepository, type RetryCausesRepository } from "./retry-causes-repository.js";
 
 /** Every repository over one database. Built once where the process is wired, then passed down. */
@@ -56,6 +57,7 @@ export interface Repositories {
   readonly users: UsersRepository;
   readonly webhooks: WebhooksRepository;
   readonly retryCauses: RetryCausesRepository;
+  readonly feeds: FeedsRepository;
 }
 
 export function createRepositories(database: DatabaseHandle): Repositories {
@@ -87,5 +89,6 @@ export function createRepositories(database: DatabaseHandle): Repositories {
     users: createUsersRepository(database),
     webhooks: createWebhooksRepository(database),
     retryCauses: createRetryCausesRepository(database),
+    feeds: createFeedsRepository(database),
   });
 }
