@@ -109,7 +109,7 @@ export function FeedsPage() {
                         {feed.title && <Typography variant="body2" sx={{ fontWeight: 500 }}>{feed.title}</Typography>}
                         <Typography sx={{ fontFamily: MONOSPACE, fontSize: "0.8125rem" }}>{feed.url}</Typography>
                         {feed.pending > 0 && (
-                          <Typography variant="body2" color="warning.main">
+                          <Typography variant="body2" color="primary" sx={{ fontWeight: 500 }}>
                             {t("feeds.page.pending", { count: feed.pending })}
                           </Typography>
                         )}
