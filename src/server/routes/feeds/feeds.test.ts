@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DIALECTS } from "../../../../test/support/db.js";
+import type { ApiClient } from "../../../../test/support/operators.js";
 import { rss, startFeedServer, type FeedServer } from "../../../../test/support/feed-server.js";
-import { ApiClient, addToken, addUser, errorOf, setUpAdmin, startOperatorServer, type OperatorServer } from "../../../../test/support/operators.js";
+import { addToken, addUser, errorOf, setUpAdmin, startOperatorServer, type OperatorServer } from "../../../../test/support/operators.js";
 import { createFeedFetcher } from "../../../delivery/feeds/feed-fetcher.js";
 import { createFeedPoller } from "../../../delivery/feeds/feed-poller.js";
 import { createChannelsRepository } from "../../../store/channels-repository.js";

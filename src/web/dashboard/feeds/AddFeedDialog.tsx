@@ -42,7 +42,9 @@ export function AddFeedDialog({
   const [url, setUrl] = useState("");
   const [channel, setChannel] = useState(EVERYONE);
   const [mode, setMode] = useState<Feed["mode"]>("auto");
-  const [minutes, setMinutes] = useState(String(Math.round(defaultIntervalSeconds / 60)));
+  /** Null until edited: the server's default interval (known once the list loaded) shows. */
+  const [editedMinutes, setMinutes] = useState<string | null>(null);
+  const minutes = editedMinutes ?? String(Math.round(defaultIntervalSeconds / 60));
   const [channels, setChannels] = useState<Channel[]>([]);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
@@ -50,18 +52,18 @@ export function AddFeedDialog({
 
   useEffect(() => {
     if (!open) return;
-    setMinutes(String(Math.round(defaultIntervalSeconds / 60)));
     audience.listChannels().then(
       (list) => setChannels(list.filter((c) => !c.archived)),
       () => setChannels([]),
     );
-  }, [open, audience, defaultIntervalSeconds]);
+  }, [open, audience]);
 
   const close = () => {
     if (busy) return;
     setUrl("");
     setChannel(EVERYONE);
     setMode("auto");
+    setMinutes(null);
     setFieldErrors({});
     setFormError(null);
     onClose();
