@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { loadConfig } from "../../server/config.js";
 import { cut, feedItemSend } from "./feed-send.js";
 import { FeedParseError, htmlToText, parseFeed } from "./parse-feed.js";
 
@@ -59,13 +58,5 @@ describe("feedItemSend", () => {
     const send = feedItemSend({ title: "Título", summary: "resumo ".repeat(60), link, image }, null, "https://sino.example", null);
     expect(send.image).toBeNull();
     expect(send.url).toBe(link);
-  });
-});
-
-describe("SINO_FEED_* configuration", () => {
-  it("never takes a minimum interval under one minute", () => {
-    expect(loadConfig({}).feeds).toMatchObject({ minIntervalSeconds: 60, defaultIntervalSeconds: 300, maxBytes: 2_000_000, timeoutMs: 10_000, allowPrivateAddresses: false });
-    expect(() => loadConfig({ SINO_FEED_MIN_INTERVAL_SECONDS: "30" })).toThrow();
-    expect(loadConfig({ SINO_FEED_MIN_INTERVAL_SECONDS: "600" }).feeds.defaultIntervalSeconds).toBe(600);
   });
 });

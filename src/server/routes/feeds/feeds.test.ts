@@ -7,9 +7,18 @@ import { createFeedFetcher } from "../../../delivery/feeds/feed-fetcher.js";
 import { createFeedPoller } from "../../../delivery/feeds/feed-poller.js";
 import { createChannelsRepository } from "../../../store/channels-repository.js";
 import { createFeedsRepository } from "../../../store/feeds-repository.js";
+import { loadConfig } from "../../config.js";
 
 const FEEDS = "/api/v1/feeds";
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+
+describe("SINO_FEED_* configuration", () => {
+  it("never takes a minimum interval under one minute", () => {
+    expect(loadConfig({}).feeds).toMatchObject({ minIntervalSeconds: 60, defaultIntervalSeconds: 300, maxBytes: 2_000_000, timeoutMs: 10_000, allowPrivateAddresses: false });
+    expect(() => loadConfig({ SINO_FEED_MIN_INTERVAL_SECONDS: "30" })).toThrow();
+    expect(loadConfig({ SINO_FEED_MIN_INTERVAL_SECONDS: "600" }).feeds.defaultIntervalSeconds).toBe(600);
+  });
+});
 
 for (const dialect of DIALECTS) {
   describe(`feed routes on ${dialect}`, () => {
