@@ -40,7 +40,9 @@ export type FeedPollErrorCode =
   | "feed_tls"
   | "feed_malformed"
   | "feed_not_a_feed"
-  | "feed_channel_missing";
+  | "feed_channel_missing"
+  /** The stored URL no longer meets the policy (e.g. http, stored while SINO_FEED_ALLOW_PRIVATE was on). */
+  | "feed_url_refused";
 
 export class FeedFetchError extends Error {
   constructor(
@@ -87,8 +89,15 @@ export function createFeedFetcher(options: FeedFetcherOptions): FeedFetcher {
   });
 
   async function fetchFeed(start: string, validators: FeedValidators): Promise<FeedFetchResult> {
+    // The stored URL is checked again: the policy may have changed since it was stored.
+    const first = await checkFeedUrl(start, policy, options.resolveHost);
+    if (!first.ok) {
+      throw first.code === "feed_url_private_address"
+        ? new FeedFetchError("feed_blocked_address", "the feed's host is a non-public address")
+        : new FeedFetchError("feed_url_refused", `the feed's URL is refused (${first.code})`);
+    }
     const deadline = AbortSignal.timeout(options.timeoutMs);
-    let url = start;
+    let url = first.url;
     try {
       for (let hop = 0; ; hop++) {
         const target = new URL(url);

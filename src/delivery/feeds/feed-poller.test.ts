@@ -329,6 +329,12 @@ describe("the feed fetcher's address guard (allow-private off)", () => {
     const f = createFeedFetcher({ allowPrivateAddresses: false, timeoutMs: 3_000, maxBytes: 1024, ca: tls.ca });
     closers.push(f);
     await expect(f.fetch(`${server.origin}/rss.xml`, none)).rejects.toMatchObject({ code: "feed_blocked_address" });
+    // A name that resolves to it is refused too, at connection time (no check by URL can see it).
+    const byName = createFeedFetcher({ allowPrivateAddresses: false, timeoutMs: 3_000, maxBytes: 1024, ca: tls.ca, resolveHost: async () => ["93.184.216.34"], lookup: toAddress("127.0.0.1") });
+    closers.push(byName);
+    await expect(byName.fetch(`https://feeds.example:${new URL(server.origin).port}/rss.xml`, none)).rejects.toMatchObject({ code: "feed_blocked_address" });
+    // An http URL stored while private addresses were allowed is refused once they are not.
+    await expect(f.fetch("http://93.184.216.34/feed", none)).rejects.toMatchObject({ code: "feed_url_refused" });
     expect(server.requests).toHaveLength(0);
   });
 });
