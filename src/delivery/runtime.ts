@@ -16,6 +16,8 @@ import { createSegmentSizesTask, type SegmentSizesTask } from "./segment-sizes-t
 import { createScheduler, type Scheduler } from "./scheduler.js";
 import { createWebhookDispatcher, type WebhookDispatcher } from "./webhooks/dispatcher.js";
 import { createWebhookClient } from "./webhooks/webhook-client.js";
+import { createFeedFetcher } from "./feeds/feed-fetcher.js";
+import { createFeedPoller, type FeedPoller } from "./feeds/feed-poller.js";
 import type { LoopComponent, LoopObservers, RuntimeObservers } from "./loop-observers.js";
 import type { DeliveryLogger } from "./worker.js";
 import { createLocalTimeGate } from "./gates/local-time-gate.js";
@@ -37,7 +39,36 @@ export interface DeliveryRuntimeConfig {
   readonly timeZone?: string;
   /** SINO_SEND_WINDOW: when marketing goes out in each subscriber's zone; default 08:00-21:00. */
   readonly sendWindow?: string;
+  /** SINO_FEED_*; absent (some tests): the defaults of `DEFAULT_FEED_RUNTIME_OPTIONS`. */
+  readonly feeds?: FeedRuntimeOptions;
 }
+
+/** How this process polls feeds (the SINO_FEED_* options). */
+export interface FeedRuntimeOptions {
+  /** SINO_FEED_ALLOW_PRIVATE: tests and local development only (plain http, private addresses). */
+  readonly allowPrivateAddresses: boolean;
+  /** SINO_FEED_TIMEOUT_MS: deadline of one fetch, redirects included. */
+  readonly timeoutMs: number;
+  /** SINO_FEED_MAX_BYTES: a longer answer is refused. */
+  readonly maxBytes: number;
+  /** SINO_FEED_MAX_ITEMS_PER_POLL: new items one poll publishes (older ones are skipped). */
+  readonly maxItemsPerPoll: number;
+  /** SINO_FEED_CA_FILE: extra CA certificates (PEM) to trust for feeds; tests only. */
+  readonly caFile: string | undefined;
+}
+
+export const DEFAULT_FEED_RUNTIME_OPTIONS: FeedRuntimeOptions = Object.freeze({
+  allowPrivateAddresses: false,
+  timeoutMs: 10_000,
+  maxBytes: 2_000_000,
+  maxItemsPerPoll: 5,
+  caFile: undefined,
+});
+
+/** How often a worker looks for due feeds; each feed's own interval (≥ 1 minute) decides when it is polled. */
+const FEED_TICK_MS = 5_000;
+/** Up to this fraction of a feed's interval is added at random to each next poll. */
+const FEED_JITTER = 0.2;
 
 /** How this process delivers webhooks (the SINO_WEBHOOK_* options). */
 export interface WebhookRuntimeOptions {
@@ -84,6 +115,8 @@ export interface DeliveryRuntime {
   readonly segmentSizes: SegmentSizesTask;
   /** Sends the webhook outbox; apart from the push lanes (its own loop and HTTP agent). */
   readonly webhooks: WebhookDispatcher;
+  /** Polls the RSS/Atom feeds admins registered; runs wherever the worker lanes run, like the scheduler. */
+  readonly feeds: FeedPoller;
   /** Starts the worker lanes and the scheduler. */
   start(): void;
   /** This process's push connections and encryption threads right now (metrics). */
@@ -209,6 +242,36 @@ export function createDeliveryRuntime(
       retentionDays: w.retentionDays,
     },
   });
+  const f = config.feeds ?? DEFAULT_FEED_RUNTIME_OPTIONS;
+  const feedFetcher = createFeedFetcher({
+    allowPrivateAddresses: f.allowPrivateAddresses,
+    timeoutMs: f.timeoutMs,
+    maxBytes: f.maxBytes,
+    ...(f.caFile === undefined ? {} : { ca: readFileSync(f.caFile, "utf8") }),
+  });
+  const feeds = createFeedPoller({
+    feeds: repositories.feeds,
+    channels: repositories.channels,
+    fetcher: feedFetcher,
+    clock: Date.now,
+    logger,
+    jobSize: resolveDeliveryOptions(engineOptions).jobSize,
+    publicUrl: config.publicUrl,
+    defaultIcon: async () => {
+      const organisation = await repositories.organisation.get();
+      return organisation.logo === null || organisation.updatedAt === null ? null : organisationLogoUrl(config.publicUrl, organisation.updatedAt);
+    },
+    onSent: () => engine.wake(),
+    observers,
+    options: {
+      tickMs: FEED_TICK_MS,
+      // A poll is one fetch (redirects included) and a few small transactions.
+      leaseMs: Math.max(d.leaseMs, 4 * f.timeoutMs),
+      jitter: FEED_JITTER,
+      maxItemsPerPoll: f.maxItemsPerPoll,
+      concurrency: 4,
+    },
+  });
   // How long each loop may go without coming round before /readyz calls it stuck: its pause plus
   // the longest a round can legitimately take (a sub-batch whose pushes time out in waves, a
   // database that takes its connection timeout to answer), with room to spare.
@@ -228,6 +291,7 @@ export function createDeliveryRuntime(
     hygiene,
     segmentSizes,
     webhooks,
+    feeds,
     start() {
       for (const component of components) liveness?.expect(component, maxAges[component]);
       engine.start();
@@ -235,6 +299,7 @@ export function createDeliveryRuntime(
       hygiene.start();
       segmentSizes.start();
       webhooks.start();
+      feeds.start();
     },
     stats: () => ({ transport: transport.stats(), encryption: engine.encryptionStats() }),
     close: (options = { graceful: true }) =>
@@ -242,11 +307,13 @@ export function createDeliveryRuntime(
         // Stopping on purpose is not being stuck.
         for (const component of components) liveness?.forget(component);
         await scheduler.stop();
+        await feeds.stop();
         await hygiene.stop();
         await segmentSizes.stop();
         await Promise.all([engine.stop(options), webhooks.stop(options)]);
         await transport.close();
         await webhookClient.close();
+        await feedFetcher.close();
       })()),
   };
 }

@@ -11,6 +11,12 @@ export interface GuardOptions {
   readonly ca?: string | Buffer | Array<string | Buffer>;
   /** Name resolution; tests inject one to point a host name at 127.0.0.1. */
   readonly lookup?: LookupFunction;
+  /**
+   * Which addresses count as public (default `isPublicAddress`). Tests of the guard itself pass one
+   * that also admits their own 127.0.0.1 server, so a redirect to another private address can be
+   * refused with the guard on.
+   */
+  readonly isAllowedAddress?: (ip: string) => boolean;
 }
 
 /**
@@ -28,7 +34,8 @@ export function guardedLookup(options: GuardOptions): LookupFunction {
       if (err) return callback(err, address, family);
       const addresses = Array.isArray(address) ? address : [{ address, family } as LookupAddress];
       // One private answer among public ones is still an attempt: refuse the whole name.
-      const blocked = addresses.find((a) => !isPublicAddress(a.address));
+      const allowed = options.isAllowedAddress ?? isPublicAddress;
+      const blocked = addresses.find((a) => !allowed(a.address));
       if (blocked !== undefined) return callback(new BlockedAddressError(blocked.address), address, family);
       callback(null, address, family);
     });
@@ -38,7 +45,8 @@ export function guardedLookup(options: GuardOptions): LookupFunction {
 function peerBlocked(socket: Socket, options: GuardOptions): BlockedAddressError | undefined {
   if (options.allowPrivateAddresses) return undefined;
   const remote = socket.remoteAddress;
-  return remote === undefined || !isPublicAddress(remote) ? new BlockedAddressError(remote ?? "unknown") : undefined;
+  const allowed = options.isAllowedAddress ?? isPublicAddress;
+  return remote === undefined || !allowed(remote) ? new BlockedAddressError(remote ?? "unknown") : undefined;
 }
 
 /** A TLS connection to `origin` offering HTTP/2 and HTTP/1.1 by ALPN, through the guard. */

@@ -40,6 +40,9 @@ import { registerSubscriptionRoutes } from "./routes/subscriptions/subscriptions
 import { registerTokenRoutes } from "./routes/tokens/tokens.js";
 import { registerUserRoutes } from "./routes/users/users.js";
 import { registerWebhookRoutes } from "./routes/webhooks/webhooks.js";
+import { registerFeedRoutes } from "./routes/feeds/feeds.js";
+import { resolveDeliveryOptions } from "../delivery/delivery-options.js";
+import { organisationLogoUrl } from "../shared/api/organisation.js";
 import { registerEmbedAssets } from "./embed-assets.js";
 import { registerHealthRoutes } from "./health/health-routes.js";
 import type { ReadinessCheck } from "./health/readiness.js";
@@ -82,6 +85,8 @@ export interface AppDeps {
   readonly webhookDispatcher?: { wake(): void };
   /** Tests: how webhook URLs' host names resolve (DNS otherwise). */
   readonly resolveWebhookHost?: ResolveHost;
+  /** This process's feed poller, asked to poll at once after "Ler agora" (absent: another process polls). */
+  readonly feedPoller?: { pollNow(): Promise<void> };
   /** Overrides for operator authentication (tests). */
   readonly auth?: AuthOptions;
   /** Told about database outages: the first failing request logs it, the others stay quiet. */
@@ -121,6 +126,7 @@ const API_METHODS = new Map<string, string>([
   [API_ROUTES.sites, "GET, HEAD, POST"],
   [API_ROUTES.audience, "GET, HEAD"],
   [API_ROUTES.webhooks, "GET, HEAD, POST"],
+  [API_ROUTES.feeds, "GET, HEAD, POST"],
   [API_ROUTES.sessionPassword, "PUT"],
   [API_ROUTES.audit, "GET, HEAD"],
   [API_ROUTES.auditCsv, "GET, HEAD"],
@@ -307,6 +313,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     urlPolicy: { allowPrivateAddresses: deps.config.webhooks.allowPrivateAddresses },
     ...(deps.resolveWebhookHost === undefined ? {} : { resolveHost: deps.resolveWebhookHost }),
     ...(deps.webhookDispatcher === undefined ? {} : { wake: () => deps.webhookDispatcher!.wake() }),
+  });
+  registerFeedRoutes(app, {
+    ...operatorDeps,
+    feeds: deps.repositories.feeds,
+    channels: deps.repositories.channels,
+    urlPolicy: { allowPrivateAddresses: deps.config.feeds.allowPrivateAddresses },
+    minIntervalSeconds: deps.config.feeds.minIntervalSeconds,
+    defaultIntervalSeconds: deps.config.feeds.defaultIntervalSeconds,
+    jobSize: resolveDeliveryOptions({ lanes: deps.config.delivery.lanes, batchSize: deps.config.delivery.batchSize }).jobSize,
+    publicUrl: deps.config.publicUrl,
+    async defaultIcon() {
+      const organisation = await deps.repositories.organisation.get();
+      return organisation.logo === null || organisation.updatedAt === null ? null : organisationLogoUrl(deps.config.publicUrl, organisation.updatedAt);
+    },
+    ...(deps.resolveWebhookHost === undefined ? {} : { resolveHost: deps.resolveWebhookHost }),
+    ...(deps.feedPoller === undefined ? {} : { pollNow: () => void deps.feedPoller!.pollNow().catch(() => undefined) }),
+    ...(deps.delivery === undefined ? {} : { onSent: () => deps.delivery!.wake() }),
   });
   if (deps.delivery !== undefined) {
     await registerNotificationRoutes(app, {

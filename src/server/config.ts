@@ -3,7 +3,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { z } from "zod";
 import { defaultDeliveryOptions } from "../delivery/delivery-options.js";
 import type { HygieneOptions } from "../delivery/hygiene-task.js";
-import type { DeliveryRuntimeOptions, WebhookRuntimeOptions } from "../delivery/runtime.js";
+import type { DeliveryRuntimeOptions, FeedRuntimeOptions, WebhookRuntimeOptions } from "../delivery/runtime.js";
 import { DEFAULT_PUSH_HOSTS, MAX_ENDPOINT_LENGTH, type EndpointPolicy } from "../push/endpoint-policy.js";
 import { DEFAULT_MAX_IN_FLIGHT_PER_ORIGIN, DEFAULT_PUSH_TIMEOUT_MS } from "../push/transport.js";
 import { parseVapidKeys, type VapidKeys } from "../push/vapid-keys.js";
@@ -72,6 +72,15 @@ export interface Config {
   readonly writeQueue: number;
   /** SINO_IMPORT_MAX_BYTES: the largest subscriber import file, after decompression. */
   readonly importMaxBytes: number;
+  /** SINO_FEED_*: RSS/Atom feeds polled into sends (branch feeds). */
+  readonly feeds: FeedsConfig;
+}
+
+export interface FeedsConfig extends FeedRuntimeOptions {
+  /** SINO_FEED_MIN_INTERVAL_SECONDS: the shortest poll interval an admin may set (never under 60). */
+  readonly minIntervalSeconds: number;
+  /** SINO_FEED_INTERVAL_SECONDS: a new feed's interval when the admin sets none. */
+  readonly defaultIntervalSeconds: number;
 }
 
 /**
@@ -373,6 +382,41 @@ const OPTIONS = {
     doc: "Extra CA certificates (PEM file) to trust for webhook receivers; for tests against a local receiver.",
     schema: (_d, m) => z.string().refine((path) => existsSync(path), m("file")).optional(),
   }),
+  SINO_FEED_MIN_INTERVAL_SECONDS: option({
+    default: 60,
+    doc: "Shortest interval, in seconds, between two polls of one feed (at least 60); each poll adds up to 20 % at random.",
+    schema: (d, m) => integer(60, 86_400, d, m("positiveInteger")),
+  }),
+  SINO_FEED_INTERVAL_SECONDS: option({
+    default: 300,
+    doc: "Poll interval, in seconds, of a new feed when the admin sets none (at least SINO_FEED_MIN_INTERVAL_SECONDS).",
+    schema: (d, m) => integer(60, 86_400, d, m("positiveInteger")),
+  }),
+  SINO_FEED_TIMEOUT_MS: option({
+    default: 10_000,
+    doc: "Deadline of one feed fetch in ms, redirects included; a feed that does not answer in time is tried again at its next poll.",
+    schema: (d, m) => integer(100, 120_000, d, m("positiveInteger")),
+  }),
+  SINO_FEED_MAX_BYTES: option({
+    default: 2_000_000,
+    doc: "Largest feed document, in bytes, Sino reads; a larger answer is refused and recorded as an error.",
+    schema: (d, m) => integer(1_000, 50_000_000, d, m("positiveInteger")),
+  }),
+  SINO_FEED_MAX_ITEMS_PER_POLL: option({
+    default: 5,
+    doc: "New items one poll of a feed publishes; older new items beyond it are recorded as skipped, never sent (no flood).",
+    schema: (d, m) => integer(1, 100, d, m("positiveInteger")),
+  }),
+  SINO_FEED_ALLOW_PRIVATE: option({
+    default: false,
+    doc: "Tests and local development only: feed URLs may use plain http and loopback/private addresses.",
+    schema: (d, m) => flag(d, m("boolean")),
+  }),
+  SINO_FEED_CA_FILE: option({
+    default: undefined,
+    doc: "Extra CA certificates (PEM file) to trust for feeds; for tests against a local https feed.",
+    schema: (_d, m) => z.string().refine((path) => existsSync(path), m("file")).optional(),
+  }),
   SINO_WORKER_HEALTH_PORT: option({
     default: undefined,
     doc: "Port (on SINO_HOST) where `sino worker`, which has no HTTP server, answers GET /healthz and GET /readyz; unset: no probes.",
@@ -551,6 +595,15 @@ function createEnvSchema(t: Translator["t"]) {
         writeQueue: v.SINO_WRITE_QUEUE,
         retention: Object.freeze({ eventDays: v.SINO_EVENT_RETENTION_DAYS, removedDays: v.SINO_REMOVED_RETENTION_DAYS, auditDays: v.SINO_AUDIT_RETENTION_DAYS }),
         importMaxBytes: v.SINO_IMPORT_MAX_BYTES,
+        feeds: Object.freeze({
+          minIntervalSeconds: v.SINO_FEED_MIN_INTERVAL_SECONDS,
+          defaultIntervalSeconds: Math.max(v.SINO_FEED_INTERVAL_SECONDS, v.SINO_FEED_MIN_INTERVAL_SECONDS),
+          allowPrivateAddresses: v.SINO_FEED_ALLOW_PRIVATE,
+          timeoutMs: v.SINO_FEED_TIMEOUT_MS,
+          maxBytes: v.SINO_FEED_MAX_BYTES,
+          maxItemsPerPoll: v.SINO_FEED_MAX_ITEMS_PER_POLL,
+          caFile: v.SINO_FEED_CA_FILE === undefined ? undefined : resolve(v.SINO_FEED_CA_FILE),
+        }),
       };
     });
 }

@@ -86,7 +86,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       translator,
       metrics,
       delivery: delivery.engine,
-      ...(config.delivery.embedded ? { webhookDispatcher: delivery.webhooks } : {}),
+      ...(config.delivery.embedded ? { webhookDispatcher: delivery.webhooks, feedPoller: delivery.feeds } : {}),
       outage,
       readiness: createReadinessCheck({
         database,

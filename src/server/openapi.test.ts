@@ -70,6 +70,12 @@ describe("the OpenAPI document and the docs page", () => {
         "/api/v1/audit.csv",
         "/api/v1/privacy",
         "/api/v1/subscribers/import",
+        "/api/v1/feeds",
+        "/api/v1/feeds/{id}",
+        "/api/v1/feeds/{id}/poll",
+        "/api/v1/feeds/{id}/items",
+        "/api/v1/feeds/{id}/items/{itemId}/approve",
+        "/api/v1/feeds/{id}/items/{itemId}/dismiss",
       ].sort(),
     );
     const createUser = doc.paths["/api/v1/users"].post;
@@ -89,6 +95,8 @@ describe("the OpenAPI document and the docs page", () => {
     expect(doc.paths["/api/v1/sites"].post.tags).toEqual(["Sites"]);
     expect(doc.paths["/api/v1/webhooks"].post.tags).toEqual(["Webhooks"]);
     expect(doc.paths["/api/v1/webhooks"].post.description).toContain("webhook-signature");
+    expect(doc.paths["/api/v1/feeds"].post.tags).toEqual(["Feeds"]);
+    expect(doc.paths["/api/v1/feeds"].post.requestBody.content["application/json"].schema.required).toEqual(["url", "mode"]);
     expect(doc.paths["/api/v1/sites"].post.requestBody.content["application/json"].schema.required).toEqual(["origin"]);
     expect(doc.paths["/api/v1/sites/{id}"].delete.responses["200"].content["application/json"].schema.required).toEqual(["removedSubscribers"]);
     expect(doc.paths["/api/v1/config"].get.parameters.map((p: { name: string }) => p.name)).toContain("site");

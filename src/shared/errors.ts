@@ -206,6 +206,17 @@ export const ERROR_STATUS = {
   import_field_missing: 400,
   /** A row: the old sender marks it unsubscribed (OneSignal's `invalid_identifier`). */
   import_unsubscribed: 400,
+  // feeds (issue 20: the site's feed becomes push)
+  feed_not_found: 404,
+  feed_url_invalid: 400,
+  feed_url_not_https: 400,
+  feed_url_private_address: 400,
+  feed_mode_invalid: 400,
+  feed_interval_invalid: 400,
+  too_many_feeds: 409,
+  feed_item_not_found: 404,
+  feed_item_not_pending: 409,
+  feed_item_refused: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

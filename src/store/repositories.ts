@@ -26,6 +26,7 @@ import { createTagsRepository, type TagsRepository } from "./tags-repository.js"
 import { createTemplatesRepository, type TemplatesRepository } from "./templates-repository.js";
 import { createUsersRepository, type UsersRepository } from "./users-repository.js";
 import { createWebhooksRepository, type WebhooksRepository } from "./webhooks-repository.js";
+import { createFeedsRepository, type FeedsRepository } from "./feeds-repository.js";
 import { createRetryCausesRepository, type RetryCausesRepository } from "./retry-causes-repository.js";
 import { createAuditRepository, type AuditRepository } from "./audit-repository.js";
 import { createRetentionRepository, type RetentionRepository } from "./retention-repository.js";
@@ -65,6 +66,7 @@ export interface Repositories {
   readonly audit: AuditRepository;
   readonly retention: RetentionRepository;
   readonly subscriptionImport: SubscriptionImportRepository;
+  readonly feeds: FeedsRepository;
 }
 
 export function createRepositories(database: DatabaseHandle): Repositories {
@@ -100,5 +102,6 @@ export function createRepositories(database: DatabaseHandle): Repositories {
     audit: createAuditRepository(database),
     retention: createRetentionRepository(database),
     subscriptionImport: createSubscriptionImportRepository(database),
+    feeds: createFeedsRepository(database),
   });
 }

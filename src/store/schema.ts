@@ -40,6 +40,8 @@ export interface Schema {
   audit_log: AuditLogTable;
   notification_event_days: NotificationEventDaysTable;
   subscription_removal_buckets: SubscriptionRemovalBucketsTable;
+  feeds: FeedsTable;
+  feed_items: FeedItemsTable;
 }
 
 export interface SubscriptionsTable {
@@ -527,4 +529,60 @@ export interface NotificationRetryCausesTable {
   next_attempt_at: number;
   /** The start of the push service's answer body, when there was one. */
   detail: string | null;
+}
+
+export type FeedMode = "auto" | "draft";
+
+/** An RSS or Atom feed an admin registered (0023-feeds): who it goes to, how, and its poll state. */
+export interface FeedsTable {
+  id: Generated<number>;
+  url: string;
+  /** The feed's own title, learned at the first successful poll. */
+  title: Generated<string | null>;
+  /** Null: everyone. */
+  channel_id: number | null;
+  mode: FeedMode;
+  interval_seconds: number;
+  enabled: Generated<number>;
+  /** 1 once the first poll stored the items already there as `seen`. */
+  primed: Generated<number>;
+  etag: Generated<string | null>;
+  last_modified: Generated<string | null>;
+  next_poll_at: number;
+  lease_owner: Generated<string | null>;
+  lease_until: Generated<number>;
+  polls: Generated<number>;
+  items_found: Generated<number>;
+  errors: Generated<number>;
+  last_polled_at: Generated<number | null>;
+  last_success_at: Generated<number | null>;
+  /** A stable code (`feeds:pollErrors.<code>` in the catalog). */
+  last_error: Generated<string | null>;
+  last_error_at: Generated<number | null>;
+  created_at: number;
+  updated_at: number;
+}
+
+/**
+ * `seen`: there at the first poll (never sent); `sent`: published (auto, or a draft approved);
+ * `pending`: a draft waiting for an operator; `dismissed`: a draft an operator turned down;
+ * `skipped`: more new items than one poll publishes (the oldest are not sent); `refused`: it
+ * could not become a push (`reason`: the send's error code).
+ */
+export type FeedItemStatus = "seen" | "sent" | "pending" | "dismissed" | "skipped" | "refused";
+
+export interface FeedItemsTable {
+  id: Generated<number>;
+  feed_id: number;
+  /** guid (or Atom id), else the link. */
+  item_key: string;
+  title: string;
+  summary: string | null;
+  link: string | null;
+  image: string | null;
+  status: FeedItemStatus;
+  reason: Generated<string | null>;
+  notification_id: Generated<number | null>;
+  created_at: number;
+  decided_at: Generated<number | null>;
 }

@@ -59,6 +59,8 @@ export const API_ROUTES = {
   sites: `${API_PREFIX}/sites`,
   /** Admin: GET list, POST create; `/webhooks/:id` GET, PATCH, DELETE; `/secret`, `/messages`, `/test`. */
   webhooks: `${API_PREFIX}/webhooks`,
+  /** Admin: GET list, POST create; `/feeds/:id` GET, PATCH, DELETE; `/poll`, `/items`, `/items/:itemId/approve|dismiss`. */
+  feeds: `${API_PREFIX}/feeds`,
   /**
    * Saved segments: GET (signed in) list, POST (admin) create; `/segments/:id` GET (signed in,
    * with its daily sizes and sends), PATCH and DELETE (admin).
@@ -219,4 +221,23 @@ export function segmentPath(id: string): string {
 /** `/api/v1/templates/:id`. */
 export function templatePath(id: string): string {
   return `${API_ROUTES.templates}/${encodeURIComponent(id)}`;
+}
+
+/** `/api/v1/feeds/:id`. */
+export function feedPath(id: string): string {
+  return `${API_ROUTES.feeds}/${encodeURIComponent(id)}`;
+}
+
+/** `/api/v1/feeds/:id/items?status=&page=`. */
+export function feedItemsPath(id: string, query: { status?: string; page?: number } = {}): string {
+  const params = new URLSearchParams();
+  if (query.status !== undefined) params.set("status", query.status);
+  if (query.page !== undefined && query.page > 1) params.set("page", String(query.page));
+  const qs = params.toString();
+  return `${feedPath(id)}/items${qs === "" ? "" : `?${qs}`}`;
+}
+
+/** `/api/v1/feeds/:id/items/:itemId/approve` or `/dismiss` (POST). */
+export function feedItemDecisionPath(id: string, itemId: string, decision: "approve" | "dismiss"): string {
+  return `${feedPath(id)}/items/${encodeURIComponent(itemId)}/${decision}`;
 }

@@ -18,6 +18,7 @@ import { trustAndKeys } from "./0015-trust-and-keys.js";
 import { localTime } from "./0017-local-time.js";
 import { audit } from "./0020-audit.js";
 import { siteKeys } from "./0021-site-keys.js";
+import { feeds } from "./0023-feeds.js";
 
 /**
  * Every migration, in order, listed in code rather than read from a folder (Kysely's
@@ -43,4 +44,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: SinoMi
   ["0017-local-time", localTime],
   ["0020-audit", audit],
   ["0021-site-keys", siteKeys],
+  ["0023-feeds", feeds],
 ];

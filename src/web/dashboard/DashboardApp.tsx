@@ -41,6 +41,7 @@ const PersonPage = lazyPage(() => import("./people/PersonPage.js"), "PersonPage"
 const UsersPage = lazyPage(() => import("./users/UsersPage.js"), "UsersPage");
 const TokensPage = lazyPage(() => import("./tokens/TokensPage.js"), "TokensPage");
 const WebhooksPage = lazyPage(() => import("./webhooks/WebhooksPage.js"), "WebhooksPage");
+const FeedsPage = lazyPage(() => import("./feeds/FeedsPage.js"), "FeedsPage");
 const SegmentsPage = lazyPage(() => import("./segments/SegmentsPage.js"), "SegmentsPage");
 const SegmentPage = lazyPage(() => import("./segments/SegmentPage.js"), "SegmentPage");
 const OrganisationPage = lazyPage(() => import("./organisation/OrganisationPage.js"), "OrganisationPage");
@@ -154,6 +155,14 @@ export function DashboardApp({ services }: { services?: DashboardServices }) {
                 element={
                   <RequireAdmin>
                     <WebhooksPage />
+                  </RequireAdmin>
+                }
+              />
+              <Route
+                path="feeds"
+                element={
+                  <RequireAdmin>
+                    <FeedsPage />
                   </RequireAdmin>
                 }
               />

@@ -13,6 +13,7 @@ export const DASHBOARD_PATHS = {
   users: "/painel/usuarios",
   tokens: "/painel/tokens",
   webhooks: "/painel/webhooks",
+  feeds: "/painel/feeds",
   /** `/painel/segmentos/:id`: one saved segment (see `segmentPagePath`). */
   segments: "/painel/segmentos",
   /** `/painel/envios/:id`: one notification's live progress (see `notificationPagePath`). */

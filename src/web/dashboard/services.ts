@@ -17,6 +17,8 @@ import { createTemplatesApi } from "./api/templates-api.js";
 import type { TemplatesApi } from "./api/templates-api.js";
 import { createWebhooksApi } from "./api/webhooks-api.js";
 import type { WebhooksApi } from "./api/webhooks-api.js";
+import { createFeedsApi } from "./api/feeds-api.js";
+import type { FeedsApi } from "./api/feeds-api.js";
 
 /**
  * What every dashboard page needs from outside React, built once by DashboardApp (the dashboard's
@@ -46,6 +48,8 @@ export interface DashboardServices {
   now: () => number;
   /** The organisation's identity (Painel → Organização). */
   organisation: OrganisationApi;
+  /** RSS/Atom feeds turned into sends, and their drafts (admin). */
+  feeds: FeedsApi;
 }
 
 /** The clients share the page's origin and session cookie; `siteOrigin` is that origin. */
@@ -57,6 +61,7 @@ export function createDashboardServices(options: { siteOrigin: string; timeZone:
     sites: createSitesApi(),
     people: createPeopleApi(),
     webhooks: createWebhooksApi(),
+    feeds: createFeedsApi(),
     segments: createSegmentsApi(),
     templates: createTemplatesApi(),
     timeZone: options.timeZone,

@@ -13,6 +13,7 @@ import FilterAltOutlined from "@mui/icons-material/FilterAltOutlined";
 import BookmarksOutlined from "@mui/icons-material/BookmarksOutlined";
 import ApartmentOutlined from "@mui/icons-material/ApartmentOutlined";
 import PolicyOutlined from "@mui/icons-material/PolicyOutlined";
+import RssFeedOutlined from "@mui/icons-material/RssFeedOutlined";
 import type { Role } from "../api/types.js";
 import { DASHBOARD_PATHS } from "../paths.js";
 
@@ -37,6 +38,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { path: DASHBOARD_PATHS.users, label: "dashboard.nav.users", icon: <PeopleAltOutlined />, adminOnly: true },
   { path: DASHBOARD_PATHS.tokens, label: "dashboard.nav.tokens", icon: <KeyOutlined />, adminOnly: true },
   { path: DASHBOARD_PATHS.webhooks, label: "dashboard.nav.webhooks", icon: <WebhookOutlined />, adminOnly: true },
+  { path: DASHBOARD_PATHS.feeds, label: "feeds.nav", icon: <RssFeedOutlined />, adminOnly: true },
   { path: DASHBOARD_PATHS.organisation, label: "dashboard.nav.organisation", icon: <ApartmentOutlined />, adminOnly: true },
   { path: DASHBOARD_PATHS.audit, label: "audit.page.nav", icon: <PolicyOutlined />, adminOnly: true },
 ];
