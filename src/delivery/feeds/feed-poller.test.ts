@@ -1,7 +1,7 @@
 import type { LookupFunction } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DIALECTS, createTestDatabase, openTestDatabase, type TestDatabase } from "../../../test/support/db.js";
-import { atom, rss, startFeedServer, type FeedServer, type RssItem } from "../../../test/support/feed-server.js";
+import { atom, rss, startFeedServer, type FeedServer, type RssItem, type AtomEntry } from "../../../test/support/feed-server.js";
 import { loadTestTls } from "../../../test/support/fake-push/test-tls.js";
 import { isPublicAddress } from "../../push/address-policy.js";
 import type { Database } from "../../store/database.js";
@@ -123,7 +123,7 @@ for (const dialect of DIALECTS) {
       const channels = createChannelsRepository(database);
       const channel = await channels.create({ slug: "noticias", name: "Notícias", description: null, isDefault: false }, Date.now());
       if (channel === "slug_taken") throw new Error("slug taken");
-      let entries = [{ id: "urn:a", title: "Primeira", link: "https://site.example/a" }];
+      let entries: AtomEntry[] = [{ id: "urn:a", title: "Primeira", link: "https://site.example/a" }];
       server.route("/atom.xml", () => ({ body: atom("Diário", entries), headers: { "content-type": "application/atom+xml" } }));
       const feed = await aFeed("/atom.xml", "auto", channel.id);
       const p = poller();
