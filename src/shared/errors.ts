@@ -171,6 +171,9 @@ export const ERROR_STATUS = {
   data_too_large: 400,
   /** More reports/registrations waiting to be written than the server holds: retry (Retry-After). */
   write_queue_full: 503,
+  // privacy (issue 18, LGPD)
+  /** The registration's `consent` is not { source: "bell" | "soft_prompt", text, version }. */
+  consent_invalid: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -26,6 +26,7 @@ import { createTemplatesRepository, type TemplatesRepository } from "./templates
 import { createUsersRepository, type UsersRepository } from "./users-repository.js";
 import { createWebhooksRepository, type WebhooksRepository } from "./webhooks-repository.js";
 import { createRetryCausesRepository, type RetryCausesRepository } from "./retry-causes-repository.js";
+import { createPersonalDataStore, type PersonalDataStore } from "./personal-data.js";
 
 /** Every repository over one database. Built once where the process is wired, then passed down. */
 export interface Repositories {
@@ -56,6 +57,8 @@ export interface Repositories {
   readonly users: UsersRepository;
   readonly webhooks: WebhooksRepository;
   readonly retryCauses: RetryCausesRepository;
+  /** LGPD: export and erase everything about a subscription or a person (subscriber and operator alike). */
+  readonly personalData: PersonalDataStore;
 }
 
 export function createRepositories(database: DatabaseHandle): Repositories {
@@ -87,5 +90,6 @@ export function createRepositories(database: DatabaseHandle): Repositories {
     users: createUsersRepository(database),
     webhooks: createWebhooksRepository(database),
     retryCauses: createRetryCausesRepository(database),
+    personalData: createPersonalDataStore(database),
   });
 }

@@ -81,6 +81,13 @@ export const API_ROUTES = {
   docs: "/api/docs",
   /** PUT (the signed-in operator, session only): change one's own password (`ChangeOwnPasswordRequest`). */
   sessionPassword: `${API_PREFIX}/session/password`,
+  /** POST: "Meus dados", the browser's own data with proof (`MyDataResponse`); DELETE: "Apagar meus dados". */
+  subscriptionData: `${API_PREFIX}/subscriptions/data`,
+  /**
+   * Admin: `/privacy/subscriptions/:subscriptionId` and `/privacy/people/:userId`: GET exports
+   * (with the counts an erasure would remove), DELETE erases.
+   */
+  privacy: `${API_PREFIX}/privacy`,
 } as const;
 
 /**

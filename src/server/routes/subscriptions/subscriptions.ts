@@ -35,6 +35,7 @@ import { checkAuth, checkP256dh } from "../../../push/key-policy.js";
 import type { KnownSite, SiteRegistry } from "../../sites/site-registry.js";
 import type { SitesRepository } from "../../../store/sites-repository.js";
 import type { Ingestion } from "../../ingestion/ingestion.js";
+import { consentOf } from "../privacy/consent-input.js";
 
 export interface SubscriptionRoutesDeps {
   readonly subscriptions: SubscriptionsRepository;
@@ -130,6 +131,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
             previous: body.previous,
             siteId: site.id,
             person: body.user === undefined ? undefined : verifiedPerson(body.user, now),
+            consent: consentOf(request, body.consent, site),
           },
           now,
         }),
@@ -288,6 +290,7 @@ function registerChannelChoiceRoute(app: FastifyInstance, deps: SubscriptionRout
         proof: { endpoint: body.endpoint, auth: auth.value },
         slugs: body.channels,
         max: deps.maxChannelsPerSubscription,
+        now: deps.now(),
       });
       switch (result.outcome) {
         case "subscription_not_found":
