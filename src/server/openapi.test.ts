@@ -65,6 +65,10 @@ describe("the OpenAPI document and the docs page", () => {
         "/api/v1/webhooks/{id}/test",
         "/api/v1/templates",
         "/api/v1/templates/{id}",
+        // privacy (issue 18, LGPD)
+        "/api/v1/subscriptions/data",
+        "/api/v1/privacy/subscriptions/{subscriptionId}",
+        "/api/v1/privacy/people/{userId}",
       ].sort(),
     );
     const createUser = doc.paths["/api/v1/users"].post;
