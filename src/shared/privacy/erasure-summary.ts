@@ -20,8 +20,10 @@ export type CountTranslate = (key: string, options: { count: number }) => string
 
 /**
  * What an erasure removes (or would), one pt-BR phrase per kind with rows ("2 inscrições",
- * "14 eventos de notificação"…), from `privacy:counts.*`; kinds with none are left out.
+ * "14 eventos de notificação"…), from the catalogue's `privacy` `counts.*`; kinds with none are
+ * left out. `namespace`: `privacy:` where i18next has one namespace per file (server, CLI),
+ * `privacy.` where the catalogue is one tree (the web app).
  */
-export function erasureSummary(counts: ErasureCountsPresentation, t: CountTranslate): string[] {
-  return ERASURE_KINDS.filter((kind) => counts[kind] > 0).map((kind) => t(`privacy:counts.${kind}`, { count: counts[kind] }));
+export function erasureSummary(counts: ErasureCountsPresentation, t: CountTranslate, namespace: "privacy:" | "privacy." = "privacy:"): string[] {
+  return ERASURE_KINDS.filter((kind) => counts[kind] > 0).map((kind) => t(`${namespace}counts.${kind}`, { count: counts[kind] }));
 }

@@ -2,14 +2,13 @@
  * LGPD over HTTP and the CLI, on SQLite and PostgreSQL: the consent a registration carries (a bad
  * one refuses the registration, nothing stored), "Meus dados" and "Apagar meus dados" with proof
  * of possession, the admin's export (with the counts a confirmation shows) and erasure by
- * subscription and by person, and `sino privacy export|erase`.
+ * subscription and by person. `sino privacy` is tested in src/cli/privacy.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS } from "../../../../test/support/db.js";
 import { addUser, errorOf, setUpAdmin, startOperatorServer, type ApiClient, type OperatorServer } from "../../../../test/support/operators.js";
 import { aBrowserSubscription } from "../../../../test/support/subscriptions.js";
 import type { PushSubscriptionJson } from "../../../shared/api/subscriptions.js";
-import { runCli, type CliIo } from "../../../cli/main.js";
 
 const ENV = { SINO_PUSH_ALLOWED_HOSTS: "fcm.googleapis.com" };
 const SITE = "https://www.exemplo.com.br";
@@ -100,39 +99,6 @@ for (const dialect of DIALECTS) {
       expect((await admin.get("/api/v1/privacy/subscriptions/999999")).status).toBe(404);
       const log = await server.database.db.selectFrom("data_erasures").select(["requested_by", "scope", "rows"]).execute();
       expect(JSON.stringify(log)).not.toContain("carla");
-    });
-
-    it("exports and erases from the command line, erasing only when confirmed with --yes", async () => {
-      const sub = aBrowserSubscription();
-      await register(sub);
-      await admin.put("/api/v1/people/davi/subscriptions", { endpoint: sub.endpoint });
-      const io = (): CliIo & { out: string[]; err: string[] } => {
-        const out: string[] = [];
-        const err: string[] = [];
-        const location = server.database.location;
-        return { env: { DATABASE_URL: location.url, ...(location.schema === undefined ? {} : { SINO_DATABASE_SCHEMA: location.schema }) }, out, err, stdout: (t) => void out.push(t), stderr: (t) => void err.push(t) };
-      };
-      const exported = io();
-      await runCli(["privacy", "export", "--user", "davi"], exported);
-      expect(process.exitCode).toBe(0);
-      expect(JSON.parse(exported.out.join(""))).toMatchObject({ counts: { subscriptions: 1 }, data: { userId: "davi" } });
-
-      const unconfirmed = io();
-      await runCli(["privacy", "erase", "--user", "davi"], unconfirmed);
-      expect(process.exitCode).toBe(3);
-      expect(unconfirmed.out.join("")).toBe("Apagar os dados da pessoa davi removeria:\n  - 1 inscrição (navegador)\n  - 1 registro de consentimento\nNada foi apagado. Repita com --yes para apagar.\n");
-      expect((await admin.get("/api/v1/privacy/people/davi")).status).toBe(200);
-
-      const confirmed = io();
-      await runCli(["privacy", "erase", "--user", "davi", "--yes"], confirmed);
-      expect(process.exitCode).toBe(0);
-      expect(confirmed.out.join("")).toContain("Dados da pessoa davi apagados:");
-      expect((await admin.get("/api/v1/privacy/people/davi")).status).toBe(404);
-
-      const neither = io();
-      await runCli(["privacy", "erase"], neither);
-      expect(process.exitCode).toBe(2);
-      process.exitCode = undefined;
     });
   });
 }
