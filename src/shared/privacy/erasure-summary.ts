@@ -25,5 +25,7 @@ export type CountTranslate = (key: string, options: { count: number }) => string
  * `privacy.` where the catalogue is one tree (the web app).
  */
 export function erasureSummary(counts: ErasureCountsPresentation, t: CountTranslate, namespace: "privacy:" | "privacy." = "privacy:"): string[] {
-  return ERASURE_KINDS.filter((kind) => counts[kind] > 0).map((kind) => t(`${namespace}counts.${kind}`, { count: counts[kind] }));
+  return ERASURE_KINDS.filter((kind) => counts[kind] > 0).map((kind) =>
+    namespace === "privacy:" ? t(`privacy:counts.${kind}`, { count: counts[kind] }) : t(`privacy.counts.${kind}`, { count: counts[kind] }),
+  );
 }
