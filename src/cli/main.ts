@@ -14,6 +14,7 @@ import { tagsCommand, type TagsOptions } from "./tags.js";
 import { usersListCommand, usersResetPasswordCommand } from "./users.js";
 import { keysSetCommand, keysShowCommand } from "./keys.js";
 import { importCommand, type ImportOptions } from "./import.js";
+import { privacyEraseCommand, privacyExportCommand, type PrivacyTargetOptions } from "./privacy.js";
 import { generateVapidKeys } from "../push/vapid-keys.js";
 import { loadConfig } from "../server/config.js";
 import { createTranslator, type Translator } from "../server/i18n.js";
@@ -171,6 +172,25 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
     .argument("<e-mail>", t("cli:users.email"))
     .action(async (email: string) => {
       process.exitCode = await usersResetPasswordCommand(email, loadConfig(io.env, translator), io, translator);
+    });
+
+  const privacy = program.command("privacy").description(t("privacy:cli.command"));
+  privacy
+    .command("export")
+    .description(t("privacy:cli.exportCommand"))
+    .option("--user <id>", t("privacy:cli.user"))
+    .option("--subscription <número>", t("privacy:cli.subscription"))
+    .action(async (options: PrivacyTargetOptions) => {
+      process.exitCode = await privacyExportCommand(options, loadConfig(io.env, translator), io, translator);
+    });
+  privacy
+    .command("erase")
+    .description(t("privacy:cli.eraseCommand"))
+    .option("--user <id>", t("privacy:cli.user"))
+    .option("--subscription <número>", t("privacy:cli.subscription"))
+    .option("--yes", t("privacy:cli.yes"), false)
+    .action(async (options: PrivacyTargetOptions & { yes: boolean }) => {
+      process.exitCode = await privacyEraseCommand(options, loadConfig(io.env, translator), io, translator);
     });
 
   program

@@ -39,3 +39,7 @@ export { scheduleSoftPrompt } from "./prompt/soft-prompt-schedule.js";
 export type { SoftPromptChoice, SoftPromptScheduleDeps } from "./prompt/soft-prompt-schedule.js";
 export { channelSaveErrorMessage, exceedsChannelLimit } from "./channels/channel-choice.js";
 export { BELL_CATALOG } from "./texts/bell-catalog.js";
+export { CONSENT_CATALOGUE_VERSION, consentFor } from "./privacy/consent.js";
+export type { ConsentSource } from "./privacy/consent.js";
+export { downloadMyData, myDataFileName } from "./privacy/my-data.js";
+export type { ErasedData, MyData } from "./privacy/my-data.js";

@@ -13,6 +13,10 @@ import type { UnavailableReason } from "./messaging/availability.js";
 import { createPushMessaging } from "./messaging/push-messaging.js";
 import type { NotificationPermissionApi, PushMessaging } from "./messaging/push-messaging.js";
 import { readMessagingEnvironment } from "./messaging/read-environment.js";
+import type { ConsentInput } from "../shared/api/consent.js";
+import { consentFor, type ConsentSource } from "./privacy/consent.js";
+import { createMyDataApi, type ErasedData, type MyData } from "./privacy/my-data.js";
+import { eraseMyDataThenUnsubscribe } from "./privacy/erase-my-data.js";
 
 /**
  * The bell's state as any UI shows it (seed-spec §4, plus what issue 9 adds):
@@ -84,8 +88,13 @@ export interface SinoClient {
   getSnapshot(): SinoSnapshot;
   /** Decide availability, register the worker, pick up an existing subscription. Idempotent. */
   start(): Promise<SinoSnapshot>;
-  /** Off → on (asks the browser's permission when not yet given). Ignored while busy or when on. */
-  subscribe(): Promise<SinoSnapshot>;
+  /**
+   * Off → on (asks the browser's permission when not yet given). Ignored while busy or when on.
+   * `from` says which of Sino's own texts the visitor said yes to (the bell's button, the soft
+   * prompt), recorded as their consent; a custom UI's own wording is not Sino's to record, so a call
+   * without `from` sends no consent record.
+   */
+  subscribe(from?: ConsentSource): Promise<SinoSnapshot>;
   /** On → off, in the browser and on the server. Ignored while busy or when off. */
   unsubscribe(): Promise<SinoSnapshot>;
   /** What a click on the bell does: subscribe when off or denied, unsubscribe when on. */
@@ -115,6 +124,13 @@ export interface SinoClient {
   untag(key: string): Promise<Tags>;
   /** Makes the subscription anonymous again (at sign-out): its channels stay. Forgets the remembered person. */
   forget(): Promise<void>;
+  /** "Meus dados": everything Sino keeps about this browser (JSON). Rejects with `not_subscribed` when off. */
+  exportMyData(): Promise<MyData>;
+  /**
+   * "Apagar meus dados": erases this browser's subscription, its events and personal fields on the
+   * server, then unsubscribes the browser and forgets the remembered person; the bell shows off.
+   */
+  eraseMyData(): Promise<ErasedData>;
   dismissNotice(): void;
   /** Listen to changes; returns the function that stops listening. */
   on(event: "change", listener: SinoChangeListener): () => void;
@@ -170,7 +186,10 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     timeZone: browserTimeZone(),
     declarative: supportsDeclarativePush(win),
+    consent: () => pendingConsent,
   });
+  /** The consent of the "yes" being turned into a subscription right now (privacy/consent.ts). */
+  let pendingConsent: ConsentInput | undefined;
   const identity = createIdentityStore(localStorageOf(win), identityStorageKey(baseUrl, options.site ?? null));
   const notification = "Notification" in win ? (win.Notification as unknown as NotificationPermissionApi) : undefined;
   const messaging: PushMessaging = createPushMessaging({
@@ -274,11 +293,12 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
     return snapshot;
   }
 
-  async function subscribe(): Promise<SinoSnapshot> {
+  async function subscribe(from?: ConsentSource): Promise<SinoSnapshot> {
     await start();
     if (snapshot.busy || snapshot.status === "hidden" || snapshot.status === "on") return snapshot;
     return act(async () => {
-      const result = await messaging.enable();
+      pendingConsent = from === undefined ? undefined : consentFor(from);
+      const result = await messaging.enable().finally(() => (pendingConsent = undefined));
       switch (result.kind) {
         case "on":
           applied = result.identified;
@@ -401,6 +421,21 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
     applied = null;
   }
 
+  const myData = createMyDataApi({ baseUrl, fetch: options.fetch, token: () => snapshot.token });
+  const eraseMyData = eraseMyDataThenUnsubscribe({
+    myData,
+    start,
+    act,
+    getSnapshot: () => snapshot,
+    disable: (token) => messaging.disable(token),
+    forget: () => {
+      applied = null;
+      identity.clear();
+    },
+    offStatus,
+    logger,
+  });
+
   return {
     get state() {
       return snapshot.status;
@@ -409,7 +444,9 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
     start,
     subscribe,
     unsubscribe,
-    toggle: () => (snapshot.status === "on" ? unsubscribe() : subscribe()),
+    toggle: () => (snapshot.status === "on" ? unsubscribe() : subscribe("bell")),
+    exportMyData: async () => (await start(), myData.exportMyData()),
+    eraseMyData,
     loadChannels,
     setChannels,
     identify,

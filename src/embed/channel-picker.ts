@@ -2,6 +2,7 @@ import { channelSaveErrorMessage, exceedsChannelLimit } from "../client/index.js
 import type { PublicChannel, SinoChannelChoice, SinoClient } from "../client/index.js";
 import { h } from "./dom.js";
 import type { Translate } from "./texts.js";
+import { createPrivacySection } from "./privacy-section.js";
 
 export interface ChannelPicker {
   readonly dialog: HTMLDialogElement;
@@ -32,6 +33,7 @@ export function createChannelPicker(doc: Document, client: SinoClient, t: Transl
     list,
     limitText,
     h(doc, "div", { class: "actions" }, cancel, save),
+    createPrivacySection(doc, client, t),
   );
   let opener: HTMLElement | null = null;
   let limit: number | null = null;

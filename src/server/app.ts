@@ -43,6 +43,7 @@ import { registerWebhookRoutes } from "./routes/webhooks/webhooks.js";
 import { registerFeedRoutes } from "./routes/feeds/feeds.js";
 import { resolveDeliveryOptions } from "../delivery/delivery-options.js";
 import { organisationLogoUrl } from "../shared/api/organisation.js";
+import { registerOperatorPrivacyRoutes, registerSubscriberPrivacyRoutes } from "./routes/privacy/privacy.js";
 import { registerEmbedAssets } from "./embed-assets.js";
 import { registerHealthRoutes } from "./health/health-routes.js";
 import type { ReadinessCheck } from "./health/readiness.js";
@@ -213,6 +214,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerOpenApi(app, deps.translator, deps.config.publicUrl, sessionCookieName(new URL(deps.config.publicUrl).protocol === "https:"));
 
   const { channels, subscribers } = deps.repositories;
+  const { personalData } = deps.repositories;
   const maxChannelsPerSubscription = deps.config.maxChannelsPerSubscription;
   // What the operator-facing routes share: who is signed in, the pt-BR texts, the clock.
   const operatorDeps = { authenticator: authDeps.authenticator, translator: deps.translator, now };
@@ -256,6 +258,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       retryCauses: deps.repositories.retryCauses,
     });
     registerPrivacyRoutes(publicApi, { retention: deps.config.retention, expiryDays: deps.config.hygiene.expiryDays, organisation: deps.repositories.organisation, translator: deps.translator });
+    registerSubscriberPrivacyRoutes(publicApi, { personalData, translator: deps.translator, now });
     registerNoticeRoutes(publicApi, { notices: deps.repositories.notices, channels, translator: deps.translator, streamLimits: deps.config.streams });
   });
   registerSetupRoutes(app, authDeps);
@@ -287,6 +290,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerStatsRoutes(app, { ...operatorDeps, stats: deps.repositories.stats, channels, subscribers, timeZone: deps.config.timeZone });
   registerPeopleRoutes(app, { ...operatorDeps, people: deps.repositories.people, tags: deps.repositories.tags, publicUrl: deps.config.publicUrl });
   registerPeopleTagsRoutes(app, { ...operatorDeps, tags: deps.repositories.tags });
+  registerOperatorPrivacyRoutes(app, { ...operatorDeps, personalData });
   registerSegmentQueryRoutes(app, { ...operatorDeps, segments: deps.repositories.segments });
   registerRecipientRoutes(app, {
     ...operatorDeps,

@@ -56,6 +56,8 @@ export interface Config {
   readonly timeZone: string;
   /** SINO_SEND_WINDOW: `HH:MM-HH:MM` in each subscriber's zone when marketing goes out (a site may set its own). */
   readonly sendWindow: string;
+  /** SINO_CONSENT_RETENTION_DAYS: how long a consent record outlives its subscription (purgeEndedConsents). */
+  readonly consentRetentionDays: number;
   /** SINO_SITE_SUBSCRIBE_RATE_LIMIT / SINO_SITE_MAX_SUBSCRIPTIONS: abuse limits of registered sites. */
   readonly sites: SitesConfig;
   /** SINO_STREAMS_MAX / SINO_STREAMS_MAX_PER_ADDRESS: open public live streams (Avisos) allowed. */
@@ -324,6 +326,11 @@ const OPTIONS = {
     doc: "Days before that removal when the subscription gets one warning push.",
     schema: (d, m) => integer(0, 3650, d, m("positiveInteger")),
   }),
+  SINO_CONSENT_RETENTION_DAYS: option({
+    default: 1825,
+    doc: "Days a subscription's consent record is kept after the subscription ends (proof of consent, LGPD Art. 8); 0 deletes it at the next purge.",
+    schema: (d, m) => integer(0, 36500, d, m("positiveInteger")),
+  }),
   SINO_TIME_ZONE: option({
     default: DEFAULT_TIME_ZONE,
     doc: "IANA time zone the Painel's daily statistics are counted in; also the zone of subscribers that reported none, on sites that set none.",
@@ -575,6 +582,7 @@ function createEnvSchema(t: Translator["t"]) {
         hygiene: Object.freeze({ expiryDays: v.SINO_SUBSCRIPTION_EXPIRY_DAYS, warningDays: v.SINO_SUBSCRIPTION_WARNING_DAYS }),
         timeZone: v.SINO_TIME_ZONE,
         sendWindow: v.SINO_SEND_WINDOW,
+        consentRetentionDays: v.SINO_CONSENT_RETENTION_DAYS,
         sites: Object.freeze({
           subscribeRateLimit: v.SINO_SITE_SUBSCRIBE_RATE_LIMIT,
           maxSubscriptionsPerSite: v.SINO_SITE_MAX_SUBSCRIPTIONS,

@@ -98,6 +98,9 @@ describe("the OpenAPI document, as Redocly CLI reads it", () => {
         "setSubscriptionTags",
         "signIn",
         "streamNotices",
+        // privacy (issue 18, LGPD)
+        "eraseMyData",
+        "exportMyData",
       ].sort(),
     );
   });

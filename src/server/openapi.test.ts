@@ -76,6 +76,10 @@ describe("the OpenAPI document and the docs page", () => {
         "/api/v1/feeds/{id}/items",
         "/api/v1/feeds/{id}/items/{itemId}/approve",
         "/api/v1/feeds/{id}/items/{itemId}/dismiss",
+        // privacy (issue 18, LGPD)
+        "/api/v1/subscriptions/data",
+        "/api/v1/privacy/subscriptions/{subscriptionId}",
+        "/api/v1/privacy/people/{userId}",
       ].sort(),
     );
     const createUser = doc.paths["/api/v1/users"].post;

@@ -217,6 +217,9 @@ export const ERROR_STATUS = {
   feed_item_not_found: 404,
   feed_item_not_pending: 409,
   feed_item_refused: 400,
+  // privacy (issue 18, LGPD)
+  /** The registration's `consent` is not { source: "bell" | "soft_prompt", text, version }. */
+  consent_invalid: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

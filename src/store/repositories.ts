@@ -31,6 +31,7 @@ import { createRetryCausesRepository, type RetryCausesRepository } from "./retry
 import { createAuditRepository, type AuditRepository } from "./audit-repository.js";
 import { createRetentionRepository, type RetentionRepository } from "./retention-repository.js";
 import { createSubscriptionImportRepository, type SubscriptionImportRepository } from "./subscription-import-repository.js";
+import { createPersonalDataStore, type PersonalDataStore } from "./personal-data.js";
 
 /** Every repository over one database. Built once where the process is wired, then passed down. */
 export interface Repositories {
@@ -67,6 +68,8 @@ export interface Repositories {
   readonly retention: RetentionRepository;
   readonly subscriptionImport: SubscriptionImportRepository;
   readonly feeds: FeedsRepository;
+  /** LGPD: export and erase everything about a subscription or a person (subscriber and operator alike). */
+  readonly personalData: PersonalDataStore;
 }
 
 export function createRepositories(database: DatabaseHandle): Repositories {
@@ -103,5 +106,6 @@ export function createRepositories(database: DatabaseHandle): Repositories {
     retention: createRetentionRepository(database),
     subscriptionImport: createSubscriptionImportRepository(database),
     feeds: createFeedsRepository(database),
+    personalData: createPersonalDataStore(database),
   });
 }

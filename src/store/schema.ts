@@ -42,6 +42,9 @@ export interface Schema {
   subscription_removal_buckets: SubscriptionRemovalBucketsTable;
   feeds: FeedsTable;
   feed_items: FeedItemsTable;
+  consent_records: ConsentRecordsTable;
+  consent_changes: ConsentChangesTable;
+  data_erasures: DataErasuresTable;
 }
 
 export interface SubscriptionsTable {
@@ -585,4 +588,46 @@ export interface FeedItemsTable {
   notification_id: Generated<number | null>;
   created_at: number;
   decided_at: Generated<number | null>;
+/** Where the consent was given: Sino's bell button or its soft prompt (0019-consent). */
+export type ConsentSource = "bell" | "soft_prompt";
+
+/** One subscription's consent (LGPD Art. 8); outlives the subscription for SINO_CONSENT_RETENTION_DAYS. */
+export interface ConsentRecordsTable {
+  /** Not a foreign key: the record stays after the subscription goes. */
+  subscription_id: number;
+  site_id: number | null;
+  /** The page's origin as the browser sent it (`Origin`), else the site's. */
+  page_origin: string | null;
+  source: ConsentSource;
+  /** The exact text the visitor saw and accepted. */
+  text: string;
+  /** The version of the bell's catalogue the text came from (a hash of its texts). */
+  catalogue_version: string;
+  /** JSON array of the channel slugs the subscription started with. */
+  channels: string;
+  given_at: number;
+  /** When the subscription ended (unsubscribed, gone, expired, removed); null while it lives. */
+  ended_at: Generated<number | null>;
+  end_reason: Generated<string | null>;
+}
+
+/** A later change of choice: `channels` (JSON slugs), `quiet_hours` (`HH:MM-HH:MM` or null), `unsubscribed`. */
+export type ConsentChangeKind = "channels" | "quiet_hours" | "unsubscribed";
+
+export interface ConsentChangesTable {
+  id: Generated<number>;
+  subscription_id: number;
+  kind: ConsentChangeKind;
+  /** JSON of the new choice; null for `unsubscribed`. */
+  value: string | null;
+  created_at: number;
+}
+
+/** That an erasure happened, never whose data it was: `rows` is JSON of counts per kind. */
+export interface DataErasuresTable {
+  id: Generated<number>;
+  erased_at: number;
+  requested_by: "subscriber" | "operator";
+  scope: "subscription" | "person";
+  rows: string;
 }

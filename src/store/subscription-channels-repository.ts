@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import { normalizeEndpoint } from "../push/endpoint-policy.js";
 import { foldForSearch } from "../shared/text/search-fold.js";
 import { constantTimeEqual } from "./constant-time.js";
+import { recordConsentChangeIn } from "./consent-records.js";
 import type { DatabaseHandle } from "./database.js";
 import type { Schema } from "./schema.js";
 import { writeTransaction } from "./write-transaction.js";
@@ -31,6 +32,8 @@ export interface ChannelChoice {
   readonly proof: SubscriptionProof;
   readonly slugs: readonly string[];
   readonly max: number;
+  /** When the choice was made (the consent record's change); default: the wall clock. */
+  readonly now?: number;
 }
 
 export function createSubscriptionChannelsRepository(database: DatabaseHandle): SubscriptionChannelsRepository {
@@ -46,7 +49,7 @@ export function createSubscriptionChannelsRepository(database: DatabaseHandle): 
     });
   }
 
-  async function replaceIn(trx: Kysely<Schema>, { proof, slugs, max }: ChannelChoice): Promise<ReplaceChannelsResult> {
+  async function replaceIn(trx: Kysely<Schema>, { proof, slugs, max, now }: ChannelChoice): Promise<ReplaceChannelsResult> {
     const wanted = [...new Set(slugs)];
     if (wanted.length > max) return { outcome: "too_many_channels" };
     const subscription = await trx
@@ -74,7 +77,9 @@ export function createSubscriptionChannelsRepository(database: DatabaseHandle): 
         .values(channels.map((c) => ({ subscription_id: subscriptionId, channel_id: Number(c.id) })))
         .execute();
     }
-    return { outcome: "replaced", channels: await activeChannelSlugs(trx, subscriptionId) };
+    const chosen = await activeChannelSlugs(trx, subscriptionId);
+    await recordConsentChangeIn(trx, subscriptionId, "channels", chosen, now ?? Date.now());
+    return { outcome: "replaced", channels: chosen };
   }
 
   return { replaceWithProof, replaceBatch };

@@ -3,6 +3,7 @@ import { normalizeEndpoint } from "../push/endpoint-policy.js";
 import type { WebhookEvent } from "../shared/api/webhook-events.js";
 import type { Schema, SubscriptionsTable } from "./schema.js";
 import { constantTimeEqual } from "./constant-time.js";
+import { moveConsentIn, recordConsentChangeIn, recordConsentIn, type ConsentGiven } from "./consent-records.js";
 import type { DatabaseHandle } from "./database.js";
 import { readIdentityKeys, type SiteIdentityKeys } from "./sites-repository.js";
 import { activeChannelSlugs, moveChannelsFromPrevious, type SubscriptionProof } from "./subscription-channels-repository.js";
@@ -76,6 +77,8 @@ export interface RegisterSubscriptionInput<R extends string = never> {
   previous?: SubscriptionProof | undefined;
   /** Identify the subscription too, in the same transaction (the bell sends the page's person). */
   person?: PersonIdentification<R> | undefined;
+  /** The consent the bell showed (LGPD): recorded in the same transaction, once per subscription. */
+  consent?: ConsentGiven | undefined;
 }
 
 /**
@@ -258,7 +261,9 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
     if (joined !== undefined && joined.length > 0) {
       await trx.insertInto("subscription_channels").values(joined.map((channel) => ({ subscription_id: id, channel_id: channel.id }))).execute();
     }
+    const previousId = input.previous === undefined ? undefined : (await findIn(trx, input.previous.endpoint))?.id;
     const previousMoved = input.previous !== undefined && (await moveChannelsFromPrevious(trx, input.previous, id)) === "moved";
+    if (previousMoved && previousId !== undefined) await moveConsentIn(trx, previousId, id);
     // The move may have brought the previous subscription's person along.
     if (previousMoved) subscription = (await findByIdIn(trx, id)) ?? subscription;
     const personEvents = input.person === undefined ? [] : await identifyChecked(trx, subscription, input.person, now);
@@ -267,6 +272,7 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
     events.push(...personEvents);
     // A new subscription has exactly the default channels, unless a previous one's moved in.
     const channels = joined !== undefined && !previousMoved ? joined.map((channel) => channel.slug) : await activeChannelSlugs(trx, id);
+    if (input.consent !== undefined) await recordConsentIn(trx, subscription, input.consent, channels, now);
     return { outcome: row.outcome, subscription, channels, previousMoved };
   }
 
@@ -408,6 +414,7 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
       .values({ removed_at: now, reason: "unsubscribed", subscription_created_at: Number(deleted.created_at), site_id: Number(deleted.site_id) })
       .execute();
     events.push(subscriptionRemoved(existing.id, existing.personId, existing.siteId, "unsubscribed"));
+    await recordConsentChangeIn(trx, existing.id, "unsubscribed", null, now);
     return "removed";
   }
 

@@ -17,6 +17,8 @@ export type { SinoState, SinoToken } from "./sino-slice.js";
 export { connectTokenToStore } from "./token-bridge.js";
 export type { SetTokenActionCreator, SnapshotSource } from "./token-bridge.js";
 export { ApiRequestError, CONSOLE_MESSAGES } from "../../../src/client/index.js";
+export { downloadMyData } from "../../../src/client/index.js";
+export type { ErasedData, MyData } from "../../../src/client/index.js";
 export type {
   Tags,
   TagValue,

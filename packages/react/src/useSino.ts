@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useSyncExternalStore } from "react";
-import type { SinoChannelChoice, SinoClick, SinoClient, SinoNotice, SinoSnapshot, SinoStatus, Tags, TagValue, UnavailableReason } from "../../../src/client/index.js";
+import type { ErasedData, MyData, SinoChannelChoice, SinoClick, SinoClient, SinoNotice, SinoSnapshot, SinoStatus, Tags, TagValue, UnavailableReason } from "../../../src/client/index.js";
 import { useSinoClient } from "./sino-context.js";
 import type { SinoToken } from "./sino-slice.js";
 
@@ -40,6 +40,13 @@ export interface UseSino {
   /** Makes the subscription anonymous again (at sign-out); its channels stay. */
   forget(): Promise<void>;
   dismissNotice(): void;
+  /**
+   * "Meus dados": everything Sino keeps about this browser, as JSON (pass it to the core's
+   * `downloadMyData(window, data)` to offer the file). Rejects with `not_subscribed` when off.
+   */
+  exportMyData(): Promise<MyData>;
+  /** "Apagar meus dados": erases it on the server, then unsubscribes this browser (state becomes off). */
+  eraseMyData(): Promise<ErasedData>;
   /**
    * Listens to clicks on Sino's notifications that reach this page: `{ notificationId, action:
    * "open" | "1" | "2", url, data }`. Call it in an effect and return what it returns (the
@@ -98,6 +105,8 @@ function actionsOf(client: SinoClient | null) {
     untag: (key: string) => needClient().untag(key),
     forget: () => needClient().forget(),
     dismissNotice: () => client?.dismissNotice(),
+    exportMyData: () => needClient().exportMyData(),
+    eraseMyData: () => needClient().eraseMyData(),
     onClick: (handler: (click: SinoClick) => void): (() => void) => (client ? client.on("click", handler) : () => undefined),
   };
 }

@@ -12,6 +12,12 @@ import type {
 } from "../../shared/api/subscriptions.js";
 import type { Tags, TagsPatch } from "../../shared/api/tag-rule.js";
 import { createJsonRequest, type RequestFailure } from "../http/json-request.js";
+import type { ConsentInput } from "../../shared/api/consent.js";
+
+function consentOf(consent: (() => ConsentInput | undefined) | undefined): { consent?: ConsentInput } {
+  const given = consent?.();
+  return given === undefined ? {} : { consent: given };
+}
 
 /** A failed API call: `status` 0 means the request never got an HTTP answer. */
 export class ApiRequestError extends Error {
@@ -99,6 +105,8 @@ export interface ApiClientOptions {
    * the next visit says again.
    */
   declarative?: boolean | undefined;
+  /** The consent to send with the next registration (LGPD), when the visitor just said yes. */
+  consent?: (() => ConsentInput | undefined) | undefined;
 }
 
 /** The Sino API as the page and the service worker call it (same origin by default). */
@@ -122,6 +130,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
         ...(options.declarative === undefined ? {} : { declarative: options.declarative }),
         ...(extras?.applicationServerKey === undefined ? {} : { applicationServerKey: extras.applicationServerKey }),
         ...(extras?.migrated === true ? { migrated: true } : {}),
+        ...consentOf(options.consent),
       };
       return json<RegisteredSubscription>("POST", API_ROUTES.subscriptions, body);
     },
@@ -167,7 +176,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   };
 }
 
-function toApiRequestError(failure: RequestFailure): ApiRequestError {
+export function toApiRequestError(failure: RequestFailure): ApiRequestError {
   if (failure.kind === "network") {
     const { cause } = failure;
     return new ApiRequestError(0, "network_error", cause instanceof Error ? cause.message : String(cause));

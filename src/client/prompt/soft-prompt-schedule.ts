@@ -43,7 +43,7 @@ export function scheduleSoftPrompt({ win, client, config, offer }: SoftPromptSch
       if (!allowed()) return;
       offer({
         accept() {
-          void client.subscribe().then((snapshot) => {
+          void client.subscribe("soft_prompt").then((snapshot) => {
             // The browser's dialog was dismissed without a decision: do not ask again at once.
             if (snapshot.status === "off") recordDismissal(local, Date.now());
           });

@@ -15,6 +15,7 @@ export const PUBLIC_API_PATHS: ReadonlySet<string> = new Set([
   API_ROUTES.subscriptionChannels,
   API_ROUTES.subscriptionUser,
   API_ROUTES.subscriptionTags,
+  API_ROUTES.subscriptionData,
   API_ROUTES.events,
   API_ROUTES.notices,
   API_ROUTES.noticesStream,

@@ -89,7 +89,13 @@ export const API_ROUTES = {
   audit: `${API_PREFIX}/audit`,
   /** GET (admin): the same log, same filters, as CSV. */
   auditCsv: `${API_PREFIX}/audit.csv`,
-  /** GET (public): what Sino keeps and for how long, from the running configuration (`PrivacyResponse`). */
+  /** POST: "Meus dados", the browser's own data with proof (`MyDataResponse`); DELETE: "Apagar meus dados". */
+  subscriptionData: `${API_PREFIX}/subscriptions/data`,
+  /**
+   * GET (public): what Sino keeps and for how long, from the running configuration (`PrivacyResponse`).
+   * Below it, admin: `/privacy/subscriptions/:subscriptionId` and `/privacy/people/:userId`: GET
+   * exports (with the counts an erasure would remove), DELETE erases.
+   */
   privacy: `${API_PREFIX}/privacy`,
 } as const;
 

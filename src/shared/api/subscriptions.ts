@@ -2,6 +2,7 @@ import { z } from "zod";
 import { text } from "./text.js";
 import { tagsPatchSchema, tagsSchema } from "./tags.js";
 import { userClaimSchema } from "./user-id.js";
+import { consentInputSchema } from "./consent.js";
 
 /**
  * A browser push subscription as `PushSubscription.toJSON()` gives it. The shape is checked here;
@@ -75,6 +76,10 @@ export const registerSubscriptionRequestSchema = pushSubscriptionSchema.extend({
    * previous one) by this one, silently, on a return visit: counted as "migrada" per site.
    */
   migrated: z.boolean().optional(),
+   * The consent the bell showed when the visitor turned notifications on (LGPD): recorded with a
+   * new subscription in the same transaction; ignored for one that already has a record.
+   */
+  consent: consentInputSchema.optional(),
 });
 export type RegisterSubscriptionRequest = z.infer<typeof registerSubscriptionRequestSchema>;
 

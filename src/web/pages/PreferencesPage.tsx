@@ -14,6 +14,7 @@ import { ChannelChoiceStatus } from "../channels/ChannelChoiceStatus.js";
 import { SaveButton } from "../channels/ChannelMenuButton.js";
 import { useChannelChoice } from "../channels/useChannelChoice.js";
 import { PushStatus } from "../components/PushStatus.js";
+import { PrivacySection } from "../components/PrivacySection.js";
 
 /** /preferencias: this browser's channel choice, bigger than the bell's menu and explained. */
 export function PreferencesPage() {
@@ -28,6 +29,7 @@ export function PreferencesPage() {
           <Typography color="text.secondary">{t("preferences.lead")}</Typography>
         </div>
         <PreferencesBody />
+        <PrivacySection />
       </Stack>
     </Container>
   );

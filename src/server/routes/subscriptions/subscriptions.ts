@@ -36,6 +36,7 @@ import type { KnownSite, SiteRegistry } from "../../sites/site-registry.js";
 import type { SitesRepository } from "../../../store/sites-repository.js";
 import type { Ingestion } from "../../ingestion/ingestion.js";
 import type { SitePublicKeys } from "../../sites/site-public-keys.js";
+import { consentOf } from "../privacy/consent-input.js";
 
 export interface SubscriptionRoutesDeps {
   readonly subscriptions: SubscriptionsRepository;
@@ -136,6 +137,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
             vapidKeyId,
             migrated: body.migrated === true,
             person: body.user === undefined ? undefined : verifiedPerson(body.user, now),
+            consent: consentOf(request, body.consent, site),
           },
           now,
         }),
@@ -295,6 +297,7 @@ function registerChannelChoiceRoute(app: FastifyInstance, deps: SubscriptionRout
         proof: { endpoint: body.endpoint, auth: auth.value },
         slugs: body.channels,
         max: deps.maxChannelsPerSubscription,
+        now: deps.now(),
       });
       switch (result.outcome) {
         case "subscription_not_found":

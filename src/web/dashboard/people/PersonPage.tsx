@@ -22,6 +22,7 @@ import { DASHBOARD_PATHS, notificationPagePath } from "../paths.js";
 import { useDashboardServices } from "../services.js";
 import { OutcomeChip } from "./OutcomeChip.js";
 import { PersonTagsCard } from "./PersonTagsCard.js";
+import { PersonPrivacyCard } from "./PersonPrivacyCard.js";
 import { TagChips } from "./TagChips.js";
 
 const PAGE_SIZE = 25;
@@ -68,6 +69,7 @@ export function PersonPage() {
             {(data) => <DevicesTable devices={data.subscriptions} />}
           </ResourceView>
         </Card>
+        <PersonPrivacyCard userId={userId} />
         <Card variant="outlined">
           <Typography variant="h6" component="h2" sx={{ px: 2, pt: 2 }}>
             {t("people.person.historyTitle")}
