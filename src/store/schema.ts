@@ -588,6 +588,8 @@ export interface FeedItemsTable {
   notification_id: Generated<number | null>;
   created_at: number;
   decided_at: Generated<number | null>;
+}
+
 /** Where the consent was given: Sino's bell button or its soft prompt (0019-consent). */
 export type ConsentSource = "bell" | "soft_prompt";
 

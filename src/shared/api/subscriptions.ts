@@ -76,6 +76,7 @@ export const registerSubscriptionRequestSchema = pushSubscriptionSchema.extend({
    * previous one) by this one, silently, on a return visit: counted as "migrada" per site.
    */
   migrated: z.boolean().optional(),
+  /**
    * The consent the bell showed when the visitor turned notifications on (LGPD): recorded with a
    * new subscription in the same transaction; ignored for one that already has a record.
    */
