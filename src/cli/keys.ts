@@ -38,9 +38,9 @@ async function findSiteId(repositories: Repositories, site: string): Promise<num
 }
 
 function printKeys(keys: SiteKeys, io: CliIo, { t }: Translator): void {
-  io.stdout(`${t("keys:cli.current", { source: t(`keys:painel.source.${keys.current.source}`), publicKey: keys.current.publicKey })}\n`);
-  for (const previous of keys.previous) io.stdout(`${t("keys:cli.previous", { count: previous.subscriptions, publicKey: previous.publicKey })}\n`);
-  io.stdout(`${t("keys:cli.migrated", { count: keys.migrated })}\n`);
+  io.stdout(`${t("site-keys:cli.current", { source: t(`site-keys:painel.source.${keys.current.source}`), publicKey: keys.current.publicKey })}\n`);
+  for (const previous of keys.previous) io.stdout(`${t("site-keys:cli.previous", { count: previous.subscriptions, publicKey: previous.publicKey })}\n`);
+  io.stdout(`${t("site-keys:cli.migrated", { count: keys.migrated })}\n`);
 }
 
 /** `sino keys show --site S`. Exit code: 0, 1 no such site. */
@@ -52,7 +52,7 @@ export async function keysShowCommand(site: string, config: Config, io: CliIo, t
     return summary === undefined ? undefined : presentSiteKeys(summary, defaultPublicKey);
   });
   if (keys === undefined) {
-    io.stderr(`${t("cli:failed", { message: t("keys:cli.siteNotFound", { site }) })}\n`);
+    io.stderr(`${t("cli:failed", { message: t("site-keys:cli.siteNotFound", { site }) })}\n`);
     return 1;
   }
   printKeys(keys, io, translator);
@@ -75,7 +75,7 @@ export async function keysSetCommand(site: string, action: KeyAction, config: Co
     try {
       text = await readFile(action.file, "utf8");
     } catch {
-      io.stderr(`${t("cli:failed", { message: t("keys:cli.fileUnreadable", { file: action.file }) })}\n`);
+      io.stderr(`${t("cli:failed", { message: t("site-keys:cli.fileUnreadable", { file: action.file }) })}\n`);
       return 1;
     }
     try {
@@ -98,12 +98,12 @@ export async function keysSetCommand(site: string, action: KeyAction, config: Co
     return set === undefined || summary === undefined ? undefined : { set, keys: presentSiteKeys(summary, defaultPublicKey) };
   });
   if (result === undefined) {
-    io.stderr(`${t("cli:failed", { message: t("keys:cli.siteNotFound", { site }) })}\n`);
+    io.stderr(`${t("cli:failed", { message: t("site-keys:cli.siteNotFound", { site }) })}\n`);
     return 1;
   }
-  if (format !== undefined) io.stdout(`${t("keys:cli.format", { format })}\n`);
-  io.stdout(`${t("keys:cli.set", { site, publicKey: result.keys.current.publicKey, source: t(`keys:painel.source.${result.keys.current.source}`) })}\n`);
-  if (result.set.onPreviousKey > 0) io.stdout(`${t("keys:cli.onPrevious", { count: result.set.onPreviousKey })}\n`);
+  if (format !== undefined) io.stdout(`${t("site-keys:cli.format", { format })}\n`);
+  io.stdout(`${t("site-keys:cli.set", { site, publicKey: result.keys.current.publicKey, source: t(`site-keys:painel.source.${result.keys.current.source}`) })}\n`);
+  if (result.set.onPreviousKey > 0) io.stdout(`${t("site-keys:cli.onPrevious", { count: result.set.onPreviousKey })}\n`);
   printKeys(result.keys, io, translator);
   return 0;
 }

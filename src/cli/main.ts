@@ -347,34 +347,34 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
     });
 
   // `sino keys`: a site's VAPID keys (issue 20).
-  const keys = program.command("keys").description(t("keys:cli.keys"));
-  const siteOption = () => new Option("--site <site>", t("keys:cli.siteOption")).makeOptionMandatory();
+  const keys = program.command("keys").description(t("site-keys:cli.keys"));
+  const siteOption = () => new Option("--site <site>", t("site-keys:cli.siteOption")).makeOptionMandatory();
   keys
     .command("show")
-    .description(t("keys:cli.show"))
+    .description(t("site-keys:cli.show"))
     .addOption(siteOption())
     .action(async (options: { site: string }) => {
       process.exitCode = await keysShowCommand(options.site, loadConfig(io.env, translator), io, translator);
     });
   keys
     .command("generate")
-    .description(t("keys:cli.generate"))
+    .description(t("site-keys:cli.generate"))
     .addOption(siteOption())
     .action(async (options: { site: string }) => {
       process.exitCode = await keysSetCommand(options.site, { kind: "generate" }, loadConfig(io.env, translator), io, translator);
     });
   keys
     .command("default")
-    .description(t("keys:cli.default"))
+    .description(t("site-keys:cli.default"))
     .addOption(siteOption())
     .action(async (options: { site: string }) => {
       process.exitCode = await keysSetCommand(options.site, { kind: "default" }, loadConfig(io.env, translator), io, translator);
     });
   keys
     .command("import")
-    .description(t("keys:cli.import"))
+    .description(t("site-keys:cli.import"))
     .addOption(siteOption())
-    .argument("<arquivo>", t("keys:cli.import"))
+    .argument("<arquivo>", t("site-keys:cli.import"))
     .action(async (file: string, options: { site: string }) => {
       process.exitCode = await keysSetCommand(options.site, { kind: "import", file }, loadConfig(io.env, translator), io, translator);
     });

@@ -41,6 +41,7 @@ export const AUDITED_ROUTES: Readonly<Record<string, AuditedRoute>> = {
   [`PATCH ${byId(API_ROUTES.sites)}`]: { action: "site.update" },
   [`DELETE ${byId(API_ROUTES.sites)}`]: { action: "site.delete" },
   [`POST ${byId(API_ROUTES.sites)}/identity-secret`]: { action: "site.identity_secret" },
+  [`PUT ${byId(API_ROUTES.sites)}/vapid-key`]: { action: "site.vapid_key" },
   [`PUT ${API_ROUTES.organisation}`]: { action: "organisation.update" },
   [`POST ${API_ROUTES.channels}`]: { action: "channel.create" },
   [`PATCH ${byId(API_ROUTES.channels)}`]: { action: "channel.update" },
@@ -58,6 +59,12 @@ export const AUDITED_ROUTES: Readonly<Record<string, AuditedRoute>> = {
   [`DELETE ${people}/tags`]: { action: "person.tags_clear", target: "none" },
   [`DELETE ${people}/tags/:key`]: { action: "person.tag_delete", target: "none" },
   [`POST ${API_ROUTES.peopleTags}`]: { action: "person.bulk_tag", target: "none" },
+  [`POST ${API_ROUTES.subscribersImport}`]: { action: "subscriber.import" },
+  // Personal data (LGPD): the operator's export and erasure, by subscription or by person
+  [`GET ${API_ROUTES.privacy}/subscriptions/:subscriptionId`]: { action: "personal_data.subscription_export", target: "none" },
+  [`DELETE ${API_ROUTES.privacy}/subscriptions/:subscriptionId`]: { action: "personal_data.subscription_erase", target: "none" },
+  [`GET ${API_ROUTES.privacy}/people/:userId`]: { action: "personal_data.person_export", target: "none" },
+  [`DELETE ${API_ROUTES.privacy}/people/:userId`]: { action: "personal_data.person_erase", target: "none" },
   // Exports
   [`GET ${API_ROUTES.subscribersCsv}`]: { action: "subscriber.export" },
   [`GET ${API_PREFIX}/notifications/:id/results.csv`]: { action: "notification.results_export" },
@@ -76,6 +83,13 @@ export const AUDITED_ROUTES: Readonly<Record<string, AuditedRoute>> = {
   [`POST ${API_ROUTES.segments}`]: { action: "segment.create" },
   [`PATCH ${byId(API_ROUTES.segments)}`]: { action: "segment.update" },
   [`DELETE ${byId(API_ROUTES.segments)}`]: { action: "segment.delete" },
+  // Feeds
+  [`POST ${API_ROUTES.feeds}`]: { action: "feed.create" },
+  [`PATCH ${byId(API_ROUTES.feeds)}`]: { action: "feed.update" },
+  [`DELETE ${byId(API_ROUTES.feeds)}`]: { action: "feed.delete" },
+  [`POST ${byId(API_ROUTES.feeds)}/poll`]: { action: "feed.poll" },
+  [`POST ${byId(API_ROUTES.feeds)}/items/:itemId/approve`]: { action: "feed.item_approve" },
+  [`POST ${byId(API_ROUTES.feeds)}/items/:itemId/dismiss`]: { action: "feed.item_dismiss" },
 };
 
 /** A sign-in refused (wrong password, unknown address, throttled) is recorded under this code. */

@@ -47,7 +47,7 @@ export function registerSiteKeyRoutes(app: FastifyInstance, deps: SiteKeyRoutesD
     path,
     {
       onRequest: deps.authenticator.requireAdmin,
-      schema: { operationId: "getSiteVapidKey", ...doc("keys:api.get"), params: siteParams, response: { 200: siteKeysResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "getSiteVapidKey", ...doc("site-keys:api.get"), params: siteParams, response: { 200: siteKeysResponseSchema, "4xx": apiErrorSchema } },
     },
     async (request, reply) => {
       const summary = await deps.siteKeys.summary(Number(request.params.id));
@@ -63,7 +63,7 @@ export function registerSiteKeyRoutes(app: FastifyInstance, deps: SiteKeyRoutesD
       onRequest: [deps.authenticator.requireAdmin, requireJson],
       schema: {
         operationId: "setSiteVapidKey",
-        ...doc("keys:api.set"),
+        ...doc("site-keys:api.set"),
         params: siteParams,
         body: setSiteKeyRequestSchema,
         response: { 200: setSiteKeyResponseSchema, "4xx": apiErrorSchema },

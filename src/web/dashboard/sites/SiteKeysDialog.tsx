@@ -83,7 +83,7 @@ function SiteKeysBody({ site, timeZone, onClose, api }: { site: Site; timeZone: 
       setKeys(result.keys);
       setKeyText("");
       setFileName(null);
-      setDone(result.onPreviousKey > 0 ? t("keys.painel.done", { count: result.onPreviousKey }) : t("keys.painel.doneNone"));
+      setDone(result.onPreviousKey > 0 ? t("site-keys.painel.done", { count: result.onPreviousKey }) : t("site-keys.painel.doneNone"));
     } catch (failure) {
       setError(errorText(t, failure));
     } finally {
@@ -94,65 +94,65 @@ function SiteKeysBody({ site, timeZone, onClose, api }: { site: Site; timeZone: 
   const keyBlock = (key: VapidKeyPresentation, testId: string) => (
     <Box data-testid={testId} sx={{ mb: 1.5 }}>
       <Typography variant="body2" sx={{ fontWeight: 500 }}>
-        {t(`keys.painel.source.${key.source}`)}
-        {key.createdAt !== null && ` · ${t("keys.painel.createdAt", { date: formatDateTime(key.createdAt, timeZone) })}`}
+        {t(`site-keys.painel.source.${key.source}`)}
+        {key.createdAt !== null && ` · ${t("site-keys.painel.createdAt", { date: formatDateTime(key.createdAt, timeZone) })}`}
       </Typography>
-      <Box component="code" sx={{ display: "block", fontSize: "0.8rem", wordBreak: "break-all", color: "text.secondary" }} aria-label={t("keys.painel.publicKey")}>
+      <Box component="code" sx={{ display: "block", fontSize: "0.8rem", wordBreak: "break-all", color: "text.secondary" }} aria-label={t("site-keys.painel.publicKey")}>
         {key.publicKey}
       </Box>
       <Typography variant="body2" color="text.secondary">
-        {t("keys.painel.subscriptions", { count: key.subscriptions, formattedCount: formatNumber(key.subscriptions) })}
+        {t("site-keys.painel.subscriptions", { count: key.subscriptions, formattedCount: formatNumber(key.subscriptions) })}
       </Typography>
     </Box>
   );
 
   return (
     <>
-      <DialogTitle id="site-keys-title">{t("keys.painel.sectionNamed", { origin: site.origin })}</DialogTitle>
+      <DialogTitle id="site-keys-title">{t("site-keys.painel.sectionNamed", { origin: site.origin })}</DialogTitle>
       <DialogContent>
         <DialogContentText id="site-keys-intro" sx={{ mb: 2 }}>
-          {t("keys.painel.intro")}
+          {t("site-keys.painel.intro")}
         </DialogContentText>
         {keys === null && error === null && (
           <Stack direction="row" spacing={1} sx={{ alignItems: "center", mb: 2 }}>
             <CircularProgress size={20} aria-hidden />
-            <Typography variant="body2">{t("keys.painel.loading")}</Typography>
+            <Typography variant="body2">{t("site-keys.painel.loading")}</Typography>
           </Stack>
         )}
         {keys !== null && (
           <>
             <Typography variant="subtitle2" component="h3">
-              {t("keys.painel.current")}
+              {t("site-keys.painel.current")}
             </Typography>
             {keyBlock(keys.current, "site-key-current")}
             {keys.previous.length > 0 && (
               <>
                 <Typography variant="subtitle2" component="h3">
-                  {t("keys.painel.previous")}
+                  {t("site-keys.painel.previous")}
                 </Typography>
                 {keys.previous.map((key) => keyBlock(key, "site-key-previous"))}
                 <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
-                  {t("keys.painel.previousHint")}
+                  {t("site-keys.painel.previousHint")}
                 </Typography>
               </>
             )}
             <Typography variant="body2" data-testid="site-key-migrated" sx={{ mb: 2 }}>
-              {t("keys.painel.migrated", { count: keys.migrated, formattedCount: formatNumber(keys.migrated) })}
+              {t("site-keys.painel.migrated", { count: keys.migrated, formattedCount: formatNumber(keys.migrated) })}
             </Typography>
 
             <FormControl component="fieldset" sx={{ mb: 1 }}>
-              <FormLabel component="legend">{t("keys.painel.modeLabel")}</FormLabel>
+              <FormLabel component="legend">{t("site-keys.painel.modeLabel")}</FormLabel>
               <RadioGroup value={mode} onChange={(event) => setMode(event.target.value as Mode)} name="site-key-mode">
-                <FormControlLabel value="default" control={<Radio />} label={t("keys.painel.mode.default")} />
-                <FormControlLabel value="generate" control={<Radio />} label={t("keys.painel.mode.generate")} />
-                <FormControlLabel value="import" control={<Radio />} label={t("keys.painel.mode.import")} />
+                <FormControlLabel value="default" control={<Radio />} label={t("site-keys.painel.mode.default")} />
+                <FormControlLabel value="generate" control={<Radio />} label={t("site-keys.painel.mode.generate")} />
+                <FormControlLabel value="import" control={<Radio />} label={t("site-keys.painel.mode.import")} />
               </RadioGroup>
             </FormControl>
             {mode === "import" && (
               <Box sx={{ mb: 2 }}>
                 <TextField
-                  label={t("keys.painel.keyField")}
-                  helperText={t("keys.painel.keyHint")}
+                  label={t("site-keys.painel.keyField")}
+                  helperText={t("site-keys.painel.keyHint")}
                   value={keyText}
                   onChange={(event) => setKeyText(event.target.value)}
                   multiline
@@ -164,23 +164,23 @@ function SiteKeysBody({ site, timeZone, onClose, api }: { site: Site; timeZone: 
                 <Stack direction="row" spacing={1} sx={{ mt: 1, alignItems: "center" }}>
                   {/* The file input stays hidden (a native one is unlabelled and unstylable); the button opens it. */}
                   <Button size="small" variant="outlined" startIcon={<UploadFileOutlined />} onClick={() => fileInput.current?.click()}>
-                    {t("keys.painel.file")}
+                    {t("site-keys.painel.file")}
                   </Button>
                   <input ref={fileInput} type="file" hidden accept=".json,.pem,.key,.txt,application/json,text/plain" onChange={(event) => void readFile(event)} />
-                  {fileName !== null && <Typography variant="body2">{t("keys.painel.fileChosen", { name: fileName })}</Typography>}
+                  {fileName !== null && <Typography variant="body2">{t("site-keys.painel.fileChosen", { name: fileName })}</Typography>}
                 </Stack>
               </Box>
             )}
             <Alert severity="info" sx={{ mb: 1 }}>
               <Typography variant="subtitle2" component="p">
-                {t("keys.painel.whatHappens")}
+                {t("site-keys.painel.whatHappens")}
               </Typography>
               <Typography variant="body2" data-testid="site-key-what-happens">
-                {t("keys.painel.whatHappensText")}
+                {t("site-keys.painel.whatHappensText")}
               </Typography>
             </Alert>
             <Typography variant="body2" color="text.secondary">
-              {t("keys.painel.privateNever")}
+              {t("site-keys.painel.privateNever")}
             </Typography>
           </>
         )}
@@ -199,10 +199,10 @@ function SiteKeysBody({ site, timeZone, onClose, api }: { site: Site; timeZone: 
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>
         <Button onClick={onClose} disabled={busy}>
-          {t("keys.painel.close")}
+          {t("site-keys.painel.close")}
         </Button>
         <Button variant="contained" onClick={() => void submit()} disabled={busy || keys === null || (mode === "import" && keyText.trim() === "")}>
-          {t("keys.painel.confirm")}
+          {t("site-keys.painel.confirm")}
         </Button>
       </DialogActions>
     </>

@@ -158,8 +158,8 @@ export function SitesPage() {
                         </IconButton>
                       </Tooltip>
                       {admin && (
-                        <Tooltip title={t("keys.painel.button")}>
-                          <IconButton aria-label={t("keys.painel.buttonNamed", { origin: site.origin })} onClick={() => setKeysOf(site)} data-testid="site-keys-button">
+                        <Tooltip title={t("site-keys.painel.button")}>
+                          <IconButton aria-label={t("site-keys.painel.buttonNamed", { origin: site.origin })} onClick={() => setKeysOf(site)} data-testid="site-keys-button">
                             <VpnKeyOutlined />
                           </IconButton>
                         </Tooltip>
