@@ -14,7 +14,7 @@ import { useAdminOnFakePush } from "./support/admin-on-fake-push.js";
 import { adminCall } from "./support/audience.js";
 import { axeViolations } from "./support/axe.js";
 
-const K = ptBR.keys.painel;
+const K = ptBR["site-keys"].painel;
 const SITE = "https://chaves.exemplo.com.br";
 
 const run = useAdminOnFakePush();
