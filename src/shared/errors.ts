@@ -171,6 +171,11 @@ export const ERROR_STATUS = {
   data_too_large: 400,
   /** More reports/registrations waiting to be written than the server holds: retry (Retry-After). */
   write_queue_full: 503,
+  // engagement (issue 18): quiet hours and a site's delivery settings.
+  quiet_hours_invalid: 400,
+  site_frequency_cap_invalid: 400,
+  site_send_window_invalid: 400,
+  site_time_zone_invalid: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

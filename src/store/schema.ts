@@ -35,6 +35,7 @@ export interface Schema {
   templates: TemplatesTable;
   notification_retry_causes: NotificationRetryCausesTable;
   vapid_keys: VapidKeysTable;
+  engagement_daily: EngagementDailyTable;
 }
 
 export interface SubscriptionsTable {
@@ -365,7 +366,7 @@ export interface NotificationChannelsTable {
 export interface NotificationEventsTable {
   notification_id: number;
   subscription_id: number;
-  type: "shown" | "clicked" | "closed";
+  type: "shown" | "clicked" | "closed" | "not_shown";
   created_at: number;
   /** A click's action button ("1", "2"); null: the notification itself, or not a click. */
   action: Generated<string | null>;
@@ -518,4 +519,14 @@ export interface NotificationRetryCausesTable {
   next_attempt_at: number;
   /** The start of the push service's answer body, when there was one. */
   detail: string | null;
+}
+
+/** One site's active / sleeping split on one UTC day (migration 0018-engagement). */
+export interface EngagementDailyTable {
+  /** `YYYY-MM-DD`, UTC. */
+  day: string;
+  site_id: number;
+  active: number;
+  sleeping: number;
+  recorded_at: number;
 }

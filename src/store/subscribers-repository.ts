@@ -5,6 +5,7 @@ import { personIdStartsWith } from "./person-search.js";
 import type { Schema } from "./schema.js";
 import { removeSubscriptionsLogged } from "./subscription-removals.js";
 import { writeTransaction } from "./write-transaction.js";
+import { activityCondition } from "./engagement-repository.js";
 
 export interface SubscriberRecord {
   readonly id: number;
@@ -33,6 +34,8 @@ export interface SubscribersQuery {
   readonly userAgents?: UserAgentFilter;
   /** Only subscriptions of people whose id starts with this, ignoring case and accents. */
   readonly personIdPrefix?: string;
+  /** Only active or only sleeping subscriptions (engagement-repository.ts), as of `activity.now`. */
+  readonly activity?: { readonly kind: "active" | "sleeping"; readonly now: number; readonly sleepingDays: number };
   readonly offset: number;
   readonly limit: number;
 }
@@ -55,6 +58,7 @@ export function createSubscribersRepository(database: DatabaseHandle): Subscribe
         .selectFrom("subscriptions")
         .$if(query.siteId !== undefined, (qb) => qb.where("site_id", "=", query.siteId!))
         .$if(query.personIdPrefix !== undefined, (qb) => qb.where((eb) => personIdStartsWith(eb, query.personIdPrefix!)))
+        .$if(query.activity !== undefined, (qb) => qb.where((eb) => activityCondition(eb, query.activity!)))
         .$if(query.channelId !== undefined, (qb) =>
           qb.where((eb) =>
             eb.exists(
