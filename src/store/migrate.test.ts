@@ -28,7 +28,7 @@ for (const dialect of DIALECTS) {
           .map((t) => t.name)
           .sort();
         expect(tables).toEqual([
-          "api_tokens", "channels", "delivery_jobs", "engagement_daily", "delivery_retries", "idempotency_keys", "login_attempts", "notification_channels",
+          "api_tokens", "channels", "delivery_jobs", "delivery_retries", "engagement_daily", "idempotency_keys", "login_attempts", "notification_channels",
           "notification_events", "notification_people", "notification_recipients", "notification_retry_causes", "notification_sites", "notification_targets", "notifications", "organisation", "person_tags",
           "segment_sizes", "segments", "sessions", "settings", "sites", "subscription_channels", "subscription_removals", "subscription_tags",
           "subscriptions", "templates", "users", "vapid_keys", "webhook_messages", "webhooks",
