@@ -13,6 +13,7 @@ import type { UnavailableReason } from "./messaging/availability.js";
 import { createPushMessaging } from "./messaging/push-messaging.js";
 import type { NotificationPermissionApi, PushMessaging } from "./messaging/push-messaging.js";
 import { readMessagingEnvironment } from "./messaging/read-environment.js";
+import { createQuietHoursClient } from "./engagement/quiet-hours.js";
 
 /**
  * The bell's state as any UI shows it (seed-spec §4, plus what issue 9 adds):
@@ -115,6 +116,10 @@ export interface SinoClient {
   untag(key: string): Promise<Tags>;
   /** Makes the subscription anonymous again (at sign-out): its channels stay. Forgets the remembered person. */
   forget(): Promise<void>;
+  /** This browser's own quiet hours (`HH:MM-HH:MM` in its time zone, e.g. `22:00-07:00`), or null. Rejects with `not_subscribed` while off. */
+  quietHours(): Promise<string | null>;
+  /** Sets them (null clears); resolves with what the server stored. Rejects with `not_subscribed`, `quiet_hours_invalid` or the API's code. */
+  setQuietHours(range: string | null): Promise<string | null>;
   dismissNotice(): void;
   /** Listen to changes; returns the function that stops listening. */
   on(event: "change", listener: SinoChangeListener): () => void;
@@ -171,6 +176,7 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
     timeZone: browserTimeZone(),
     declarative: supportsDeclarativePush(win),
   });
+  const quiet = createQuietHoursClient({ baseUrl, fetch: options.fetch });
   const identity = createIdentityStore(localStorageOf(win), identityStorageKey(baseUrl, options.site ?? null));
   const notification = "Notification" in win ? (win.Notification as unknown as NotificationPermissionApi) : undefined;
   const messaging: PushMessaging = createPushMessaging({
@@ -416,6 +422,8 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
     tag: (key, value = true) => setVisitorTags("tag", key, value),
     untag: (key) => setVisitorTags("untag", key, null),
     forget,
+    quietHours: async () => (await start(), quiet.read(snapshot.token)),
+    setQuietHours: async (range) => (await start(), quiet.write(snapshot.token, range)),
     dismissNotice() {
       if (snapshot.notice !== null) update({ notice: null });
     },

@@ -26,6 +26,8 @@ export interface DeliveryRuntimeConfig {
   readonly endpointPolicy: EndpointPolicy;
   readonly delivery: DeliveryRuntimeOptions;
   readonly hygiene: HygieneOptions;
+  /** SINO_SLEEPING_DAYS: the daily active / sleeping snapshot (absent: 30). */
+  readonly sleepingDays?: number;
   readonly webhooks: WebhookRuntimeOptions & { readonly allowPrivateAddresses: boolean };
 }
 
@@ -151,6 +153,8 @@ export function createDeliveryRuntime(
   const segmentSizes = createSegmentSizesTask({
     segments: repositories.savedSegments,
     count: (tree, tagKinds, now) => repositories.segments.countSegment(tree, tagKinds, now),
+    // The Painel's active / sleeping split over time, recorded by the same daily task.
+    engagement: { recordDay: (now) => repositories.engagement.recordDay(now, config.sleepingDays ?? 30) },
     clock: Date.now,
     logger,
     observers,

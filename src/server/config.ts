@@ -51,6 +51,8 @@ export interface Config {
   readonly hygiene: HygieneConfig;
   /** SINO_TIME_ZONE: IANA time zone the stats' days are counted in. */
   readonly timeZone: string;
+  /** SINO_SLEEPING_DAYS: no click and no visit for this many days makes a subscription sleeping. */
+  readonly sleepingDays: number;
   /** SINO_SITE_SUBSCRIBE_RATE_LIMIT / SINO_SITE_MAX_SUBSCRIPTIONS: abuse limits of registered sites. */
   readonly sites: SitesConfig;
   /** SINO_STREAMS_MAX / SINO_STREAMS_MAX_PER_ADDRESS: open public live streams (Avisos) allowed. */
@@ -306,6 +308,11 @@ const OPTIONS = {
     doc: "IANA time zone the Painel's daily statistics are counted in.",
     schema: (d, m) => z.string().default(d).refine(isTimeZone, m("timeZone")),
   }),
+  SINO_SLEEPING_DAYS: option({
+    default: 30,
+    doc: "Days without a click and without a visit after which a subscription counts as sleeping (adormecida).",
+    schema: (d, m) => integer(1, 3650, d, m("positiveInteger")),
+  }),
   SINO_SITE_SUBSCRIBE_RATE_LIMIT: option({
     default: 30,
     doc: "Subscription registrations per minute one client address may make from registered sites (the embedded bell).",
@@ -488,6 +495,7 @@ function createEnvSchema(t: Translator["t"]) {
         maxChannelsPerSubscription: v.SINO_MAX_CHANNELS_PER_SUBSCRIPTION,
         hygiene: Object.freeze({ expiryDays: v.SINO_SUBSCRIPTION_EXPIRY_DAYS, warningDays: v.SINO_SUBSCRIPTION_WARNING_DAYS }),
         timeZone: v.SINO_TIME_ZONE,
+        sleepingDays: v.SINO_SLEEPING_DAYS,
         sites: Object.freeze({
           subscribeRateLimit: v.SINO_SITE_SUBSCRIBE_RATE_LIMIT,
           maxSubscriptionsPerSite: v.SINO_SITE_MAX_SUBSCRIPTIONS,

@@ -97,6 +97,8 @@ describe("the OpenAPI document, as Redocly CLI reads it", () => {
         "setSubscriptionTags",
         "signIn",
         "streamNotices",
+        "getSubscriptionQuietHours",
+        "setSubscriptionQuietHours",
       ].sort(),
     );
   });

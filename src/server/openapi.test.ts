@@ -65,6 +65,9 @@ describe("the OpenAPI document and the docs page", () => {
         "/api/v1/webhooks/{id}/test",
         "/api/v1/templates",
         "/api/v1/templates/{id}",
+        "/api/v1/subscriptions/quiet-hours",
+        "/api/v1/subscriptions/quiet-hours/lookup",
+        "/api/v1/stats/engagement",
       ].sort(),
     );
     const createUser = doc.paths["/api/v1/users"].post;

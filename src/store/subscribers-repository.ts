@@ -19,6 +19,9 @@ export interface SubscriberRecord {
   readonly vapidMismatchAt: number | null;
   /** The IANA time zone its bell reported; null when unknown. */
   readonly timeZone: string | null;
+  readonly lastShownAt: number | null;
+  readonly lastClickedAt: number | null;
+  readonly lastVisitAt: number | null;
 }
 
 /** Which user agents to keep (the browser filter is parsed from them by the caller). */
@@ -84,7 +87,7 @@ export function createSubscribersRepository(database: DatabaseHandle): Subscribe
       .select((eb) => eb.fn.countAll<number | string>().as("n"))
       .executeTakeFirstOrThrow();
     const rows = await filtered()
-      .select(["id", "user_agent", "person_id", "created_at", "last_seen_at", "vapid_mismatch_at", "time_zone"])
+      .select(["id", "user_agent", "person_id", "created_at", "last_seen_at", "vapid_mismatch_at", "time_zone", "last_shown_at", "last_clicked_at", "last_visit_at"])
       .orderBy("id", "desc")
       .offset(query.offset)
       .limit(query.limit)
@@ -101,6 +104,9 @@ export function createSubscribersRepository(database: DatabaseHandle): Subscribe
         lastSeenAt: Number(r.last_seen_at),
         vapidMismatchAt: r.vapid_mismatch_at === null ? null : Number(r.vapid_mismatch_at),
         timeZone: r.time_zone,
+        lastShownAt: r.last_shown_at === null ? null : Number(r.last_shown_at),
+        lastClickedAt: r.last_clicked_at === null ? null : Number(r.last_clicked_at),
+        lastVisitAt: r.last_visit_at === null ? null : Number(r.last_visit_at),
       })),
     };
   }

@@ -157,7 +157,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   };
 }
 
-function toApiRequestError(failure: RequestFailure): ApiRequestError {
+export function toApiRequestError(failure: RequestFailure): ApiRequestError {
   if (failure.kind === "network") {
     const { cause } = failure;
     return new ApiRequestError(0, "network_error", cause instanceof Error ? cause.message : String(cause));

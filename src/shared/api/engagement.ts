@@ -1,36 +1,13 @@
 import { z } from "zod";
-import { API_PREFIX } from "./routes.js";
+import { isTimeRange } from "./engagement-rule.js";
 import { text } from "./text.js";
+
+export { ENGAGEMENT_ROUTES, TIME_RANGE_PATTERN, isTimeRange, timeRangeEnds } from "./engagement-rule.js";
 
 /**
  * Engagement (issue 18): the subscriber's own quiet hours (public, with proof of possession), a
  * site's delivery settings, and the Painel's active / sleeping split.
  */
-export const ENGAGEMENT_ROUTES = {
-  /** PUT (public, with proof): set or clear this subscription's quiet hours (`SetQuietHoursRequest`). */
-  quietHours: `${API_PREFIX}/subscriptions/quiet-hours`,
-  /** POST (public, with proof): read them (`SubscriptionProof` → `QuietHoursResponse`); POST keeps the auth secret out of URLs and logs. */
-  quietHoursLookup: `${API_PREFIX}/subscriptions/quiet-hours/lookup`,
-  /** GET (signed in): the active / sleeping split per site now and per day (`EngagementResponse`). */
-  engagement: `${API_PREFIX}/stats/engagement`,
-} as const;
-
-/** `HH:MM-HH:MM`, 24-hour clock; may wrap midnight (`22:00-07:00`); start and end differ. */
-export const TIME_RANGE_PATTERN = /^([01]\d|2[0-3]):([0-5]\d)-([01]\d|2[0-3]):([0-5]\d)$/;
-
-/** Whether `value` is a well-formed `HH:MM-HH:MM` range of some length (an empty range is refused). */
-export function isTimeRange(value: string): boolean {
-  const match = TIME_RANGE_PATTERN.exec(value);
-  if (match === null) return false;
-  return `${match[1]}:${match[2]}` !== `${match[3]}:${match[4]}`;
-}
-
-/** Splits a valid range into its two `HH:MM` ends. */
-export function timeRangeEnds(value: string): { from: string; to: string } {
-  const [from = "", to = ""] = value.split("-");
-  return { from, to };
-}
-
 export const quietHoursSchema = z.string().refine(isTimeRange, { error: "quiet_hours_invalid" });
 
 /** PUT /subscriptions/quiet-hours → 200 `QuietHoursResponse`; `quietHours: null` clears them. */
@@ -107,3 +84,19 @@ export type EngagementResponse = z.infer<typeof engagementResponseSchema>;
 /** The subscribers list's `activity` filter. */
 export const SUBSCRIBER_ACTIVITIES = ["active", "sleeping"] as const;
 export type SubscriberActivity = (typeof SUBSCRIBER_ACTIVITIES)[number];
+
+/**
+ * The defaults of SINO_FREQUENCY_CAP and SINO_SEND_WINDOW (options owned by the delivery gates);
+ * the server passes the configured values where it has them.
+ */
+export const DEFAULT_FREQUENCY_CAP = 3;
+export const DEFAULT_SEND_WINDOW = "08:00-21:00";
+
+export const subscriberActivitySchema = z.object({
+  lastShownAt: z.string().nullable(),
+  lastClickedAt: z.string().nullable(),
+  /** Null: no visit since visits were recorded (its creation stands in). */
+  lastVisitAt: z.string().nullable(),
+  sleeping: z.boolean(),
+});
+export type SubscriberActivityFacts = z.infer<typeof subscriberActivitySchema>;
