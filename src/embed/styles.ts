@@ -53,4 +53,8 @@ label.channel input { width: 18px; height: 18px; margin: 2px 0 0; accent-color: 
 .channel-name { font-weight: 600; display: block; overflow-wrap: anywhere; }
 .channel-description { display: block; color: #4d5156; font-size: 14px; overflow-wrap: anywhere; }
 .error { color: #b3261e; }
+.quiet { border-top: 1px solid #dadce0; margin-top: 16px; padding-top: 12px; }
+.quiet h3 { font-size: 15px; margin: 0 0 4px; }
+.times { display: flex; align-items: center; gap: 8px; }
+.times input { font: inherit; padding: 4px; }
 `;

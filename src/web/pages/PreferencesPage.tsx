@@ -14,6 +14,7 @@ import { ChannelChoiceStatus } from "../channels/ChannelChoiceStatus.js";
 import { SaveButton } from "../channels/ChannelMenuButton.js";
 import { useChannelChoice } from "../channels/useChannelChoice.js";
 import { PushStatus } from "../components/PushStatus.js";
+import { QuietHoursSection } from "../components/QuietHoursSection.js";
 
 /** /preferencias: this browser's channel choice, bigger than the bell's menu and explained. */
 export function PreferencesPage() {
@@ -57,7 +58,16 @@ function PreferencesBody() {
       </Alert>
     );
   }
-  return <ChoiceCard />;
+  return (
+    <>
+      <ChoiceCard />
+      <Card variant="outlined">
+        <CardContent>
+          <QuietHoursSection />
+        </CardContent>
+      </Card>
+    </>
+  );
 }
 
 function ChoiceCard() {
