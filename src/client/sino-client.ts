@@ -17,6 +17,7 @@ import type { ConsentInput } from "../shared/api/consent.js";
 import { consentFor, type ConsentSource } from "./privacy/consent.js";
 import { createMyDataApi, type ErasedData, type MyData } from "./privacy/my-data.js";
 import { eraseMyDataThenUnsubscribe } from "./privacy/erase-my-data.js";
+import { createQuietHoursClient } from "./engagement/quiet-hours.js";
 
 /**
  * The bell's state as any UI shows it (seed-spec §4, plus what issue 9 adds):
@@ -131,6 +132,10 @@ export interface SinoClient {
    * server, then unsubscribes the browser and forgets the remembered person; the bell shows off.
    */
   eraseMyData(): Promise<ErasedData>;
+  /** This browser's own quiet hours (`HH:MM-HH:MM` in its time zone, e.g. `22:00-07:00`), or null. Rejects with `not_subscribed` while off. */
+  quietHours(): Promise<string | null>;
+  /** Sets them (null clears); resolves with what the server stored. Rejects with `not_subscribed`, `quiet_hours_invalid` or the API's code. */
+  setQuietHours(range: string | null): Promise<string | null>;
   dismissNotice(): void;
   /** Listen to changes; returns the function that stops listening. */
   on(event: "change", listener: SinoChangeListener): () => void;
@@ -190,6 +195,7 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
   });
   /** The consent of the "yes" being turned into a subscription right now (privacy/consent.ts). */
   let pendingConsent: ConsentInput | undefined;
+  const quiet = createQuietHoursClient({ baseUrl, fetch: options.fetch });
   const identity = createIdentityStore(localStorageOf(win), identityStorageKey(baseUrl, options.site ?? null));
   const notification = "Notification" in win ? (win.Notification as unknown as NotificationPermissionApi) : undefined;
   const messaging: PushMessaging = createPushMessaging({
@@ -453,6 +459,8 @@ export function createSinoClient(options: SinoClientOptions): SinoClient {
     tag: (key, value = true) => setVisitorTags("tag", key, value),
     untag: (key) => setVisitorTags("untag", key, null),
     forget,
+    quietHours: async () => (await start(), quiet.read(snapshot.token)),
+    setQuietHours: async (range) => (await start(), quiet.write(snapshot.token, range)),
     dismissNotice() {
       if (snapshot.notice !== null) update({ notice: null });
     },

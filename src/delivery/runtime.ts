@@ -34,6 +34,8 @@ export interface DeliveryRuntimeConfig {
   readonly hygiene: HygieneOptions;
   /** SINO_*_RETENTION_DAYS (absent: no retention pass). */
   readonly retention?: RetentionOptions;
+  /** SINO_SLEEPING_DAYS: the daily active / sleeping snapshot (absent: 30). */
+  readonly sleepingDays?: number;
   readonly webhooks: WebhookRuntimeOptions & { readonly allowPrivateAddresses: boolean };
   /** SINO_TIME_ZONE: the zone of subscribers (and sites) that report none; default America/Sao_Paulo. */
   readonly timeZone?: string;
@@ -214,6 +216,8 @@ export function createDeliveryRuntime(
   const segmentSizes = createSegmentSizesTask({
     segments: repositories.savedSegments,
     count: (tree, tagKinds, now) => repositories.segments.countSegment(tree, tagKinds, now),
+    // The Painel's active / sleeping split over time, recorded by the same daily task.
+    engagement: { recordDay: (now) => repositories.engagement.recordDay(now, config.sleepingDays ?? 30) },
     clock: Date.now,
     logger,
     observers,

@@ -25,6 +25,8 @@ export interface SegmentSizesTask {
 export interface SegmentSizesTaskDeps {
   readonly segments: Pick<SavedSegmentsRepository, "unmeasuredOn" | "recordSize">;
   readonly count: SegmentCounter;
+  /** The day's active / sleeping split (engagement_daily), recorded at each look; a later look the same day replaces it. */
+  readonly engagement?: { recordDay(now: number): Promise<number> };
   readonly clock: () => number;
   readonly logger: DeliveryLogger;
   /** How often to look, in ms (default: hourly; each segment is measured once a day). */
@@ -48,6 +50,7 @@ export function createSegmentSizesTask(deps: SegmentSizesTaskDeps): SegmentSizes
   let started = false;
 
   async function perform(): Promise<number> {
+    if (deps.engagement !== undefined) await recordEngagement(deps.engagement);
     let measured = 0;
     const failed = new Set<number>();
     for (;;) {
@@ -68,6 +71,15 @@ export function createSegmentSizesTask(deps: SegmentSizesTaskDeps): SegmentSizes
     }
     if (measured > 0) deps.logger.info({ measured }, "segment sizes measured");
     return measured;
+  }
+
+  /** Its own failure is logged and does not keep the segments unmeasured. */
+  async function recordEngagement(engagement: { recordDay(now: number): Promise<number> }): Promise<void> {
+    try {
+      await engagement.recordDay(deps.clock());
+    } catch (error) {
+      deps.logger.warn({ cause: error instanceof Error ? error.message : String(error) }, "engagement snapshot not recorded; trying again later");
+    }
   }
 
   function loop(): void {

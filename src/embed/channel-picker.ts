@@ -1,6 +1,7 @@
 import { channelSaveErrorMessage, exceedsChannelLimit } from "../client/index.js";
 import type { PublicChannel, SinoChannelChoice, SinoClient } from "../client/index.js";
 import { h } from "./dom.js";
+import { createQuietHoursSection } from "./quiet-hours.js";
 import type { Translate } from "./texts.js";
 import { createPrivacySection } from "./privacy-section.js";
 
@@ -22,6 +23,7 @@ export function createChannelPicker(doc: Document, client: SinoClient, t: Transl
   const save = h(doc, "button", { type: "button", class: "primary" }, t("embed.channels.save"));
   const cancel = h(doc, "button", { type: "button", class: "secondary" }, t("embed.channels.cancel"));
   const organisation = h(doc, "div", { class: "organisation", "data-testid": "sino-organisation", hidden: true });
+  const quiet = createQuietHoursSection(doc, client, t);
   const dialog = h(
     doc,
     "dialog",
@@ -34,6 +36,7 @@ export function createChannelPicker(doc: Document, client: SinoClient, t: Transl
     limitText,
     h(doc, "div", { class: "actions" }, cancel, save),
     createPrivacySection(doc, client, t),
+    quiet.element,
   );
   let opener: HTMLElement | null = null;
   let limit: number | null = null;
@@ -120,6 +123,7 @@ export function createChannelPicker(doc: Document, client: SinoClient, t: Transl
       if (!dialog.open) dialog.showModal();
       cancel.focus();
       void load();
+      quiet.load();
     },
   };
 }

@@ -39,6 +39,9 @@ export interface SinoApi {
   untag(key: string): Promise<Tags>;
   /** At sign-out: the subscription stays, anonymous, with its channels. */
   forget(): Promise<void>;
+  /** This browser's own quiet hours (`"22:00-07:00"`) or null; `setQuietHours(null)` clears them. */
+  quietHours(): Promise<string | null>;
+  setQuietHours(range: string | null): Promise<string | null>;
   on(event: "change", listener: SinoChangeListener): () => void;
   on(event: "click", listener: SinoClickListener): () => void;
   off(event: "change", listener: SinoChangeListener): void;
@@ -85,6 +88,8 @@ export function createSinoApi(client: SinoClient, doc: Document): SinoApi {
     tag: (key, value) => client.tag(key, value),
     untag: (key) => client.untag(key),
     forget: () => client.forget(),
+    quietHours: () => client.quietHours(),
+    setQuietHours: (range) => client.setQuietHours(range),
     on: ((event: "change" | "click", listener: SinoChangeListener | SinoClickListener) =>
       event === "click" ? client.on("click", listener as SinoClickListener) : client.on("change", listener as SinoChangeListener)) as SinoApi["on"],
     off: ((event: "change" | "click", listener: SinoChangeListener | SinoClickListener) =>

@@ -57,4 +57,8 @@ label.channel input { width: 18px; height: 18px; margin: 2px 0 0; accent-color: 
 .privacy h3 { font-size: 15px; margin: 0 0 6px; }
 .privacy .actions { justify-content: flex-start; margin-top: 8px; }
 .privacy [hidden] { display: none; }
+.quiet { border-top: 1px solid #dadce0; margin-top: 16px; padding-top: 12px; }
+.quiet h3 { font-size: 15px; margin: 0 0 4px; }
+.times { display: flex; align-items: center; gap: 8px; }
+.times input { font: inherit; padding: 4px; }
 `;

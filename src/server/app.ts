@@ -54,6 +54,9 @@ import { registerImportRoutes } from "./routes/import/import.js";
 import { registerSavedSegmentRoutes } from "./routes/saved-segments/saved-segments.js";
 import { registerTemplateRoutes } from "./routes/templates/templates.js";
 import { registerSegmentQueryRoutes } from "./routes/segments/segment-queries.js";
+import { registerQuietHoursRoutes } from "./routes/engagement/quiet-hours.js";
+import { registerEngagementStatsRoutes } from "./routes/engagement/engagement-stats.js";
+import { DEFAULT_FREQUENCY_CAP, DEFAULT_SEND_WINDOW } from "../shared/api/engagement.js";
 import { PUBLIC_API_PATHS, pathOf, registerPublicCors } from "./sites/public-cors.js";
 import { createSiteRegistry } from "./sites/site-registry.js";
 import { createSitePublicKeys } from "./sites/site-public-keys.js";
@@ -260,6 +263,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerPrivacyRoutes(publicApi, { retention: deps.config.retention, expiryDays: deps.config.hygiene.expiryDays, organisation: deps.repositories.organisation, translator: deps.translator });
     registerSubscriberPrivacyRoutes(publicApi, { personalData, translator: deps.translator, now });
     registerNoticeRoutes(publicApi, { notices: deps.repositories.notices, channels, translator: deps.translator, streamLimits: deps.config.streams });
+    registerQuietHoursRoutes(publicApi, { engagement: deps.repositories.engagement, translator: deps.translator });
   });
   registerSetupRoutes(app, authDeps);
   registerSessionRoutes(app, authDeps);
@@ -272,12 +276,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registry: siteRegistry,
     publicUrl: deps.config.publicUrl,
     identitySecretGraceMs: deps.config.identitySecretGraceMs,
+    // The lead wires SINO_FREQUENCY_CAP / SINO_SEND_WINDOW here once the delivery gates add them.
+    delivery: { engagement: deps.repositories.engagement, deliveryDefaults: { frequencyCap: DEFAULT_FREQUENCY_CAP, sendWindow: DEFAULT_SEND_WINDOW, timeZone: deps.config.timeZone } },
   });
   registerSiteKeyRoutes(app, { ...operatorDeps, siteKeys: deps.repositories.siteKeys, registry: siteRegistry, defaultPublicKey: deps.vapidKeys.publicKey });
   registerOrganisationRoutes(app, { ...operatorDeps, organisation: deps.repositories.organisation, publicUrl: deps.config.publicUrl });
   registerWebManifest(app, { organisation: deps.repositories.organisation, translator: deps.translator, publicUrl: deps.config.publicUrl });
   registerPeopleLinkRoutes(app, { ...operatorDeps, subscriptions: deps.repositories.subscriptions });
-  registerSubscriberRoutes(app, { ...operatorDeps, subscribers, channels, tags: deps.repositories.tags });
+  registerSubscriberRoutes(app, { ...operatorDeps, subscribers, channels, tags: deps.repositories.tags, sleepingDays: deps.config.sleepingDays });
   await registerImportRoutes(app, {
     ...operatorDeps,
     repository: deps.repositories.subscriptionImport,
@@ -287,7 +293,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxSubscriptionsPerSite: deps.config.sites.maxSubscriptionsPerSite,
     maxBytes: deps.config.importMaxBytes,
   });
+  registerSubscriberRoutes(app, { ...operatorDeps, subscribers, channels, tags: deps.repositories.tags, sleepingDays: deps.config.sleepingDays });
   registerStatsRoutes(app, { ...operatorDeps, stats: deps.repositories.stats, channels, subscribers, timeZone: deps.config.timeZone });
+  registerEngagementStatsRoutes(app, { ...operatorDeps, engagement: deps.repositories.engagement, sleepingDays: deps.config.sleepingDays });
   registerPeopleRoutes(app, { ...operatorDeps, people: deps.repositories.people, tags: deps.repositories.tags, publicUrl: deps.config.publicUrl });
   registerPeopleTagsRoutes(app, { ...operatorDeps, tags: deps.repositories.tags });
   registerOperatorPrivacyRoutes(app, { ...operatorDeps, personalData });

@@ -58,6 +58,8 @@ export interface Config {
   readonly sendWindow: string;
   /** SINO_CONSENT_RETENTION_DAYS: how long a consent record outlives its subscription (purgeEndedConsents). */
   readonly consentRetentionDays: number;
+  /** SINO_SLEEPING_DAYS: no click and no visit for this many days makes a subscription sleeping. */
+  readonly sleepingDays: number;
   /** SINO_SITE_SUBSCRIBE_RATE_LIMIT / SINO_SITE_MAX_SUBSCRIPTIONS: abuse limits of registered sites. */
   readonly sites: SitesConfig;
   /** SINO_STREAMS_MAX / SINO_STREAMS_MAX_PER_ADDRESS: open public live streams (Avisos) allowed. */
@@ -341,6 +343,11 @@ const OPTIONS = {
     doc: "Hours (HH:MM-HH:MM, in each subscriber's time zone) when marketing pushes go out; outside them they wait for the opening. A site may set its own; 00:00-00:00 is all day.",
     schema: (d, m) => z.string().default(d).refine((v) => parseDailyWindow(v) !== undefined, m("sendWindow")),
   }),
+  SINO_SLEEPING_DAYS: option({
+    default: 30,
+    doc: "Days without a click and without a visit after which a subscription counts as sleeping (adormecida).",
+    schema: (d, m) => integer(1, 3650, d, m("positiveInteger")),
+  }),
   SINO_SITE_SUBSCRIBE_RATE_LIMIT: option({
     default: 30,
     doc: "Subscription registrations per minute one client address may make from registered sites (the embedded bell).",
@@ -583,6 +590,7 @@ function createEnvSchema(t: Translator["t"]) {
         timeZone: v.SINO_TIME_ZONE,
         sendWindow: v.SINO_SEND_WINDOW,
         consentRetentionDays: v.SINO_CONSENT_RETENTION_DAYS,
+        sleepingDays: v.SINO_SLEEPING_DAYS,
         sites: Object.freeze({
           subscribeRateLimit: v.SINO_SITE_SUBSCRIBE_RATE_LIMIT,
           maxSubscriptionsPerSite: v.SINO_SITE_MAX_SUBSCRIPTIONS,

@@ -101,6 +101,8 @@ describe("the OpenAPI document, as Redocly CLI reads it", () => {
         // privacy (issue 18, LGPD)
         "eraseMyData",
         "exportMyData",
+        "getSubscriptionQuietHours",
+        "setSubscriptionQuietHours",
       ].sort(),
     );
   });

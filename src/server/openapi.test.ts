@@ -80,6 +80,9 @@ describe("the OpenAPI document and the docs page", () => {
         "/api/v1/subscriptions/data",
         "/api/v1/privacy/subscriptions/{subscriptionId}",
         "/api/v1/privacy/people/{userId}",
+        "/api/v1/subscriptions/quiet-hours",
+        "/api/v1/subscriptions/quiet-hours/lookup",
+        "/api/v1/stats/engagement",
       ].sort(),
     );
     const createUser = doc.paths["/api/v1/users"].post;

@@ -220,6 +220,11 @@ export const ERROR_STATUS = {
   // privacy (issue 18, LGPD)
   /** The registration's `consent` is not { source: "bell" | "soft_prompt", text, version }. */
   consent_invalid: 400,
+  // engagement (issue 18): quiet hours and a site's delivery settings.
+  quiet_hours_invalid: 400,
+  site_frequency_cap_invalid: 400,
+  site_send_window_invalid: 400,
+  site_time_zone_invalid: 400,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -1,4 +1,5 @@
 import type { Generated } from "kysely";
+import type { NotificationEventsTable } from "./schema.js";
 
 /** Migration 0020-audit's tables (see its comment). */
 
@@ -26,7 +27,7 @@ export interface NotificationEventDaysTable {
   notification_id: number;
   /** `YYYY-MM-DD`, UTC, of the events counted. */
   day: string;
-  type: "shown" | "clicked" | "closed";
+  type: NotificationEventsTable["type"];
   /** A click's action button ("1", "2"); "" otherwise. */
   action: Generated<string>;
   count: number;

@@ -29,11 +29,11 @@ for (const dialect of DIALECTS) {
           .sort();
         expect(tables).toEqual([
           "api_tokens", "audit_log", "channels", "consent_changes", "consent_records", "data_erasures", "delivery_jobs", "delivery_retries",
-          "feed_items", "feeds", "idempotency_keys", "login_attempts", "notification_channels", "notification_event_days", "notification_events",
-          "notification_people", "notification_recipients", "notification_retry_causes", "notification_sites", "notification_targets",
-          "notifications", "organisation", "person_tags", "segment_sizes", "segments", "sessions", "settings", "sites", "subscription_channels",
-          "subscription_removal_buckets", "subscription_removals", "subscription_tags", "subscriptions", "templates", "users", "vapid_keys",
-          "webhook_messages", "webhooks",
+          "engagement_daily", "feed_items", "feeds", "idempotency_keys", "login_attempts", "notification_channels", "notification_event_days",
+          "notification_events", "notification_people", "notification_recipients", "notification_retry_causes", "notification_sites",
+          "notification_targets", "notifications", "organisation", "person_tags", "segment_sizes", "segments", "sessions", "settings", "sites",
+          "subscription_channels", "subscription_removal_buckets", "subscription_removals", "subscription_tags", "subscriptions", "templates",
+          "users", "vapid_keys", "webhook_messages", "webhooks",
         ]);
       } finally {
         await database.destroy();

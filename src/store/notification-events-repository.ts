@@ -7,6 +7,7 @@ import type { NotificationEventsTable } from "./schema.js";
 import type { DatabaseHandle } from "./database.js";
 import { enqueueWebhookEvents } from "./webhook-outbox.js";
 import { writeTransaction } from "./write-transaction.js";
+import { recordLastShown } from "./subscription-activity.js";
 
 export type NotificationEventType = NotificationEventsTable["type"];
 
@@ -32,6 +33,8 @@ export interface EventCountsRecord {
   readonly shown: number;
   readonly clicked: number;
   readonly closed: number;
+  /** Pushes a service worker received but could not show (unreadable payload, showNotification refused). */
+  readonly notShown: number;
   readonly clickedByAction: ClicksByAction;
 }
 
@@ -54,7 +57,7 @@ export interface NotificationEventsRepository {
   countsForMany(notificationIds: readonly number[]): Promise<Map<number, EventCountsRecord>>;
 }
 
-export const NO_EVENTS: EventCountsRecord = { shown: 0, clicked: 0, closed: 0, clickedByAction: { open: 0, "1": 0, "2": 0 } };
+export const NO_EVENTS: EventCountsRecord = { shown: 0, clicked: 0, closed: 0, notShown: 0, clickedByAction: { open: 0, "1": 0, "2": 0 } };
 
 /** The stored row of a report (new columns of a report go here, and nowhere else). */
 function eventRow(event: NewNotificationEvent, subscriptionId: number, now: number): Insertable<NotificationEventsTable> {
@@ -110,12 +113,16 @@ export function createNotificationEventsRepository(database: DatabaseHandle): No
 
       const webhookEvents: WebhookEvent[] = [];
       const clickedAt = new Map<number, number>();
+      const shownIds = new Set<number>();
       for (const row of inserted) {
         const recorded = rows.get(eventKey(Number(row.notification_id), Number(row.subscription_id), row.type))!;
         results[recorded.index] = "recorded";
         const { id, person_id, site_id } = recorded.subscription;
         // Segments test the last click (`clique há menos de 7 dias`); a repeated report changes nothing.
         if (row.type === "clicked") clickedAt.set(id, Math.max(clickedAt.get(id) ?? 0, Number(recorded.row.created_at)));
+        if (row.type === "shown") shownIds.add(id);
+        // A push that could not be shown is counted on the send, not announced (no webhook event type for it).
+        if (row.type === "not_shown") continue;
         // Only a report newly recorded is an event: a service worker repeating itself is not.
         webhookEvents.push({
           type: `recipient.${row.type}`,
@@ -133,6 +140,8 @@ export function createNotificationEventsRepository(database: DatabaseHandle): No
       for (const [id, at] of [...clickedAt].sort((a, b) => a[0] - b[0])) {
         await trx.updateTable("subscriptions").set({ last_clicked_at: at }).where("id", "=", id).execute();
       }
+      // Last shown: one statement for the whole batch (the batch's latest time stands for all of it).
+      await recordLastShown(trx, [...shownIds], Math.max(...events.map((e) => e.now)));
       await enqueueWebhookEvents(trx, webhookEvents, Math.max(...events.map((e) => e.now)));
       return results;
     });
@@ -158,7 +167,8 @@ export function createNotificationEventsRepository(database: DatabaseHandle): No
       const id = Number(row.notification_id);
       const before = result.get(id) ?? NO_EVENTS;
       const n = toCount(row.n);
-      const counts = { ...before, [row.type]: before[row.type] + n };
+      const key = row.type === "not_shown" ? "notShown" : row.type;
+      const counts = { ...before, [key]: before[key] + n };
       if (row.type === "clicked") {
         const where = row.action === "1" || row.action === "2" ? row.action : "open";
         counts.clickedByAction = { ...before.clickedByAction, [where]: before.clickedByAction[where] + n };

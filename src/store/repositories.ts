@@ -32,6 +32,7 @@ import { createAuditRepository, type AuditRepository } from "./audit-repository.
 import { createRetentionRepository, type RetentionRepository } from "./retention-repository.js";
 import { createSubscriptionImportRepository, type SubscriptionImportRepository } from "./subscription-import-repository.js";
 import { createPersonalDataStore, type PersonalDataStore } from "./personal-data.js";
+import { createEngagementRepository, type EngagementRepository } from "./engagement-repository.js";
 
 /** Every repository over one database. Built once where the process is wired, then passed down. */
 export interface Repositories {
@@ -70,6 +71,7 @@ export interface Repositories {
   readonly feeds: FeedsRepository;
   /** LGPD: export and erase everything about a subscription or a person (subscriber and operator alike). */
   readonly personalData: PersonalDataStore;
+  readonly engagement: EngagementRepository;
 }
 
 export function createRepositories(database: DatabaseHandle): Repositories {
@@ -107,5 +109,6 @@ export function createRepositories(database: DatabaseHandle): Repositories {
     subscriptionImport: createSubscriptionImportRepository(database),
     feeds: createFeedsRepository(database),
     personalData: createPersonalDataStore(database),
+    engagement: createEngagementRepository(database),
   });
 }

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from "kysely";
 import type { DatabaseHandle } from "./database.js";
-import type { Schema } from "./schema.js";
+import type { NotificationEventsTable, Schema } from "./schema.js";
 import { writeTransaction } from "./write-transaction.js";
 
 /** Quarter hours: every time zone's midnight falls on one, so a bucket lies within one day anywhere. */
@@ -52,9 +52,9 @@ export function createRetentionRepository(database: DatabaseHandle): RetentionRe
 
   async function insertEventDays(
     trx: Kysely<Schema>,
-    rows: ReadonlyArray<{ notification_id: number; type: "shown" | "clicked" | "closed"; action: string | null; created_at: number }>,
+    rows: ReadonlyArray<{ notification_id: number; type: NotificationEventsTable["type"]; action: string | null; created_at: number }>,
   ): Promise<void> {
-    const counts = new Map<string, { notification_id: number; day: string; type: "shown" | "clicked" | "closed"; action: string; count: number }>();
+    const counts = new Map<string, { notification_id: number; day: string; type: NotificationEventsTable["type"]; action: string; count: number }>();
     for (const row of rows) {
       const day = utcDay(Number(row.created_at));
       const action = row.action ?? "";

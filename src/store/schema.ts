@@ -45,6 +45,7 @@ export interface Schema {
   consent_records: ConsentRecordsTable;
   consent_changes: ConsentChangesTable;
   data_erasures: DataErasuresTable;
+  engagement_daily: EngagementDailyTable;
 }
 
 export interface SubscriptionsTable {
@@ -379,7 +380,7 @@ export interface NotificationChannelsTable {
 export interface NotificationEventsTable {
   notification_id: number;
   subscription_id: number;
-  type: "shown" | "clicked" | "closed";
+  type: "shown" | "clicked" | "closed" | "not_shown";
   created_at: number;
   /** A click's action button ("1", "2"); null: the notification itself, or not a click. */
   action: Generated<string | null>;
@@ -632,4 +633,14 @@ export interface DataErasuresTable {
   requested_by: "subscriber" | "operator";
   scope: "subscription" | "person";
   rows: string;
+}
+
+/** One site's active / sleeping split on one UTC day (migration 0018-engagement). */
+export interface EngagementDailyTable {
+  /** `YYYY-MM-DD`, UTC. */
+  day: string;
+  site_id: number;
+  active: number;
+  sleeping: number;
+  recorded_at: number;
 }

@@ -5,6 +5,7 @@ import { personIdStartsWith } from "./person-search.js";
 import type { Schema } from "./schema.js";
 import { removeSubscriptionsLogged } from "./subscription-removals.js";
 import { writeTransaction } from "./write-transaction.js";
+import { activityCondition } from "./engagement-repository.js";
 
 export interface SubscriberRecord {
   readonly id: number;
@@ -18,6 +19,9 @@ export interface SubscriberRecord {
   readonly vapidMismatchAt: number | null;
   /** The IANA time zone its bell reported; null when unknown. */
   readonly timeZone: string | null;
+  readonly lastShownAt: number | null;
+  readonly lastClickedAt: number | null;
+  readonly lastVisitAt: number | null;
 }
 
 /** Which user agents to keep (the browser filter is parsed from them by the caller). */
@@ -33,6 +37,8 @@ export interface SubscribersQuery {
   readonly userAgents?: UserAgentFilter;
   /** Only subscriptions of people whose id starts with this, ignoring case and accents. */
   readonly personIdPrefix?: string;
+  /** Only active or only sleeping subscriptions (engagement-repository.ts), as of `activity.now`. */
+  readonly activity?: { readonly kind: "active" | "sleeping"; readonly now: number; readonly sleepingDays: number };
   readonly offset: number;
   readonly limit: number;
 }
@@ -55,6 +61,7 @@ export function createSubscribersRepository(database: DatabaseHandle): Subscribe
         .selectFrom("subscriptions")
         .$if(query.siteId !== undefined, (qb) => qb.where("site_id", "=", query.siteId!))
         .$if(query.personIdPrefix !== undefined, (qb) => qb.where((eb) => personIdStartsWith(eb, query.personIdPrefix!)))
+        .$if(query.activity !== undefined, (qb) => qb.where((eb) => activityCondition(eb, query.activity!)))
         .$if(query.channelId !== undefined, (qb) =>
           qb.where((eb) =>
             eb.exists(
@@ -80,7 +87,7 @@ export function createSubscribersRepository(database: DatabaseHandle): Subscribe
       .select((eb) => eb.fn.countAll<number | string>().as("n"))
       .executeTakeFirstOrThrow();
     const rows = await filtered()
-      .select(["id", "user_agent", "person_id", "created_at", "last_seen_at", "vapid_mismatch_at", "time_zone"])
+      .select(["id", "user_agent", "person_id", "created_at", "last_seen_at", "vapid_mismatch_at", "time_zone", "last_shown_at", "last_clicked_at", "last_visit_at"])
       .orderBy("id", "desc")
       .offset(query.offset)
       .limit(query.limit)
@@ -97,6 +104,9 @@ export function createSubscribersRepository(database: DatabaseHandle): Subscribe
         lastSeenAt: Number(r.last_seen_at),
         vapidMismatchAt: r.vapid_mismatch_at === null ? null : Number(r.vapid_mismatch_at),
         timeZone: r.time_zone,
+        lastShownAt: r.last_shown_at === null ? null : Number(r.last_shown_at),
+        lastClickedAt: r.last_clicked_at === null ? null : Number(r.last_clicked_at),
+        lastVisitAt: r.last_visit_at === null ? null : Number(r.last_visit_at),
       })),
     };
   }

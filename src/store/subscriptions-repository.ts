@@ -13,6 +13,7 @@ import { mergePersonTagsIn } from "./tags-repository.js";
 import type { Tags } from "../shared/api/tag-rule.js";
 import { enqueueWebhookEvents } from "./webhook-outbox.js";
 import { writeTransaction } from "./write-transaction.js";
+import { isRepeatVisit, registrationFacts } from "./subscription-activity.js";
 
 export interface Subscription {
   id: number;
@@ -346,6 +347,7 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
           created_at: now,
           updated_at: now,
           last_seen_at: now,
+          last_visit_at: now,
           ...(input.siteId === undefined ? {} : { site_id: input.siteId }),
           vapid_key_id: input.vapidKeyId ?? null,
           ...(input.migrated === true ? { migrated_at: now } : {}),
@@ -355,9 +357,12 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
         .executeTakeFirst();
       if (inserted !== undefined) return { outcome: "created", subscription: toSubscription(inserted) };
 
-      const existing = await findIn(trx, input.endpoint);
-      if (existing === undefined) continue; // removed in between: insert again
+      const stored = await trx.selectFrom("subscriptions").selectAll().where("endpoint", "=", input.endpoint).executeTakeFirst();
+      if (stored === undefined) continue; // removed in between: insert again
+      const existing = toSubscription(stored);
       if (!constantTimeEqual(existing.auth, input.auth)) return { outcome: "auth_mismatch" };
+      // A visit is written at most once a day per browser (subscription-activity.ts).
+      if (isRepeatVisit(registrationFacts(stored), registrationFacts(input), now)) return { outcome: "existing", subscription: existing };
 
       const keysChanged = existing.p256dh !== input.p256dh;
       const updated = await trx
@@ -370,6 +375,7 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
           platform: input.platform ?? null,
           declarative: input.declarative === true ? 1 : 0,
           last_seen_at: now,
+          last_visit_at: now,
           // The browser registered again (with the key Sino serves now): it may be sent to again.
           vapid_mismatch_at: null,
           ...(keysChanged ? { updated_at: now } : {}),

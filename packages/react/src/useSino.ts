@@ -39,6 +39,10 @@ export interface UseSino {
   untag(key: string): Promise<Tags>;
   /** Makes the subscription anonymous again (at sign-out); its channels stay. */
   forget(): Promise<void>;
+  /** This browser's own quiet hours (`HH:MM-HH:MM`, its time zone) or null; rejects with `not_subscribed` while off. */
+  quietHours(): Promise<string | null>;
+  /** Sets them (null clears); resolves with what Sino stored; rejects with `quiet_hours_invalid` for a bad range. */
+  setQuietHours(range: string | null): Promise<string | null>;
   dismissNotice(): void;
   /**
    * "Meus dados": everything Sino keeps about this browser, as JSON (pass it to the core's
@@ -104,6 +108,8 @@ function actionsOf(client: SinoClient | null) {
     tag: (key: string, value?: TagValue) => needClient().tag(key, value),
     untag: (key: string) => needClient().untag(key),
     forget: () => needClient().forget(),
+    quietHours: () => needClient().quietHours(),
+    setQuietHours: (range: string | null) => needClient().setQuietHours(range),
     dismissNotice: () => client?.dismissNotice(),
     exportMyData: () => needClient().exportMyData(),
     eraseMyData: () => needClient().eraseMyData(),

@@ -3,7 +3,8 @@ import type { ApiClient } from "../messaging/api-client.js";
 import { isPageReadyMessage } from "../messaging/click-message.js";
 import { createClickHandoff } from "./click-handoff.js";
 import { buildNotification } from "./notification-content.js";
-import type { ContentTexts } from "./notification-content.js";
+import type { ContentTexts, NotificationData } from "./notification-content.js";
+import { unshownData } from "./unshown-report.js";
 import { planNotificationClick } from "./notification-click.js";
 import { reportNotificationEvent } from "./report-event.js";
 import { renewSubscription } from "./subscription-change.js";
@@ -54,7 +55,16 @@ export function installSinoWorker(scope: ServiceWorkerGlobalScope, options: Sino
       // Undecodable bytes: still show the fallback notification below.
     }
     const { title, options: notification, appBadge } = buildNotification(text, texts);
-    await scope.registration.showNotification(title, notification);
+    // Received but not shown as sent: counted on the send (unshown-report.ts).
+    const unshown = unshownData(notification.data as NotificationData, text);
+    if (unshown !== null) await reportNotificationEvent("not_shown", unshown, scope.registration, api);
+    try {
+      await scope.registration.showNotification(title, notification);
+    } catch (error) {
+      console.error("Could not show the notification", error);
+      await reportNotificationEvent("not_shown", notification.data, scope.registration, api);
+      return;
+    }
     if (appBadge !== undefined) await setAppBadge(appBadge);
     // Signal for pages (and browser tests): getNotifications() may not list it before this point.
     const windows = await scope.clients.matchAll({ type: "window", includeUncontrolled: true });

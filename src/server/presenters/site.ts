@@ -24,6 +24,7 @@ export function presentSite(site: SiteWithCount, context: SitePresentationContex
     createdAt: new Date(site.createdAt).toISOString(),
     ...(snippetBlocked(origin, context.publicOrigin) ? { snippetWarning: context.t("sites:snippetWarning", { sinoUrl: context.publicOrigin }) } : {}),
     visitorTags: site.visitorTags,
+    delivery: { frequencyCap: site.frequencyCap, sendWindow: site.sendWindow, timeZone: site.timeZone },
     identity: {
       verification: identity.verification,
       hasSecret: identity.hasSecret,

@@ -1,6 +1,7 @@
 import fastifyCors from "@fastify/cors";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { API_ROUTES } from "../../shared/api/routes.js";
+import { ENGAGEMENT_ROUTES } from "../../shared/api/engagement.js";
 import { apiError } from "../errors.js";
 import type { KnownSite, SiteRegistry } from "./site-registry.js";
 
@@ -20,6 +21,8 @@ export const PUBLIC_API_PATHS: ReadonlySet<string> = new Set([
   API_ROUTES.notices,
   API_ROUTES.noticesStream,
   API_ROUTES.privacy,
+  ENGAGEMENT_ROUTES.quietHours,
+  ENGAGEMENT_ROUTES.quietHoursLookup,
 ]);
 
 /** Where a public API request says it comes from. */

@@ -5,7 +5,8 @@ import { text } from "./text.js";
  * What the service worker reports about a notification it showed. Only the subscription (proved by
  * its endpoint and auth secret) identifies the reporter; nothing else about the person is stored.
  */
-export const NOTIFICATION_EVENT_TYPES = ["shown", "clicked", "closed"] as const;
+/** `not_shown`: the service worker received the push but could not show it as sent (engagement, issue 18). */
+export const NOTIFICATION_EVENT_TYPES = ["shown", "clicked", "closed", "not_shown"] as const;
 export const notificationEventTypeSchema = z.enum(NOTIFICATION_EVENT_TYPES);
 export type NotificationEventType = z.infer<typeof notificationEventTypeSchema>;
 
@@ -28,6 +29,7 @@ export const eventCountsSchema = z.object({
   shown: z.number().int(),
   clicked: z.number().int(),
   closed: z.number().int(),
+  notShown: z.number().int(),
   clickRate: z.number().nullable(),
 });
 export type EventCounts = z.infer<typeof eventCountsSchema>;

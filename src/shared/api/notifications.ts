@@ -249,6 +249,8 @@ export const notificationCountsSchema = z.object({
   shown: z.number().optional(),
   clicked: z.number().optional(),
   closed: z.number().optional(),
+  /** Pushes a service worker received but could not show as sent (unreadable payload, showNotification failed). */
+  notShown: z.number().optional(),
   /** clicked / accepted; null when nothing was accepted. */
   clickRate: z.number().nullable().optional(),
   /** Clicks by where: the notification itself (`open`) or its action button 1 or 2; on a single notification's answer. */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { text } from "./text.js";
+import { deliveryDefaultsSchema, siteDeliverySettingsPatch, siteDeliverySettingsSchema } from "./engagement.js";
 
 /**
  * Sites: the origins allowed to collect subscribers with the embeddable bell. Sino's own origin
@@ -66,6 +67,8 @@ export const siteSchema = z.object({
   snippetWarning: z.string().optional(),
   /** The site's pages may set visitor tags (`Sino.tag`); off: 403 `visitor_tags_disabled`. */
   visitorTags: z.boolean(),
+  /** Frequency cap, send window and time zone (null: the server's default, in `GET /sites`'s `deliveryDefaults`). */
+  delivery: siteDeliverySettingsSchema,
   identity: z.object({
     /** Identifying a person needs `HMAC-SHA256(identity secret, userId)` (the default). */
     verification: z.boolean(),
@@ -87,6 +90,8 @@ export const sitesResponseSchema = z.object({
   sites: z.array(siteSchema),
   /** SINO_PUBLIC_URL without a trailing slash: where the snippet loads `/embed/sino.js` from. */
   sinoUrl: z.string(),
+  /** What a site's null delivery settings mean: the server's frequency cap, send window and time zone. */
+  deliveryDefaults: deliveryDefaultsSchema,
 });
 export type SitesResponse = z.infer<typeof sitesResponseSchema>;
 
@@ -106,8 +111,10 @@ export const updateSiteRequestSchema = z
   .strictObject({
     identityVerification: z.boolean({ error: "validation_failed" }).optional(),
     visitorTags: z.boolean({ error: "validation_failed" }).optional(),
+    // Delivery settings (engagement): null returns each to the server's default.
+    ...siteDeliverySettingsPatch,
   })
-  .refine((body) => body.identityVerification !== undefined || body.visitorTags !== undefined, { error: "validation_failed" });
+  .refine((body) => Object.values(body).some((value) => value !== undefined), { error: "validation_failed" });
 export type UpdateSiteRequest = z.infer<typeof updateSiteRequestSchema>;
 
 /**

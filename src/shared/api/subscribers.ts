@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { subscriptionTagsSchema } from "./tags.js";
 import { text } from "./text.js";
+import { SUBSCRIBER_ACTIVITIES, subscriberActivitySchema } from "./engagement.js";
 
 /** Operators' view of subscriptions (admin). Never the endpoint or keys. */
 export const SUBSCRIBERS_PAGE_SIZE = 50;
@@ -28,6 +29,8 @@ export const subscriberSchema = z.object({
   timeZone: z.string().nullable(),
   /** Its person's trusted tags (none when anonymous) and the visitor tags its page set. */
   tags: subscriptionTagsSchema,
+  /** Engagement: last push shown, last click, last visit (ISO 8601 or null), and whether it sleeps (SINO_SLEEPING_DAYS). */
+  activity: subscriberActivitySchema,
 });
 export type Subscriber = z.infer<typeof subscriberSchema>;
 
@@ -39,6 +42,8 @@ export const subscribersQuerySchema = z.object({
   browser: text().optional(),
   /** Only subscriptions of people whose user id starts with this, ignoring case and accents. */
   user: text().max(128).optional(),
+  /** `active` or `sleeping` (no click and no visit for SINO_SLEEPING_DAYS). */
+  activity: z.enum(SUBSCRIBER_ACTIVITIES, { error: "validation_failed" }).optional(),
   page: z.coerce.number().int().min(1).optional(),
   pageSize: z.coerce.number().int().min(1).max(SUBSCRIBERS_MAX_PAGE_SIZE).optional(),
 });

@@ -16,6 +16,7 @@ import { segmentKeys } from "./0013-segment-keys.js";
 import { fullNotification } from "./0014-full-notification.js";
 import { trustAndKeys } from "./0015-trust-and-keys.js";
 import { localTime } from "./0017-local-time.js";
+import { engagement } from "./0018-engagement.js";
 import { consent } from "./0019-consent.js";
 import { audit } from "./0020-audit.js";
 import { siteKeys } from "./0021-site-keys.js";
@@ -43,6 +44,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: SinoMi
   ["0014-full-notification", fullNotification],
   ["0015-trust-and-keys", trustAndKeys],
   ["0017-local-time", localTime],
+  ["0018-engagement", engagement],
   ["0019-consent", consent],
   ["0020-audit", audit],
   ["0021-site-keys", siteKeys],

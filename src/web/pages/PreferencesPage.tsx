@@ -15,6 +15,7 @@ import { SaveButton } from "../channels/ChannelMenuButton.js";
 import { useChannelChoice } from "../channels/useChannelChoice.js";
 import { PushStatus } from "../components/PushStatus.js";
 import { PrivacySection } from "../components/PrivacySection.js";
+import { QuietHoursSection } from "../components/QuietHoursSection.js";
 
 /** /preferencias: this browser's channel choice, bigger than the bell's menu and explained. */
 export function PreferencesPage() {
@@ -59,7 +60,16 @@ function PreferencesBody() {
       </Alert>
     );
   }
-  return <ChoiceCard />;
+  return (
+    <>
+      <ChoiceCard />
+      <Card variant="outlined">
+        <CardContent>
+          <QuietHoursSection />
+        </CardContent>
+      </Card>
+    </>
+  );
 }
 
 function ChoiceCard() {

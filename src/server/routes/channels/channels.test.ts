@@ -218,7 +218,7 @@ for (const dialect of DIALECTS) {
       const list = await admin.get("/api/v1/subscribers?browser=Firefox");
       expect(list.body.total).toBe(1);
       const [row] = list.body.subscribers;
-      expect(Object.keys(row).sort()).toEqual(["browser", "channels", "createdAt", "id", "lastSeenAt", "os", "tags", "timeZone", "userId", "vapidMismatchAt"]);
+      expect(Object.keys(row).sort()).toEqual(["activity", "browser", "channels", "createdAt", "id", "lastSeenAt", "os", "tags", "timeZone", "userId", "vapidMismatchAt"]);
       expect(row).toMatchObject({ browser: "Firefox", os: "Linux", channels: ["promocoes"], vapidMismatchAt: null });
       expect((await admin.get("/api/v1/subscribers?channel=promocoes&pageSize=1")).body.subscribers).toHaveLength(1);
 

@@ -19,6 +19,7 @@ import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
 import { presentSite } from "../../presenters/site.js";
 import { requireJson } from "../../require-json.js";
 import type { SiteRegistry } from "../../sites/site-registry.js";
+import { deliveryChangeOf, hasDeliveryChange, type SiteDeliveryDeps } from "./site-delivery.js";
 
 export interface SiteRoutesDeps {
   readonly sites: SitesRepository;
@@ -31,6 +32,8 @@ export interface SiteRoutesDeps {
   /** SINO_IDENTITY_SECRET_GRACE_HOURS, in ms. */
   readonly identitySecretGraceMs: number;
   readonly now: () => number;
+  /** A site's frequency cap, send window and time zone (engagement). */
+  readonly delivery: SiteDeliveryDeps;
 }
 
 const siteParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "site_not_found" }) });
@@ -51,7 +54,7 @@ export function registerSiteRoutes(app: FastifyInstance, deps: SiteRoutesDeps): 
   routes.get(
     API_ROUTES.sites,
     { onRequest: requireUser, schema: { operationId: "listSites", ...doc("api:routes.sitesList"), response: { 200: sitesResponseSchema, "4xx": apiErrorSchema } } },
-    async () => ({ sites: (await deps.sites.list()).map((site) => present(site)), sinoUrl }),
+    async () => ({ sites: (await deps.sites.list()).map((site) => present(site)), sinoUrl, deliveryDefaults: deps.delivery.deliveryDefaults }),
   );
 
   routes.post(
@@ -97,13 +100,18 @@ export function registerSiteRoutes(app: FastifyInstance, deps: SiteRoutesDeps): 
     },
     async (request) => {
       const id = Number(request.params.id);
-      const { identityVerification, visitorTags } = request.body;
+      const { identityVerification, visitorTags, frequencyCap, sendWindow, timeZone } = request.body;
+      const delivery = deliveryChangeOf({ frequencyCap, sendWindow, timeZone });
       let site = await deps.sites.findById(id);
       if (site === undefined) throw apiError("site_not_found");
+      if (hasDeliveryChange(delivery)) {
+        await deps.delivery.engagement.setSiteDelivery(id, delivery);
+        site = await deps.sites.findById(id);
+      }
       if (identityVerification !== undefined) site = await deps.sites.setIdentityVerification(id, identityVerification);
       if (visitorTags !== undefined) site = await deps.sites.setVisitorTags(id, visitorTags);
       if (site === undefined) throw apiError("site_not_found");
-      request.log.info({ siteId: site.id, identityVerification, visitorTags }, "site settings set");
+      request.log.info({ siteId: site.id, identityVerification, visitorTags, ...delivery }, "site settings set");
       return { site: present(site) };
     },
   );

@@ -12,6 +12,7 @@ import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
 import { OPERATOR_SECURITY, apiErrorSchema, noContentSchema, textResponse } from "../../openapi.js";
 import { describeUserAgent } from "../../presenters/user-agent.js";
+import { presentActivity } from "../../presenters/subscriber-activity.js";
 
 export interface SubscriberRoutesDeps {
   readonly subscribers: SubscribersRepository;
@@ -20,6 +21,8 @@ export interface SubscriberRoutesDeps {
   readonly authenticator: Authenticator;
   readonly translator: Translator;
   readonly now: () => number;
+  /** SINO_SLEEPING_DAYS: the `activity` filter and each subscriber's `sleeping`. */
+  readonly sleepingDays: number;
 }
 
 const idParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "subscriber_not_found" }) });
@@ -65,6 +68,7 @@ export function registerSubscriberRoutes(app: FastifyInstance, deps: SubscriberR
     },
     async (request) => {
       const q = request.query;
+      const now = deps.now();
       const pageSize = q.pageSize ?? SUBSCRIBERS_PAGE_SIZE;
       const page = q.page ?? 1;
       let channelId: number | undefined;
@@ -80,6 +84,7 @@ export function registerSubscriberRoutes(app: FastifyInstance, deps: SubscriberR
         ...(q.site === undefined ? {} : { siteId: Number(q.site) }),
         ...(q.browser === undefined || q.browser === "" ? {} : { userAgents: await userAgentFilter(q.browser) }),
         ...(q.user === undefined || q.user === "" ? {} : { personIdPrefix: q.user }),
+        ...(q.activity === undefined ? {} : { activity: { kind: q.activity, now, sleepingDays: deps.sleepingDays } }),
       });
       const visitor = await deps.tags.subscriptionTagsOf(result.subscribers.map((s) => s.id));
       const trusted = await deps.tags.personTagsOf(result.subscribers.flatMap((s) => (s.personId === null ? [] : [s.personId])));
@@ -95,6 +100,7 @@ export function registerSubscriberRoutes(app: FastifyInstance, deps: SubscriberR
           vapidMismatchAt: s.vapidMismatchAt === null ? null : new Date(s.vapidMismatchAt).toISOString(),
           timeZone: s.timeZone,
           tags: { trusted: (s.personId === null ? undefined : trusted.get(s.personId)) ?? {}, visitor: visitor.get(s.id) ?? {} },
+          activity: presentActivity(s, now, deps.sleepingDays),
         })),
       };
     },

@@ -12,6 +12,8 @@ export interface SubscribersFilter {
   browser?: string | undefined;
   /** The start of a person's user id. */
   user?: string | undefined;
+  /** `active` or `sleeping` (engagement). */
+  activity?: string | undefined;
   /** From 1. */
   page?: number | undefined;
   pageSize?: number | undefined;

@@ -15,6 +15,8 @@ export interface EventCountsLike {
   shown?: number;
   clicked?: number;
   closed?: number;
+  /** Received by the browser but not shown as sent (engagement). */
+  notShown?: number;
   clickRate?: number | null;
   /** Clicks on the notification itself (`open`) and on its action buttons. */
   clickedByAction?: { open: number; "1": number; "2": number };
@@ -32,6 +34,7 @@ export function NotificationResults({ id, counts, actions = [] }: { id: string; 
     ["shown", formatNumber(counts.shown ?? 0)],
     ["clicked", formatNumber(counts.clicked ?? 0)],
     ["closed", formatNumber(counts.closed ?? 0)],
+    ["notShown", formatNumber(counts.notShown ?? 0), t("engagement.results.notShownHint")],
     ["clickRate", counts.clickRate === null || counts.clickRate === undefined ? t("results.send.noRate") : formatRate(counts.clickRate), t("results.send.clickRateHint")],
   ];
   return (
@@ -47,7 +50,7 @@ export function NotificationResults({ id, counts, actions = [] }: { id: string; 
         </Stack>
         <Stack direction="row" useFlexGap spacing={4} sx={{ flexWrap: "wrap" }} component="dl">
           {figures.map(([key, value, hint]) => {
-            const label = t(`results.send.${key}`);
+            const label = key === "notShown" ? t("engagement.results.notShown") : t(`results.send.${key}`);
             const term = (
               <Typography component="dt" variant="body2" color="text.secondary">
                 {label}

@@ -34,6 +34,9 @@ import { SiteIdentityCell } from "./SiteIdentityCell.js";
 import { SiteVisitorTagsSwitch } from "./SiteVisitorTagsSwitch.js";
 import { SnippetDialog } from "./SnippetDialog.js";
 import { SiteKeysDialog } from "./SiteKeysDialog.js";
+import { SiteDeliveryDialog } from "./SiteDeliveryDialog.js";
+import { SiteEngagementCard } from "./SiteEngagementCard.js";
+import TuneOutlined from "@mui/icons-material/TuneOutlined";
 
 /** Phones: half the cells' side padding, so the columns fit 390 px without the page scrolling sideways. */
 const PHONE_CELLS = { "& .MuiTableCell-root": { px: { xs: 1, sm: 2 } } } as const;
@@ -55,6 +58,7 @@ export function SitesPage() {
   const [deleting, setDeleting] = useState<Site | null>(null);
   const [rotating, setRotating] = useState<Site | null>(null);
   const [secretShown, setSecretShown] = useState<IdentitySecretResponse | null>(null);
+  const [deliveryOf, setDeliveryOf] = useState<Site | null>(null);
   const [noticeElement, setNotice] = useNotice();
   const sinoUrl = resource.status === "ready" ? resource.data.sinoUrl : "";
 
@@ -104,6 +108,7 @@ export function SitesPage() {
           {t("sites.readOnly")}
         </Typography>
       )}
+      {resource.status === "ready" && <SiteEngagementCard sites={resource.data.sites} />}
       <Card variant="outlined">
         {/* Never empty: Sino's own site is always listed. */}
         {/* The identity switches need room: on a phone the table scrolls inside its card, not the page.
@@ -164,6 +169,13 @@ export function SitesPage() {
                           </IconButton>
                         </Tooltip>
                       )}
+                      {admin && (
+                        <Tooltip title={t("engagement.delivery.open")}>
+                          <IconButton aria-label={t("engagement.delivery.openNamed", { origin: site.origin })} onClick={() => setDeliveryOf(site)} data-testid="site-delivery-open">
+                            <TuneOutlined />
+                          </IconButton>
+                        </Tooltip>
+                      )}
                       {admin && !site.builtIn && (
                         <Tooltip title={t("sites.delete")}>
                           <IconButton aria-label={t("sites.deleteNamed", { origin: site.origin })} onClick={() => setDeleting(site)}>
@@ -191,6 +203,15 @@ export function SitesPage() {
           setNotice({ severity: "success", text: t("sites.created", { origin: site.origin }) });
           // Straight to what the owner has to paste.
           setSnippetOf(site);
+        }}
+      />
+      <SiteDeliveryDialog
+        site={deliveryOf}
+        defaults={resource.status === "ready" ? resource.data.deliveryDefaults : null}
+        onClose={() => setDeliveryOf(null)}
+        save={async (site, delivery) => {
+          replace(await api.updateSite(site.id, delivery));
+          setNotice({ severity: "success", text: t("engagement.delivery.saved", { origin: site.origin }) });
         }}
       />
       <SnippetDialog site={snippetOf} sinoUrl={sinoUrl} onClose={() => setSnippetOf(null)} />

@@ -1,4 +1,5 @@
 import { useCallback, useState } from "react";
+import { ActivityFilter } from "./ActivityFilter.js";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import Button from "@mui/material/Button";
@@ -49,6 +50,8 @@ interface Filters {
   browser: string;
   /** The start of a person's user id, or "". */
   user: string;
+  /** "active", "sleeping" or "" for both. */
+  activity: string;
   page: number;
   pageSize: number;
 }
@@ -57,7 +60,7 @@ interface Filters {
 export function SubscribersPage() {
   const { t } = useTranslation();
   const { audience: api, sites: sitesApi, timeZone } = useDashboardServices();
-  const [filters, setFilters] = useState<Filters>({ channel: "", site: "", browser: "", user: "", page: 1, pageSize: 50 });
+  const [filters, setFilters] = useState<Filters>({ channel: "", site: "", browser: "", user: "", activity: "", page: 1, pageSize: 50 });
   const [removing, setRemoving] = useState<Subscriber | null>(null);
   const [noticeElement, setNotice] = useNotice();
 
@@ -69,6 +72,7 @@ export function SubscribersPage() {
           site: filters.site || undefined,
           browser: filters.browser || undefined,
           user: filters.user || undefined,
+          activity: filters.activity || undefined,
           page: filters.page,
           pageSize: filters.pageSize,
         }),
@@ -86,7 +90,7 @@ export function SubscribersPage() {
   const channels = facets.resource.status === "ready" ? facets.resource.data.channels : [];
   const stats = facets.resource.status === "ready" ? facets.resource.data.stats : null;
   const nameOf = (slug: string) => channels.find((c) => c.slug === slug)?.name ?? slug;
-  const filtered = filters.channel !== "" || filters.site !== "" || filters.browser !== "" || filters.user !== "";
+  const filtered = filters.channel !== "" || filters.site !== "" || filters.browser !== "" || filters.user !== "" || filters.activity !== "";
 
   const change = (next: Partial<Filters>) => setFilters((current) => ({ ...current, page: 1, ...next }));
 
@@ -130,6 +134,7 @@ export function SubscribersPage() {
               </MenuItem>
             ))}
           </TextField>
+          <ActivityFilter value={filters.activity} onChange={(activity) => change({ activity })} />
           <TextField
             size="small"
             type="search"
