@@ -11,10 +11,12 @@ import { createPushCounter, type DeliveryMetrics } from "./push-metrics.js";
 import { createSendService, type SendService } from "./send-service.js";
 import type { LoopObservers } from "./loop-observers.js";
 import { createWorker, type DeliveryLogger, type StopOptions } from "./worker.js";
+import { cachedSiteCaps, createEngagementGate } from "./gates/engagement-gate.js";
+import type { EngagementRules } from "../store/engagement-repository.js";
 
 export interface DeliveryEngineDeps {
   /** With `sites`, a declarative push's links written as paths are made against the subscriber's site. */
-  readonly repositories: Pick<Repositories, "notifications" | "deliveryQueue" | "idempotencyKeys"> & Partial<Pick<Repositories, "sites">>;
+  readonly repositories: Pick<Repositories, "notifications" | "deliveryQueue" | "idempotencyKeys"> & Partial<Pick<Repositories, "sites" | "engagement">>;
   /** Owned by the caller, who closes it after `stop()`. */
   readonly transport: PushTransport;
   readonly vapid: VapidSigner;
@@ -34,6 +36,8 @@ export interface DeliveryEngineDeps {
   readonly observers?: LoopObservers;
   /** SINO_PUBLIC_URL, for the Declarative Web Push form's absolute links; absent: classic pushes only. */
   readonly publicUrl?: string;
+  /** gates: SINO_FREQUENCY_CAP / SINO_SLEEPING_DAYS, with `repositories.engagement`; absent: no cap, nobody sleeps. */
+  readonly engagement?: EngagementRules;
 }
 
 export interface DeliveryEngine extends SendService {
@@ -105,6 +109,16 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     onProgress: (send) => events.publish(send),
     ...(deps.publicUrl === undefined ? {} : { publicUrl: deps.publicUrl, ...(sitesRepository === undefined ? {} : { siteOrigins: readSiteOrigins(sitesRepository) }) }),
     ...(deps.workerId === undefined ? {} : { id: deps.workerId }),
+    // gates: the engagement gate, the sites' own caps kept a minute like their origins.
+    ...(deps.engagement === undefined || deps.repositories.engagement === undefined
+      ? {}
+      : {
+          engagementGate: createEngagementGate({
+            repository: deps.repositories.engagement,
+            rules: deps.engagement,
+            ...(sitesRepository === undefined ? {} : { siteCaps: cachedSiteCaps(() => sitesRepository.listPlain(), clock) }),
+          }),
+        }),
     ...(deps.observers === undefined ? {} : { observers: deps.observers }),
   });
   const sends = createSendService({

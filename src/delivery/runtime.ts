@@ -1,3 +1,4 @@
+import type { EngagementRules } from "../store/engagement-repository.js";
 import { readFileSync } from "node:fs";
 import type { EndpointPolicy } from "../push/endpoint-policy.js";
 import { createPushSender } from "../push/sender.js";
@@ -27,6 +28,8 @@ export interface DeliveryRuntimeConfig {
   readonly delivery: DeliveryRuntimeOptions;
   readonly hygiene: HygieneOptions;
   readonly webhooks: WebhookRuntimeOptions & { readonly allowPrivateAddresses: boolean };
+  /** gates: SINO_FREQUENCY_CAP / SINO_SLEEPING_DAYS; absent: no cap, nobody sleeps. */
+  readonly engagement?: EngagementRules;
 }
 
 /** How this process delivers webhooks (the SINO_WEBHOOK_* options). */
@@ -126,6 +129,7 @@ export function createDeliveryRuntime(
     ...(metrics === undefined ? {} : { metrics }),
     observers,
     publicUrl: config.publicUrl,
+    ...(config.engagement === undefined ? {} : { engagement: config.engagement }), // gates
     async defaultIcon() {
       const organisation = await repositories.organisation.get();
       return organisation.logo === null || organisation.updatedAt === null ? null : organisationLogoUrl(config.publicUrl, organisation.updatedAt);

@@ -10,6 +10,7 @@ import { declarativePayloadFor, payloadFor, fillTemplate } from "./send-input.js
 import { retryOutcomeOf, tallyRange } from "./tally.js";
 import { groupRetryCauses, pushServiceHost, type RetryCauseInput } from "../store/retry-causes-repository.js";
 import type { LoopObservers } from "./loop-observers.js";
+import type { EngagementGate } from "./gates/engagement-gate.js";
 
 /** Structured logging, pino-compatible; never given keys or whole endpoints. */
 export interface DeliveryLogger {
@@ -38,6 +39,8 @@ export interface WorkerDeps {
    * site: a browser on another site gets its declarative copy made against that site's origin.
    */
   readonly siteOrigins?: (fresh: boolean) => Promise<ReadonlyMap<number, string | null>>;
+  /** gates: frequency caps and sleeping subscribers (src/delivery/gates/engagement-gate.ts); absent: none. */
+  readonly engagementGate?: EngagementGate;
 }
 
 export interface StopOptions {
@@ -282,11 +285,15 @@ export function createWorker(deps: WorkerDeps): Worker {
         publish(await queue.expireJob(lease(owner), job));
         return;
       }
-      const targets = await queue.listTargets(job, job.cursor, options.batchSize, targetsAudience(send));
-      const cursor = targets.length < options.batchSize ? job.toId : targets[targets.length - 1]!.id;
+      const listed = await queue.listTargets(job, job.cursor, options.batchSize, targetsAudience(send));
+      const cursor = listed.length < options.batchSize ? job.toId : listed[listed.length - 1]!.id;
+      // gates: over their cap or sleeping, kept back (counted `limited` / `asleep` in the checkpoint).
+      const gated = deps.engagementGate === undefined ? undefined : await deps.engagementGate(send, listed, now);
+      const targets = gated?.targets ?? listed;
       const outcomes = await deps.pusher.push(send, targets.map((target) => ({ target, attempt: 1 })), now, await payloadsFor(cached, targets));
       if (abandoned) return;
-      const result = tallyRange(targets, outcomes);
+      const tallied = tallyRange(targets, outcomes);
+      const result = gated?.skips === undefined ? tallied : { ...tallied, engagement: gated.skips }; // gates
       warnFlagged(result.flagged.length, job.notificationId, owner);
       logRetries(job.notificationId, owner, result.retries);
       const updated = await queue.checkpoint(lease(owner), { job, cursor, result });

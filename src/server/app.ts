@@ -293,6 +293,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       publicUrl: deps.config.publicUrl,
       now,
       publishRateLimit: deps.config.publishRateLimit,
+      engagement: deps.config.engagement, // gates
     });
   }
   registerApiDocs(app, deps.translator);

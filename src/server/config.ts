@@ -9,6 +9,7 @@ import { DEFAULT_MAX_IN_FLIGHT_PER_ORIGIN, DEFAULT_PUSH_TIMEOUT_MS } from "../pu
 import { parseVapidKeys, type VapidKeys } from "../push/vapid-keys.js";
 import { DEFAULT_TIME_ZONE } from "../shared/time/zoned-time.js";
 import { DEFAULT_POOL_SIZE } from "../store/database.js";
+import type { EngagementRules } from "../store/engagement-repository.js";
 import { createTranslator, type Translator } from "./i18n.js";
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -65,6 +66,8 @@ export interface Config {
   readonly metrics: MetricsConfig;
   /** SINO_WRITE_QUEUE: most items each group-committed write path holds waiting. */
   readonly writeQueue: number;
+  /** gates: SINO_FREQUENCY_CAP / SINO_SLEEPING_DAYS (0 turns a rule off). */
+  readonly engagement: EngagementRules;
 }
 
 /**
@@ -301,6 +304,16 @@ const OPTIONS = {
     doc: "Days before that removal when the subscription gets one warning push.",
     schema: (d, m) => integer(0, 3650, d, m("positiveInteger")),
   }),
+  SINO_FREQUENCY_CAP: option({
+    default: 3,
+    doc: "Most marketing pushes one subscription gets in any 24 hours (a site may set its own); 0: no cap.",
+    schema: (d, m) => integer(0, 1000, d, m("positiveInteger")),
+  }),
+  SINO_SLEEPING_DAYS: option({
+    default: 30,
+    doc: "Days with no click and no visit after which a subscription sleeps: no marketing but one re-engagement send per period; 0: nobody sleeps.",
+    schema: (d, m) => integer(0, 3650, d, m("positiveInteger")),
+  }),
   SINO_TIME_ZONE: option({
     default: DEFAULT_TIME_ZONE,
     doc: "IANA time zone the Painel's daily statistics are counted in.",
@@ -488,6 +501,7 @@ function createEnvSchema(t: Translator["t"]) {
         maxChannelsPerSubscription: v.SINO_MAX_CHANNELS_PER_SUBSCRIPTION,
         hygiene: Object.freeze({ expiryDays: v.SINO_SUBSCRIPTION_EXPIRY_DAYS, warningDays: v.SINO_SUBSCRIPTION_WARNING_DAYS }),
         timeZone: v.SINO_TIME_ZONE,
+        engagement: Object.freeze({ frequencyCap: v.SINO_FREQUENCY_CAP, sleepingDays: v.SINO_SLEEPING_DAYS }),
         sites: Object.freeze({
           subscribeRateLimit: v.SINO_SITE_SUBSCRIBE_RATE_LIMIT,
           maxSubscriptionsPerSite: v.SINO_SITE_MAX_SUBSCRIPTIONS,

@@ -171,6 +171,9 @@ export const ERROR_STATUS = {
   data_too_large: 400,
   /** More reports/registrations waiting to be written than the server holds: retry (Retry-After). */
   write_queue_full: 503,
+  // gates
+  /** `exempt: true` (skip caps, windows and sleeping) is an admin's decision. */
+  exempt_admin_only: 403,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -15,6 +15,8 @@ import {
 import type { WebhookEvent } from "../shared/api/webhook-events.js";
 import { removeSubscriptionsLogged } from "./subscription-removals.js";
 import { writeTransaction } from "./write-transaction.js";
+import { recordEngagementSkips, type EngagementSkips } from "./engagement-repository.js";
+import { ENGAGEMENT_COLUMNS, engagementOf, type EngagementRow } from "./engagement-columns.js";
 import { groupRetryCauses, pushServiceHost, recordRetryCauses, type RetryCauseInput } from "./retry-causes-repository.js";
 
 /** A range job held by one lane: subscriptions with `cursor < id <= toId` are still to be sent. */
@@ -36,6 +38,10 @@ export interface DeliveryTarget {
   readonly siteId: number;
   /** The browser shows Declarative Web Push messages: it gets the send's declarative payload. */
   readonly declarative: boolean;
+  /** gates: the last click or visit (`created_at` before any visit): sleeping when older than SINO_SLEEPING_DAYS. */
+  readonly lastActiveAt: number;
+  /** gates: the last re-engagement push it was sent; null: none. */
+  readonly reengagedAt: number | null;
 }
 
 export interface NewRetry {
@@ -60,6 +66,8 @@ export interface RangeBatchResult {
   /** 403: the subscription is kept and flagged (counted as failed too). */
   readonly flagged: readonly number[];
   readonly retries: readonly NewRetry[];
+  /** gates: what the engagement gate kept back (over the cap, sleeping) and the re-engaged. */
+  readonly engagement?: EngagementSkips;
 }
 
 export interface FailedRecipient {
@@ -140,8 +148,13 @@ export interface TargetsAudience {
 
 const INSERT_CHUNK = 500;
 
-function toTarget(row: { id: number | string; endpoint: string; p256dh: string; auth: string; person_id: string | null; site_id: number | string; declarative: number | string }): DeliveryTarget {
-  return { id: Number(row.id), endpoint: row.endpoint, p256dh: row.p256dh, auth: row.auth, personId: row.person_id, siteId: Number(row.site_id), declarative: Number(row.declarative) === 1 };
+/** The columns a push (and the gates) read of a subscription: the range query's and the retries' select list. */
+const TARGET_COLUMNS = ["id", "endpoint", "p256dh", "auth", "person_id", "site_id", "declarative", ...ENGAGEMENT_COLUMNS] as const;
+
+type TargetRow = { id: number | string; endpoint: string; p256dh: string; auth: string; person_id: string | null; site_id: number | string; declarative: number | string } & EngagementRow;
+
+function toTarget(row: TargetRow): DeliveryTarget {
+  return { id: Number(row.id), endpoint: row.endpoint, p256dh: row.p256dh, auth: row.auth, personId: row.person_id, siteId: Number(row.site_id), declarative: Number(row.declarative) === 1, ...engagementOf(row) };
 }
 
 /**
@@ -191,7 +204,7 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
   async function listTargets(job: ClaimedJob, cursor: number, limit: number, audience?: TargetsAudience): Promise<DeliveryTarget[]> {
     const rows = await db
       .selectFrom("subscriptions")
-      .select(["id", "endpoint", "p256dh", "auth", "person_id", "site_id", "declarative"])
+      .select(TARGET_COLUMNS)
       .where("id", ">", cursor)
       .where("id", "<=", job.toId)
       // A people send's targets are few and scattered over the whole id range (each person's
@@ -255,6 +268,7 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
       if (result.retries.length > 0) await recordRetryCauses(trx, job.notificationId, groupRetryCauses(result.retries), lease.now);
       const recipients = recipientResults(result);
       await insertRecipientRows(trx, job.notificationId, recipients, lease.now);
+      await recordEngagementSkips(trx, job.notificationId, result.engagement, lease.now); // gates
       await enqueueIfHooked(trx, () => recipientEvents(job.notificationId, recipients), lease.now);
       if (done) await finishIfSettled(trx, job.notificationId, lease.now);
       return readNotification(trx, job.notificationId);
@@ -354,7 +368,7 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
     const ids = rows.map((r) => Number(r.subscription_id));
     const subscriptions = await db
       .selectFrom("subscriptions")
-      .select(["id", "endpoint", "p256dh", "auth", "person_id", "site_id", "declarative"])
+      .select(TARGET_COLUMNS)
       .where("id", "in", ids)
       .execute();
     const byId = new Map(subscriptions.map((s) => [Number(s.id), toTarget(s)]));
@@ -503,7 +517,7 @@ function recipientEvents(notificationId: number, results: readonly RecipientResu
 /**
  * Marks a send finished once no job and no retry is left, exactly once (the status guard). A
  * target that vanished before its range was reached (unsubscribed meanwhile) was never counted:
- * it is added to `removed` here, so that accepted + failed + removed = queued.
+ * it is added to `removed` here, so that accepted + failed + removed + limited + asleep = queued.
  */
 async function finishIfSettled(trx: Kysely<Schema>, notificationId: number, now: number): Promise<void> {
   const pendingJob = await trx
@@ -525,7 +539,7 @@ async function finishIfSettled(trx: Kysely<Schema>, notificationId: number, now:
     .updateTable("notifications")
     .set({
       status: sql`case when accepted = 0 and failed > 0 then 'failed' else 'completed' end`,
-      removed: sql`case when queued - accepted - failed > removed then queued - accepted - failed else removed end`,
+      removed: sql`case when queued - accepted - failed - limited - asleep > removed then queued - accepted - failed - limited - asleep else removed end`,
       finished_at: now,
     })
     .where("id", "=", notificationId)

@@ -76,6 +76,10 @@ export interface NewNotification {
   readonly appBadge?: number | null;
   /** The site's JSON value; null or absent: none. */
   readonly data?: unknown;
+  /** gates: an admin's override of caps, windows and sleeping. */
+  readonly exempt?: boolean;
+  /** gates: may reach sleeping subscriptions, once per sleeping period. */
+  readonly reengagement?: boolean;
 }
 
 export interface Notification {
@@ -113,6 +117,10 @@ export interface Notification {
   readonly data: unknown;
   /** The Push API declarative form of `payload` (a template, when personalised); null: classic for every browser. */
   readonly declarativePayload: string | null;
+  /** gates: an admin's override of caps, windows and sleeping. */
+  readonly exempt: boolean;
+  /** gates: may reach sleeping subscriptions, once per sleeping period. */
+  readonly reengagement: boolean;
 }
 
 export interface DeliveryCounts {
@@ -121,6 +129,9 @@ export interface DeliveryCounts {
   readonly retrying: number;
   readonly failed: number;
   readonly removed: number;
+  /** gates: over their frequency cap, and sleeping: kept back, neither failed nor retried. */
+  readonly limited: number;
+  readonly asleep: number;
 }
 
 export interface CreateSendOptions {
@@ -417,6 +428,8 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, asked: NewNotifica
       queued: range.count,
       notice: input.notice ?? "public",
       ...fullNotificationColumns(input),
+      exempt: input.exempt === true ? 1 : 0,
+      reengagement: input.reengagement === true ? 1 : 0,
     })
     .returning("id")
     .executeTakeFirstOrThrow();
@@ -576,9 +589,13 @@ export function toNotification(row: Selectable<NotificationsTable>): Notificatio
       retrying: Number(row.retrying),
       failed: Number(row.failed),
       removed: Number(row.removed),
+      limited: Number(row.limited),
+      asleep: Number(row.asleep),
     },
     notice: row.notice,
     ...fullNotificationOf(row),
     declarativePayload: row.declarative_payload,
+    exempt: Number(row.exempt) === 1,
+    reengagement: Number(row.reengagement) === 1,
   };
 }

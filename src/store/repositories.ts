@@ -26,6 +26,7 @@ import { createTemplatesRepository, type TemplatesRepository } from "./templates
 import { createUsersRepository, type UsersRepository } from "./users-repository.js";
 import { createWebhooksRepository, type WebhooksRepository } from "./webhooks-repository.js";
 import { createRetryCausesRepository, type RetryCausesRepository } from "./retry-causes-repository.js";
+import { createEngagementRepository, type EngagementRepository } from "./engagement-repository.js";
 
 /** Every repository over one database. Built once where the process is wired, then passed down. */
 export interface Repositories {
@@ -56,6 +57,8 @@ export interface Repositories {
   readonly users: UsersRepository;
   readonly webhooks: WebhooksRepository;
   readonly retryCauses: RetryCausesRepository;
+  /** gates: frequency caps and sleeping subscribers. */
+  readonly engagement: EngagementRepository;
 }
 
 export function createRepositories(database: DatabaseHandle): Repositories {
@@ -87,5 +90,6 @@ export function createRepositories(database: DatabaseHandle): Repositories {
     users: createUsersRepository(database),
     webhooks: createWebhooksRepository(database),
     retryCauses: createRetryCausesRepository(database),
+    engagement: createEngagementRepository(database),
   });
 }

@@ -199,8 +199,8 @@ export interface NotificationTargetsTable {
   subscription_id: number;
 }
 
-/** What became of one push: `accepted` | `retrying` | `failed` | `removed`. */
-export type RecipientOutcome = "accepted" | "retrying" | "failed" | "removed";
+/** What became of one push: `accepted` | `retrying` | `failed` | `removed`, or kept back by the engagement gate: `limited` | `asleep`. */
+export type RecipientOutcome = "accepted" | "retrying" | "failed" | "removed" | "limited" | "asleep";
 
 /** One row per (send, subscription), written when its first attempt settles and updated by its retries. */
 export interface NotificationRecipientsTable {

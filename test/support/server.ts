@@ -64,6 +64,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       SINO_PUSH_ALLOW_PRIVATE: "true",
       SINO_LOG_LEVEL: process.env.SINO_TEST_LOG_LEVEL ?? "warn",
       SINO_WEB_DIR: resolve("dist/web"),
+      // gates: no frequency cap and nobody sleeping unless a test turns them on (tests send often).
+      SINO_FREQUENCY_CAP: "0",
+      SINO_SLEEPING_DAYS: "0",
       ...options.env,
     });
     const server = await startRacingOtherRuns(() =>

@@ -22,10 +22,11 @@ import people from "./pt-BR/people.json" with { type: "json" };
 import segments from "./pt-BR/segments.json" with { type: "json" };
 import webhooks from "./pt-BR/webhooks.json" with { type: "json" };
 import templates from "./pt-BR/templates.json" with { type: "json" };
+import deliveryRules from "./pt-BR/delivery-rules.json" with { type: "json" };
 
 export const LOCALE = "pt-BR";
 
-export const ptBR = { api, app, bell, channels, cli, dashboard, embed, errors, hygiene, notices, notifications, people, preferences, results, segments, sites, subscribers, sw, webhooks, templates } as const;
+export const ptBR = { api, app, bell, channels, cli, dashboard, embed, errors, hygiene, notices, notifications, people, preferences, results, segments, sites, subscribers, sw, webhooks, templates, "delivery-rules": deliveryRules } as const;
 
 export type Namespace = keyof typeof ptBR;
 

@@ -14,6 +14,7 @@ import { sites } from "./0006-sites.js";
 import { templates } from "./0012-templates.js";
 import { fullNotification } from "./0014-full-notification.js";
 import { trustAndKeys } from "./0015-trust-and-keys.js";
+import { deliveryGates } from "./0016-delivery-gates.js";
 
 /**
  * Every migration, in order, listed in code rather than read from a folder (Kysely's
@@ -36,4 +37,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: SinoMi
   ["0013-segment-keys", segmentKeys],
   ["0014-full-notification", fullNotification],
   ["0015-trust-and-keys", trustAndKeys],
+  ["0016-delivery-gates", deliveryGates],
 ];
