@@ -3,12 +3,17 @@ import Chip from "@mui/material/Chip";
 import Tooltip from "@mui/material/Tooltip";
 import type { RecipientOutcome } from "../../../shared/api/recipients.js";
 
-const COLOR = { accepted: "success", retrying: "info", failed: "error", removed: "default" } as const;
+const COLOR = { accepted: "success", retrying: "info", failed: "error", removed: "default", limited: "warning", asleep: "default" } as const;
+
+/** An outcome's label; the engagement gate's (`limited`, `asleep`) come from the delivery rules' namespace. */
+export function outcomeLabel(t: (key: string) => string, outcome: RecipientOutcome): string {
+  return outcome === "limited" || outcome === "asleep" ? t(`delivery-rules:outcomes.${outcome}`) : t(`people.outcome.${outcome}`);
+}
 
 /** What became of one push; the classifier's reason in a hint, focusable for keyboard users. */
 export function OutcomeChip({ outcome, reason }: { outcome: RecipientOutcome; reason: string | null }) {
   const { t } = useTranslation();
-  const chip = <Chip size="small" color={COLOR[outcome]} variant="outlined" label={t(`people.outcome.${outcome}`)} data-testid="recipient-outcome" {...(reason === null ? {} : { tabIndex: 0 })} />;
+  const chip = <Chip size="small" color={COLOR[outcome]} variant="outlined" label={outcomeLabel(t, outcome)} data-testid="recipient-outcome" {...(reason === null ? {} : { tabIndex: 0 })} />;
   if (reason === null) return chip;
   return (
     // A retry's reason in words (the classifier's code for any other reason).
