@@ -22,25 +22,25 @@ export function DeliveryRulesFields({ value, onChange, admin }: { value: Deliver
       <FormControl>
         <FormControlLabel
           control={<Switch name="reengagement" checked={value.reengagement} onChange={(event) => onChange({ ...value, reengagement: event.target.checked })} slotProps={{ input: { "aria-describedby": "reengagement-hint" } }} />}
-          label={t("delivery-rules:compose.reengagement")}
+          label={t("delivery-rules.compose.reengagement")}
         />
         <FormHelperText id="reengagement-hint" sx={{ mx: 0 }}>
-          {t("delivery-rules:compose.reengagementHelp")}
+          {t("delivery-rules.compose.reengagementHelp")}
         </FormHelperText>
       </FormControl>
       {admin && (
         <FormControl>
           <FormControlLabel
             control={<Switch name="exempt" color="warning" checked={value.exempt} onChange={(event) => onChange({ ...value, exempt: event.target.checked })} slotProps={{ input: { "aria-describedby": "exempt-hint" } }} />}
-            label={t("delivery-rules:compose.exempt")}
+            label={t("delivery-rules.compose.exempt")}
           />
           {value.exempt ? (
             <Alert id="exempt-hint" severity="warning" role="status" data-testid="exempt-warning">
-              {t("delivery-rules:compose.exemptWarning")}
+              {t("delivery-rules.compose.exemptWarning")}
             </Alert>
           ) : (
             <FormHelperText id="exempt-hint" sx={{ mx: 0 }}>
-              {t("delivery-rules:compose.exemptHelp")}
+              {t("delivery-rules.compose.exemptHelp")}
             </FormHelperText>
           )}
         </FormControl>

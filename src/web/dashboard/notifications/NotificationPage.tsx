@@ -33,7 +33,7 @@ import { fullNotificationRows } from "./full-notification-rows.js";
 
 const COUNTERS = ["queued", "accepted", "retrying", "failed", "removed", "limited", "asleep"] as const;
 /** gates: the engagement gate's counters, labelled from the delivery rules' namespace. */
-const counterLabel = (counter: (typeof COUNTERS)[number]) => (counter === "limited" || counter === "asleep" ? `delivery-rules:counts.${counter}` : `notifications.counts.${counter}`);
+const counterLabel = (counter: (typeof COUNTERS)[number]) => (counter === "limited" || counter === "asleep" ? `delivery-rules.counts.${counter}` : `notifications.counts.${counter}`);
 const CANCELLABLE = new Set(["scheduled", "queued", "sending"]);
 
 /** Envio: one notification, its live progress (server events, no reloads), its results, and cancel. */

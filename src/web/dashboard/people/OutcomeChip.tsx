@@ -7,7 +7,7 @@ const COLOR = { accepted: "success", retrying: "info", failed: "error", removed:
 
 /** An outcome's label; the engagement gate's (`limited`, `asleep`) come from the delivery rules' namespace. */
 export function outcomeLabel(t: (key: string) => string, outcome: RecipientOutcome): string {
-  return outcome === "limited" || outcome === "asleep" ? t(`delivery-rules:outcomes.${outcome}`) : t(`people.outcome.${outcome}`);
+  return outcome === "limited" || outcome === "asleep" ? t(`delivery-rules.outcomes.${outcome}`) : t(`people.outcome.${outcome}`);
 }
 
 /** What became of one push; the classifier's reason in a hint, focusable for keyboard users. */
