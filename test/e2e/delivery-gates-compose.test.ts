@@ -9,6 +9,7 @@ import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { ptBR } from "../../src/shared/i18n/catalog.js";
 import { launchChromium } from "../support/browser.js";
 import { startTestServer, type TestServer } from "../support/server.js";
+import { createChannel } from "./support/audience.js";
 import { axeViolations } from "./support/axe.js";
 import { requireBuiltWebApp } from "./support/built-web-app.js";
 import { ADMIN, createFirstAdmin, field, signInContext } from "./support/dashboard-page.js";
@@ -38,6 +39,8 @@ describe("the compose's delivery rules in the Painel", () => {
     await createFirstAdmin(server.url);
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     await signInContext(context, server.baseUrl, ADMIN);
+    // A channel, as on a real server: with none, compose's channel list is disabled (and greyed).
+    await createChannel(context.request, server, "ofertas", "Ofertas");
     const db = server.database.db;
     const now = Date.now();
     const subscription = (n: number, createdAt: number) => ({ endpoint: `https://fcm.googleapis.com/fcm/send/gates-${n}`, p256dh: "BPk", auth: "au", user_agent: null, created_at: createdAt, updated_at: now, last_seen_at: now });
