@@ -282,6 +282,8 @@ for (const dialect of DIALECTS) {
         recipients: 4,
         channels: [{ slug: "eventos", name: "Eventos" }, { slug: "obras", name: "Obras" }],
         sites: [],
+        limited: 0,
+        asleep: 0,
       });
       expect((await publisher.get("/api/v1/audience?channels=obras")).body.recipients).toBe(3);
       expect(await publisher.get("/api/v1/audience?channels=obras,antigo")).toMatchObject({ status: 400, body: errorOf("channel_not_found", "channels") });
@@ -306,6 +308,8 @@ for (const dialect of DIALECTS) {
         recipients: 6,
         channels: [{ slug: "vagas", name: "Vagas" }],
         sites: [{ id: b, origin: "https://b.exemplo.com.br" }, { id: a, origin: "https://a.exemplo.com.br" }],
+        limited: 0,
+        asleep: 0,
       });
       const audiences: [string, unknown, number][] = [
         [`sites=${a}`, { type: "all", sites: [a] }, 5],
