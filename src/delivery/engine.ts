@@ -12,7 +12,7 @@ import { createSendService, type SendService } from "./send-service.js";
 import type { LoopObservers } from "./loop-observers.js";
 import { createWorker, type DeliveryLogger, type StopOptions } from "./worker.js";
 import { cachedSiteCaps, createEngagementGate } from "./gates/engagement-gate.js";
-import type { EngagementRules } from "../store/engagement-repository.js";
+import type { EngagementRules } from "../store/delivery-gates-repository.js";
 
 export interface DeliveryEngineDeps {
   /** With `sites`, a declarative push's links written as paths are made against the subscriber's site. */
@@ -36,7 +36,7 @@ export interface DeliveryEngineDeps {
   readonly observers?: LoopObservers;
   /** SINO_PUBLIC_URL, for the Declarative Web Push form's absolute links; absent: classic pushes only. */
   readonly publicUrl?: string;
-  /** gates: SINO_FREQUENCY_CAP / SINO_SLEEPING_DAYS, with `repositories.engagement`; absent: no cap, nobody sleeps. */
+  /** gates: SINO_FREQUENCY_CAP / SINO_SLEEPING_DAYS, with `repositories.deliveryGates`; absent: no cap, nobody sleeps. */
   readonly engagement?: EngagementRules;
 }
 
@@ -110,11 +110,11 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     ...(deps.publicUrl === undefined ? {} : { publicUrl: deps.publicUrl, ...(sitesRepository === undefined ? {} : { siteOrigins: readSiteOrigins(sitesRepository) }) }),
     ...(deps.workerId === undefined ? {} : { id: deps.workerId }),
     // gates: the engagement gate, the sites' own caps kept a minute like their origins.
-    ...(deps.engagement === undefined || deps.repositories.engagement === undefined
+    ...(deps.engagement === undefined || deps.repositories.deliveryGates === undefined
       ? {}
       : {
           engagementGate: createEngagementGate({
-            repository: deps.repositories.engagement,
+            repository: deps.repositories.deliveryGates,
             rules: deps.engagement,
             ...(sitesRepository === undefined ? {} : { siteCaps: cachedSiteCaps(() => sitesRepository.listPlain(), clock) }),
           }),

@@ -1,4 +1,4 @@
-import type { EngagementRules } from "../store/engagement-repository.js";
+import type { EngagementRules } from "../store/delivery-gates-repository.js";
 import { readFileSync } from "node:fs";
 import type { EndpointPolicy } from "../push/endpoint-policy.js";
 import { createPushSender } from "../push/sender.js";

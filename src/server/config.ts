@@ -9,7 +9,7 @@ import { DEFAULT_MAX_IN_FLIGHT_PER_ORIGIN, DEFAULT_PUSH_TIMEOUT_MS } from "../pu
 import { parseVapidKeys, type VapidKeys } from "../push/vapid-keys.js";
 import { DEFAULT_TIME_ZONE } from "../shared/time/zoned-time.js";
 import { DEFAULT_POOL_SIZE } from "../store/database.js";
-import type { EngagementRules } from "../store/engagement-repository.js";
+import type { EngagementRules } from "../store/delivery-gates-repository.js";
 import { createTranslator, type Translator } from "./i18n.js";
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;

@@ -15,7 +15,7 @@ import {
 import type { WebhookEvent } from "../shared/api/webhook-events.js";
 import { removeSubscriptionsLogged } from "./subscription-removals.js";
 import { writeTransaction } from "./write-transaction.js";
-import { recordEngagementSkips, type EngagementSkips } from "./engagement-repository.js";
+import { recordEngagementSkips, type EngagementSkips } from "./delivery-gates-repository.js";
 import { ENGAGEMENT_COLUMNS, engagementOf, type EngagementRow } from "./engagement-columns.js";
 import { groupRetryCauses, pushServiceHost, recordRetryCauses, type RetryCauseInput } from "./retry-causes-repository.js";
 

@@ -26,7 +26,7 @@ import { createTemplatesRepository, type TemplatesRepository } from "./templates
 import { createUsersRepository, type UsersRepository } from "./users-repository.js";
 import { createWebhooksRepository, type WebhooksRepository } from "./webhooks-repository.js";
 import { createRetryCausesRepository, type RetryCausesRepository } from "./retry-causes-repository.js";
-import { createEngagementRepository, type EngagementRepository } from "./engagement-repository.js";
+import { createDeliveryGatesRepository, type DeliveryGatesRepository } from "./delivery-gates-repository.js";
 
 /** Every repository over one database. Built once where the process is wired, then passed down. */
 export interface Repositories {
@@ -58,7 +58,7 @@ export interface Repositories {
   readonly webhooks: WebhooksRepository;
   readonly retryCauses: RetryCausesRepository;
   /** gates: frequency caps and sleeping subscribers. */
-  readonly engagement: EngagementRepository;
+  readonly deliveryGates: DeliveryGatesRepository;
 }
 
 export function createRepositories(database: DatabaseHandle): Repositories {
@@ -90,6 +90,6 @@ export function createRepositories(database: DatabaseHandle): Repositories {
     users: createUsersRepository(database),
     webhooks: createWebhooksRepository(database),
     retryCauses: createRetryCausesRepository(database),
-    engagement: createEngagementRepository(database),
+    deliveryGates: createDeliveryGatesRepository(database),
   });
 }

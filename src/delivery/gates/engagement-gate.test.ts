@@ -108,7 +108,7 @@ for (const dialect of DIALECTS) {
       const second = await send();
       expect(second.counts).toMatchObject({ accepted: 3, limited: 2 });
       expect(await outcomes(second.id)).toEqual({ [ids[0]!]: "accepted", [ids[1]!]: "accepted", [ids[2]!]: "accepted", [ids[3]!]: "limited", [ids[4]!]: "limited" });
-      const counts = await repositories.engagement.countGated({ kind: "everyone" }, [], RULES, new Map([[1, null], [Number(site.id), 1]]), clock.now());
+      const counts = await repositories.deliveryGates.countGated({ kind: "everyone" }, [], RULES, new Map([[1, null], [Number(site.id), 1]]), clock.now());
       expect(counts).toEqual({ limited: 2, asleep: 0 });
     });
 
@@ -128,7 +128,7 @@ for (const dialect of DIALECTS) {
       await database.db.updateTable("subscriptions").set({ created_at: now - 40 * DAY, last_visit_at: now - 2 * DAY }).where("id", "=", ids[2]!).execute();
       await database.db.updateTable("subscriptions").set({ created_at: now - 40 * DAY, last_clicked_at: now - DAY }).where("id", "=", ids[3]!).execute();
 
-      const audience = await repositories.engagement.countGated({ kind: "everyone" }, [], RULES, new Map([[1, null]]), clock.now());
+      const audience = await repositories.deliveryGates.countGated({ kind: "everyone" }, [], RULES, new Map([[1, null]]), clock.now());
       expect(audience).toEqual({ limited: 0, asleep: 1 });
 
       const marketing = await send();

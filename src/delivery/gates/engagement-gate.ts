@@ -1,5 +1,5 @@
 import type { DeliveryTarget } from "../../store/delivery-queue-repository.js";
-import { CAP_WINDOW_MS, type EngagementRepository, type EngagementRules, type EngagementSkips } from "../../store/engagement-repository.js";
+import { CAP_WINDOW_MS, type DeliveryGatesRepository, type EngagementRules, type EngagementSkips } from "../../store/delivery-gates-repository.js";
 import type { Notification } from "../../store/notifications-repository.js";
 
 const DAY_MS = 86_400_000;
@@ -19,7 +19,7 @@ export interface GateResult {
 export type EngagementGate = (send: Notification, targets: readonly DeliveryTarget[], now: number) => Promise<GateResult>;
 
 export interface EngagementGateDeps {
-  readonly repository: Pick<EngagementRepository, "recentMarketingCounts">;
+  readonly repository: Pick<DeliveryGatesRepository, "recentMarketingCounts">;
   readonly rules: EngagementRules;
   /** Each site's own cap (null: the server's), kept a short while like the sites' origins; `fresh` reads them again. */
   readonly siteCaps?: (fresh: boolean) => Promise<ReadonlyMap<number, number | null>>;

@@ -2,7 +2,7 @@ import type { DeliveryEngine } from "../../../delivery/engine.js";
 import type { Repositories } from "../../../store/repositories.js";
 import type { Authenticator } from "../../auth/authenticator.js";
 import type { Translator } from "../../i18n.js";
-import type { EngagementRules } from "../../../store/engagement-repository.js";
+import type { EngagementRules } from "../../../store/delivery-gates-repository.js";
 
 /** What the sends routes need; built once in `buildApp`. */
 export interface NotificationRoutesDeps {

@@ -212,7 +212,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
       ]);
       const chosen = siteIds.map((id) => known.find((site) => String(site.id) === id)).filter((site) => site !== undefined);
       // gates: how many a marketing send made now would leave out (at their cap, sleeping).
-      const gated = deps.engagement === undefined ? undefined : await deps.repositories.engagement.countGated(audience, users ?? [], deps.engagement, new Map(known.map((site) => [site.id, site.frequencyCap])), deps.now());
+      const gated = deps.engagement === undefined ? undefined : await deps.repositories.deliveryGates.countGated(audience, users ?? [], deps.engagement, new Map(known.map((site) => [site.id, site.frequencyCap])), deps.now());
       const size = presentAudienceSize(recipients, resolved.channels, chosen, publicOrigin, gated);
       return users === undefined ? size : { ...size, people: users.length };
     },

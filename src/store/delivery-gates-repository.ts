@@ -36,7 +36,7 @@ export interface GatedCounts {
   readonly asleep: number;
 }
 
-export interface EngagementRepository {
+export interface DeliveryGatesRepository {
   /**
    * Marketing pushes accepted in (since, now] per subscription, for one batch's ids: ONE query (a
    * probe of the partial index `notification_recipients_accepted_recent` per id). Ids with none are
@@ -61,7 +61,7 @@ function sleepingAt(cutoff: number) {
 
 const PEOPLE_CHUNK = 500;
 
-export function createEngagementRepository(database: DatabaseHandle): EngagementRepository {
+export function createDeliveryGatesRepository(database: DatabaseHandle): DeliveryGatesRepository {
   const { db } = database;
 
   async function recentMarketingCounts(ids: readonly number[], since: number): Promise<Map<number, number>> {
