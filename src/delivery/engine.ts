@@ -16,7 +16,7 @@ import type { EngagementRules } from "../store/delivery-gates-repository.js";
 
 export interface DeliveryEngineDeps {
   /** With `sites`, a declarative push's links written as paths are made against the subscriber's site. */
-  readonly repositories: Pick<Repositories, "notifications" | "deliveryQueue" | "idempotencyKeys"> & Partial<Pick<Repositories, "sites" | "engagement">>;
+  readonly repositories: Pick<Repositories, "notifications" | "deliveryQueue" | "idempotencyKeys"> & Partial<Pick<Repositories, "sites" | "deliveryGates">>;
   /** Owned by the caller, who closes it after `stop()`. */
   readonly transport: PushTransport;
   readonly vapid: VapidSigner;

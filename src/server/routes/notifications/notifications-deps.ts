@@ -8,7 +8,7 @@ import type { EngagementRules } from "../../../store/delivery-gates-repository.j
 export interface NotificationRoutesDeps {
   /** createSend / getSend / cancelSend / rescheduleSend / onProgress: the engine's public API only. */
   readonly engine: Pick<DeliveryEngine, "createSend" | "getSend" | "cancelSend" | "rescheduleSend" | "onProgress">;
-  readonly repositories: Pick<Repositories, "sendHistory" | "subscriptions" | "channels" | "notificationEvents" | "sites" | "notifications" | "savedSegments" | "retryCauses" | "engagement">;
+  readonly repositories: Pick<Repositories, "sendHistory" | "subscriptions" | "channels" | "notificationEvents" | "sites" | "notifications" | "savedSegments" | "retryCauses" | "deliveryGates">;
   readonly authenticator: Authenticator;
   readonly translator: Translator;
   readonly publicUrl: string;
