@@ -122,6 +122,8 @@ const { values } = parseArgs({
     // Segments (bench/segments.ts, in its own process): the count's table size; skip with --no-segments.
     "segment-count-subs": { type: "string", default: "1000000" },
     "no-segments": { type: "boolean", default: false },
+    // The delivery rules (bench/delivery-gates.ts, in its own process); skip with --no-delivery-gates.
+    "no-delivery-gates": { type: "boolean", default: false },
     // 0: the engine's lanes in this process, as `sino start` runs them. N (PostgreSQL): N `sino
     // worker` processes deliver instead, and this process only creates the sends.
     workers: { type: "string", default: "0" },
@@ -822,12 +824,15 @@ async function measureWebhooks(): Promise<unknown> {
 // ── 6. segments: the count on both databases and a segment send's rate (bench/segments.ts) ─────
 const segments = values["no-segments"] || workers !== undefined ? undefined : await measureSegments();
 
+// ── 6b. delivery rules: a send with caps and sleeping (and, at merge, windows) beside the same send without ─
+const deliveryGates = values["no-delivery-gates"] || workers !== undefined ? undefined : await runChildBench("delivery-gates", ["--db", "both", "--send-subs", String(N), "--rounds", String(ROUNDS)]);
+
 async function measureSegments(): Promise<unknown> {
   return runChildBench("segments", ["--db", "both", "--count-subs", values["segment-count-subs"]!, "--send-subs", String(N), "--rounds", String(ROUNDS)]);
 }
 
 /** Runs bench/<name>.ts in its own process (stderr shown as it goes); its last stdout line is `{ <name>: … }`. */
-async function runChildBench(name: "webhooks" | "segments", args: readonly string[]): Promise<unknown> {
+async function runChildBench(name: "webhooks" | "segments" | "delivery-gates", args: readonly string[]): Promise<unknown> {
   const script = fileURLToPath(new URL(`./${name}.ts`, import.meta.url));
   const child = spawn(process.execPath, ["--import", "tsx", script, ...args], { stdio: ["ignore", "pipe", "inherit"], env: process.env });
   let last = "";
@@ -1018,6 +1023,7 @@ console.log(
     people: people ?? null,
     webhooks: webhooks ?? null,
     segments: segments ?? null,
+    deliveryGates: deliveryGates ?? null,
     ingestion: values["no-ingestion"]
       ? null
       : {

@@ -217,6 +217,8 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
     .option("--badge <url>", t("cli:send.badge"))
     .option("--app-badge <número>", t("cli:send.appBadge"))
     .option("--data <json>", t("cli:send.data"))
+    .option("--exempt", t("delivery-rules:cli.exemptOption"))
+    .option("--reengagement", t("delivery-rules:cli.reengagementOption"))
     .option("--server <url>", t("cli:send.server"))
     .option("--token <token>", t("cli:send.token"))
     // Flags are English like the code; the Portuguese spellings of the first version still work.

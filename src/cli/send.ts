@@ -42,6 +42,10 @@ export interface SendOptions {
   readonly appBadge?: string;
   /** JSON for the site's page. */
   readonly data?: string;
+  /** gates: skip caps, windows and sleeping (admin tokens only; the server refuses others). */
+  readonly exempt?: boolean;
+  /** gates: also reach sleeping subscribers, once per sleeping period. */
+  readonly reengagement?: boolean;
 }
 
 /** `Ver mapa=https://…` or `Avisos=/avisos`: the label up to the `=` that starts the link. */
@@ -109,6 +113,7 @@ export async function sendCommand(options: SendOptions, io: SendIo, { t }: Trans
   }
   if (options.tag !== undefined) request.collapseKey = options.tag;
   for (const flag of ["renotify", "requireInteraction", "silent"] as const) if (options[flag] === true) request[flag] = true;
+  for (const flag of ["exempt", "reengagement"] as const) if (options[flag] === true) request[flag] = true; // gates
   if (options.badge !== undefined) request.badge = options.badge;
   // A number goes as one; anything else as text, which the server refuses with its own message.
   if (options.appBadge !== undefined) request.appBadge = (/^-?\d+(\.\d+)?$/.test(options.appBadge) ? Number(options.appBadge) : options.appBadge) as number;
@@ -169,10 +174,21 @@ export async function sendCommand(options: SendOptions, io: SendIo, { t }: Trans
   // browser never is; a send to people is kept off unless it asks).
   const keptOff = created.notification.notice === "hidden" && (options.notice === false || !["endpoint", "users"].includes(created.notification.audience.type));
   if (keptOff) io.stdout(`${t("cli:send.notPublished")}\n`);
+  const rules = deliveryRulesLine(created.notification, t); // gates
+  if (rules !== undefined) io.stdout(`${rules}\n`);
   // Whom the caller must reach another way (e-mail, SMS): their ids, one line.
   const missing = created.usersWithoutSubscriptions ?? [];
   if (missing.length > 0) io.stdout(`${t("cli:send.withoutSubscriptions", { count: missing.length, ids: missing.join(", ") })}\n`);
   return 0;
+}
+
+/** gates: an exempt or re-engagement send says so; a send already over says who was kept back. */
+function deliveryRulesLine(n: Notification, t: Translator["t"]): string | undefined {
+  const parts: string[] = [];
+  if (n.exempt) parts.push(t("delivery-rules:cli.exempt"));
+  if (n.reengagement) parts.push(t("delivery-rules:cli.reengagement"));
+  if (n.counts.limited > 0 || n.counts.asleep > 0) parts.push(t("delivery-rules:cli.keptBack", { limited: n.counts.limited, asleep: n.counts.asleep }));
+  return parts.length === 0 ? undefined : parts.join(" ");
 }
 
 function describe(n: Notification, timeZone: string, t: Translator["t"]): string {

@@ -87,12 +87,12 @@ for (const dialect of DIALECTS) {
       e.start();
       const sentAt = Date.now();
       const created = await e.createSend({ title: "Olá", body: "Promoção de hoje", url: "https://loja.example.com/p", ttlSeconds: 3600 });
-      expect(created.counts).toEqual({ queued: 450, accepted: 0, retrying: 0, failed: 0, removed: 0, waiting: 0, expired: 0 });
+      expect(created.counts).toEqual({ queued: 450, accepted: 0, retrying: 0, failed: 0, removed: 0, limited: 0, asleep: 0, waiting: 0, expired: 0 });
       expect(created.tag).toBe(`sino-${created.id}`);
 
       const done = await waitForSend(() => e.getSend(created.id));
       expect(done.status).toBe("completed");
-      expect(done.counts).toEqual({ queued: 450, accepted: 450, retrying: 0, failed: 0, removed: 0, waiting: 0, expired: 0 });
+      expect(done.counts).toEqual({ queued: 450, accepted: 450, retrying: 0, failed: 0, removed: 0, limited: 0, asleep: 0, waiting: 0, expired: 0 });
       expect(done.finishedAt).not.toBeNull();
 
       const stats = fake.stats();
@@ -161,7 +161,7 @@ for (const dialect of DIALECTS) {
       e.start();
       const created = await e.createSend({ title: "Limpeza" });
       const done = await waitForSend(() => e.getSend(created.id));
-      expect(done.counts).toEqual({ queued: 10, accepted: 8, retrying: 0, failed: 0, removed: 2, waiting: 0, expired: 0 });
+      expect(done.counts).toEqual({ queued: 10, accepted: 8, retrying: 0, failed: 0, removed: 2, limited: 0, asleep: 0, waiting: 0, expired: 0 });
       const left = await database.db.selectFrom("subscriptions").select("endpoint").execute();
       expect(left.map((r) => r.endpoint)).not.toContain(fake.endpointFor("s3"));
       expect(left.map((r) => r.endpoint)).not.toContain(fake.endpointFor("s7"));
@@ -361,7 +361,7 @@ for (const dialect of DIALECTS) {
       e.start();
       const created = await e.createSend({ title: "Caos" });
       const done = await waitForSend(() => e.getSend(created.id));
-      expect(done.counts).toEqual({ queued: 400, accepted: 384, retrying: 0, failed: 8, removed: 8, waiting: 0, expired: 0 });
+      expect(done.counts).toEqual({ queued: 400, accepted: 384, retrying: 0, failed: 8, removed: 8, limited: 0, asleep: 0, waiting: 0, expired: 0 });
       expect(total(done)).toBe(done.counts.queued);
       expect(fake.stats().duplicateAcceptances).toBe(0);
     });

@@ -13,10 +13,12 @@ import type { LoopObservers } from "./loop-observers.js";
 import { createWorker, type DeliveryLogger, type StopOptions } from "./worker.js";
 import type { LocalTimeGate } from "./gates/local-time-gate.js";
 import { createVapidKeyRing, type VapidKeyRing } from "./vapid-key-ring.js";
+import { cachedSiteCaps, createEngagementGate } from "./gates/engagement-gate.js";
+import type { EngagementRules } from "../store/delivery-gates-repository.js";
 
 export interface DeliveryEngineDeps {
   /** With `sites`, a declarative push's links written as paths are made against the subscriber's site. */
-  readonly repositories: Pick<Repositories, "notifications" | "deliveryQueue" | "idempotencyKeys"> & Partial<Pick<Repositories, "sites" | "siteKeys">>;
+  readonly repositories: Pick<Repositories, "notifications" | "deliveryQueue" | "idempotencyKeys"> & Partial<Pick<Repositories, "sites" | "siteKeys" | "deliveryGates">>;
   /** Owned by the caller, who closes it after `stop()`. */
   readonly transport: PushTransport;
   /** Signs pushes to subscriptions made with Sino's default key. */
@@ -44,6 +46,8 @@ export interface DeliveryEngineDeps {
   readonly publicUrl?: string;
   /** local-time: holds marketing outside each subscriber's window (createLocalTimeGate); absent: nothing is held. */
   readonly localTime?: LocalTimeGate;
+  /** gates: SINO_FREQUENCY_CAP / SINO_SLEEPING_DAYS, with `repositories.deliveryGates`; absent: no cap, nobody sleeps. */
+  readonly engagement?: EngagementRules;
 }
 
 export interface DeliveryEngine extends SendService {
@@ -117,6 +121,16 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     onProgress: (send) => events.publish(send),
     ...(deps.publicUrl === undefined ? {} : { publicUrl: deps.publicUrl, ...(sitesRepository === undefined ? {} : { siteOrigins: readSiteOrigins(sitesRepository) }) }),
     ...(deps.workerId === undefined ? {} : { id: deps.workerId }),
+    // gates: the engagement gate, the sites' own caps kept a minute like their origins.
+    ...(deps.engagement === undefined || deps.repositories.deliveryGates === undefined
+      ? {}
+      : {
+          engagementGate: createEngagementGate({
+            repository: deps.repositories.deliveryGates,
+            rules: deps.engagement,
+            ...(sitesRepository === undefined ? {} : { siteCaps: cachedSiteCaps(() => sitesRepository.listPlain(), clock) }),
+          }),
+        }),
     ...(deps.observers === undefined ? {} : { observers: deps.observers }),
     ...(deps.localTime === undefined ? {} : { localTime: deps.localTime }),
   });

@@ -1,3 +1,4 @@
+import type { EngagementRules } from "../store/delivery-gates-repository.js";
 import { readFileSync } from "node:fs";
 import type { EndpointPolicy } from "../push/endpoint-policy.js";
 import { createPushSender } from "../push/sender.js";
@@ -43,6 +44,8 @@ export interface DeliveryRuntimeConfig {
   readonly sendWindow?: string;
   /** SINO_FEED_*; absent (some tests): the defaults of `DEFAULT_FEED_RUNTIME_OPTIONS`. */
   readonly feeds?: FeedRuntimeOptions;
+  /** gates: SINO_FREQUENCY_CAP / SINO_SLEEPING_DAYS; absent: no cap, nobody sleeps. */
+  readonly engagement?: EngagementRules;
 }
 
 /** How this process polls feeds (the SINO_FEED_* options). */
@@ -179,6 +182,7 @@ export function createDeliveryRuntime(
       ...(config.sendWindow === undefined ? {} : { defaultWindow: config.sendWindow }),
       sites: () => repositories.sites.listPlain(),
     }),
+    ...(config.engagement === undefined ? {} : { engagement: config.engagement }), // gates
     async defaultIcon() {
       const organisation = await repositories.organisation.get();
       return organisation.logo === null || organisation.updatedAt === null ? null : organisationLogoUrl(config.publicUrl, organisation.updatedAt);

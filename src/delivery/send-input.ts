@@ -55,6 +55,10 @@ export interface SendInput {
   readonly appBadge?: number;
   /** JSON for the site's page; null: none. */
   readonly data?: unknown;
+  /** gates: an admin's override of caps, windows and sleeping (breaking news). */
+  readonly exempt?: boolean;
+  /** gates: may reach sleeping subscribers, once per sleeping period. */
+  readonly reengagement?: boolean;
 }
 
 /**
@@ -135,6 +139,8 @@ export function prepareSend(input: SendInput, publicUrl?: string): NewNotificati
     ...(input.silent === true ? { silent: true } : {}),
     ...(input.appBadge === undefined ? {} : { appBadge: input.appBadge }),
     ...(input.data === undefined || input.data === null ? {} : { data: input.data }),
+    ...(input.exempt === true ? { exempt: true } : {}),
+    ...(input.reengagement === true ? { reengagement: true } : {}),
   };
   const personalised = (["title", "body", "url"] as const).find((field) => hasPlaceholders(prepared[field]));
   const tag = prepared.tag ?? LONGEST_DEFAULT_TAG;

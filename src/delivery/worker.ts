@@ -11,6 +11,7 @@ import { retryOutcomeOf, tallyRange } from "./tally.js";
 import { groupRetryCauses, pushServiceHost, type RetryCauseInput } from "../store/retry-causes-repository.js";
 import type { LoopObservers } from "./loop-observers.js";
 import type { LocalTimeGate } from "./gates/local-time-gate.js";
+import type { EngagementGate } from "./gates/engagement-gate.js";
 
 /** Structured logging, pino-compatible; never given keys or whole endpoints. */
 export interface DeliveryLogger {
@@ -41,6 +42,8 @@ export interface WorkerDeps {
   readonly siteOrigins?: (fresh: boolean) => Promise<ReadonlyMap<number, string | null>>;
   /** local-time: holds marketing outside each subscriber's window until it opens; absent: nothing is held. */
   readonly localTime?: LocalTimeGate;
+  /** gates: frequency caps and sleeping subscribers (src/delivery/gates/engagement-gate.ts); absent: none. */
+  readonly engagementGate?: EngagementGate;
 }
 
 export interface StopOptions {
@@ -287,12 +290,16 @@ export function createWorker(deps: WorkerDeps): Worker {
       }
       const listed = await queue.listTargets(job, job.cursor, options.batchSize, targetsAudience(send));
       const cursor = listed.length < options.batchSize ? job.toId : listed[listed.length - 1]!.id;
+      // gates: over their cap or sleeping, kept back (counted `limited` / `asleep` in the checkpoint).
+      const gated = deps.engagementGate === undefined ? undefined : await deps.engagementGate(send, listed, now);
+      const open = gated?.targets ?? listed;
       // local-time gate: outside their window, targets wait (or expire) instead of being pushed now.
-      const local = deps.localTime === undefined ? undefined : await deps.localTime.sort(send, listed, now);
-      const targets = local === undefined ? listed : local.sendable;
+      const local = deps.localTime === undefined ? undefined : await deps.localTime.sort(send, open, now);
+      const targets = local === undefined ? open : local.sendable;
       const outcomes = await deps.pusher.push(send, targets.map((target) => ({ target, attempt: 1 })), now, await payloadsFor(cached, targets));
       if (abandoned) return;
-      const result = { ...tallyRange(targets, outcomes), held: local?.held };
+      const tallied = { ...tallyRange(targets, outcomes), held: local?.held };
+      const result = gated?.skips === undefined ? tallied : { ...tallied, engagement: gated.skips }; // gates
       warnFlagged(result.flagged.length, job.notificationId, owner);
       logRetries(job.notificationId, owner, result.retries);
       const updated = await queue.checkpoint(lease(owner), { job, cursor, result });

@@ -352,6 +352,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       publicUrl: deps.config.publicUrl,
       now,
       publishRateLimit: deps.config.publishRateLimit,
+      engagement: deps.config.engagement, // gates
     });
   }
   registerAuditRoutes(app, { ...operatorDeps, audit: deps.repositories.audit });

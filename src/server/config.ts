@@ -10,6 +10,7 @@ import { parseVapidKeys, type VapidKeys } from "../push/vapid-keys.js";
 import { DEFAULT_TIME_ZONE } from "../shared/time/zoned-time.js";
 import { DEFAULT_SEND_WINDOW, parseDailyWindow } from "../shared/time/daily-window.js";
 import { DEFAULT_POOL_SIZE } from "../store/database.js";
+import type { EngagementRules } from "../store/delivery-gates-repository.js";
 import { createTranslator, type Translator } from "./i18n.js";
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -60,6 +61,8 @@ export interface Config {
   readonly consentRetentionDays: number;
   /** SINO_SLEEPING_DAYS: no click and no visit for this many days makes a subscription sleeping. */
   readonly sleepingDays: number;
+  /** gates: SINO_FREQUENCY_CAP / SINO_SLEEPING_DAYS (0 turns a rule off). */
+  readonly engagement: EngagementRules;
   /** SINO_SITE_SUBSCRIBE_RATE_LIMIT / SINO_SITE_MAX_SUBSCRIPTIONS: abuse limits of registered sites. */
   readonly sites: SitesConfig;
   /** SINO_STREAMS_MAX / SINO_STREAMS_MAX_PER_ADDRESS: open public live streams (Avisos) allowed. */
@@ -333,6 +336,16 @@ const OPTIONS = {
     doc: "Days a subscription's consent record is kept after the subscription ends (proof of consent, LGPD Art. 8); 0 deletes it at the next purge.",
     schema: (d, m) => integer(0, 36500, d, m("positiveInteger")),
   }),
+  SINO_FREQUENCY_CAP: option({
+    default: 3,
+    doc: "Most marketing pushes one subscription gets in any 24 hours (a site may set its own); 0: no cap.",
+    schema: (d, m) => integer(0, 1000, d, m("positiveInteger")),
+  }),
+  SINO_SLEEPING_DAYS: option({
+    default: 30,
+    doc: "Days with no click and no visit after which a subscription sleeps: no marketing but one re-engagement send per period; 0: nobody sleeps.",
+    schema: (d, m) => integer(0, 3650, d, m("positiveInteger")),
+  }),
   SINO_TIME_ZONE: option({
     default: DEFAULT_TIME_ZONE,
     doc: "IANA time zone the Painel's daily statistics are counted in; also the zone of subscribers that reported none, on sites that set none.",
@@ -342,11 +355,6 @@ const OPTIONS = {
     default: DEFAULT_SEND_WINDOW,
     doc: "Hours (HH:MM-HH:MM, in each subscriber's time zone) when marketing pushes go out; outside them they wait for the opening. A site may set its own; 00:00-00:00 is all day.",
     schema: (d, m) => z.string().default(d).refine((v) => parseDailyWindow(v) !== undefined, m("sendWindow")),
-  }),
-  SINO_SLEEPING_DAYS: option({
-    default: 30,
-    doc: "Days without a click and without a visit after which a subscription counts as sleeping (adormecida).",
-    schema: (d, m) => integer(1, 3650, d, m("positiveInteger")),
   }),
   SINO_SITE_SUBSCRIBE_RATE_LIMIT: option({
     default: 30,
@@ -591,6 +599,7 @@ function createEnvSchema(t: Translator["t"]) {
         sendWindow: v.SINO_SEND_WINDOW,
         consentRetentionDays: v.SINO_CONSENT_RETENTION_DAYS,
         sleepingDays: v.SINO_SLEEPING_DAYS,
+        engagement: Object.freeze({ frequencyCap: v.SINO_FREQUENCY_CAP, sleepingDays: v.SINO_SLEEPING_DAYS }),
         sites: Object.freeze({
           subscribeRateLimit: v.SINO_SITE_SUBSCRIBE_RATE_LIMIT,
           maxSubscriptionsPerSite: v.SINO_SITE_MAX_SUBSCRIPTIONS,

@@ -225,6 +225,9 @@ export const ERROR_STATUS = {
   site_frequency_cap_invalid: 400,
   site_send_window_invalid: 400,
   site_time_zone_invalid: 400,
+  // gates
+  /** `exempt: true` (skip caps, windows and sleeping) is an admin's decision. */
+  exempt_admin_only: 403,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -15,6 +15,8 @@ import {
 import type { WebhookEvent } from "../shared/api/webhook-events.js";
 import { removeSubscriptionsLogged } from "./subscription-removals.js";
 import { writeTransaction } from "./write-transaction.js";
+import { recordEngagementSkips, type EngagementSkips } from "./delivery-gates-repository.js";
+import { ENGAGEMENT_COLUMNS, engagementOf, type EngagementRow } from "./engagement-columns.js";
 import { groupRetryCauses, pushServiceHost, recordRetryCauses, type RetryCauseInput } from "./retry-causes-repository.js";
 import { recordHeld, refreshWaitingUntil, WINDOW_REASON, type HeldRecipients } from "./local-time-store.js";
 
@@ -42,6 +44,10 @@ export interface DeliveryTarget {
   readonly quietHours: string | null;
   /** The VAPID key (`vapid_keys.id`) the subscription was made with, which its pushes are signed with; null: Sino's default. */
   readonly vapidKeyId: number | null;
+  /** gates: the last click or visit (`created_at` before any visit): sleeping when older than SINO_SLEEPING_DAYS. */
+  readonly lastActiveAt: number;
+  /** gates: the last re-engagement push it was sent; null: none. */
+  readonly reengagedAt: number | null;
 }
 
 export interface NewRetry {
@@ -68,6 +74,8 @@ export interface RangeBatchResult {
   readonly retries: readonly NewRetry[];
   /** local-time: held for the subscribers' windows (waiting) or dropped as their TTL ends first (expired). */
   readonly held?: HeldRecipients | undefined;
+  /** gates: what the engagement gate kept back (over the cap, sleeping) and the re-engaged. */
+  readonly engagement?: EngagementSkips;
 }
 
 export interface FailedRecipient {
@@ -150,7 +158,10 @@ export interface TargetsAudience {
 
 const INSERT_CHUNK = 500;
 
-function toTarget(row: {
+/** The columns a push (and the gates) read of a subscription: the range query's and the retries' select list. */
+const TARGET_COLUMNS = ["id", "endpoint", "p256dh", "auth", "person_id", "site_id", "declarative", "time_zone", "quiet_hours", "vapid_key_id", ...ENGAGEMENT_COLUMNS] as const;
+
+type TargetRow = {
   id: number | string;
   endpoint: string;
   p256dh: string;
@@ -161,7 +172,9 @@ function toTarget(row: {
   time_zone: string | null;
   quiet_hours: string | null;
   vapid_key_id: number | string | null;
-}): DeliveryTarget {
+} & EngagementRow;
+
+function toTarget(row: TargetRow): DeliveryTarget {
   return {
     id: Number(row.id),
     endpoint: row.endpoint,
@@ -173,6 +186,7 @@ function toTarget(row: {
     timeZone: row.time_zone,
     quietHours: row.quiet_hours,
     vapidKeyId: row.vapid_key_id === null ? null : Number(row.vapid_key_id),
+    ...engagementOf(row),
   };
 }
 
@@ -223,7 +237,7 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
   async function listTargets(job: ClaimedJob, cursor: number, limit: number, audience?: TargetsAudience): Promise<DeliveryTarget[]> {
     const rows = await db
       .selectFrom("subscriptions")
-      .select(["id", "endpoint", "p256dh", "auth", "person_id", "site_id", "declarative", "time_zone", "quiet_hours", "vapid_key_id"])
+      .select(TARGET_COLUMNS)
       .where("id", ">", cursor)
       .where("id", "<=", job.toId)
       // A people send's targets are few and scattered over the whole id range (each person's
@@ -288,6 +302,7 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
       await recordHeld(trx, job.notificationId, result.held, lease.now); // local-time
       const recipients = recipientResults(result);
       await insertRecipientRows(trx, job.notificationId, recipients, lease.now);
+      await recordEngagementSkips(trx, job.notificationId, result.engagement, lease.now); // gates
       await enqueueIfHooked(trx, () => recipientEvents(job.notificationId, recipients), lease.now);
       if (done) await finishIfSettled(trx, job.notificationId, lease.now);
       return readNotification(trx, job.notificationId);
@@ -387,7 +402,7 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
     const ids = rows.map((r) => Number(r.subscription_id));
     const subscriptions = await db
       .selectFrom("subscriptions")
-      .select(["id", "endpoint", "p256dh", "auth", "person_id", "site_id", "declarative", "time_zone", "quiet_hours", "vapid_key_id"])
+      .select(TARGET_COLUMNS)
       .where("id", "in", ids)
       .execute();
     const byId = new Map(subscriptions.map((s) => [Number(s.id), toTarget(s)]));
@@ -549,7 +564,7 @@ function recipientEvents(notificationId: number, results: readonly RecipientResu
 /**
  * Marks a send finished once no job and no retry is left, exactly once (the status guard). A
  * target that vanished before its range was reached (unsubscribed meanwhile) was never counted:
- * it is added to `removed` here, so that accepted + failed + removed + expired = queued.
+ * it is added to `removed` here, so that accepted + failed + removed + limited + asleep + expired = queued.
  */
 async function finishIfSettled(trx: Kysely<Schema>, notificationId: number, now: number): Promise<void> {
   const pendingJob = await trx
@@ -571,7 +586,7 @@ async function finishIfSettled(trx: Kysely<Schema>, notificationId: number, now:
     .updateTable("notifications")
     .set({
       status: sql`case when accepted = 0 and failed > 0 then 'failed' else 'completed' end`,
-      removed: sql`case when queued - accepted - failed - expired > removed then queued - accepted - failed - expired else removed end`,
+      removed: sql`case when queued - accepted - failed - limited - asleep - expired > removed then queued - accepted - failed - limited - asleep - expired else removed end`,
       finished_at: now,
     })
     .where("id", "=", notificationId)

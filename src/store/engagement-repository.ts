@@ -63,8 +63,9 @@ export function isActive(eb: ExpressionBuilder<Schema, "subscriptions">, cutoff:
   return eb.or([eb(eb.fn.coalesce("subscriptions.last_visit_at", "subscriptions.created_at"), ">=", cutoff), eb("subscriptions.last_clicked_at", ">=", cutoff)]);
 }
 
+/** SINO_SLEEPING_DAYS = 0 turns sleeping off (as the delivery gate reads it): nobody is before the cutoff. */
 export function sleepingCutoff(now: number, sleepingDays: number): number {
-  return now - sleepingDays * DAY_MS;
+  return sleepingDays <= 0 ? Number.MIN_SAFE_INTEGER : now - sleepingDays * DAY_MS;
 }
 
 export function createEngagementRepository(database: DatabaseHandle): EngagementRepository {

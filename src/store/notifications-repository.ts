@@ -76,6 +76,10 @@ export interface NewNotification {
   readonly appBadge?: number | null;
   /** The site's JSON value; null or absent: none. */
   readonly data?: unknown;
+  /** gates: an admin's override of caps, windows and sleeping. */
+  readonly exempt?: boolean;
+  /** gates: may reach sleeping subscriptions, once per sleeping period. */
+  readonly reengagement?: boolean;
 }
 
 export interface Notification {
@@ -117,6 +121,8 @@ export interface Notification {
   readonly exempt: boolean;
   /** local-time: while targets wait for their window, the earliest opening among them (epoch ms); else null. */
   readonly waitingUntil: number | null;
+  /** gates: may reach sleeping subscriptions, once per sleeping period. */
+  readonly reengagement: boolean;
 }
 
 export interface DeliveryCounts {
@@ -128,6 +134,9 @@ export interface DeliveryCounts {
   /** local-time: held now for their window; and dropped because their TTL would end first. */
   readonly waiting: number;
   readonly expired: number;
+  /** gates: over their frequency cap, and sleeping: kept back, neither failed nor retried. */
+  readonly limited: number;
+  readonly asleep: number;
 }
 
 export interface CreateSendOptions {
@@ -424,6 +433,8 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, asked: NewNotifica
       queued: range.count,
       notice: input.notice ?? "public",
       ...fullNotificationColumns(input),
+      exempt: input.exempt === true ? 1 : 0,
+      reengagement: input.reengagement === true ? 1 : 0,
     })
     .returning("id")
     .executeTakeFirstOrThrow();
@@ -585,11 +596,14 @@ export function toNotification(row: Selectable<NotificationsTable>): Notificatio
       removed: Number(row.removed),
       waiting: Number(row.waiting),
       expired: Number(row.expired),
+      limited: Number(row.limited),
+      asleep: Number(row.asleep),
     },
     notice: row.notice,
     ...fullNotificationOf(row),
     declarativePayload: row.declarative_payload,
     exempt: Number(row.exempt) === 1,
     waitingUntil: row.waiting_until === null ? null : Number(row.waiting_until),
+    reengagement: Number(row.reengagement) === 1,
   };
 }

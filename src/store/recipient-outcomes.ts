@@ -49,6 +49,8 @@ export async function insertRecipientRows(trx: Kysely<Schema>, notificationId: n
 /** The `recipient.*` event of a final outcome (`retrying` and `waiting` have none: they are not final; `expired` is a failure). */
 export function recipientEvent(notificationId: number, recipient: Recipient, outcome: RecipientOutcome, reason: string | null): WebhookEvent | undefined {
   if (outcome === "retrying" || outcome === "waiting") return undefined;
+  // Kept back by the engagement gate (over the cap, sleeping): no push was made, nothing failed.
+  if (outcome === "limited" || outcome === "asleep") return undefined;
   const data = { notificationId: String(notificationId), subscriptionId: String(recipient.id), userId: recipient.personId, siteId: String(recipient.siteId) };
   if (outcome === "accepted") return { type: "recipient.accepted", data };
   return { type: "recipient.failed", data: { ...data, reason: outcome === "removed" ? "gone" : (reason ?? "failed") } };

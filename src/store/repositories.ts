@@ -33,6 +33,7 @@ import { createRetentionRepository, type RetentionRepository } from "./retention
 import { createSubscriptionImportRepository, type SubscriptionImportRepository } from "./subscription-import-repository.js";
 import { createPersonalDataStore, type PersonalDataStore } from "./personal-data.js";
 import { createEngagementRepository, type EngagementRepository } from "./engagement-repository.js";
+import { createDeliveryGatesRepository, type DeliveryGatesRepository } from "./delivery-gates-repository.js";
 
 /** Every repository over one database. Built once where the process is wired, then passed down. */
 export interface Repositories {
@@ -72,6 +73,8 @@ export interface Repositories {
   /** LGPD: export and erase everything about a subscription or a person (subscriber and operator alike). */
   readonly personalData: PersonalDataStore;
   readonly engagement: EngagementRepository;
+  /** gates: frequency caps and sleeping subscribers. */
+  readonly deliveryGates: DeliveryGatesRepository;
 }
 
 export function createRepositories(database: DatabaseHandle): Repositories {
@@ -110,5 +113,6 @@ export function createRepositories(database: DatabaseHandle): Repositories {
     feeds: createFeedsRepository(database),
     personalData: createPersonalDataStore(database),
     engagement: createEngagementRepository(database),
+    deliveryGates: createDeliveryGatesRepository(database),
   });
 }

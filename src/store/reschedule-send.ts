@@ -53,6 +53,8 @@ export async function rescheduleSend(database: DatabaseHandle, id: number, input
         payload: options.payloadFor({ id, tag }),
         declarative_payload: options.declarativePayloadFor?.({ id, tag }) ?? null,
         ...fullNotificationColumns(input),
+        exempt: input.exempt === true ? 1 : 0, // gates
+        reengagement: input.reengagement === true ? 1 : 0, // gates
         send_at: sendAt,
         expires_at: sendAt + input.ttlSeconds * 1000,
       })

@@ -214,8 +214,12 @@ export interface NotificationTargetsTable {
   subscription_id: number;
 }
 
-/** What became of one push: `accepted` | `retrying` | `failed` | `removed`. */
-export type RecipientOutcome = "accepted" | "retrying" | "failed" | "removed" | "waiting" | "expired";
+/**
+ * What became of one push: `accepted` | `retrying` | `failed` | `removed`; kept back by the
+ * engagement gate: `limited` | `asleep`; held for the subscriber's window: `waiting`, and dropped
+ * when its TTL ended first: `expired`.
+ */
+export type RecipientOutcome = "accepted" | "retrying" | "failed" | "removed" | "limited" | "asleep" | "waiting" | "expired";
 
 /** One row per (send, subscription), written when its first attempt settles and updated by its retries. */
 export interface NotificationRecipientsTable {

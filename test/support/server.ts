@@ -66,6 +66,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       SINO_WEB_DIR: resolve("dist/web"),
       // Tests run at any hour: marketing is not held for a send window unless a test sets one.
       SINO_SEND_WINDOW: "00:00-00:00",
+      // gates: no frequency cap and nobody sleeping unless a test turns them on (tests send often).
+      SINO_FREQUENCY_CAP: "0",
+      SINO_SLEEPING_DAYS: "0",
       ...options.env,
     });
     const server = await startRacingOtherRuns(() =>

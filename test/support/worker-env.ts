@@ -20,6 +20,8 @@ export function fakePushWorkerEnv(vapidKeys: VapidKeys, worker: { lanes: number;
     SINO_WORKER_LANES: String(worker.lanes),
     SINO_WORKER_BATCH: String(worker.batch),
     SINO_WORKER_POLL_MS: "50",
+    SINO_FREQUENCY_CAP: "0",
+    SINO_SLEEPING_DAYS: "0",
     SINO_ENCRYPTION_THREADS: "1",
     SINO_LOG_LEVEL: "warn",
     // Tests run at any hour: marketing is not held for a send window unless a test sets one.

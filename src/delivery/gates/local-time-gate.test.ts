@@ -9,7 +9,7 @@ const HOUR = 3_600_000;
 const SP_23H = Date.UTC(2026, 10, 27, 2, 0, 0);
 
 function target(id: number, local: { timeZone?: string | null; quietHours?: string | null; siteId?: number } = {}): DeliveryTarget {
-  return { id, endpoint: `https://push.example/${id}`, p256dh: "k", auth: "a", personId: null, siteId: local.siteId ?? 1, declarative: false, timeZone: local.timeZone ?? null, quietHours: local.quietHours ?? null, vapidKeyId: null };
+  return { id, endpoint: `https://push.example/${id}`, p256dh: "k", auth: "a", personId: null, siteId: local.siteId ?? 1, declarative: false, timeZone: local.timeZone ?? null, quietHours: local.quietHours ?? null, vapidKeyId: null, lastActiveAt: 0, reengagedAt: null };
 }
 
 function send(overrides: Partial<Notification> = {}): Notification {

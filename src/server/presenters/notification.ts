@@ -46,5 +46,7 @@ export function presentNotification(send: StoredNotification): Notification {
     badge: send.badge,
     appBadge: send.appBadge,
     data: send.data,
+    exempt: send.exempt,
+    reengagement: send.reengagement,
   };
 }

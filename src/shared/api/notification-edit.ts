@@ -32,5 +32,8 @@ export const updateNotificationRequestSchema = z.strictObject({
   appBadge: fields.appBadge.unwrap().nullable().optional(),
   /** `null` removes it. */
   data: fields.data,
+  /** gates: admin only (403 `exempt_admin_only` otherwise). */
+  exempt: fields.exempt,
+  reengagement: fields.reengagement,
 });
 export type UpdateNotificationRequest = z.input<typeof updateNotificationRequestSchema>;

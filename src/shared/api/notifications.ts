@@ -229,6 +229,13 @@ export const createNotificationRequestSchema = z.strictObject({
    * `public`, except for a send to people (`users`), which speaks to them and stays `hidden`.
    */
   notice: z.enum(["public", "hidden"], { error: "notice_invalid" }).optional(),
+  /**
+   * gates: an admin's override of frequency caps, send windows and sleeping subscribers (breaking
+   * news); 403 `exempt_admin_only` for anyone else. Audit-logged.
+   */
+  exempt: z.boolean({ error: "validation_failed" }).optional(),
+  /** gates: a re-engagement send: also reaches sleeping subscribers, each at most once per sleeping period. */
+  reengagement: z.boolean({ error: "validation_failed" }).optional(),
 });
 export type CreateNotificationRequest = z.input<typeof createNotificationRequestSchema>;
 
@@ -255,6 +262,10 @@ export const notificationCountsSchema = z.object({
   clickRate: z.number().nullable().optional(),
   /** Clicks by where: the notification itself (`open`) or its action button 1 or 2; on a single notification's answer. */
   clickedByAction: z.object({ open: z.number(), "1": z.number(), "2": z.number() }).optional(),
+  /** gates: kept back over their frequency cap (`limitado`): neither failed nor retried. */
+  limited: z.number(),
+  /** gates: kept back as sleeping (`adormecida`). At the end accepted + failed + removed + limited + asleep = queued. */
+  asleep: z.number(),
 });
 export type NotificationCounts = z.infer<typeof notificationCountsSchema>;
 
@@ -304,6 +315,10 @@ export const notificationSchema = z.object({
   appBadge: z.number().nullable(),
   /** The site's data; null when none. */
   data: z.unknown(),
+  /** gates: an admin's override of caps, windows and sleeping. */
+  exempt: z.boolean(),
+  /** gates: may reach sleeping subscribers, once per sleeping period. */
+  reengagement: z.boolean(),
 });
 export type Notification = z.infer<typeof notificationSchema>;
 
@@ -414,6 +429,9 @@ export const audienceSizeSchema = z.object({
   sites: z.array(z.object({ id: z.string(), origin: z.string() })),
   /** With `users`: how many distinct people were asked for. */
   people: z.number().int().optional(),
+  /** gates: of `recipients`, how many a marketing send made now would leave out: at their frequency cap, and sleeping. */
+  limited: z.number().int(),
+  asleep: z.number().int(),
 });
 export type AudienceSize = z.infer<typeof audienceSizeSchema>;
 

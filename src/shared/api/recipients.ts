@@ -5,7 +5,7 @@ import { z } from "zod";
  * subscription it went to, with the person it belonged to (if any) and what its service worker
  * reported. Never endpoints or keys.
  */
-export const RECIPIENT_OUTCOMES = ["accepted", "retrying", "failed", "removed", "waiting", "expired"] as const;
+export const RECIPIENT_OUTCOMES = ["accepted", "retrying", "failed", "removed", "limited", "asleep", "waiting", "expired"] as const;
 export type RecipientOutcome = (typeof RECIPIENT_OUTCOMES)[number];
 
 export const RECIPIENTS_PAGE_SIZE = 100;

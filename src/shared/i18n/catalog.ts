@@ -29,10 +29,11 @@ import subscriberImport from "./pt-BR/import.json" with { type: "json" };
 import feeds from "./pt-BR/feeds.json" with { type: "json" };
 import privacy from "./pt-BR/privacy.json" with { type: "json" };
 import engagement from "./pt-BR/engagement.json" with { type: "json" };
+import deliveryRules from "./pt-BR/delivery-rules.json" with { type: "json" };
 
 export const LOCALE = "pt-BR";
 
-export const ptBR = { bell, app, errors, sw, cli, dashboard, api, notifications, hygiene, notices, preferences, channels, embed, subscribers, results, sites, people, segments, webhooks, templates, audit, "local-time": localTime, "site-keys": siteKeys, "import": subscriberImport, feeds, privacy, engagement } as const;
+export const ptBR = { bell, app, errors, sw, cli, dashboard, api, notifications, hygiene, notices, preferences, channels, embed, subscribers, results, sites, people, segments, webhooks, templates, audit, "local-time": localTime, "site-keys": siteKeys, "import": subscriberImport, feeds, privacy, engagement, "delivery-rules": deliveryRules } as const;
 
 export type Namespace = keyof typeof ptBR;
 

@@ -15,6 +15,7 @@ import { templates } from "./0012-templates.js";
 import { segmentKeys } from "./0013-segment-keys.js";
 import { fullNotification } from "./0014-full-notification.js";
 import { trustAndKeys } from "./0015-trust-and-keys.js";
+import { deliveryGates } from "./0016-delivery-gates.js";
 import { localTime } from "./0017-local-time.js";
 import { engagement } from "./0018-engagement.js";
 import { consent } from "./0019-consent.js";
@@ -43,6 +44,7 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: SinoMi
   ["0013-segment-keys", segmentKeys],
   ["0014-full-notification", fullNotification],
   ["0015-trust-and-keys", trustAndKeys],
+  ["0016-delivery-gates", deliveryGates],
   ["0017-local-time", localTime],
   ["0018-engagement", engagement],
   ["0019-consent", consent],

@@ -78,7 +78,7 @@ for (const dialect of DIALECTS) {
         audience: { type: "all" },
         status: expect.stringMatching(/^(queued|sending|completed)$/),
         sendAt: null,
-        counts: { queued: 20, accepted: expect.any(Number), retrying: 0, failed: 0, removed: 0 },
+        counts: { queued: 20, accepted: expect.any(Number), retrying: 0, failed: 0, removed: 0, limited: 0, asleep: 0 },
       });
       const id = Number(res.body.notification.id);
       const done = await waitForSend(() => server.delivery.getSend(id));
@@ -277,11 +277,13 @@ for (const dialect of DIALECTS) {
       const rows = [[subs[0], obras], [subs[1], obras], [subs[2], obras], [subs[2], eventos], [subs[3], eventos]];
       await db.insertInto("subscription_channels").values(rows.map(([subscription, channel]) => ({ subscription_id: subscription!, channel_id: channel! }))).execute();
 
-      expect((await publisher.get("/api/v1/audience")).body).toEqual({ recipients: 20, channels: [], sites: [] });
+      expect((await publisher.get("/api/v1/audience")).body).toEqual({ recipients: 20, channels: [], sites: [], limited: 0, asleep: 0 });
       expect((await publisher.get("/api/v1/audience?channels=eventos,obras")).body).toEqual({
         recipients: 4,
         channels: [{ slug: "eventos", name: "Eventos" }, { slug: "obras", name: "Obras" }],
         sites: [],
+        limited: 0,
+        asleep: 0,
       });
       expect((await publisher.get("/api/v1/audience?channels=obras")).body.recipients).toBe(3);
       expect(await publisher.get("/api/v1/audience?channels=obras,antigo")).toMatchObject({ status: 400, body: errorOf("channel_not_found", "channels") });
@@ -306,6 +308,8 @@ for (const dialect of DIALECTS) {
         recipients: 6,
         channels: [{ slug: "vagas", name: "Vagas" }],
         sites: [{ id: b, origin: "https://b.exemplo.com.br" }, { id: a, origin: "https://a.exemplo.com.br" }],
+        limited: 0,
+        asleep: 0,
       });
       const audiences: [string, unknown, number][] = [
         [`sites=${a}`, { type: "all", sites: [a] }, 5],

@@ -208,10 +208,12 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
       }
       const [recipients, known] = await Promise.all([
         deps.repositories.notifications.countTargets(audience, users),
-        siteIds.length === 0 ? [] : sites.listPlain(),
+        sites.listPlain(),
       ]);
       const chosen = siteIds.map((id) => known.find((site) => String(site.id) === id)).filter((site) => site !== undefined);
-      const size = presentAudienceSize(recipients, resolved.channels, chosen, publicOrigin);
+      // gates: how many a marketing send made now would leave out (at their cap, sleeping).
+      const gated = deps.engagement === undefined ? undefined : await deps.repositories.deliveryGates.countGated(audience, users ?? [], deps.engagement, new Map(known.map((site) => [site.id, site.frequencyCap])), deps.now());
+      const size = presentAudienceSize(recipients, resolved.channels, chosen, publicOrigin, gated);
       return users === undefined ? size : { ...size, people: users.length };
     },
   );

@@ -22,6 +22,7 @@ import { formatSegment } from "../../../shared/segments/format.js";
 import type { SavedSegmentsRepository } from "../../../store/saved-segments-repository.js";
 import type { SegmentAudience } from "../../../store/segment-audience.js";
 import { segmentTreeOf } from "../saved-segments/segment-expression.js";
+import { checkExempt } from "./delivery-gates.js";
 
 /** A send request after its schema: from POST /notifications or from the quick publish. */
 export interface PublishRequest {
@@ -45,6 +46,9 @@ export interface PublishRequest {
   readonly badge?: string | undefined;
   readonly appBadge?: number | undefined;
   readonly data?: unknown;
+  /** gates: admin only (checked in `publish` and the edit route). */
+  readonly exempt?: boolean | undefined;
+  readonly reengagement?: boolean | undefined;
 }
 
 export interface PublishDeps extends AudienceDeps {
@@ -123,6 +127,7 @@ export function checkIdempotencyKey(value: string | string[] | undefined): strin
  * transaction (the same key again replays the first answer).
  */
 export async function publish(deps: PublishDeps, principal: Principal, request: PublishRequest, idempotencyKey: string | undefined, route: string): Promise<PublishAnswer> {
+  checkExempt(principal, request.exempt); // gates
   const input = await toSendInput(deps, request, deps.now());
   const reach = await reachOf(deps, input);
   const present = (send: Notification): CreateNotificationResponse => ({
@@ -204,6 +209,8 @@ export async function toSendInput(deps: PublishDeps, request: PublishRequest, no
     ...(request.silent === true ? { silent: true } : {}),
     ...(request.appBadge === undefined ? {} : { appBadge: request.appBadge }),
     ...(request.data === undefined || request.data === null ? {} : { data: request.data }),
+    ...(request.exempt === true ? { exempt: true } : {}), // gates
+    ...(request.reengagement === true ? { reengagement: true } : {}),
     urgency: request.urgency,
     ttlSeconds: request.ttl,
     audience,

@@ -13,6 +13,7 @@ import { presentNotification } from "../../presenters/notification.js";
 import { requireJson } from "../../require-json.js";
 import type { Authenticator } from "../../auth/authenticator.js";
 import { toApiFailure, toSendInput, type PublishDeps, type PublishRequest } from "./publish.js";
+import { checkExempt } from "./delivery-gates.js";
 
 export interface RescheduleRouteDeps {
   readonly engine: Pick<DeliveryEngine, "getSend" | "rescheduleSend">;
@@ -54,6 +55,7 @@ export function registerRescheduleRoute(app: FastifyInstance, deps: RescheduleRo
       if (send === undefined) throw apiError("notification_not_found");
       if (send.status !== "scheduled") throw apiError("send_not_scheduled");
       const asked = merge(await requestOf(deps, send), request.body);
+      checkExempt(request.principal!, asked.exempt); // gates
       const input = await toSendInput(deps.publishDeps, asked, deps.now());
       const edited = await deps.engine.rescheduleSend(send.id, input).catch(toApiFailure);
       request.log.info({ send: edited.id, sendAt: edited.sendAt }, "scheduled send edited");
@@ -83,6 +85,8 @@ async function requestOf(deps: RescheduleRouteDeps, send: Notification): Promise
     ...(send.silent ? { silent: true } : {}),
     ...(send.appBadge === null ? {} : { appBadge: send.appBadge }),
     ...(send.data === null ? {} : { data: send.data }),
+    ...(send.exempt ? { exempt: true } : {}), // gates
+    ...(send.reengagement ? { reengagement: true } : {}),
   };
 }
 
@@ -126,5 +130,6 @@ function merge(stored: PublishRequest, edit: UpdateNotificationRequest): Publish
   if (edit.appBadge !== undefined) merged.appBadge = edit.appBadge ?? undefined;
   // `data: null` clears it; absent leaves it.
   if (edit.data !== undefined) merged.data = edit.data ?? undefined;
+  for (const flag of ["exempt", "reengagement"] as const) if (edit[flag] !== undefined) merged[flag] = edit[flag]; // gates
   return merged;
 }

@@ -13,6 +13,8 @@ export interface ConfirmDialogProps {
   open: boolean;
   title: string;
   text: string;
+  /** A second paragraph (e.g. the compose's delivery rules); nothing when empty. */
+  note?: string;
   confirmLabel: string;
   /** Red confirm button for what cannot be undone. */
   destructive?: boolean;
@@ -24,7 +26,7 @@ export interface ConfirmDialogProps {
 }
 
 /** Asks before an action; "Cancelar" has the focus, so Enter never destroys anything by accident. */
-export function ConfirmDialog({ open, title, text, confirmLabel, destructive = false, onConfirm, onClose, cancelLabel }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, title, text, note, confirmLabel, destructive = false, onConfirm, onClose, cancelLabel }: ConfirmDialogProps) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -52,7 +54,15 @@ export function ConfirmDialog({ open, title, text, confirmLabel, destructive = f
     <Dialog open={open} onClose={close} aria-labelledby="confirm-title" aria-describedby="confirm-text" maxWidth="xs" fullWidth>
       <DialogTitle id="confirm-title">{title}</DialogTitle>
       <DialogContent>
-        <DialogContentText id="confirm-text">{text}</DialogContentText>
+        <DialogContentText id="confirm-text">
+          {text}
+          {note !== undefined && note !== "" && (
+            <>
+              {" "}
+              <span data-testid="confirm-note">{note}</span>
+            </>
+          )}
+        </DialogContentText>
         {error && (
           <Alert severity="error" sx={{ mt: 2 }} role="alert">
             {error}

@@ -48,6 +48,8 @@ import { AdvancedFields } from "./AdvancedFields.js";
 import { PayloadBudgetIndicator } from "./PayloadBudgetIndicator.js";
 import { composeBudget } from "./compose-budget.js";
 import { NotificationPreview } from "./NotificationPreview.js";
+import { DeliveryRulesFields, type DeliveryRulesValue } from "./DeliveryRulesFields.js";
+import { deliveryRulesText } from "./delivery-rules-text.js";
 import { useImageProbe } from "./useImageProbe.js";
 import { SegmentAudience } from "./SegmentAudience.js";
 import { segmentAudienceOf, segmentAudienceText, segmentConfirmation, segmentConfirmTitle, segmentProblem } from "./segment-choice.js";
@@ -127,6 +129,8 @@ export function ComposePage() {
   const segmentCount = useSegmentCount(segments, toSegment && segmentChoice.source === "written" ? segmentChoice.draft : EMPTY_SEGMENT_DRAFT);
   const [peopleText, setPeopleText] = useState("");
   const [category, setCategory] = useState<NotificationCategory>("marketing");
+  // gates: re-engagement and (admins) exempt.
+  const [deliveryRules, setDeliveryRules] = useState<DeliveryRulesValue>({ reengagement: false, exempt: false });
   const [collapseKey, setCollapseKey] = useState("");
   /** Off: the send stays off the public Avisos page (a test, an internal message). */
   // Avisos: on by default, off for a send to people (it speaks to them); the operator's choice wins.
@@ -263,6 +267,8 @@ export function ComposePage() {
       const request = {
         ...toNotificationRequest(values, { timeZone, audience, collapseKey }),
         ...(audience.type === "users" ? { category } : {}),
+        ...(deliveryRules.exempt && admin ? { exempt: true } : {}), // gates
+        ...(deliveryRules.reengagement ? { reengagement: true } : {}),
       };
       if (editing !== null && kind === "send") {
         await notifications.updateNotification(editing.id, editRequestOf(request, { now: now(), keepPeople: audience.type === "users" && audience.users.length === 0 }));
@@ -310,8 +316,8 @@ export function ComposePage() {
       else if (!toPeople) setConfirming(await notifications.getAudienceSize({ channels, sites }));
       // The count of many people's subscriptions would not fit a URL: it is taken when it goes out.
       // An edit keeping its people (not shown) is counted when it goes out too.
-      else if (people.length === 0 && keptPeople !== null) setConfirming({ recipients: -1, channels: [], sites: [], people: keptPeople });
-      else if (people.length > AUDIENCE_SIZE_MAX_USERS) setConfirming({ recipients: -1, channels: [], sites: [], people: people.length });
+      else if (people.length === 0 && keptPeople !== null) setConfirming({ recipients: -1, channels: [], sites: [], people: keptPeople, limited: 0, asleep: 0 });
+      else if (people.length > AUDIENCE_SIZE_MAX_USERS) setConfirming({ recipients: -1, channels: [], sites: [], people: people.length, limited: 0, asleep: 0 });
       else setConfirming(await notifications.getAudienceSize({ channels: [], sites, users: people }));
     } catch (error) {
       setOutcome({ severity: "error", text: t("dashboard.compose.result.failed", { reason: errorText(t, error) }) });
@@ -470,6 +476,7 @@ export function ComposePage() {
                 <AudienceSelect value={channels} onChange={setChannels} />
               )}
               <SiteSelect value={sites} onChange={setSites} />
+              {!(toPeople && category === "transactional") && <DeliveryRulesFields value={deliveryRules} onChange={setDeliveryRules} admin={admin} />}
               <FormControl>
                 <FormControlLabel
                   control={<Switch name="notice" checked={publishNotice} onChange={(event) => setPublishNotice(event.target.checked)} slotProps={{ input: { "aria-describedby": "notice-hint" } }} />}
@@ -583,6 +590,7 @@ export function ComposePage() {
             ? t("dashboard.compose.confirm.laterText", { title: values.title.trim(), audience: confirmingSegment ? segmentAudienceText(t, confirmingSegment) : audienceText(t, confirming), when: formatDateTime(scheduledAt, timeZone) })
             : t("dashboard.compose.confirm.nowText", { title: values.title.trim(), audience: confirmingSegment ? segmentAudienceText(t, confirmingSegment) : audienceText(t, confirming) })
         }
+        note={deliveryRulesText(t, confirmingSegment ? null : confirming, { ...deliveryRules, exempt: deliveryRules.exempt && admin, category: toPeople ? category : "marketing" })}
         confirmLabel={editing !== null ? t("templates.edit.save") : values.when === "later" ? t("dashboard.compose.submit.later") : t("dashboard.compose.submit.now")}
         onClose={() => {
           setConfirming(null);

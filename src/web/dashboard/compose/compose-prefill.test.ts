@@ -46,7 +46,7 @@ const aSend = (overrides: Partial<Notification> = {}): Notification => ({
   createdAt: "2026-11-20T12:00:00.000Z",
   finishedAt: null,
   notice: "public",
-  counts: { queued: 0, accepted: 0, retrying: 0, failed: 0, removed: 0, waiting: 0, expired: 0 },
+  counts: { queued: 0, accepted: 0, retrying: 0, failed: 0, removed: 0, limited: 0, asleep: 0, waiting: 0, expired: 0 },
   waitingUntil: null,
   actions: [],
   renotify: false,
@@ -55,6 +55,8 @@ const aSend = (overrides: Partial<Notification> = {}): Notification => ({
   badge: null,
   appBadge: null,
   data: null,
+  exempt: false,
+  reengagement: false,
   ...overrides,
 });
 

@@ -32,7 +32,9 @@ import { RecipientsCard } from "./RecipientsCard.js";
 import { SendActions } from "./SendActions.js";
 import { fullNotificationRows } from "./full-notification-rows.js";
 
-const COUNTERS = ["queued", "accepted", "retrying", "failed", "removed"] as const;
+const COUNTERS = ["queued", "accepted", "retrying", "failed", "removed", "limited", "asleep"] as const;
+/** gates: the engagement gate's counters, labelled from the delivery rules' namespace. */
+const counterLabel = (counter: (typeof COUNTERS)[number]) => (counter === "limited" || counter === "asleep" ? `delivery-rules.counts.${counter}` : `notifications.counts.${counter}`);
 const CANCELLABLE = new Set(["scheduled", "queued", "sending"]);
 
 /** Envio: one notification, its live progress (server events, no reloads), its results, and cancel. */
@@ -160,7 +162,7 @@ function ProgressCard({ notification, live }: { notification: Notification; live
           {COUNTERS.map((counter) => (
             <Box key={counter} sx={{ p: 1.5, borderRadius: 2, bgcolor: "action.hover" }}>
               <Typography component="dt" variant="body2" color="text.secondary">
-                {t(`notifications.counts.${counter}`)}
+                {t(counterLabel(counter))}
               </Typography>
               <Typography component="dd" variant="h5" sx={{ m: 0, fontWeight: 600, fontVariantNumeric: "tabular-nums" }} data-testid={`count-${counter}`}>
                 {formatNumber(notification.counts[counter])}

@@ -19,7 +19,7 @@ import { errorText } from "../api/error-text.js";
 import { ListSkeleton } from "../components/ListSkeleton.js";
 import { formatDateTime, formatNumber } from "../format.js";
 import { personPagePath } from "../paths.js";
-import { OutcomeChip } from "../people/OutcomeChip.js";
+import { OutcomeChip, outcomeLabel } from "../people/OutcomeChip.js";
 import { useDashboardServices } from "../services.js";
 import { useCurrentUser } from "../session/session-context.js";
 
@@ -93,7 +93,7 @@ export function RecipientsCard({ notificationId }: { notificationId: string }) {
           <MenuItem value="">{t("people.recipients.any")}</MenuItem>
           {RECIPIENT_OUTCOMES.map((value) => (
             <MenuItem key={value} value={value}>
-              {t(`people.outcome.${value}`)}
+              {outcomeLabel(t, value)}
             </MenuItem>
           ))}
         </TextField>
