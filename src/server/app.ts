@@ -56,7 +56,6 @@ import { registerTemplateRoutes } from "./routes/templates/templates.js";
 import { registerSegmentQueryRoutes } from "./routes/segments/segment-queries.js";
 import { registerQuietHoursRoutes } from "./routes/engagement/quiet-hours.js";
 import { registerEngagementStatsRoutes } from "./routes/engagement/engagement-stats.js";
-import { DEFAULT_FREQUENCY_CAP, DEFAULT_SEND_WINDOW } from "../shared/api/engagement.js";
 import { PUBLIC_API_PATHS, pathOf, registerPublicCors } from "./sites/public-cors.js";
 import { createSiteRegistry } from "./sites/site-registry.js";
 import { createSitePublicKeys } from "./sites/site-public-keys.js";
@@ -277,7 +276,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: deps.config.publicUrl,
     identitySecretGraceMs: deps.config.identitySecretGraceMs,
     // The lead wires SINO_FREQUENCY_CAP / SINO_SEND_WINDOW here once the delivery gates add them.
-    delivery: { engagement: deps.repositories.engagement, deliveryDefaults: { frequencyCap: DEFAULT_FREQUENCY_CAP, sendWindow: DEFAULT_SEND_WINDOW, timeZone: deps.config.timeZone } },
+    delivery: { engagement: deps.repositories.engagement, deliveryDefaults: { frequencyCap: deps.config.engagement.frequencyCap, sendWindow: deps.config.sendWindow, timeZone: deps.config.timeZone } },
   });
   registerSiteKeyRoutes(app, { ...operatorDeps, siteKeys: deps.repositories.siteKeys, registry: siteRegistry, defaultPublicKey: deps.vapidKeys.publicKey });
   registerOrganisationRoutes(app, { ...operatorDeps, organisation: deps.repositories.organisation, publicUrl: deps.config.publicUrl });

@@ -85,12 +85,6 @@ export type EngagementResponse = z.infer<typeof engagementResponseSchema>;
 export const SUBSCRIBER_ACTIVITIES = ["active", "sleeping"] as const;
 export type SubscriberActivity = (typeof SUBSCRIBER_ACTIVITIES)[number];
 
-/**
- * The defaults of SINO_FREQUENCY_CAP and SINO_SEND_WINDOW (options owned by the delivery gates);
- * the server passes the configured values where it has them.
- */
-export const DEFAULT_FREQUENCY_CAP = 3;
-export const DEFAULT_SEND_WINDOW = "08:00-21:00";
 
 export const subscriberActivitySchema = z.object({
   lastShownAt: z.string().nullable(),
