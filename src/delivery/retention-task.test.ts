@@ -174,7 +174,7 @@ for (const dialect of DIALECTS) {
       expect(await createNotificationEventsRepository(database).countsForMany(notificationIds)).toEqual(countsBefore);
 
       // A second pass has nothing left to do and changes nothing.
-      expect(await retention().perform()).toEqual({ events: 0, recipients: 0, removals: 0, audit: 0 });
+      expect(await retention().perform()).toEqual({ events: 0, recipients: 0, removals: 0, audit: 0, consents: 0 });
       expect(await charts()).toEqual(before);
     });
 
@@ -197,8 +197,29 @@ for (const dialect of DIALECTS) {
       await seed();
       const rows = [await count("notification_events"), await count("subscription_removals"), await count("notification_recipients"), await count("audit_log")];
       const result = await createRetention({ repository: createRetentionRepository(database), clock: () => NOW, logger: SILENT, options: { eventDays: 0, removedDays: 0, auditDays: 0 } }).perform();
-      expect(result).toEqual({ events: 0, recipients: 0, removals: 0, audit: 0 });
+      expect(result).toEqual({ events: 0, recipients: 0, removals: 0, audit: 0, consents: 0 });
       expect([await count("notification_events"), await count("subscription_removals"), await count("notification_recipients"), await count("audit_log")]).toEqual(rows);
+    });
+
+    it("deletes consent records whose retention after their subscription ended is over, and only those", async () => {
+      const record = (subscriptionId: number, endedAt: number | null) => ({
+        subscription_id: subscriptionId,
+        site_id: null,
+        page_origin: "https://site.example",
+        source: "bell" as const,
+        text: "Habilitar Notificações",
+        catalogue_version: "pt-BR-test",
+        channels: "[]",
+        given_at: NOW - 400 * DAY,
+        ended_at: endedAt,
+        end_reason: endedAt === null ? null : "unsubscribed",
+      });
+      await database.db.insertInto("consent_records").values([record(900_001, NOW - 31 * DAY), record(900_002, NOW - 29 * DAY)]).execute();
+      const options = { eventDays: 0, removedDays: 0, auditDays: 0, consentDays: 30 };
+      const result = await createRetention({ repository: createRetentionRepository(database), clock: () => NOW, logger: SILENT, options }).perform();
+      expect(result.consents).toBe(1);
+      const left = await database.db.selectFrom("consent_records").select("subscription_id").where("subscription_id", ">=", 900_001).execute();
+      expect(left.map((r) => Number(r.subscription_id))).toEqual([900_002]);
     });
   });
 }

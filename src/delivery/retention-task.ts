@@ -10,6 +10,8 @@ export interface RetentionOptions {
   readonly removedDays: number;
   /** SINO_AUDIT_RETENTION_DAYS (0: keep). */
   readonly auditDays: number;
+  /** SINO_CONSENT_RETENTION_DAYS: consent records kept this long after their subscription ends (absent: kept). */
+  readonly consentDays?: number;
   /** Rows per transaction (default 500). */
   readonly batch?: number;
   /** Transactions per kind of row per pass (default 40): a backlog is worked off over several passes. */
@@ -25,6 +27,8 @@ export interface RetentionResult {
   readonly removals: number;
   /** Audit entries deleted. */
   readonly audit: number;
+  /** Consent records deleted, their retention over. */
+  readonly consents: number;
 }
 
 export interface Retention {
@@ -77,8 +81,10 @@ export function createRetention(deps: RetentionDeps): Retention {
         removals = await drain((limit) => repo.rollUpRemovals(before, limit));
       }
       if (auditDays > 0) audit = await drain((limit) => repo.purgeAudit(now - auditDays * DAY_MS, limit));
-      const result = { events, recipients, removals, audit };
-      if (events + recipients + removals + audit > 0) deps.logger.info(result, "retention");
+      deps.beat?.();
+      const consents = deps.options.consentDays === undefined ? 0 : (await repo.purgeEndedConsents(now, deps.options.consentDays)).records;
+      const result = { events, recipients, removals, audit, consents };
+      if (events + recipients + removals + audit + consents > 0) deps.logger.info(result, "retention");
       return result;
     },
   };

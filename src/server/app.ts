@@ -292,7 +292,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxSubscriptionsPerSite: deps.config.sites.maxSubscriptionsPerSite,
     maxBytes: deps.config.importMaxBytes,
   });
-  registerSubscriberRoutes(app, { ...operatorDeps, subscribers, channels, tags: deps.repositories.tags, sleepingDays: deps.config.sleepingDays });
   registerStatsRoutes(app, { ...operatorDeps, stats: deps.repositories.stats, channels, subscribers, timeZone: deps.config.timeZone });
   registerEngagementStatsRoutes(app, { ...operatorDeps, engagement: deps.repositories.engagement, sleepingDays: deps.config.sleepingDays });
   registerPeopleRoutes(app, { ...operatorDeps, people: deps.repositories.people, tags: deps.repositories.tags, publicUrl: deps.config.publicUrl });

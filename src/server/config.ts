@@ -130,6 +130,7 @@ export interface RetentionConfig {
   readonly eventDays: number;
   readonly removedDays: number;
   readonly auditDays: number;
+  readonly consentDays: number;
 }
 
 /** SINO_SUBSCRIPTION_EXPIRY_DAYS / SINO_SUBSCRIPTION_WARNING_DAYS, as the hygiene task reads them. */
@@ -618,7 +619,7 @@ function createEnvSchema(t: Translator["t"]) {
           listen: v.SINO_METRICS_LISTEN === undefined ? undefined : parseListenAddress(v.SINO_METRICS_LISTEN),
         }),
         writeQueue: v.SINO_WRITE_QUEUE,
-        retention: Object.freeze({ eventDays: v.SINO_EVENT_RETENTION_DAYS, removedDays: v.SINO_REMOVED_RETENTION_DAYS, auditDays: v.SINO_AUDIT_RETENTION_DAYS }),
+        retention: Object.freeze({ eventDays: v.SINO_EVENT_RETENTION_DAYS, removedDays: v.SINO_REMOVED_RETENTION_DAYS, auditDays: v.SINO_AUDIT_RETENTION_DAYS, consentDays: v.SINO_CONSENT_RETENTION_DAYS }),
         importMaxBytes: v.SINO_IMPORT_MAX_BYTES,
         feeds: Object.freeze({
           minIntervalSeconds: v.SINO_FEED_MIN_INTERVAL_SECONDS,

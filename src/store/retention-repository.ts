@@ -2,6 +2,7 @@ import { sql, type Kysely } from "kysely";
 import type { DatabaseHandle } from "./database.js";
 import type { NotificationEventsTable, Schema } from "./schema.js";
 import { writeTransaction } from "./write-transaction.js";
+import { purgeEndedConsents, type ConsentPurgeResult } from "./consent-records.js";
 
 /** Quarter hours: every time zone's midnight falls on one, so a bucket lies within one day anywhere. */
 export const REMOVAL_BUCKET_MS = 15 * 60_000;
@@ -23,6 +24,8 @@ export interface RetentionRepository {
   rollUpRemovals(before: number, limit: number): Promise<number>;
   /** `audit_log` entries made before `before`: deleted. */
   purgeAudit(before: number, limit: number): Promise<number>;
+  /** Consent records (and their changes) ended more than `retentionDays` ago: deleted (consent-records.ts). */
+  purgeEndedConsents(now: number, retentionDays: number): Promise<ConsentPurgeResult>;
 }
 
 const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
@@ -121,5 +124,6 @@ export function createRetentionRepository(database: DatabaseHandle): RetentionRe
     purgeRemovedSubscriptionsRecipients,
     rollUpRemovals,
     purgeAudit,
+    purgeEndedConsents: (now, retentionDays) => purgeEndedConsents(database.db, now, retentionDays),
   };
 }

@@ -9,7 +9,8 @@ import { DIALECTS } from "../../../../test/support/db.js";
 import { seedSubscriptions, waitForSend } from "../../../../test/support/delivery.js";
 import { startFakePushService, type FakePushService } from "../../../../test/support/fake-push/fake-push-service.js";
 import { loadTestTls } from "../../../../test/support/fake-push/test-tls.js";
-import { ApiClient, addUser, errorOf, setUpAdmin } from "../../../../test/support/operators.js";
+import type { ApiClient} from "../../../../test/support/operators.js";
+import { addUser, errorOf, setUpAdmin } from "../../../../test/support/operators.js";
 import { startTestServer, type TestServer } from "../../../../test/support/server.js";
 
 const NOTIFICATIONS = "/api/v1/notifications";
