@@ -103,6 +103,12 @@ for (const dialect of DIALECTS) {
       expect(await repos.engagement.quietHoursWithProof(proof)).toEqual({ outcome: "ok", quietHours: "22:00-07:00" });
       expect(await repos.engagement.setQuietHoursWithProof(proof, null)).toEqual({ outcome: "ok", quietHours: null });
       expect((await row(id)).quiet_hours).toBeNull();
+      // Each accepted change joins the consent record (LGPD); refused ones leave nothing.
+      const changes = await database.db.selectFrom("consent_changes").select(["kind", "value"]).where("subscription_id", "=", id).orderBy("id").execute();
+      expect(changes).toEqual([
+        { kind: "quiet_hours", value: JSON.stringify("22:00-07:00") },
+        { kind: "quiet_hours", value: "null" },
+      ]);
     });
 
     it("stores a site's cap, window and zone, only the fields given, and null back to the default", async () => {

@@ -6,6 +6,8 @@ import type { DatabaseHandle } from "./database.js";
 import type { Schema } from "./schema.js";
 import type { SubscriptionProof } from "./subscription-channels-repository.js";
 import { DAY_MS } from "./subscription-activity.js";
+import { recordConsentChangeIn } from "./consent-records.js";
+import { writeTransaction } from "./write-transaction.js";
 
 /** One site's split, now or on a recorded day. */
 export interface SiteSplit {
@@ -129,8 +131,14 @@ export function createEngagementRepository(database: DatabaseHandle): Engagement
     const found = await withProof(proof);
     if ("outcome" in found) return found;
     // Conditional on the auth secret read above: a browser that re-subscribed in between is not overwritten.
-    const updated = await db.updateTable("subscriptions").set({ quiet_hours: quietHours }).where("id", "=", found.id).where("auth", "=", proof.auth).executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) return { outcome: "not_found" };
+    // The change of choice joins the consent record (LGPD) in the same transaction.
+    const changed = await writeTransaction(database, async (trx) => {
+      const updated = await trx.updateTable("subscriptions").set({ quiet_hours: quietHours }).where("id", "=", found.id).where("auth", "=", proof.auth).executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 0) return false;
+      await recordConsentChangeIn(trx, found.id, "quiet_hours", quietHours, Date.now());
+      return true;
+    });
+    if (!changed) return { outcome: "not_found" };
     return { outcome: "ok", quietHours };
   }
 

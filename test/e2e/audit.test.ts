@@ -52,6 +52,7 @@ describe("the public /privacidade page", () => {
       expect(await page.getByTestId("privacy-row-events").locator("td").last().textContent()).toBe(A.privacy.rows.eventsDays.replace("{{days}}", "200"));
       expect(await page.getByTestId("privacy-row-removed").locator("td").last().textContent()).toBe(A.privacy.rows.removedDays.replace("{{days}}", "15"));
       expect(await page.getByTestId("privacy-row-audit").locator("td").last().textContent()).toBe(A.privacy.rows.auditDays.replace("{{days}}", "730"));
+      expect(await page.getByTestId("privacy-row-consent").locator("td").last().textContent()).toBe(A.privacy.rows.consentDays.replace("{{days}}", (1825).toLocaleString("pt-BR")));
       expect(await page.getByTestId("privacy-row-subscription").locator("td").last().textContent()).toBe(A.privacy.rows.subscriptionInactive.replace("{{days}}", "60"));
       expect(await axeViolations(page)).toEqual([]);
     } finally {

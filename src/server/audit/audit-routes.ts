@@ -125,6 +125,7 @@ export function registerPrivacyRoutes(app: FastifyInstance, deps: PrivacyRoutesD
         eventRetentionDays: days(deps.retention.eventDays),
         removedRetentionDays: days(deps.retention.removedDays),
         auditRetentionDays: days(deps.retention.auditDays),
+        consentRetentionDays: days(deps.retention.consentDays),
         inactiveSubscriptionDays: days(deps.expiryDays),
         organisationName: organisation.name,
       };

@@ -185,7 +185,7 @@ for (const dialect of DIALECTS) {
     it("serves the retention periods the /privacidade page lists, publicly", async () => {
       const res = await new ApiClient(client()).get("/api/v1/privacy");
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ eventRetentionDays: 395, removedRetentionDays: 30, auditRetentionDays: 730, inactiveSubscriptionDays: 60, organisationName: null });
+      expect(res.body).toEqual({ eventRetentionDays: 395, removedRetentionDays: 30, auditRetentionDays: 730, consentRetentionDays: 1825, inactiveSubscriptionDays: 60, organisationName: null });
     });
   });
 }
@@ -195,7 +195,7 @@ describe("GET /privacy follows the running configuration", () => {
     const server = await startTestServer({ env: { SINO_EVENT_RETENTION_DAYS: "90", SINO_REMOVED_RETENTION_DAYS: "0", SINO_AUDIT_RETENTION_DAYS: "365", SINO_SUBSCRIPTION_EXPIRY_DAYS: "0" } });
     try {
       const res = await new ApiClient({ url: server.url, origin: server.url }).get("/api/v1/privacy");
-      expect(res.body).toEqual({ eventRetentionDays: 90, removedRetentionDays: null, auditRetentionDays: 365, inactiveSubscriptionDays: null, organisationName: null });
+      expect(res.body).toEqual({ eventRetentionDays: 90, removedRetentionDays: null, auditRetentionDays: 365, consentRetentionDays: 1825, inactiveSubscriptionDays: null, organisationName: null });
     } finally {
       await server.close();
     }

@@ -70,6 +70,8 @@ export const privacyResponseSchema = z.object({
   removedRetentionDays: z.number().int().nullable(),
   /** Days an operator action stays in the audit log; null: forever. */
   auditRetentionDays: z.number().int().nullable(),
+  /** Days a consent record is kept after its subscription ends (proof of consent, LGPD art. 8); null: forever. */
+  consentRetentionDays: z.number().int().nullable(),
   /** Days without a visit after which a subscription is removed (hygiene); null: never. */
   inactiveSubscriptionDays: z.number().int().nullable(),
   /** The organisation's name, when set. */

@@ -53,6 +53,7 @@ export function PrivacyPage() {
           },
           { id: "events", what: t("audit.privacy.rows.events.what"), why: t("audit.privacy.rows.events.why"), howLong: period(privacy.eventRetentionDays, "audit.privacy.rows.eventsDays") },
           { id: "removed", what: t("audit.privacy.rows.removed.what"), why: t("audit.privacy.rows.removed.why"), howLong: period(privacy.removedRetentionDays, "audit.privacy.rows.removedDays") },
+          { id: "consent", what: t("audit.privacy.rows.consent.what"), why: t("audit.privacy.rows.consent.why"), howLong: period(privacy.consentRetentionDays, "audit.privacy.rows.consentDays") },
           { id: "audit", what: t("audit.privacy.rows.audit.what"), why: t("audit.privacy.rows.audit.why"), howLong: period(privacy.auditRetentionDays, "audit.privacy.rows.auditDays") },
         ];
 
