@@ -366,7 +366,9 @@ describe("the README's quick publish examples", () => {
   it("work as written, with curl", async () => {
     const { readFileSync } = await import("node:fs");
     const readme = readFileSync("README.md", "utf8");
-    const section = readme.slice(readme.indexOf("### Publicação rápida (curl)"));
+    const start = readme.indexOf("### Publicação rápida (curl)");
+    // Up to the next heading: later sections have curl examples of their own (an import's file upload).
+    const section = readme.slice(start, readme.slice(start + 1).search(/\n#{2,3} /) + start + 1);
     const commands = section.split("\n").filter((line) => line.startsWith("curl "));
     expect(commands.length).toBeGreaterThanOrEqual(2);
     const server = await startTestServer({ env: { SINO_WORKER_EMBEDDED: "false" } });
