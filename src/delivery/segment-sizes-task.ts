@@ -78,6 +78,8 @@ export function createSegmentSizesTask(deps: SegmentSizesTaskDeps): SegmentSizes
     try {
       await engagement.recordDay(deps.clock());
     } catch (error) {
+      // A database outage is the outage observer's to log, once; anything else is this snapshot's.
+      if (deps.observers?.outage?.failed(error, "segment-sizes") === true) return;
       deps.logger.warn({ cause: error instanceof Error ? error.message : String(error) }, "engagement snapshot not recorded; trying again later");
     }
   }
