@@ -12,7 +12,8 @@ import { adminCall } from "./support/audience.js";
 import { axeViolations } from "./support/axe.js";
 
 const E = ptBR.engagement;
-const run = useAdminOnFakePush();
+// The cap and the sleeping rule are off in tests by default (test/support/server.ts): this test shows them.
+const run = useAdminOnFakePush({}, { SINO_SLEEPING_DAYS: "30", SINO_FREQUENCY_CAP: "3" });
 
 describe("engagement in the Painel", () => {
   it("shows the split, saves a site's cap and window after refusing a bad cap, and filters sleeping subscribers", async () => {

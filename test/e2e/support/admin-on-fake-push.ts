@@ -19,14 +19,15 @@ export interface AdminOnFakePush {
  * service, a SQLite test server that pushes to the fake, and an admin's browser context; all
  * closed afterAll, the admin first.
  */
-export function useAdminOnFakePush(fakeOptions: FakePushServiceOptions = {}): AdminOnFakePush {
+/** `env`: options over the test server's defaults (e.g. the sleeping rule, off in tests by default). */
+export function useAdminOnFakePush(fakeOptions: FakePushServiceOptions = {}, env: Record<string, string> = {}): AdminOnFakePush {
   const current: Partial<AdminOnFakePush> = {};
   beforeAll(async () => {
     requireBuiltWebApp();
     const [browser, fake] = await Promise.all([launchChromium(), startFakePushService(fakeOptions)]);
     current.browser = browser;
     current.fake = fake;
-    const server = await startTestServer({ dialect: "sqlite", env: FAKE_PUSH_ENV });
+    const server = await startTestServer({ dialect: "sqlite", env: { ...FAKE_PUSH_ENV, ...env } });
     current.server = server;
     current.admin = await adminContext(browser, server);
   });
