@@ -69,7 +69,10 @@ describe("the compose form's people audience", () => {
       const dialog = page.getByRole("dialog");
       await dialog.waitFor();
       expect(await dialog.getByRole("heading").textContent()).toBe("Enviar para 3 pessoas?");
-      expect(await dialog.locator("p").first().textContent()).toBe("“Seu pedido saiu para entrega” será enviada agora para 3 pessoas (3 inscrições).");
+      const confirmation = await dialog.locator("p").first().textContent();
+      expect(confirmation?.startsWith("“Seu pedido saiu para entrega” será enviada agora para 3 pessoas (3 inscrições).")).toBe(true);
+      // A transactional send says the cap and the sleeping rule do not apply to it (issue 18).
+      expect(confirmation).toContain(ptBR["delivery-rules"].compose.confirmTransactional);
       expect(await axeViolations(page)).toEqual([]);
       await dialog.getByRole("button", { name: C.submit.now }).click();
       await page.waitForURL(/\/painel\/envios\/\d+/);
