@@ -1,6 +1,5 @@
 import type { ExpressionBuilder, Expression, SqlBool } from "kysely";
-import { normalizeEndpoint } from "../push/endpoint-policy.js";
-import { constantTimeEqual } from "./constant-time.js";
+import { subscriptionByProof } from "./subscription-proof.js";
 import { toCount } from "./count.js";
 import type { DatabaseHandle } from "./database.js";
 import type { Schema } from "./schema.js";
@@ -116,10 +115,10 @@ export function createEngagementRepository(database: DatabaseHandle): Engagement
   }
 
   async function withProof(proof: SubscriptionProof): Promise<{ id: number; quietHours: string | null } | Exclude<QuietHoursResult, { outcome: "ok" }>> {
-    const row = await db.selectFrom("subscriptions").select(["id", "auth", "quiet_hours"]).where("endpoint", "=", normalizeEndpoint(proof.endpoint)).executeTakeFirst();
-    if (row === undefined) return { outcome: "not_found" };
-    if (!constantTimeEqual(row.auth, proof.auth)) return { outcome: "auth_mismatch" };
-    return { id: Number(row.id), quietHours: row.quiet_hours };
+    const found = await subscriptionByProof(db, proof);
+    if (typeof found === "string") return { outcome: found };
+    const row = await db.selectFrom("subscriptions").select("quiet_hours").where("id", "=", found.id).executeTakeFirst();
+    return row === undefined ? { outcome: "not_found" } : { id: found.id, quietHours: row.quiet_hours };
   }
 
   async function quietHoursWithProof(proof: SubscriptionProof): Promise<QuietHoursResult> {

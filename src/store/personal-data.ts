@@ -1,6 +1,5 @@
 import { sql, type Kysely, type Selectable } from "kysely";
-import { normalizeEndpoint } from "../push/endpoint-policy.js";
-import { constantTimeEqual } from "./constant-time.js";
+import { subscriptionByProof } from "./subscription-proof.js";
 import type { DatabaseHandle, Dialect } from "./database.js";
 import type { Schema, SubscriptionsTable } from "./schema.js";
 import { writeTransaction } from "./write-transaction.js";
@@ -109,10 +108,9 @@ export function createPersonalDataStore(database: DatabaseHandle): PersonalDataS
   const { db } = database;
 
   async function exportWithProof(proof: { endpoint: string; auth: string }): Promise<ProofOutcome<SubscriptionData>> {
-    const row = await db.selectFrom("subscriptions").select(["id", "auth"]).where("endpoint", "=", normalizeEndpoint(proof.endpoint)).executeTakeFirst();
-    if (row === undefined) return { outcome: "not_found" };
-    if (!constantTimeEqual(row.auth, proof.auth)) return { outcome: "auth_mismatch" };
-    const value = await readSubscriptionData(db, Number(row.id));
+    const found = await subscriptionByProof(db, proof);
+    if (typeof found === "string") return { outcome: found };
+    const value = await readSubscriptionData(db, found.id);
     return value === undefined ? { outcome: "not_found" } : { outcome: "ok", value };
   }
 
@@ -138,11 +136,10 @@ export function createPersonalDataStore(database: DatabaseHandle): PersonalDataS
 
   async function eraseWithProof(proof: { endpoint: string; auth: string }, now: number): Promise<ProofOutcome<ErasureCounts>> {
     return writeTransaction(database, async (trx): Promise<ProofOutcome<ErasureCounts>> => {
-      const row = await trx.selectFrom("subscriptions").select(["id", "auth"]).where("endpoint", "=", normalizeEndpoint(proof.endpoint)).executeTakeFirst();
-      if (row === undefined) return { outcome: "not_found" };
-      if (!constantTimeEqual(row.auth, proof.auth)) return { outcome: "auth_mismatch" };
+      const found = await subscriptionByProof(trx, proof);
+      if (typeof found === "string") return { outcome: found };
       const counts = emptyCounts();
-      await eraseSubscriptionsIn(trx, database.dialect, [Number(row.id)], "subscriber", now, counts);
+      await eraseSubscriptionsIn(trx, database.dialect, [found.id], "subscriber", now, counts);
       await logErasure(trx, "subscriber", "subscription", counts, now);
       return { outcome: "ok", value: counts };
     });

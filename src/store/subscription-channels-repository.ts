@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import { normalizeEndpoint } from "../push/endpoint-policy.js";
 import { foldForSearch } from "../shared/text/search-fold.js";
 import { constantTimeEqual } from "./constant-time.js";
+import { subscriptionByProof } from "./subscription-proof.js";
 import { recordConsentChangeIn } from "./consent-records.js";
 import type { DatabaseHandle } from "./database.js";
 import type { Schema } from "./schema.js";
@@ -52,14 +53,10 @@ export function createSubscriptionChannelsRepository(database: DatabaseHandle): 
   async function replaceIn(trx: Kysely<Schema>, { proof, slugs, max, now }: ChannelChoice): Promise<ReplaceChannelsResult> {
     const wanted = [...new Set(slugs)];
     if (wanted.length > max) return { outcome: "too_many_channels" };
-    const subscription = await trx
-      .selectFrom("subscriptions")
-      .select(["id", "auth"])
-      .where("endpoint", "=", normalizeEndpoint(proof.endpoint))
-      .executeTakeFirst();
-    if (subscription === undefined) return { outcome: "subscription_not_found" };
-    if (!constantTimeEqual(subscription.auth, proof.auth)) return { outcome: "auth_mismatch" };
-    const subscriptionId = Number(subscription.id);
+    const subscription = await subscriptionByProof(trx, proof);
+    if (subscription === "not_found") return { outcome: "subscription_not_found" };
+    if (subscription === "auth_mismatch") return { outcome: "auth_mismatch" };
+    const subscriptionId = subscription.id;
     const channels =
       wanted.length === 0
         ? []
