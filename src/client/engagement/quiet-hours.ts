@@ -2,6 +2,7 @@ import { ENGAGEMENT_ROUTES, isTimeRange } from "../../shared/api/engagement-rule
 import type { PushSubscriptionJson } from "../../shared/api/subscriptions.js";
 import { createJsonRequest } from "../http/json-request.js";
 import { ApiRequestError, toApiRequestError } from "../messaging/api-client.js";
+import embed from "../../shared/i18n/pt-BR/embed.json" with { type: "json" };
 
 /**
  * The subscriber's own quiet hours ("Não me avise entre 22h e 7h"), read and set with proof of
@@ -15,8 +16,8 @@ export interface QuietHoursClient {
   write(token: PushSubscriptionJson | null, range: string | null): Promise<string | null>;
 }
 
-const NOT_SUBSCRIBED = () => new ApiRequestError(0, "not_subscribed", "As notificações estão desligadas neste navegador: não há inscrição para guardar um horário de silêncio.");
-const INVALID = () => new ApiRequestError(0, "quiet_hours_invalid", "O horário de silêncio deve ser um intervalo HH:MM-HH:MM, como 22:00-07:00, com início e fim diferentes.");
+const NOT_SUBSCRIBED = () => new ApiRequestError(0, "not_subscribed", embed.clientErrors.quietHoursNotSubscribed);
+const INVALID = () => new ApiRequestError(0, "quiet_hours_invalid", embed.clientErrors.quietHoursInvalid);
 
 export function createQuietHoursClient(options: { baseUrl: string; fetch?: typeof fetch | undefined }): QuietHoursClient {
   const { json } = createJsonRequest({ baseUrl: options.baseUrl, fetch: options.fetch, toError: toApiRequestError });

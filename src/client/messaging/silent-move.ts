@@ -62,7 +62,7 @@ export async function moveToSiteKey(
       deps.timeoutMs,
       "pushManager.subscribe",
     );
-    deps.logger.log("Sino: a inscrição deste navegador foi migrada para a chave do site");
+    deps.logger.log("Sino: moved this browser's subscription to the site's key");
     return { subscription, previous, applicationServerKey: siteKey };
   } catch (error) {
     deps.logger.warn("Sino: could not move the subscription to the site's key", error);

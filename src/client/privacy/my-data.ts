@@ -3,6 +3,7 @@ import { API_ROUTES } from "../../shared/api/routes.js";
 import type { PushSubscriptionJson } from "../../shared/api/subscriptions.js";
 import { createJsonRequest } from "../http/json-request.js";
 import { ApiRequestError, toApiRequestError } from "../messaging/api-client.js";
+import embed from "../../shared/i18n/pt-BR/embed.json" with { type: "json" };
 
 /** What Sino keeps about this browser ("Meus dados"), as the server answers it. */
 export type MyData = MyDataResponse;
@@ -16,7 +17,7 @@ export interface MyDataDeps {
   readonly token: () => PushSubscriptionJson | null;
 }
 
-const NOT_SUBSCRIBED = new ApiRequestError(0, "not_subscribed", "As notificações estão desligadas neste navegador: o Sino não guarda dados dele.");
+const NOT_SUBSCRIBED = new ApiRequestError(0, "not_subscribed", embed.clientErrors.myDataNotSubscribed);
 
 /**
  * The subscriber's rights (LGPD Art. 18) as calls with proof of possession (endpoint + auth
