@@ -13,8 +13,16 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const mb = (bytes: number): number => Math.round(bytes / 1e5) / 10;
 
-/** Compiles the server (`tsc -p tsconfig.server.json`) so the workers run what `sino worker` runs. */
+/**
+ * Compiles the server (`tsc -p tsconfig.server.json`) so the workers run what `sino worker` runs.
+ * `SINO_BENCH_NO_BUILD=1` skips it, for runs side by side on a tree already built (on a loaded
+ * machine the build takes minutes, and two builds at once write the same files).
+ */
 export function buildServer(log: (line: string) => void): void {
+  if (process.env.SINO_BENCH_NO_BUILD === "1") {
+    log("workers:  SINO_BENCH_NO_BUILD=1: running the server as already built in dist/");
+    return;
+  }
   const started = performance.now();
   const tsc = spawnSync(process.execPath, [fileURLToPath(new URL("../node_modules/typescript/bin/tsc", import.meta.url)), "-p", "tsconfig.server.json"], {
     cwd: ROOT,
