@@ -81,8 +81,11 @@ export async function spawnWorkerProcesses(count: number, env: NodeJS.ProcessEnv
     child.once("exit", (code) => {
       if (!stopping) onEarlyExit(child.pid!, code);
     });
-    await new Promise<void>((resolve) => createInterface({ input: child.stdout! }).once("line", () => resolve()));
-    child.stdout!.resume();
+    const lines = createInterface({ input: child.stdout! });
+    await new Promise<void>((resolve) => lines.once("line", () => resolve()));
+    // What the worker logs after its start line (warnings and errors: SINO_LOG_LEVEL=warn) goes to
+    // the bench's stderr, tagged with its pid: a lost lease or a retried push explains duplicates.
+    lines.on("line", (line) => process.stderr.write(`worker ${child.pid!}: ${line}\n`));
   }
   const pids = children.map((child) => child.pid!);
   return {
