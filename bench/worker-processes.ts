@@ -13,8 +13,16 @@ import { fileURLToPath } from "node:url";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const mb = (bytes: number): number => Math.round(bytes / 1e5) / 10;
 
-/** Compiles the server (`tsc -p tsconfig.server.json`) so the workers run what `sino worker` runs. */
+/**
+ * Compiles the server (`tsc -p tsconfig.server.json`) so the workers run what `sino worker` runs.
+ * `SINO_BENCH_NO_BUILD=1` skips it, for runs side by side on a tree already built (on a loaded
+ * machine the build takes minutes, and two builds at once write the same files).
+ */
 export function buildServer(log: (line: string) => void): void {
+  if (process.env.SINO_BENCH_NO_BUILD === "1") {
+    log("workers:  SINO_BENCH_NO_BUILD=1: running the server as already built in dist/");
+    return;
+  }
   const started = performance.now();
   const tsc = spawnSync(process.execPath, [fileURLToPath(new URL("../node_modules/typescript/bin/tsc", import.meta.url)), "-p", "tsconfig.server.json"], {
     cwd: ROOT,
@@ -73,8 +81,11 @@ export async function spawnWorkerProcesses(count: number, env: NodeJS.ProcessEnv
     child.once("exit", (code) => {
       if (!stopping) onEarlyExit(child.pid!, code);
     });
-    await new Promise<void>((resolve) => createInterface({ input: child.stdout! }).once("line", () => resolve()));
-    child.stdout!.resume();
+    const lines = createInterface({ input: child.stdout! });
+    await new Promise<void>((resolve) => lines.once("line", () => resolve()));
+    // What the worker logs after its start line (warnings and errors: SINO_LOG_LEVEL=warn) goes to
+    // the bench's stderr, tagged with its pid: a lost lease or a retried push explains duplicates.
+    lines.on("line", (line) => process.stderr.write(`worker ${child.pid!}: ${line}\n`));
   }
   const pids = children.map((child) => child.pid!);
   return {

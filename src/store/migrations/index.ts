@@ -22,6 +22,7 @@ import { consent } from "./0019-consent.js";
 import { audit } from "./0020-audit.js";
 import { siteKeys } from "./0021-site-keys.js";
 import { feeds } from "./0023-feeds.js";
+import { eventCountsIndex } from "./0026-event-counts-index.js";
 
 /**
  * Every migration, in order, listed in code rather than read from a folder (Kysely's
@@ -51,4 +52,5 @@ export const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: SinoMi
   ["0020-audit", audit],
   ["0021-site-keys", siteKeys],
   ["0023-feeds", feeds],
+  ["0026-event-counts-index", eventCountsIndex],
 ];
