@@ -824,7 +824,7 @@ async function measureWebhooks(): Promise<unknown> {
 // ── 6. segments: the count on both databases and a segment send's rate (bench/segments.ts) ─────
 const segments = values["no-segments"] || workers !== undefined ? undefined : await measureSegments();
 
-// ── 6b. delivery rules: a send with caps and sleeping (and, at merge, windows) beside the same send without ─
+// ── 6b. delivery rules: a send with caps, sleeping and windows beside the same send without ─
 const deliveryGates = values["no-delivery-gates"] || workers !== undefined ? undefined : await runChildBench("delivery-gates", ["--db", "both", "--send-subs", String(N), "--rounds", String(ROUNDS)]);
 
 async function measureSegments(): Promise<unknown> {

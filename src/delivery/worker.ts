@@ -288,10 +288,12 @@ export function createWorker(deps: WorkerDeps): Worker {
         publish(await queue.expireJob(lease(owner), job));
         return;
       }
-      const listed = await queue.listTargets(job, job.cursor, options.batchSize, targetsAudience(send));
+      // gates: a capped send's range query also counts each target's recent marketing pushes.
+      const capSince = await deps.engagementGate?.capSince(send, now);
+      const listed = await queue.listTargets(job, job.cursor, options.batchSize, { ...targetsAudience(send), capSince });
       const cursor = listed.length < options.batchSize ? job.toId : listed[listed.length - 1]!.id;
       // gates: over their cap or sleeping, kept back (counted `limited` / `asleep` in the checkpoint).
-      const gated = deps.engagementGate === undefined ? undefined : await deps.engagementGate(send, listed, now);
+      const gated = deps.engagementGate === undefined ? undefined : await deps.engagementGate.check(send, listed, now);
       const open = gated?.targets ?? listed;
       // local-time gate: outside their window, targets wait (or expire) instead of being pushed now.
       const local = deps.localTime === undefined ? undefined : await deps.localTime.sort(send, open, now);

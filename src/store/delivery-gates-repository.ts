@@ -61,6 +61,26 @@ function sleepingAt(cutoff: number) {
 
 const PEOPLE_CHUNK = 500;
 
+/**
+ * The marketing pushes a subscription accepted after `since`, as a column of a query over
+ * `subscriptions`: the workers' range query selects it (`recent_marketing`) for a capped send, so
+ * the frequency cap costs the fan-out no query of its own, only one probe of the partial index
+ * `notification_recipients_accepted_recent` per row it returns. The same count as
+ * `recentMarketingCounts`, which stays for the callers that have ids rather than rows.
+ */
+export function recentMarketingCount(since: number) {
+  return (eb: ExpressionBuilder<Schema, "subscriptions">) =>
+    eb
+      .selectFrom("notification_recipients")
+      .innerJoin("notifications", "notifications.id", "notification_recipients.notification_id")
+      .select((inner) => inner.fn.countAll<number | string>().as("count"))
+      .whereRef("notification_recipients.subscription_id", "=", "subscriptions.id")
+      // Literals, not parameters: both planners match them against the partial index's predicate.
+      .where(sql<boolean>`notification_recipients.outcome = ${sql.lit("accepted")}`)
+      .where("notification_recipients.updated_at", ">", since)
+      .where(sql<boolean>`notifications.category = ${sql.lit("marketing")}`);
+}
+
 export function createDeliveryGatesRepository(database: DatabaseHandle): DeliveryGatesRepository {
   const { db } = database;
 

@@ -15,7 +15,7 @@ import {
 import type { WebhookEvent } from "../shared/api/webhook-events.js";
 import { removeSubscriptionsLogged } from "./subscription-removals.js";
 import { writeTransaction } from "./write-transaction.js";
-import { recordEngagementSkips, type EngagementSkips } from "./delivery-gates-repository.js";
+import { recentMarketingCount, recordEngagementSkips, type EngagementSkips } from "./delivery-gates-repository.js";
 import { ENGAGEMENT_COLUMNS, engagementOf, type EngagementRow } from "./engagement-columns.js";
 import { groupRetryCauses, pushServiceHost, recordRetryCauses, type RetryCauseInput } from "./retry-causes-repository.js";
 import { recordHeld, refreshWaitingUntil, WINDOW_REASON, type HeldRecipients } from "./local-time-store.js";
@@ -48,6 +48,11 @@ export interface DeliveryTarget {
   readonly lastActiveAt: number;
   /** gates: the last re-engagement push it was sent; null: none. */
   readonly reengagedAt: number | null;
+  /**
+   * gates: the marketing pushes it accepted in the frequency cap's window, when the range query
+   * was asked for them (`TargetsAudience.capSince`); undefined otherwise.
+   */
+  readonly recentMarketing?: number;
 }
 
 export interface NewRetry {
@@ -154,6 +159,11 @@ export interface TargetsAudience {
   readonly people: boolean;
   /** A `segment` send: its targets are its notification_targets rows, taken when it started. */
   readonly segment?: boolean;
+  /**
+   * gates: a capped send counts each target's marketing pushes accepted after this instant (the
+   * cap's rolling window) in the range query itself, instead of a query of its own per sub-batch.
+   */
+  readonly capSince?: number | undefined;
 }
 
 const INSERT_CHUNK = 500;
@@ -172,6 +182,7 @@ type TargetRow = {
   time_zone: string | null;
   quiet_hours: string | null;
   vapid_key_id: number | string | null;
+  recent_marketing?: number | string | null;
 } & EngagementRow;
 
 function toTarget(row: TargetRow): DeliveryTarget {
@@ -187,6 +198,7 @@ function toTarget(row: TargetRow): DeliveryTarget {
     quietHours: row.quiet_hours,
     vapidKeyId: row.vapid_key_id === null ? null : Number(row.vapid_key_id),
     ...engagementOf(row),
+    ...(row.recent_marketing === undefined ? {} : { recentMarketing: Number(row.recent_marketing ?? 0) }),
   };
 }
 
@@ -238,6 +250,7 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
     const rows = await db
       .selectFrom("subscriptions")
       .select(TARGET_COLUMNS)
+      .$if(audience?.capSince !== undefined, (qb) => qb.select((eb) => recentMarketingCount(audience!.capSince!)(eb).as("recent_marketing")))
       .where("id", ">", cursor)
       .where("id", "<=", job.toId)
       // A people send's targets are few and scattered over the whole id range (each person's

@@ -16,7 +16,16 @@ export interface GateResult {
  * once per sleeping period, for a re-engagement send — and those already at their frequency cap
  * (`limited`). Transactional and exempt sends pass untouched, with no query at all.
  */
-export type EngagementGate = (send: Notification, targets: readonly DeliveryTarget[], now: number) => Promise<GateResult>;
+export interface EngagementGate {
+  /**
+   * Where the frequency cap's window of a sub-batch of `send` starts, for the range query to
+   * count each target's recent marketing pushes in the same statement (`recentMarketing`);
+   * undefined when no cap applies to the send (transactional, exempt, or every cap off).
+   */
+  capSince(send: Notification, now: number): Promise<number | undefined>;
+  /** Splits a sub-batch: what goes on, what is kept back. No query when the targets carry their counts. */
+  check(send: Notification, targets: readonly DeliveryTarget[], now: number): Promise<GateResult>;
+}
 
 export interface EngagementGateDeps {
   readonly repository: Pick<DeliveryGatesRepository, "recentMarketingCounts">;
@@ -44,13 +53,21 @@ export function mayReengage(target: Pick<DeliveryTarget, "reengagedAt">, cutoff:
 }
 
 /**
- * The gate over one sub-batch: sleeping is decided from the range query's own columns (no
- * query); the cap with ONE query for the whole sub-batch (the marketing pushes each awake target
- * had accepted in the last 24 h), only when some target's site has a cap.
+ * The gate over one sub-batch: sleeping is decided from the range query's own columns, and the
+ * cap from the counts the range query selected beside them (`capSince`): no query of its own.
+ * Targets read without their counts (a caller that did not ask) get them in ONE query for the
+ * whole sub-batch, only when some target's site has a cap.
  */
 export function createEngagementGate(deps: EngagementGateDeps): EngagementGate {
   const { rules } = deps;
-  return async (send, targets, now) => {
+  async function capSince(send: Notification, now: number): Promise<number | undefined> {
+    if (!gatesApply(send)) return undefined;
+    if (rules.frequencyCap > 0) return now - CAP_WINDOW_MS;
+    const caps = deps.siteCaps === undefined ? undefined : await deps.siteCaps(false);
+    // Every cap off: nothing to count. A site made since the caps were read is caught by check().
+    return caps !== undefined && [...caps.values()].some((cap) => cap !== null && cap > 0) ? now - CAP_WINDOW_MS : undefined;
+  }
+  const check: EngagementGate["check"] = async (send, targets, now) => {
     if (!gatesApply(send) || targets.length === 0) return { targets };
     const sleeping = rules.sleepingDays > 0;
     const cutoff = now - rules.sleepingDays * DAY_MS;
@@ -72,12 +89,13 @@ export function createEngagementGate(deps: EngagementGateDeps): EngagementGate {
     if (caps !== undefined && awake.some((t) => !caps!.has(t.siteId))) caps = await deps.siteCaps!(true);
     const capOf = (target: DeliveryTarget) => caps?.get(target.siteId) ?? rules.frequencyCap;
     const capped = awake.filter((target) => capOf(target) > 0);
-    const counts = capped.length === 0 ? undefined : await deps.repository.recentMarketingCounts(capped.map((t) => t.id), now - CAP_WINDOW_MS);
+    const uncounted = capped.filter((target) => target.recentMarketing === undefined);
+    const counts = uncounted.length === 0 ? undefined : await deps.repository.recentMarketingCounts(uncounted.map((t) => t.id), now - CAP_WINDOW_MS);
     const pass: DeliveryTarget[] = [];
     const limited: DeliveryTarget[] = [];
     for (const target of awake) {
       const cap = capOf(target);
-      if (cap > 0 && (counts?.get(target.id) ?? 0) >= cap) {
+      if (cap > 0 && (target.recentMarketing ?? counts?.get(target.id) ?? 0) >= cap) {
         limited.push(target);
         reengaging.delete(target.id);
       } else pass.push(target);
@@ -85,6 +103,7 @@ export function createEngagementGate(deps: EngagementGateDeps): EngagementGate {
     if (limited.length === 0 && asleep.length === 0 && reengaging.size === 0) return { targets: pass };
     return { targets: pass, skips: { limited, asleep, reengaged: [...reengaging] } };
   };
+  return { capSince, check };
 }
 
 /** Sites change rarely and a send to many reads them per batch: their caps are kept a minute. */

@@ -165,13 +165,14 @@ export function ComposePage() {
     setAdvancedOpen(draft.collapseKey !== "" || draft.values.badge !== "" || draft.values.appBadge !== "" || draft.values.data !== "" || draft.values.requireInteraction || draft.values.silent);
     setPeopleText("");
     setKeptPeople(draft.people);
+    setDeliveryRules(draft.deliveryRules);
     setTouched({});
     setSubmitted(false);
     setServerErrors({});
     setExtraErrors({});
     setOutcome(null);
   };
-  const currentDraft = (): ComposeDraft => ({ values, target, channels, sites, segmentChoice, category, collapseKey, people: keptPeople });
+  const currentDraft = (): ComposeDraft => ({ values, target, channels, sites, segmentChoice, category, collapseKey, people: keptPeople, deliveryRules });
 
   // Once the source is loaded, the form starts from it (once per source: later edits stay).
   const [appliedSource, setAppliedSource] = useState<typeof source | null>(null);
@@ -374,7 +375,8 @@ export function ComposePage() {
                   key={templatesVersion}
                   value={fromTemplate?.id ?? ""}
                   onPick={(template) => {
-                    applyDraft(draftFromTemplate(template, { now: now(), timeZone }));
+                    // A template holds no delivery rules: the switches stay as they are.
+                    applyDraft({ ...draftFromTemplate(template, { now: now(), timeZone }), deliveryRules });
                     setFromTemplate(template);
                   }}
                 />

@@ -77,6 +77,15 @@ describe("compose filled from a template or a send", () => {
     expect(draftFromNotification(aSend(), "edit", CONTEXT).values).toMatchObject({ when: "later", date: "2026-11-21", time: "18:30" });
   });
 
+  it("keeps a scheduled send's re-engagement and exempt marks when editing it, not when copying it", () => {
+    const marked = aSend({ exempt: true, reengagement: true });
+    expect(draftFromNotification(marked, "edit", CONTEXT).deliveryRules).toEqual({ reengagement: true, exempt: true });
+    expect(draftFromNotification(aSend({ reengagement: true }), "edit", CONTEXT).deliveryRules).toEqual({ reengagement: true, exempt: false });
+    // A copy is a new send: the override is decided (and audited) again.
+    expect(draftFromNotification(marked, "duplicate", CONTEXT).deliveryRules).toEqual({ reengagement: false, exempt: false });
+    expect(draftFromTemplate(aTemplate(), CONTEXT).deliveryRules).toEqual({ reengagement: false, exempt: false });
+  });
+
   it("keeps a people send's count (its ids are never shown) and a written segment's expression", () => {
     expect(draftFromNotification(aSend({ audience: { type: "users", users: 12, sites: ["1"] }, category: "transactional" }), "edit", CONTEXT)).toMatchObject({
       target: "people",

@@ -25,6 +25,11 @@ export interface ComposeDraft {
    * asks for them again, and an edit keeps them unless new ones are typed.
    */
   people: number | null;
+  /**
+   * gates: a re-engagement send, and an admin's exempt one. Only an edit keeps them: a copy is a
+   * new send, and an override of the cap and the sleeping rule is decided (and audited) per send.
+   */
+  deliveryRules: { reengagement: boolean; exempt: boolean };
 }
 
 interface Context {
@@ -42,6 +47,7 @@ function blankDraft(context: Context): ComposeDraft {
     category: "marketing",
     collapseKey: "",
     people: null,
+    deliveryRules: { reengagement: false, exempt: false },
   };
 }
 
@@ -106,6 +112,7 @@ export function draftFromNotification(send: Notification, mode: "duplicate" | "e
   if (mode === "edit" && send.sendAt !== null) {
     draft = { ...draft, values: { ...draft.values, when: "later", ...epochToWallTime(Date.parse(send.sendAt), context.timeZone) } };
   }
+  if (mode === "edit") draft = { ...draft, deliveryRules: { reengagement: send.reengagement, exempt: send.exempt } };
   const audience = send.audience;
   const sites = "sites" in audience && audience.sites !== undefined ? [...audience.sites] : [];
   switch (audience.type) {
