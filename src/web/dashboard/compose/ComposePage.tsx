@@ -39,7 +39,7 @@ import { SiteSelect } from "../sites/SiteSelect.js";
 import { useDashboardServices } from "../services.js";
 import type { AudienceSize } from "../../../shared/api/notifications.js";
 import { COMPOSE_LIMITS, TTL_CHOICES, filledActions, initialComposeValues, isAllowedLink, parseAppBadge, toNotificationRequest, validateCompose } from "./compose-form.js";
-import type { ComposeErrors, ComposeField, ComposeValues } from "./compose-form.js";
+import type { ComposeErrors, ComposeField } from "./compose-form.js";
 import { ActionButtonsFields } from "./ActionButtonsFields.js";
 import { AdvancedFields } from "./AdvancedFields.js";
 import { PayloadBudgetIndicator } from "./PayloadBudgetIndicator.js";
@@ -62,6 +62,8 @@ import { SaveTemplateDialog } from "./SaveTemplateDialog.js";
 import { TemplatePicker } from "./TemplatePicker.js";
 import { composeSourceKey, useComposeSource } from "./useComposeSource.js";
 import { editRequestOf, peopleOf } from "./compose-request.js";
+import { composeFieldError, useComposeForm } from "./useComposeForm.js";
+import { ScheduleFields } from "./ScheduleFields.js";
 import { audienceText, confirmTitle, errorParams, peopleProblem, ttlChoices, ttlText } from "./compose-text.js";
 
 type Target = "subscribers" | "people" | "segment";
@@ -90,8 +92,6 @@ const ADVANCED_FIELDS: readonly ComposeField[] = ["badge", "appBadge", "data"];
 
 const FIELD_ORDER: ComposeField[] = ["title", "body", "url", "icon", "image", ...ACTION_FIELDS, ...ADVANCED_FIELDS, "date", "time"];
 
-type Outcome = { severity: "success" | "error"; text: string } | null;
-
 /** Nova notificação: the form, its live preview, a test send to this browser, and the notification itself. */
 export function ComposePage() {
   const { t } = useTranslation();
@@ -104,11 +104,9 @@ export function ComposePage() {
   const { state: source, reload: reloadSource } = useComposeSource(sourceKey);
   const navigate = useNavigate();
   const push = useThisBrowserPush();
-  const [values, setValues] = useState<ComposeValues>(() => initialComposeValues(now(), timeZone));
-  const [touched, setTouched] = useState<Partial<Record<ComposeField, boolean>>>({});
-  const [submitted, setSubmitted] = useState(false);
-  const [serverErrors, setServerErrors] = useState<Partial<Record<ComposeField, string>>>({});
-  const [outcome, setOutcome] = useState<Outcome>(null);
+  const form = useComposeForm(() => initialComposeValues(now(), timeZone));
+  const { values, outcome } = form.state;
+  const { set, touch, setOutcome } = form;
   const [busy, setBusy] = useState<"send" | "test" | null>(null);
   // What the confirmation names: the audience as the server counts it right now.
   const [confirming, setConfirming] = useState<AudienceSize | null>(null);
@@ -150,7 +148,7 @@ export function ComposePage() {
 
   /** Fills the whole form from a template or a send. */
   const applyDraft = (draft: ComposeDraft) => {
-    setValues(draft.values);
+    form.load(draft.values);
     setTarget(draft.target === "people" && !admin ? "subscribers" : draft.target);
     setChannels(draft.channels);
     setSites(draft.sites);
@@ -162,11 +160,7 @@ export function ComposePage() {
     setAdvancedOpen(draft.collapseKey !== "" || draft.values.badge !== "" || draft.values.appBadge !== "" || draft.values.data !== "" || draft.values.requireInteraction || draft.values.silent);
     setPeopleText("");
     setKeptPeople(draft.people);
-    setTouched({});
-    setSubmitted(false);
-    setServerErrors({});
     setExtraErrors({});
-    setOutcome(null);
   };
   const currentDraft = (): ComposeDraft => ({ values, target, channels, sites, segmentChoice, category, collapseKey, people: keptPeople });
 
@@ -196,24 +190,16 @@ export function ComposePage() {
 
   /** Beside each field: the server's word when it gave one, else the client rule once the field was touched (the JSON data: as it is typed). */
   const errorOf = (field: ComposeField): string | undefined => {
-    if (serverErrors[field]) return serverErrors[field];
-    const key = clientErrors[field];
-    return key && (submitted || touched[field] || field === "data") ? t(key, errorParams(field, values)) : undefined;
+    const error = composeFieldError(form.state, clientErrors, field);
+    return error === undefined ? undefined : "text" in error ? error.text : t(error.key, errorParams(field, values));
   };
-  const touch = (field: ComposeField) => setTouched((previous) => ({ ...previous, [field]: true }));
   const budget = useMemo(() => composeBudget(values, collapseKey, siteOrigin), [values, collapseKey, siteOrigin]);
-
-  const set = <K extends keyof ComposeValues>(field: K, value: ComposeValues[K]) => {
-    setValues((previous) => ({ ...previous, [field]: value }));
-    setServerErrors((previous) => ({ ...previous, [field]: undefined, ...(field === "date" ? { time: undefined } : {}) }));
-    setOutcome(null);
-  };
 
   const text = (field: "title" | "body" | "url" | "icon" | "image") => ({
     name: field,
     value: values[field],
     onChange: (event: { target: { value: string } }) => set(field, event.target.value),
-    onBlur: () => setTouched((previous) => ({ ...previous, [field]: true })),
+    onBlur: () => touch(field),
     error: errorOf(field) !== undefined,
   });
 
@@ -225,7 +211,7 @@ export function ComposePage() {
 
   /** Client rules first (focus the first bad field); true when the form may go to the server. */
   const checkForm = (forSend = true): boolean => {
-    setSubmitted(true);
+    form.markSubmitted();
     const first = FIELD_ORDER.find((field) => clientErrors[field] !== undefined);
     if (first) {
       focusField(first);
@@ -258,7 +244,7 @@ export function ComposePage() {
   const post = async (audience: NotificationAudience, kind: "send" | "test") => {
     setBusy(kind);
     setOutcome(null);
-    setServerErrors({});
+    form.setServerErrors({});
     setExtraErrors({});
     try {
       const request = {
@@ -293,7 +279,7 @@ export function ComposePage() {
         // The field is the placeholder's name, not a form field: say which one.
         setOutcome({ severity: "error", text: t("dashboard.compose.people.placeholderMissing", { name: apiField }) });
       } else if (field) {
-        setServerErrors({ [field]: errorText(t, error) });
+        form.setServerErrors({ [field]: errorText(t, error) });
         focusField(field);
       } else {
         setOutcome({ severity: "error", text: t("dashboard.compose.result.failed", { reason: errorText(t, error) }) });
@@ -506,46 +492,13 @@ export function ComposePage() {
                 onExpandedChange={setAdvancedOpen}
               />
 
-              <FormControl>
-                <FormLabel id="when-label">{t("dashboard.compose.fields.when")}</FormLabel>
-                <RadioGroup row aria-labelledby="when-label" name="when" value={values.when} onChange={(event) => set("when", event.target.value === "later" ? "later" : "now")}>
-                  <FormControlLabel value="now" control={<Radio />} label={t("dashboard.compose.when.now")} />
-                  <FormControlLabel value="later" control={<Radio />} label={t("dashboard.compose.when.later")} />
-                </RadioGroup>
-              </FormControl>
-              {values.when === "later" && (
-                <Box>
-                  <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
-                    <TextField
-                      name="date"
-                      type="date"
-                      label={t("dashboard.compose.fields.date")}
-                      value={values.date}
-                      onChange={(event) => set("date", event.target.value)}
-                      onBlur={() => setTouched((previous) => ({ ...previous, date: true }))}
-                      error={errorOf("date") !== undefined}
-                      helperText={errorOf("date")}
-                      slotProps={{ inputLabel: { shrink: true } }}
-                      fullWidth
-                    />
-                    <TextField
-                      name="time"
-                      type="time"
-                      label={t("dashboard.compose.fields.time")}
-                      value={values.time}
-                      onChange={(event) => set("time", event.target.value)}
-                      onBlur={() => setTouched((previous) => ({ ...previous, time: true }))}
-                      error={errorOf("time") !== undefined}
-                      helperText={errorOf("time")}
-                      slotProps={{ inputLabel: { shrink: true } }}
-                      fullWidth
-                    />
-                  </Stack>
-                  <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }} data-testid="schedule-summary">
-                    {scheduledAt ? t("dashboard.compose.scheduleSummary", { when: formatDateTime(scheduledAt, timeZone), zone: zoneName }) : t("dashboard.compose.scheduleZone", { zone: zoneName })}
-                  </Typography>
-                </Box>
-              )}
+              <ScheduleFields
+                values={values}
+                set={set}
+                errorOf={errorOf}
+                onBlur={touch}
+                summary={scheduledAt ? t("dashboard.compose.scheduleSummary", { when: formatDateTime(scheduledAt, timeZone), zone: zoneName }) : t("dashboard.compose.scheduleZone", { zone: zoneName })}
+              />
 
               {!previewBeside && preview}
 
