@@ -68,14 +68,6 @@ export default tseslint.config(
     },
   },
   {
-    // Issue 22, still to do: the Painel's API modules import client/http/json-request directly
-    // (createJsonRequest is on the entry now); until they move, the Painel keeps the layer rule only.
-    files: ["src/web/dashboard/**/*.ts", "src/web/dashboard/**/*.tsx"],
-    rules: {
-      "no-restricted-imports": ["error", { patterns: browserLayerPatterns("src/web", ["embed"]) }],
-    },
-  },
-  {
     files: ["src/client/**/*.ts"],
     languageOptions: { globals: { ...globals.browser, ...globals.serviceworker } },
     rules: {

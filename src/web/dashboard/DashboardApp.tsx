@@ -2,14 +2,12 @@
 import "../zod-jitless.js";
 import { Suspense, useCallback } from "react";
 import { useTranslation } from "react-i18next";
-import Alert from "@mui/material/Alert";
-import Button from "@mui/material/Button";
 import type { PublicConfig } from "../../shared/api/config.js";
 import { API_ROUTES } from "../../shared/api/routes.js";
-import { createJsonRequest } from "../../client/http/json-request.js";
-import { dashboardApiErrorFrom } from "./api/dashboard-api.js";
+import { createDashboardRequest } from "./api/dashboard-request.js";
 import { errorText } from "./api/error-text.js";
 import { FullPageProgress } from "./components/FullPageProgress.js";
+import { RetryAlert } from "./components/LoadError.js";
 import { useResource } from "./hooks/useResource.js";
 import { Route, Routes } from "react-router";
 import { DashboardLayout } from "./layout/DashboardLayout.js";
@@ -58,26 +56,13 @@ export function DashboardApp({ services }: { services?: DashboardServices }) {
   const { resource, reload } = useResource(
     useCallback(async () => {
       if (services) return services;
-      const config = await createJsonRequest({ toError: dashboardApiErrorFrom }).json<PublicConfig>("GET", API_ROUTES.config);
+      const config = await createDashboardRequest().json<PublicConfig>("GET", API_ROUTES.config);
       return createDashboardServices({ siteOrigin: window.location.origin, timeZone: config.timeZone });
     }, [services]),
   );
   if (resource.status === "loading") return <FullPageProgress />;
   if (resource.status === "error") {
-    return (
-      <Alert
-        severity="error"
-        role="alert"
-        sx={{ m: 2 }}
-        action={
-          <Button color="inherit" size="small" onClick={reload}>
-            {t("dashboard.common.retry")}
-          </Button>
-        }
-      >
-        {errorText(t, resource.error)}
-      </Alert>
-    );
+    return <RetryAlert onRetry={reload}>{errorText(t, resource.error)}</RetryAlert>;
   }
   const built = resource.data;
   return (

@@ -2,8 +2,7 @@ import { API_ROUTES, channelPath, subscriberPath } from "../../../shared/api/rou
 import type { Channel, CreateChannelRequest, UpdateChannelRequest } from "../../../shared/api/channels.js";
 import type { StatsResponse } from "../../../shared/api/stats.js";
 import type { SubscribersResponse } from "../../../shared/api/subscribers.js";
-import { createJsonRequest } from "../../../client/http/json-request.js";
-import { dashboardApiErrorFrom } from "./dashboard-api.js";
+import { createDashboardRequest, type DashboardRequestOptions } from "./dashboard-request.js";
 
 export interface SubscribersFilter {
   channel?: string | undefined;
@@ -31,8 +30,8 @@ export interface AudienceApi {
 }
 
 /** Same origin, session cookie, errors as `DashboardApiError` (like the dashboard's main client). */
-export function createAudienceApi(options: { baseUrl?: string; fetch?: typeof fetch } = {}): AudienceApi {
-  const { request, json } = createJsonRequest({ ...options, toError: dashboardApiErrorFrom });
+export function createAudienceApi(options: DashboardRequestOptions = {}): AudienceApi {
+  const { request, json } = createDashboardRequest(options);
 
   return {
     async listChannels() {

@@ -1,7 +1,6 @@
 import { API_ROUTES, tokenPath, userPath } from "../../../shared/api/routes.js";
-import { isErrorCode } from "../../../shared/errors.js";
-import { createJsonRequest, type RequestFailure } from "../../../client/http/json-request.js";
 import { DashboardApiError } from "./dashboard-api-error.js";
+import { createDashboardRequest, type DashboardRequestOptions } from "./dashboard-request.js";
 import type {
   ApiToken,
   CreatedToken,
@@ -40,8 +39,8 @@ export interface DashboardApi {
  * The dashboard's client for the operators' API, same origin, authenticated by the session cookie
  * (the browser sends Origin on every POST/PATCH/DELETE, which the server's CSRF check needs).
  */
-export function createDashboardApi(options: { baseUrl?: string; fetch?: typeof fetch } = {}): DashboardApi {
-  const { request, json } = createJsonRequest({ ...options, toError: dashboardApiErrorFrom });
+export function createDashboardApi(options: DashboardRequestOptions = {}): DashboardApi {
+  const { request, json } = createDashboardRequest(options);
 
   return {
     getSetup: () => json("GET", API_ROUTES.setup),
@@ -86,15 +85,4 @@ export function createDashboardApi(options: { baseUrl?: string; fetch?: typeof f
       await request("DELETE", tokenPath(id));
     },
   };
-}
-
-/** The dashboard clients' `toError`: the page shows its own pt-BR text when `message` is empty. */
-export function dashboardApiErrorFrom(failure: RequestFailure): DashboardApiError {
-  if (failure.kind === "network") return new DashboardApiError(0, undefined, "");
-  if (failure.error) {
-    const { code, message, field, position } = failure.error;
-    const at = typeof position === "number" && position >= 0 ? position : undefined;
-    return new DashboardApiError(failure.status, isErrorCode(code) ? code : undefined, message ?? "", field, at);
-  }
-  return new DashboardApiError(failure.status, undefined, "");
 }

@@ -1,7 +1,6 @@
 import type { CreateFeedRequest, Feed, FeedItem, FeedItemsResponse, FeedsResponse, UpdateFeedRequest } from "../../../shared/api/feeds.js";
 import { API_ROUTES, feedItemDecisionPath, feedItemsPath, feedPath } from "../../../shared/api/routes.js";
-import { createJsonRequest } from "../../../client/http/json-request.js";
-import { dashboardApiErrorFrom } from "./dashboard-api.js";
+import { createDashboardRequest, type DashboardRequestOptions } from "./dashboard-request.js";
 
 /** RSS/Atom feeds turned into sends (admin). */
 export interface FeedsApi {
@@ -16,8 +15,8 @@ export interface FeedsApi {
 }
 
 /** Same origin, session cookie, errors as `DashboardApiError` (like the dashboard's main client). */
-export function createFeedsApi(options: { baseUrl?: string; fetch?: typeof fetch } = {}): FeedsApi {
-  const { json, request } = createJsonRequest({ ...options, toError: dashboardApiErrorFrom });
+export function createFeedsApi(options: DashboardRequestOptions = {}): FeedsApi {
+  const { json, request } = createDashboardRequest(options);
   return {
     listFeeds: () => json<FeedsResponse>("GET", API_ROUTES.feeds),
     async createFeed(body) {

@@ -11,8 +11,7 @@ import type {
   Overview,
 } from "../../../shared/api/notifications.js";
 import { API_ROUTES, notificationCancelPath, notificationEventsPath, notificationNoticePath, notificationPath, notificationRetriesPath } from "../../../shared/api/routes.js";
-import { createJsonRequest } from "../../../client/http/json-request.js";
-import { dashboardApiErrorFrom } from "./dashboard-api.js";
+import { createDashboardRequest, type DashboardRequestOptions } from "./dashboard-request.js";
 
 export interface NotificationsFilter {
   query?: string | undefined;
@@ -47,9 +46,9 @@ export interface NotificationsApi {
 }
 
 /** Same origin, session cookie, errors as `DashboardApiError` (like the dashboard's main client). */
-export function createNotificationsApi(options: { baseUrl?: string; fetch?: typeof fetch } = {}): NotificationsApi {
+export function createNotificationsApi(options: DashboardRequestOptions = {}): NotificationsApi {
   const baseUrl = options.baseUrl ?? "";
-  const { json } = createJsonRequest({ ...options, toError: dashboardApiErrorFrom });
+  const { json } = createDashboardRequest(options);
 
   return {
     createNotification: (body) => json("POST", API_ROUTES.notifications, body),

@@ -1,7 +1,6 @@
 import type { Organisation, OrganisationResponse, UpdateOrganisationRequest } from "../../../shared/api/organisation.js";
 import { API_ROUTES } from "../../../shared/api/routes.js";
-import { createJsonRequest } from "../../../client/http/json-request.js";
-import { dashboardApiErrorFrom } from "./dashboard-api.js";
+import { createDashboardRequest, type DashboardRequestOptions } from "./dashboard-request.js";
 
 /** The organisation's identity (Painel → Organização): anyone reads it, admins change it. */
 export interface OrganisationApi {
@@ -9,8 +8,8 @@ export interface OrganisationApi {
   updateOrganisation(request: UpdateOrganisationRequest): Promise<Organisation>;
 }
 
-export function createOrganisationApi(options: { baseUrl?: string; fetch?: typeof fetch } = {}): OrganisationApi {
-  const { json } = createJsonRequest({ ...options, toError: dashboardApiErrorFrom });
+export function createOrganisationApi(options: DashboardRequestOptions = {}): OrganisationApi {
+  const { json } = createDashboardRequest(options);
   return {
     async getOrganisation() {
       return (await json<OrganisationResponse>("GET", API_ROUTES.organisation)).organisation;

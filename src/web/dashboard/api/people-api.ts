@@ -2,8 +2,7 @@ import type { PeopleResponse, PersonDeliveriesResponse, PersonResponse } from ".
 import type { RecipientOutcome, RecipientsResponse } from "../../../shared/api/recipients.js";
 import { API_ROUTES, notificationRecipientsPath, personNotificationsPath, personPath } from "../../../shared/api/routes.js";
 import type { Tags } from "../../../shared/api/tag-rule.js";
-import { createJsonRequest } from "../../../client/http/json-request.js";
-import { dashboardApiErrorFrom } from "./dashboard-api.js";
+import { createDashboardRequest, type DashboardRequestOptions } from "./dashboard-request.js";
 
 /** People (the host app's users) and what became of each push of a send. */
 export interface PeopleApi {
@@ -16,8 +15,8 @@ export interface PeopleApi {
 }
 
 /** Same origin, session cookie, errors as `DashboardApiError` (like the dashboard's main client). */
-export function createPeopleApi(options: { baseUrl?: string; fetch?: typeof fetch } = {}): PeopleApi {
-  const { json } = createJsonRequest({ ...options, toError: dashboardApiErrorFrom });
+export function createPeopleApi(options: DashboardRequestOptions = {}): PeopleApi {
+  const { json } = createDashboardRequest(options);
   return {
     listPeople(query) {
       return json("GET", API_ROUTES.people + queryString(query));

@@ -1,7 +1,6 @@
 import type { ErasureResponse, PersonExportResponse, SubscriptionExportResponse } from "../../../shared/api/privacy.js";
 import { API_ROUTES } from "../../../shared/api/routes.js";
-import { createJsonRequest } from "../../../client/http/json-request.js";
-import { dashboardApiErrorFrom } from "./dashboard-api.js";
+import { createDashboardRequest, type DashboardRequestOptions } from "./dashboard-request.js";
 
 /** The operator's side of LGPD (admins): export and erase by person or by subscription. */
 export interface PrivacyApi {
@@ -14,8 +13,8 @@ export interface PrivacyApi {
 const personDataPath = (userId: string) => `${API_ROUTES.privacy}/people/${encodeURIComponent(userId)}`;
 const subscriptionDataPath = (id: string) => `${API_ROUTES.privacy}/subscriptions/${encodeURIComponent(id)}`;
 
-export function createPrivacyApi(options: { baseUrl?: string; fetch?: typeof fetch } = {}): PrivacyApi {
-  const { json } = createJsonRequest({ ...options, toError: dashboardApiErrorFrom });
+export function createPrivacyApi(options: DashboardRequestOptions = {}): PrivacyApi {
+  const { json } = createDashboardRequest(options);
   return {
     exportPerson: (userId) => json("GET", personDataPath(userId)),
     async erasePerson(userId) {

@@ -2,8 +2,7 @@ import type { SegmentTagKinds } from "../../../shared/segments/tree.js";
 import type { SegmentCountResponse, SegmentExplainResponse } from "../../../shared/api/segments.js";
 import type { CreateSegmentRequest, SavedSegment, SavedSegmentDetail, SavedSegmentDetailResponse, SavedSegmentResponse, SavedSegmentsResponse, UpdateSegmentRequest } from "../../../shared/api/saved-segments.js";
 import { API_ROUTES, segmentPath } from "../../../shared/api/routes.js";
-import { createJsonRequest } from "../../../client/http/json-request.js";
-import { dashboardApiErrorFrom } from "./dashboard-api.js";
+import { createDashboardRequest, type DashboardRequestOptions } from "./dashboard-request.js";
 
 // The shapes of the answers, under the names the Painel uses.
 export type { SegmentCountResponse as SegmentCount, SegmentExplainResponse as SegmentExplanation, ExplainNode } from "../../../shared/api/segments.js";
@@ -27,14 +26,14 @@ export interface SegmentsApi {
 const SEGMENTS = API_ROUTES.segments;
 
 /** Same origin, session cookie, errors as `DashboardApiError` (like the dashboard's main client). */
-export function createSegmentsApi(options: { baseUrl?: string; fetch?: typeof fetch } = {}): SegmentsApi {
+export function createSegmentsApi(options: DashboardRequestOptions = {}): SegmentsApi {
   // The live count is cancelled as the text changes: the abort signal goes through a wrapped fetch.
   const baseFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
-  const { json, request } = createJsonRequest({ ...options, toError: dashboardApiErrorFrom });
+  const { json, request } = createDashboardRequest(options);
   return {
     count(expression, tagKinds, signal) {
       if (signal === undefined) return json("POST", API_ROUTES.segmentsCount, { expression, tagKinds });
-      const signalled = createJsonRequest({ ...options, fetch: (input, init) => baseFetch(input, { ...init, signal }), toError: dashboardApiErrorFrom });
+      const signalled = createDashboardRequest({ ...options, fetch: (input, init) => baseFetch(input, { ...init, signal }) });
       return signalled.json("POST", API_ROUTES.segmentsCount, { expression, tagKinds });
     },
     explain(source, target) {

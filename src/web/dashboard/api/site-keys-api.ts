@@ -1,6 +1,5 @@
 import { siteVapidKeyPath, type SetSiteKeyRequest, type SetSiteKeyResponse, type SiteKeys, type SiteKeysResponse } from "../../../shared/api/site-keys.js";
-import { createJsonRequest } from "../../../client/http/json-request.js";
-import { dashboardApiErrorFrom } from "./dashboard-api.js";
+import { createDashboardRequest, type DashboardRequestOptions } from "./dashboard-request.js";
 
 /** A site's VAPID keys (admin): read them (public keys only), choose or rotate them. */
 export interface SiteKeysApi {
@@ -8,8 +7,8 @@ export interface SiteKeysApi {
   setSiteKey(siteId: string, request: SetSiteKeyRequest): Promise<SetSiteKeyResponse>;
 }
 
-export function createSiteKeysApi(options: { baseUrl?: string; fetch?: typeof fetch } = {}): SiteKeysApi {
-  const { json } = createJsonRequest({ ...options, toError: dashboardApiErrorFrom });
+export function createSiteKeysApi(options: DashboardRequestOptions = {}): SiteKeysApi {
+  const { json } = createDashboardRequest(options);
   return {
     async getSiteKeys(siteId) {
       return (await json<SiteKeysResponse>("GET", siteVapidKeyPath(siteId))).keys;

@@ -1,7 +1,6 @@
 import { API_ROUTES, siteIdentitySecretPath, sitePath } from "../../../shared/api/routes.js";
 import type { CreateSiteRequest, DeleteSiteResponse, IdentitySecretResponse, Site, SitesResponse, UpdateSiteRequest } from "../../../shared/api/sites.js";
-import { createJsonRequest } from "../../../client/http/json-request.js";
-import { dashboardApiErrorFrom } from "./dashboard-api.js";
+import { createDashboardRequest, type DashboardRequestOptions } from "./dashboard-request.js";
 
 /** Sites: the origins allowed to collect subscribers with the embedded bell. */
 export interface SitesApi {
@@ -15,8 +14,8 @@ export interface SitesApi {
 }
 
 /** Same origin, session cookie, errors as `DashboardApiError` (like the dashboard's main client). */
-export function createSitesApi(options: { baseUrl?: string; fetch?: typeof fetch } = {}): SitesApi {
-  const { json } = createJsonRequest({ ...options, toError: dashboardApiErrorFrom });
+export function createSitesApi(options: DashboardRequestOptions = {}): SitesApi {
+  const { json } = createDashboardRequest(options);
   return {
     listSites() {
       return json<SitesResponse>("GET", API_ROUTES.sites);

@@ -1,7 +1,6 @@
 import type { CreateTemplateRequest, Template, TemplateResponse, TemplatesResponse, UpdateTemplateRequest } from "../../../shared/api/templates.js";
 import { API_ROUTES, templatePath } from "../../../shared/api/routes.js";
-import { createJsonRequest } from "../../../client/http/json-request.js";
-import { dashboardApiErrorFrom } from "./dashboard-api.js";
+import { createDashboardRequest, type DashboardRequestOptions } from "./dashboard-request.js";
 
 export type { Template, TemplateAudience } from "../../../shared/api/templates.js";
 
@@ -15,8 +14,8 @@ export interface TemplatesApi {
 }
 
 /** Same origin, session cookie, errors as `DashboardApiError` (like the dashboard's main client). */
-export function createTemplatesApi(options: { baseUrl?: string; fetch?: typeof fetch } = {}): TemplatesApi {
-  const { json, request } = createJsonRequest({ ...options, toError: dashboardApiErrorFrom });
+export function createTemplatesApi(options: DashboardRequestOptions = {}): TemplatesApi {
+  const { json, request } = createDashboardRequest(options);
   return {
     async listTemplates() {
       return (await json<TemplatesResponse>("GET", API_ROUTES.templates)).templates;

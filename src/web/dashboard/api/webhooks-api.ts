@@ -8,8 +8,7 @@ import type {
   WebhookSecretResponse,
   WebhooksResponse,
 } from "../../../shared/api/webhooks.js";
-import { createJsonRequest } from "../../../client/http/json-request.js";
-import { dashboardApiErrorFrom } from "./dashboard-api.js";
+import { createDashboardRequest, type DashboardRequestOptions } from "./dashboard-request.js";
 
 /** Outbound webhooks (admin). */
 export interface WebhooksApi {
@@ -23,8 +22,8 @@ export interface WebhooksApi {
 }
 
 /** Same origin, session cookie, errors as `DashboardApiError` (like the dashboard's main client). */
-export function createWebhooksApi(options: { baseUrl?: string; fetch?: typeof fetch } = {}): WebhooksApi {
-  const { json, request } = createJsonRequest({ ...options, toError: dashboardApiErrorFrom });
+export function createWebhooksApi(options: DashboardRequestOptions = {}): WebhooksApi {
+  const { json, request } = createDashboardRequest(options);
   return {
     async listWebhooks() {
       return (await json<WebhooksResponse>("GET", API_ROUTES.webhooks)).webhooks;

@@ -1,7 +1,6 @@
-import { createJsonRequest } from "../../../client/http/json-request.js";
+import { createDashboardRequest, type DashboardRequestOptions } from "../api/dashboard-request.js";
 import type { AuditResponse, PrivacyResponse } from "../../../shared/api/audit.js";
 import { API_ROUTES } from "../../../shared/api/routes.js";
-import { dashboardApiErrorFrom } from "../api/dashboard-api.js";
 
 export interface AuditFilters {
   /** `user:<id>`, `token:<id>`, `anonymous`, or "" for anyone. */
@@ -28,8 +27,8 @@ export function auditQuery(filters: AuditFilters, toInstant: (day: string, nextD
 }
 
 /** Auditoria (admin): read the log; the CSV is a plain link. */
-export function createAuditApi(options: { baseUrl?: string; fetch?: typeof fetch } = {}) {
-  const { json } = createJsonRequest({ ...options, toError: dashboardApiErrorFrom });
+export function createAuditApi(options: DashboardRequestOptions = {}) {
+  const { json } = createDashboardRequest(options);
   return {
     list: (query: string) => json<AuditResponse>("GET", `${API_ROUTES.audit}${query}`),
     privacy: () => json<PrivacyResponse>("GET", API_ROUTES.privacy),

@@ -1,19 +1,15 @@
 import { useState } from "react";
-import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import Alert from "@mui/material/Alert";
-import Button from "@mui/material/Button";
 import Checkbox from "@mui/material/Checkbox";
 import Dialog from "@mui/material/Dialog";
-import DialogActions from "@mui/material/DialogActions";
-import DialogContent from "@mui/material/DialogContent";
-import DialogTitle from "@mui/material/DialogTitle";
 import FormControlLabel from "@mui/material/FormControlLabel";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import type { Channel } from "../../../shared/api/channels.js";
 import { errorText } from "../api/error-text.js";
 import { isDashboardApiError } from "../api/dashboard-api-error.js";
+import { DialogForm } from "../components/FormDialog.js";
+import { FormError } from "../components/FormFields.js";
 import { CHANNEL_FIELD_LIMITS, suggestSlug, validateChannelForm } from "./channel-form.js";
 import type { ChannelFormErrors, ChannelFormValues } from "./channel-form.js";
 import { useDashboardServices } from "../services.js";
@@ -43,8 +39,7 @@ function ChannelForm({ editing, onClose, onSaved }: { editing: Channel | null; o
   const [serverError, setServerError] = useState<{ field?: string; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const found = validateChannelForm(values, creating);
     setErrors(found);
     setServerError(null);
@@ -79,72 +74,64 @@ function ChannelForm({ editing, onClose, onSaved }: { editing: Channel | null; o
   };
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate>
-      <DialogTitle id="channel-dialog-title">{creating ? t("channels.createTitle") : t("channels.editTitle", { name: editing.name })}</DialogTitle>
-      <DialogContent>
-        <Stack spacing={2.5} sx={{ pt: 1 }}>
-          <TextField
-            label={t("channels.fields.name")}
-            value={values.name}
-            required
-            autoFocus
-            onChange={(event) => {
-              const name = event.target.value;
-              const slugFollows = creating && !slugTouched;
-              setValues((v) => ({ ...v, name, slug: slugFollows ? suggestSlug(name) : v.slug }));
-              if (slugFollows) clearErrors("name", "slug");
-              else clearErrors("name");
-            }}
-            error={fieldError("name") !== undefined}
-            helperText={fieldError("name")}
-            slotProps={{ htmlInput: { maxLength: CHANNEL_FIELD_LIMITS.name } }}
-          />
-          <TextField
-            label={t("channels.fields.slug")}
-            value={values.slug}
-            required={creating}
-            disabled={!creating}
-            onChange={(event) => {
-              setSlugTouched(true);
-              setValues((v) => ({ ...v, slug: event.target.value.trim() }));
-              clearErrors("slug");
-            }}
-            error={fieldError("slug") !== undefined}
-            helperText={fieldError("slug") ?? t("channels.fields.slugHint", { example: values.slug || "obras" })}
-            slotProps={{ htmlInput: { maxLength: CHANNEL_FIELD_LIMITS.slug, autoCapitalize: "none", spellCheck: false } }}
-          />
-          <TextField
-            label={t("channels.fields.description")}
-            value={values.description}
-            multiline
-            minRows={2}
-            onChange={(event) => {
-              setValues((v) => ({ ...v, description: event.target.value }));
-              clearErrors("description");
-            }}
-            error={fieldError("description") !== undefined}
-            helperText={fieldError("description") ?? t("channels.fields.descriptionHint")}
-            slotProps={{ htmlInput: { maxLength: CHANNEL_FIELD_LIMITS.description } }}
-          />
-          <FormControlLabel
-            control={<Checkbox checked={values.isDefault} onChange={(event) => setValues((v) => ({ ...v, isDefault: event.target.checked }))} />}
-            label={t("channels.fields.isDefault")}
-          />
-          {serverError && !["slug", "name", "description"].includes(serverError.field ?? "") && (
-            <Alert severity="error" role="alert">
-              {serverError.text}
-            </Alert>
-          )}
-        </Stack>
-      </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={onClose} disabled={busy}>
-          {t("dashboard.common.cancel")}
-        </Button>
-        <Button type="submit" variant="contained" loading={busy}>
-          {creating ? t("channels.create") : t("channels.save")}
-        </Button>
-      </DialogActions>
-    </form>
+    <DialogForm
+      titleId="channel-dialog-title"
+      title={creating ? t("channels.createTitle") : t("channels.editTitle", { name: editing.name })}
+      busy={busy}
+      submitLabel={creating ? t("channels.create") : t("channels.save")}
+      onSubmit={submit}
+      onCancel={onClose}
+    >
+      <Stack spacing={2.5} sx={{ pt: 1 }}>
+        <TextField
+          label={t("channels.fields.name")}
+          value={values.name}
+          required
+          autoFocus
+          onChange={(event) => {
+            const name = event.target.value;
+            const slugFollows = creating && !slugTouched;
+            setValues((v) => ({ ...v, name, slug: slugFollows ? suggestSlug(name) : v.slug }));
+            if (slugFollows) clearErrors("name", "slug");
+            else clearErrors("name");
+          }}
+          error={fieldError("name") !== undefined}
+          helperText={fieldError("name")}
+          slotProps={{ htmlInput: { maxLength: CHANNEL_FIELD_LIMITS.name } }}
+        />
+        <TextField
+          label={t("channels.fields.slug")}
+          value={values.slug}
+          required={creating}
+          disabled={!creating}
+          onChange={(event) => {
+            setSlugTouched(true);
+            setValues((v) => ({ ...v, slug: event.target.value.trim() }));
+            clearErrors("slug");
+          }}
+          error={fieldError("slug") !== undefined}
+          helperText={fieldError("slug") ?? t("channels.fields.slugHint", { example: values.slug || "obras" })}
+          slotProps={{ htmlInput: { maxLength: CHANNEL_FIELD_LIMITS.slug, autoCapitalize: "none", spellCheck: false } }}
+        />
+        <TextField
+          label={t("channels.fields.description")}
+          value={values.description}
+          multiline
+          minRows={2}
+          onChange={(event) => {
+            setValues((v) => ({ ...v, description: event.target.value }));
+            clearErrors("description");
+          }}
+          error={fieldError("description") !== undefined}
+          helperText={fieldError("description") ?? t("channels.fields.descriptionHint")}
+          slotProps={{ htmlInput: { maxLength: CHANNEL_FIELD_LIMITS.description } }}
+        />
+        <FormControlLabel
+          control={<Checkbox checked={values.isDefault} onChange={(event) => setValues((v) => ({ ...v, isDefault: event.target.checked }))} />}
+          label={t("channels.fields.isDefault")}
+        />
+        <FormError error={serverError && !["slug", "name", "description"].includes(serverError.field ?? "") ? serverError.text : null} />
+      </Stack>
+    </DialogForm>
   );
 }

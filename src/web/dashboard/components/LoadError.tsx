@@ -1,4 +1,5 @@
 import { useEffect } from "react";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
@@ -18,6 +19,12 @@ export function LoadError({ error, onRetry }: { error: unknown; onRetry: () => v
   useEffect(() => {
     if (sessionEnded) reload();
   }, [sessionEnded, reload]);
+  return <RetryAlert onRetry={onRetry}>{t("dashboard.common.loadFailed", { reason: errorText(t, error) })}</RetryAlert>;
+}
+
+/** What failed to load, and a way to try again; also for the Painel's start, before any session exists. */
+export function RetryAlert({ onRetry, children }: { onRetry: () => void; children: ReactNode }) {
+  const { t } = useTranslation();
   return (
     <Alert
       severity="error"
@@ -29,7 +36,7 @@ export function LoadError({ error, onRetry }: { error: unknown; onRetry: () => v
         </Button>
       }
     >
-      {t("dashboard.common.loadFailed", { reason: errorText(t, error) })}
+      {children}
     </Alert>
   );
 }

@@ -24,11 +24,8 @@ import type { Theme } from "@mui/material/styles";
 import SendOutlined from "@mui/icons-material/SendOutlined";
 import ScheduleSend from "@mui/icons-material/ScheduleSend";
 import PhonelinkRing from "@mui/icons-material/PhonelinkRing";
-import { AUDIENCE_SIZE_MAX_USERS, NOTIFICATION_CATEGORIES, NOTIFICATION_LIMITS, NOTIFICATION_URGENCIES } from "../../../shared/api/notifications.js";
-import type { CreateNotificationRequest, NotificationAudience, NotificationCategory, NotificationUrgency } from "../../../shared/api/notifications.js";
-import type { UpdateNotificationRequest } from "../../../shared/api/notification-edit.js";
-import { PAYLOAD_LIMITS } from "../../../shared/api/notification-payload.js";
-import { isValidUserId } from "../../../shared/api/user-id.js";
+import { AUDIENCE_SIZE_MAX_USERS, NOTIFICATION_CATEGORIES, NOTIFICATION_URGENCIES } from "../../../shared/api/notifications.js";
+import type { NotificationAudience, NotificationCategory, NotificationUrgency } from "../../../shared/api/notifications.js";
 import { useCurrentUser } from "../session/session-context.js";
 import { useThisBrowserPush } from "../../hooks/useThisBrowserPush.js";
 import { errorText } from "../api/error-text.js";
@@ -41,8 +38,8 @@ import { AudienceSelect } from "../channels/AudienceSelect.js";
 import { SiteSelect } from "../sites/SiteSelect.js";
 import { useDashboardServices } from "../services.js";
 import type { AudienceSize } from "../../../shared/api/notifications.js";
-import { COMPOSE_LIMITS, TTL_CHOICES, filledActions, initialComposeValues, isAllowedLink, parseAppBadge, parseData, toNotificationRequest, validateCompose } from "./compose-form.js";
-import type { ComposeErrors, ComposeField, ComposeValues } from "./compose-form.js";
+import { COMPOSE_LIMITS, TTL_CHOICES, filledActions, initialComposeValues, isAllowedLink, parseAppBadge, toNotificationRequest, validateCompose } from "./compose-form.js";
+import type { ComposeErrors, ComposeField } from "./compose-form.js";
 import { ActionButtonsFields } from "./ActionButtonsFields.js";
 import { AdvancedFields } from "./AdvancedFields.js";
 import { PayloadBudgetIndicator } from "./PayloadBudgetIndicator.js";
@@ -64,6 +61,12 @@ import { ComposeSourceNotice } from "./ComposeSourceNotice.js";
 import { SaveTemplateDialog } from "./SaveTemplateDialog.js";
 import { TemplatePicker } from "./TemplatePicker.js";
 import { composeSourceKey, useComposeSource } from "./useComposeSource.js";
+import { editRequestOf, peopleOf } from "./compose-request.js";
+import { composeFieldError, useComposeForm } from "./useComposeForm.js";
+import { ScheduleFields } from "./ScheduleFields.js";
+import { audienceText, confirmTitle, errorParams, peopleProblem, ttlChoices, ttlText } from "./compose-text.js";
+
+type Target = "subscribers" | "people" | "segment";
 
 /** Server field names (the notifications API) → the form's fields. */
 const SERVER_FIELDS: Record<string, ComposeField | "people" | "collapseKey"> = {
@@ -87,13 +90,7 @@ const SERVER_FIELDS: Record<string, ComposeField | "people" | "collapseKey"> = {
 const ACTION_FIELDS: readonly ComposeField[] = ["actions.0.label", "actions.0.url", "actions.1.label", "actions.1.url"];
 const ADVANCED_FIELDS: readonly ComposeField[] = ["badge", "appBadge", "data"];
 
-/** The ids typed one per line, each once; blank lines are ignored and each line's edges trimmed. */
-function peopleOf(text: string): string[] {
-  return [...new Set(text.split("\n").map((line) => line.trim()).filter((line) => line !== ""))];
-}
 const FIELD_ORDER: ComposeField[] = ["title", "body", "url", "icon", "image", ...ACTION_FIELDS, ...ADVANCED_FIELDS, "date", "time"];
-
-type Outcome = { severity: "success" | "error"; text: string } | null;
 
 /** Nova notificação: the form, its live preview, a test send to this browser, and the notification itself. */
 export function ComposePage() {
@@ -107,11 +104,9 @@ export function ComposePage() {
   const { state: source, reload: reloadSource } = useComposeSource(sourceKey);
   const navigate = useNavigate();
   const push = useThisBrowserPush();
-  const [values, setValues] = useState<ComposeValues>(() => initialComposeValues(now(), timeZone));
-  const [touched, setTouched] = useState<Partial<Record<ComposeField, boolean>>>({});
-  const [submitted, setSubmitted] = useState(false);
-  const [serverErrors, setServerErrors] = useState<Partial<Record<ComposeField, string>>>({});
-  const [outcome, setOutcome] = useState<Outcome>(null);
+  const form = useComposeForm(() => initialComposeValues(now(), timeZone));
+  const { values, outcome } = form.state;
+  const { set, touch, setOutcome } = form;
   const [busy, setBusy] = useState<"send" | "test" | null>(null);
   // What the confirmation names: the audience as the server counts it right now.
   const [confirming, setConfirming] = useState<AudienceSize | null>(null);
@@ -153,7 +148,7 @@ export function ComposePage() {
 
   /** Fills the whole form from a template or a send. */
   const applyDraft = (draft: ComposeDraft) => {
-    setValues(draft.values);
+    form.load(draft.values);
     setTarget(draft.target === "people" && !admin ? "subscribers" : draft.target);
     setChannels(draft.channels);
     setSites(draft.sites);
@@ -166,11 +161,7 @@ export function ComposePage() {
     setPeopleText("");
     setKeptPeople(draft.people);
     setDeliveryRules(draft.deliveryRules);
-    setTouched({});
-    setSubmitted(false);
-    setServerErrors({});
     setExtraErrors({});
-    setOutcome(null);
   };
   const currentDraft = (): ComposeDraft => ({ values, target, channels, sites, segmentChoice, category, collapseKey, people: keptPeople, deliveryRules });
 
@@ -200,24 +191,16 @@ export function ComposePage() {
 
   /** Beside each field: the server's word when it gave one, else the client rule once the field was touched (the JSON data: as it is typed). */
   const errorOf = (field: ComposeField): string | undefined => {
-    if (serverErrors[field]) return serverErrors[field];
-    const key = clientErrors[field];
-    return key && (submitted || touched[field] || field === "data") ? t(key, errorParams(field, values)) : undefined;
+    const error = composeFieldError(form.state, clientErrors, field);
+    return error === undefined ? undefined : "text" in error ? error.text : t(error.key, errorParams(field, values));
   };
-  const touch = (field: ComposeField) => setTouched((previous) => ({ ...previous, [field]: true }));
   const budget = useMemo(() => composeBudget(values, collapseKey, siteOrigin), [values, collapseKey, siteOrigin]);
-
-  const set = <K extends keyof ComposeValues>(field: K, value: ComposeValues[K]) => {
-    setValues((previous) => ({ ...previous, [field]: value }));
-    setServerErrors((previous) => ({ ...previous, [field]: undefined, ...(field === "date" ? { time: undefined } : {}) }));
-    setOutcome(null);
-  };
 
   const text = (field: "title" | "body" | "url" | "icon" | "image") => ({
     name: field,
     value: values[field],
     onChange: (event: { target: { value: string } }) => set(field, event.target.value),
-    onBlur: () => setTouched((previous) => ({ ...previous, [field]: true })),
+    onBlur: () => touch(field),
     error: errorOf(field) !== undefined,
   });
 
@@ -229,7 +212,7 @@ export function ComposePage() {
 
   /** Client rules first (focus the first bad field); true when the form may go to the server. */
   const checkForm = (forSend = true): boolean => {
-    setSubmitted(true);
+    form.markSubmitted();
     const first = FIELD_ORDER.find((field) => clientErrors[field] !== undefined);
     if (first) {
       focusField(first);
@@ -262,7 +245,7 @@ export function ComposePage() {
   const post = async (audience: NotificationAudience, kind: "send" | "test") => {
     setBusy(kind);
     setOutcome(null);
-    setServerErrors({});
+    form.setServerErrors({});
     setExtraErrors({});
     try {
       const request = {
@@ -297,7 +280,7 @@ export function ComposePage() {
         // The field is the placeholder's name, not a form field: say which one.
         setOutcome({ severity: "error", text: t("dashboard.compose.people.placeholderMissing", { name: apiField }) });
       } else if (field) {
-        setServerErrors({ [field]: errorText(t, error) });
+        form.setServerErrors({ [field]: errorText(t, error) });
         focusField(field);
       } else {
         setOutcome({ severity: "error", text: t("dashboard.compose.result.failed", { reason: errorText(t, error) }) });
@@ -511,46 +494,13 @@ export function ComposePage() {
                 onExpandedChange={setAdvancedOpen}
               />
 
-              <FormControl>
-                <FormLabel id="when-label">{t("dashboard.compose.fields.when")}</FormLabel>
-                <RadioGroup row aria-labelledby="when-label" name="when" value={values.when} onChange={(event) => set("when", event.target.value === "later" ? "later" : "now")}>
-                  <FormControlLabel value="now" control={<Radio />} label={t("dashboard.compose.when.now")} />
-                  <FormControlLabel value="later" control={<Radio />} label={t("dashboard.compose.when.later")} />
-                </RadioGroup>
-              </FormControl>
-              {values.when === "later" && (
-                <Box>
-                  <Stack direction={{ xs: "column", sm: "row" }} spacing={2}>
-                    <TextField
-                      name="date"
-                      type="date"
-                      label={t("dashboard.compose.fields.date")}
-                      value={values.date}
-                      onChange={(event) => set("date", event.target.value)}
-                      onBlur={() => setTouched((previous) => ({ ...previous, date: true }))}
-                      error={errorOf("date") !== undefined}
-                      helperText={errorOf("date")}
-                      slotProps={{ inputLabel: { shrink: true } }}
-                      fullWidth
-                    />
-                    <TextField
-                      name="time"
-                      type="time"
-                      label={t("dashboard.compose.fields.time")}
-                      value={values.time}
-                      onChange={(event) => set("time", event.target.value)}
-                      onBlur={() => setTouched((previous) => ({ ...previous, time: true }))}
-                      error={errorOf("time") !== undefined}
-                      helperText={errorOf("time")}
-                      slotProps={{ inputLabel: { shrink: true } }}
-                      fullWidth
-                    />
-                  </Stack>
-                  <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }} data-testid="schedule-summary">
-                    {scheduledAt ? t("dashboard.compose.scheduleSummary", { when: formatDateTime(scheduledAt, timeZone), zone: zoneName }) : t("dashboard.compose.scheduleZone", { zone: zoneName })}
-                  </Typography>
-                </Box>
-              )}
+              <ScheduleFields
+                values={values}
+                set={set}
+                errorOf={errorOf}
+                onBlur={touch}
+                summary={scheduledAt ? t("dashboard.compose.scheduleSummary", { when: formatDateTime(scheduledAt, timeZone), zone: zoneName }) : t("dashboard.compose.scheduleZone", { zone: zoneName })}
+              />
 
               {!previewBeside && preview}
 
@@ -628,107 +578,3 @@ export function ComposePage() {
     </>
   );
 }
-
-/**
- * The edit of a scheduled send as PATCH takes it: the whole form (cleared fields as null), "now"
- * as this moment, and a people send's audience left out when no new ids were typed (the server
- * keeps its people and their values).
- */
-function editRequestOf(request: CreateNotificationRequest, options: { now: number; keepPeople: boolean }): UpdateNotificationRequest {
-  const { audience, ...rest } = request;
-  return {
-    ...rest,
-    body: request.body ?? null,
-    url: request.url ?? null,
-    icon: request.icon ?? null,
-    image: request.image ?? null,
-    collapseKey: request.collapseKey ?? null,
-    actions: request.actions ?? null,
-    renotify: request.renotify === true,
-    requireInteraction: request.requireInteraction === true,
-    silent: request.silent === true,
-    badge: request.badge ?? null,
-    appBadge: request.appBadge ?? null,
-    data: request.data ?? null,
-    sendAt: request.sendAt ?? new Date(options.now).toISOString(),
-    ...(options.keepPeople || audience === undefined ? {} : { audience }),
-  };
-}
-
-type Translate = ReturnType<typeof useTranslation>["t"];
-
-/** The numbers a field's message names: its limit, and the data's size. */
-function errorParams(field: ComposeField, values: ComposeValues): Record<string, string | number> {
-  if (field === "title" || field === "body" || field === "url") return { max: COMPOSE_LIMITS[field] };
-  if (field.startsWith("actions.")) return { max: PAYLOAD_LIMITS.actionLabel };
-  if (field === "appBadge") return { max: formatNumber(PAYLOAD_LIMITS.appBadge) };
-  if (field === "data") {
-    const data = parseData(values.data);
-    return { max: formatNumber(PAYLOAD_LIMITS.dataBytes), bytes: data !== null && "bytes" in data ? formatNumber(data.bytes) : 0 };
-  }
-  return {};
-}
-
-/** The form's TTLs, plus one a template or a send made through the API set (e.g. 10 minutes). */
-function ttlChoices(current: number): number[] {
-  const choices: number[] = [...TTL_CHOICES];
-  return choices.includes(current) ? choices : [...choices, current].sort((a, b) => a - b);
-}
-
-/** "10 minutos", "2 horas", "90 segundos": a TTL the form does not offer by name. */
-function ttlText(t: Translate, seconds: number): string {
-  if (seconds > 0 && seconds % 3_600 === 0) return t("templates.ttl.hours", { count: seconds / 3_600 });
-  if (seconds > 0 && seconds % 60 === 0) return t("templates.ttl.minutes", { count: seconds / 60 });
-  return t("templates.ttl.seconds", { count: seconds });
-}
-
-/** "Obras e Eventos": names as a pt-BR list. */
-function listOf(names: readonly string[]): string {
-  return new Intl.ListFormat("pt-BR", { type: "conjunction" }).format(names);
-}
-
-const channelNames = (size: AudienceSize) => listOf(size.channels.map((channel) => channel.name));
-const siteNames = (size: AudienceSize) => listOf(size.sites.map((site) => site.origin));
-
-/** Why the typed ids cannot be sent to, or undefined. */
-function peopleProblem(t: Translate, people: readonly string[]): string | undefined {
-  if (people.length === 0) return t("dashboard.compose.people.required");
-  if (people.length > NOTIFICATION_LIMITS.users) return t("dashboard.compose.people.tooMany", { max: formatNumber(NOTIFICATION_LIMITS.users) });
-  // `boolean`, not an inferred `id is never`: isValidUserId is a type guard on unknown input.
-  const bad = people.find((id): boolean => !isValidUserId(id));
-  return bad === undefined ? undefined : t("dashboard.compose.people.invalid", { id: bad.slice(0, 40) });
-}
-
-function confirmTitle(t: Translate, when: ComposeValues["when"], size: AudienceSize | null): string {
-  if (when === "later") return t("dashboard.compose.confirm.laterTitle");
-  if (size === null) return t("dashboard.compose.confirm.nowTitle");
-  if (size.people !== undefined) return t("dashboard.compose.confirm.nowTitlePeople", { count: size.people, formatted: formatNumber(size.people) });
-  if (size.channels.length > 0) return t("dashboard.compose.confirm.nowTitleChannels", { count: size.channels.length, channels: channelNames(size) });
-  if (size.sites.length > 0) return t("dashboard.compose.confirm.nowTitleSites", { count: size.sites.length, sites: siteNames(size) });
-  return t("dashboard.compose.confirm.nowTitle");
-}
-
-/**
- * "todos os assinantes (1.250 assinantes)", "os canais Obras e Eventos (3 assinantes)", and with
- * sites chosen "quem assina o canal Obras no site https://www.exemplo.com.br (2 assinantes)".
- */
-function audienceText(t: Translate, size: AudienceSize | null): string {
-  if (size === null) return "";
-  if (size.people !== undefined) {
-    const people = t("dashboard.compose.confirm.people", { count: size.people, formatted: formatNumber(size.people) });
-    if (size.recipients < 0) return t("dashboard.compose.confirm.peopleUncounted", { people });
-    const subscriptions = t("dashboard.compose.confirm.subscriptions", { count: size.recipients, formatted: formatNumber(size.recipients) });
-    return t("dashboard.compose.confirm.peopleWithSubscriptions", { people, subscriptions });
-  }
-  const recipients = t("dashboard.compose.confirm.recipients", { count: size.recipients, formatted: formatNumber(size.recipients) });
-  if (size.sites.length > 0) {
-    const sites = siteNames(size);
-    if (size.channels.length === 0) return t("dashboard.compose.confirm.everyoneOnSites", { count: size.sites.length, sites, recipients });
-    const channels = t("dashboard.compose.confirm.channelList", { count: size.channels.length, channels: channelNames(size) });
-    return t("dashboard.compose.confirm.channelsOnSites", { count: size.sites.length, channels, sites, recipients });
-  }
-  if (size.channels.length === 0) return t("dashboard.compose.confirm.everyone", { recipients });
-  return t("dashboard.compose.confirm.channels", { count: size.channels.length, channels: channelNames(size), recipients });
-}
-
-type Target = "subscribers" | "people" | "segment";

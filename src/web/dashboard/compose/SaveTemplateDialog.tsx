@@ -1,13 +1,6 @@
 import { useState } from "react";
-import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import Alert from "@mui/material/Alert";
-import Button from "@mui/material/Button";
-import Dialog from "@mui/material/Dialog";
-import DialogActions from "@mui/material/DialogActions";
-import DialogContent from "@mui/material/DialogContent";
 import DialogContentText from "@mui/material/DialogContentText";
-import DialogTitle from "@mui/material/DialogTitle";
 import FormControlLabel from "@mui/material/FormControlLabel";
 import Radio from "@mui/material/Radio";
 import RadioGroup from "@mui/material/RadioGroup";
@@ -17,6 +10,8 @@ import { TEMPLATE_LIMITS } from "../../../shared/api/templates.js";
 import type { Template } from "../api/templates-api.js";
 import { isDashboardApiError } from "../api/dashboard-api-error.js";
 import { errorText } from "../api/error-text.js";
+import { FormDialog } from "../components/FormDialog.js";
+import { FormError } from "../components/FormFields.js";
 import { useDashboardServices } from "../services.js";
 import { templateRequestOf, type ComposeDraft } from "./compose-prefill.js";
 
@@ -58,12 +53,7 @@ export function SaveTemplateDialog({
     }
   }
 
-  const close = () => {
-    if (!busy) onClose();
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     if (name.trim() === "") return setNameError(t("templates.dialog.nameRequired"));
     setBusy(true);
     setFormError(null);
@@ -80,51 +70,33 @@ export function SaveTemplateDialog({
     }
   };
 
-  const titleId = "save-template-title";
   return (
-    <Dialog open={open} onClose={close} aria-labelledby={titleId} maxWidth="sm" fullWidth>
-      <form noValidate onSubmit={(event) => void submit(event)}>
-        <DialogTitle id={titleId}>{t("templates.dialog.title")}</DialogTitle>
-        <DialogContent>
-          <Stack spacing={2} sx={{ pt: 1 }}>
-            <DialogContentText>{draft.target === "people" || (draft.target === "segment" && draft.segmentChoice.source === "written") ? t("templates.dialog.noAudience") : t("templates.dialog.text")}</DialogContentText>
-            {formError && (
-              <Alert severity="error" role="alert">
-                {formError}
-              </Alert>
-            )}
-            {from !== null && (
-              <RadioGroup aria-label={t("templates.dialog.title")} name="templateMode" value={mode} onChange={(event) => setMode(event.target.value === "update" ? "update" : "create")}>
-                <FormControlLabel value="update" control={<Radio />} label={t("templates.dialog.update", { name: from.name })} />
-                <FormControlLabel value="create" control={<Radio />} label={t("templates.dialog.create")} />
-              </RadioGroup>
-            )}
-            <TextField
-              name="templateName"
-              label={t("templates.dialog.name")}
-              value={name}
-              onChange={(event) => {
-                setName(event.target.value);
-                setNameError(null);
-              }}
-              error={nameError !== null}
-              helperText={nameError ?? t("templates.dialog.nameHint")}
-              required
-              fullWidth
-              autoFocus
-              slotProps={{ htmlInput: { maxLength: TEMPLATE_LIMITS.name } }}
-            />
-          </Stack>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={close} disabled={busy}>
-            {t("dashboard.common.cancel")}
-          </Button>
-          <Button type="submit" variant="contained" loading={busy}>
-            {t("templates.dialog.save")}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog open={open} onClose={onClose} titleId="save-template-title" title={t("templates.dialog.title")} busy={busy} submitLabel={t("templates.dialog.save")} onSubmit={submit}>
+      <Stack spacing={2} sx={{ pt: 1 }}>
+        <DialogContentText>{draft.target === "people" || (draft.target === "segment" && draft.segmentChoice.source === "written") ? t("templates.dialog.noAudience") : t("templates.dialog.text")}</DialogContentText>
+        <FormError error={formError} />
+        {from !== null && (
+          <RadioGroup aria-label={t("templates.dialog.title")} name="templateMode" value={mode} onChange={(event) => setMode(event.target.value === "update" ? "update" : "create")}>
+            <FormControlLabel value="update" control={<Radio />} label={t("templates.dialog.update", { name: from.name })} />
+            <FormControlLabel value="create" control={<Radio />} label={t("templates.dialog.create")} />
+          </RadioGroup>
+        )}
+        <TextField
+          name="templateName"
+          label={t("templates.dialog.name")}
+          value={name}
+          onChange={(event) => {
+            setName(event.target.value);
+            setNameError(null);
+          }}
+          error={nameError !== null}
+          helperText={nameError ?? t("templates.dialog.nameHint")}
+          required
+          fullWidth
+          autoFocus
+          slotProps={{ htmlInput: { maxLength: TEMPLATE_LIMITS.name } }}
+        />
+      </Stack>
+    </FormDialog>
   );
 }

@@ -1,24 +1,18 @@
 import { useEffect, useState } from "react";
-import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import Alert from "@mui/material/Alert";
-import Button from "@mui/material/Button";
-import Dialog from "@mui/material/Dialog";
-import DialogActions from "@mui/material/DialogActions";
-import DialogContent from "@mui/material/DialogContent";
-import DialogTitle from "@mui/material/DialogTitle";
 import FormControl from "@mui/material/FormControl";
 import FormControlLabel from "@mui/material/FormControlLabel";
 import FormLabel from "@mui/material/FormLabel";
 import MenuItem from "@mui/material/MenuItem";
 import Radio from "@mui/material/Radio";
 import RadioGroup from "@mui/material/RadioGroup";
-import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import type { Channel } from "../../../shared/api/channels.js";
 import { FEED_MODES, type Feed } from "../../../shared/api/feeds.js";
 import { errorText } from "../api/error-text.js";
 import { isDashboardApiError } from "../api/dashboard-api-error.js";
+import { FormDialog } from "../components/FormDialog.js";
+import { FormFields } from "../components/FormFields.js";
 import { useDashboardServices } from "../services.js";
 
 const EVERYONE = "";
@@ -59,7 +53,6 @@ export function AddFeedDialog({
   }, [open, audience]);
 
   const close = () => {
-    if (busy) return;
     setUrl("");
     setChannel(EVERYONE);
     setMode("auto");
@@ -69,8 +62,7 @@ export function AddFeedDialog({
     onClose();
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const errors: Record<string, string> = {};
     if (url.trim() === "") errors.url = t("errors.feed_url_invalid");
     const seconds = Math.round(Number(minutes) * 60);
@@ -93,81 +85,72 @@ export function AddFeedDialog({
   };
 
   return (
-    <Dialog open={open} onClose={close} aria-labelledby="add-feed-title" maxWidth="sm" fullWidth>
-      <form noValidate onSubmit={(event) => void submit(event)}>
-        <DialogTitle id="add-feed-title">{t("feeds.form.title")}</DialogTitle>
-        <DialogContent>
-          <Stack spacing={2.5} sx={{ pt: 1 }}>
-            {formError && (
-              <Alert severity="error" role="alert">
-                {formError}
-              </Alert>
-            )}
-            <TextField
-              label={t("feeds.form.url")}
-              name="url"
-              type="url"
-              value={url}
-              onChange={(e) => {
-                setUrl(e.target.value);
-                setFieldErrors((f) => ({ ...f, url: "" }));
-              }}
-              error={Boolean(fieldErrors.url)}
-              helperText={fieldErrors.url || t("feeds.form.urlHelp")}
-              required
-              fullWidth
-              autoFocus
-              slotProps={{ htmlInput: { spellCheck: false, inputMode: "url" } }}
-            />
-            <TextField
-              select
-              label={t("feeds.form.channel")}
-              name="channel"
-              value={channel}
-              onChange={(e) => setChannel(e.target.value)}
-              error={Boolean(fieldErrors.channel)}
-              {...(fieldErrors.channel ? { helperText: fieldErrors.channel } : {})}
-              fullWidth
-            >
-              <MenuItem value={EVERYONE}>{t("feeds.page.everyone")}</MenuItem>
-              {channels.map((c) => (
-                <MenuItem key={c.id} value={c.slug}>
-                  {c.name}
-                </MenuItem>
-              ))}
-            </TextField>
-            <FormControl component="fieldset">
-              <FormLabel component="legend">{t("feeds.form.mode")}</FormLabel>
-              <RadioGroup name="mode" value={mode} onChange={(_e, value) => setMode(value as Feed["mode"])}>
-                {FEED_MODES.map((m) => (
-                  <FormControlLabel key={m} value={m} control={<Radio />} label={t(`feeds.modes.${m}`)} />
-                ))}
-              </RadioGroup>
-            </FormControl>
-            <TextField
-              label={t("feeds.form.interval")}
-              name="interval"
-              type="number"
-              value={minutes}
-              onChange={(e) => {
-                setMinutes(e.target.value);
-                setFieldErrors((f) => ({ ...f, intervalSeconds: "" }));
-              }}
-              error={Boolean(fieldErrors.intervalSeconds)}
-              helperText={fieldErrors.intervalSeconds || t("feeds.form.intervalHelp", { min: Math.ceil(minIntervalSeconds / 60) })}
-              slotProps={{ htmlInput: { min: Math.ceil(minIntervalSeconds / 60), max: 1440, step: 1 } }}
-            />
-          </Stack>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={close} disabled={busy}>
-            {t("feeds.form.cancel")}
-          </Button>
-          <Button type="submit" variant="contained" loading={busy}>
-            {t("feeds.form.submit")}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onClose={close}
+      titleId="add-feed-title"
+      title={t("feeds.form.title")}
+      busy={busy}
+      submitLabel={t("feeds.form.submit")}
+      cancelLabel={t("feeds.form.cancel")}
+      onSubmit={submit}
+    >
+      <FormFields error={formError}>
+        <TextField
+          label={t("feeds.form.url")}
+          name="url"
+          type="url"
+          value={url}
+          onChange={(e) => {
+            setUrl(e.target.value);
+            setFieldErrors((f) => ({ ...f, url: "" }));
+          }}
+          error={Boolean(fieldErrors.url)}
+          helperText={fieldErrors.url || t("feeds.form.urlHelp")}
+          required
+          fullWidth
+          autoFocus
+          slotProps={{ htmlInput: { spellCheck: false, inputMode: "url" } }}
+        />
+        <TextField
+          select
+          label={t("feeds.form.channel")}
+          name="channel"
+          value={channel}
+          onChange={(e) => setChannel(e.target.value)}
+          error={Boolean(fieldErrors.channel)}
+          {...(fieldErrors.channel ? { helperText: fieldErrors.channel } : {})}
+          fullWidth
+        >
+          <MenuItem value={EVERYONE}>{t("feeds.page.everyone")}</MenuItem>
+          {channels.map((c) => (
+            <MenuItem key={c.id} value={c.slug}>
+              {c.name}
+            </MenuItem>
+          ))}
+        </TextField>
+        <FormControl component="fieldset">
+          <FormLabel component="legend">{t("feeds.form.mode")}</FormLabel>
+          <RadioGroup name="mode" value={mode} onChange={(_e, value) => setMode(value as Feed["mode"])}>
+            {FEED_MODES.map((m) => (
+              <FormControlLabel key={m} value={m} control={<Radio />} label={t(`feeds.modes.${m}`)} />
+            ))}
+          </RadioGroup>
+        </FormControl>
+        <TextField
+          label={t("feeds.form.interval")}
+          name="interval"
+          type="number"
+          value={minutes}
+          onChange={(e) => {
+            setMinutes(e.target.value);
+            setFieldErrors((f) => ({ ...f, intervalSeconds: "" }));
+          }}
+          error={Boolean(fieldErrors.intervalSeconds)}
+          helperText={fieldErrors.intervalSeconds || t("feeds.form.intervalHelp", { min: Math.ceil(minIntervalSeconds / 60) })}
+          slotProps={{ htmlInput: { min: Math.ceil(minIntervalSeconds / 60), max: 1440, step: 1 } }}
+        />
+      </FormFields>
+    </FormDialog>
   );
 }

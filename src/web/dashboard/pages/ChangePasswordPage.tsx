@@ -1,22 +1,19 @@
 import { useState } from "react";
-import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink, useLocation, useNavigate } from "react-router";
 import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
-import Stack from "@mui/material/Stack";
 import { errorText } from "../api/error-text.js";
 import { isDashboardApiError } from "../api/dashboard-api-error.js";
 import { AuthLayout } from "../components/AuthLayout.js";
+import { FormStack } from "../components/FormStack.js";
 import { PasswordField } from "../components/PasswordField.js";
+import { useFormFields, type FieldErrors } from "../hooks/useFormFields.js";
 import { DASHBOARD_PATHS } from "../paths.js";
 import { useDashboardServices } from "../services.js";
 import { PASSWORD_MIN, checkNewPassword } from "../session/account-rules.js";
 import type { ReturnState } from "../session/RequireSession.js";
 import { useCurrentUser, useSession } from "../session/session-context.js";
-
-type Field = "currentPassword" | "newPassword" | "confirm";
-const EMPTY: Record<Field, string> = { currentPassword: "", newPassword: "", confirm: "" };
 
 /** Only paths inside the dashboard, and not this page: the return address must not loop or leave. */
 function returnPath(state: unknown): string {
@@ -36,39 +33,33 @@ export function ChangePasswordPage() {
   const session = useSession();
   const location = useLocation();
   const navigate = useNavigate();
-  const [values, setValues] = useState(EMPTY);
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const form = useFormFields({ currentPassword: "", newPassword: "", confirm: "" });
   const [formError, setFormError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
   const [busy, setBusy] = useState(false);
   const forced = user.mustChangePassword;
 
-  const set = (field: Field) => (event: { target: { value: string } }) => {
-    setValues((previous) => ({ ...previous, [field]: event.target.value }));
-    setErrors((previous) => ({ ...previous, [field]: undefined }));
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const problems: Partial<Record<Field, string>> = {};
+  const submit = async () => {
+    const { values } = form;
+    const problems: FieldErrors<keyof typeof values> = {};
     if (values.currentPassword === "") problems.currentPassword = t("dashboard.password.errors.currentRequired");
     const weak = checkNewPassword(values.newPassword);
     if (weak) problems.newPassword = t(weak, { min: PASSWORD_MIN });
     else if (values.confirm !== values.newPassword) problems.confirm = t("dashboard.password.errors.confirmMismatch");
-    setErrors(problems);
+    form.setErrors(problems);
     setFormError(null);
     setDone(false);
     if (Object.keys(problems).length > 0) return;
     setBusy(true);
     try {
       const updated = await api.changeOwnPassword({ currentPassword: values.currentPassword, newPassword: values.newPassword });
-      setValues(EMPTY);
+      form.reset();
       session.signedIn(updated);
       if (forced) await navigate(returnPath(location.state), { replace: true });
       else setDone(true);
     } catch (error) {
       const field = isDashboardApiError(error) ? error.field : undefined;
-      if (field === "currentPassword" || field === "newPassword") setErrors({ [field]: errorText(t, error) });
+      if (field === "currentPassword" || field === "newPassword") form.setErrors({ [field]: errorText(t, error) });
       else setFormError(errorText(t, error));
     } finally {
       setBusy(false);
@@ -82,12 +73,24 @@ export function ChangePasswordPage() {
 
   return (
     <AuthLayout title={forced ? t("dashboard.password.requiredTitle") : t("dashboard.password.title")} lead={forced ? t("dashboard.password.requiredLead") : t("dashboard.password.lead")}>
-      <Stack component="form" noValidate spacing={2.5} onSubmit={(event) => void submit(event)} aria-label={t("dashboard.password.title")}>
-        {formError && (
-          <Alert severity="error" role="alert">
-            {formError}
-          </Alert>
-        )}
+      <FormStack
+        onSubmit={submit}
+        error={formError}
+        busy={busy}
+        submitLabel={t("dashboard.password.submit")}
+        aria-label={t("dashboard.password.title")}
+        footer={
+          forced ? (
+            <Button onClick={() => void leave()} fullWidth>
+              {t("dashboard.password.signOut")}
+            </Button>
+          ) : (
+            <Button component={RouterLink} to={returnPath(location.state)} fullWidth>
+              {t("dashboard.password.back")}
+            </Button>
+          )
+        }
+      >
         {done && (
           <Alert severity="success" role="status" data-testid="password-changed">
             {t("dashboard.password.changed")}
@@ -97,51 +100,21 @@ export function ChangePasswordPage() {
         <input type="email" name="username" autoComplete="username" value={user.email} readOnly hidden />
         <PasswordField
           label={forced ? t("dashboard.password.temporary") : t("dashboard.password.current")}
-          name="currentPassword"
+          {...form.bind("currentPassword")}
           autoComplete="current-password"
-          value={values.currentPassword}
-          onChange={set("currentPassword")}
-          error={errors.currentPassword !== undefined}
-          helperText={errors.currentPassword}
           required
           fullWidth
           autoFocus
         />
         <PasswordField
           label={t("dashboard.password.new")}
-          name="newPassword"
+          {...form.bind("newPassword", t("dashboard.account.passwordHint", { min: PASSWORD_MIN }))}
           autoComplete="new-password"
-          value={values.newPassword}
-          onChange={set("newPassword")}
-          error={errors.newPassword !== undefined}
-          helperText={errors.newPassword ?? t("dashboard.account.passwordHint", { min: PASSWORD_MIN })}
           required
           fullWidth
         />
-        <PasswordField
-          label={t("dashboard.password.confirm")}
-          name="confirm"
-          autoComplete="new-password"
-          value={values.confirm}
-          onChange={set("confirm")}
-          error={errors.confirm !== undefined}
-          helperText={errors.confirm}
-          required
-          fullWidth
-        />
-        <Button type="submit" variant="contained" size="large" loading={busy} fullWidth>
-          {t("dashboard.password.submit")}
-        </Button>
-        {forced ? (
-          <Button onClick={() => void leave()} fullWidth>
-            {t("dashboard.password.signOut")}
-          </Button>
-        ) : (
-          <Button component={RouterLink} to={returnPath(location.state)} fullWidth>
-            {t("dashboard.password.back")}
-          </Button>
-        )}
-      </Stack>
+        <PasswordField label={t("dashboard.password.confirm")} {...form.bind("confirm")} autoComplete="new-password" required fullWidth />
+      </FormStack>
     </AuthLayout>
   );
 }

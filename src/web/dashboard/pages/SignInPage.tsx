@@ -1,13 +1,10 @@
 import { useCallback, useState } from "react";
-import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useLocation, useNavigate } from "react-router";
-import Alert from "@mui/material/Alert";
-import Button from "@mui/material/Button";
-import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import { errorText } from "../api/error-text.js";
 import { AuthLayout } from "../components/AuthLayout.js";
+import { FormStack } from "../components/FormStack.js";
 import { FullPageProgress } from "../components/FullPageProgress.js";
 import { PasswordField } from "../components/PasswordField.js";
 import { useResource } from "../hooks/useResource.js";
@@ -40,8 +37,7 @@ export function SignInPage() {
   if (setup.status === "loading") return <FullPageProgress />;
   if (setup.status === "ready" && setup.data.needed) return <Navigate to={DASHBOARD_PATHS.setup} replace />;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const emailProblem = checkSignInEmail(email);
     const errors = {
       ...(emailProblem ? { email: t(emailProblem) } : {}),
@@ -65,12 +61,7 @@ export function SignInPage() {
 
   return (
     <AuthLayout title={t("dashboard.signIn.title")} lead={t("dashboard.signIn.lead")}>
-      <Stack component="form" noValidate spacing={2.5} onSubmit={(event) => void submit(event)}>
-        {formError && (
-          <Alert severity="error" role="alert" data-testid="sign-in-error">
-            {formError}
-          </Alert>
-        )}
+      <FormStack onSubmit={submit} error={formError} errorTestId="sign-in-error" busy={busy} submitLabel={t("dashboard.signIn.submit")}>
         <TextField
           label={t("dashboard.account.email")}
           type="email"
@@ -95,10 +86,7 @@ export function SignInPage() {
           required
           fullWidth
         />
-        <Button type="submit" variant="contained" size="large" loading={busy} fullWidth>
-          {t("dashboard.signIn.submit")}
-        </Button>
-      </Stack>
+      </FormStack>
     </AuthLayout>
   );
 }

@@ -1,13 +1,8 @@
 import { useState } from "react";
-import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import Dialog from "@mui/material/Dialog";
-import DialogActions from "@mui/material/DialogActions";
-import DialogContent from "@mui/material/DialogContent";
 import DialogContentText from "@mui/material/DialogContentText";
-import DialogTitle from "@mui/material/DialogTitle";
 import IconButton from "@mui/material/IconButton";
 import List from "@mui/material/List";
 import ListItem from "@mui/material/ListItem";
@@ -17,6 +12,8 @@ import TextField from "@mui/material/TextField";
 import DeleteOutlined from "@mui/icons-material/DeleteOutlined";
 import { TAG_LIMITS, isValidTagKey, isValidTagValue, type Tags } from "../../../shared/api/tag-rule.js";
 import { errorText } from "../api/error-text.js";
+import { DialogForm } from "../components/FormDialog.js";
+import { FormError } from "../components/FormFields.js";
 import { tagText } from "./TagChips.js";
 
 export interface TagsDialogProps {
@@ -68,8 +65,7 @@ function TagsForm({ userId, tags: initial, save, onClose, onSaved }: Omit<TagsDi
     const { [name]: _removed, ...rest } = tags;
     setTags(rest);
   };
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     setFormError(null);
     setBusy(true);
     try {
@@ -82,66 +78,51 @@ function TagsForm({ userId, tags: initial, save, onClose, onSaved }: Omit<TagsDi
 
   const entries = Object.entries(tags);
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate>
-      <DialogTitle id="tags-dialog-title">{t("people.tags.dialogTitle", { userId })}</DialogTitle>
-      <DialogContent>
-        <DialogContentText sx={{ mb: 1 }}>{t("people.tags.dialogText")}</DialogContentText>
-        {entries.length === 0 ? (
-          <DialogContentText color="text.secondary">{t("people.tags.none")}</DialogContentText>
-        ) : (
-          <List dense aria-label={t("people.tags.trustedTitle")} data-testid="tags-dialog-list">
-            {entries.map(([name, v]) => (
-              <ListItem
-                key={name}
-                disableGutters
-                secondaryAction={
-                  <IconButton edge="end" onClick={() => remove(name)} aria-label={t("people.tags.removeNamed", { tag: tagText(name, v) })}>
-                    <DeleteOutlined />
-                  </IconButton>
-                }
-              >
-                <ListItemText primary={tagText(name, v)} />
-              </ListItem>
-            ))}
-          </List>
-        )}
-        <Stack direction={{ xs: "column", sm: "row" }} spacing={1} sx={{ mt: 1, alignItems: { sm: "flex-start" } }}>
-          <TextField
-            label={t("people.tags.key")}
-            value={key}
-            size="small"
-            onChange={(event) => setKey(event.target.value)}
-            error={keyError !== null}
-            helperText={keyError ?? t("people.tags.keyHint")}
-            slotProps={{ htmlInput: { maxLength: TAG_LIMITS.keyLength, autoCapitalize: "none", spellCheck: false } }}
-          />
-          <TextField
-            label={t("people.tags.value")}
-            value={value}
-            size="small"
-            onChange={(event) => setValue(event.target.value)}
-            error={valueError !== null}
-            helperText={valueError ?? t("people.tags.valueHint")}
-            slotProps={{ htmlInput: { maxLength: TAG_LIMITS.valueLength * 2 } }}
-          />
-          <Button variant="outlined" onClick={add} sx={{ mt: { sm: 0.25 } }}>
-            {t("people.tags.add")}
-          </Button>
-        </Stack>
-        {formError && (
-          <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-            {formError}
-          </Alert>
-        )}
-      </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={onClose} disabled={busy}>
-          {t("dashboard.common.cancel")}
+    <DialogForm titleId="tags-dialog-title" title={t("people.tags.dialogTitle", { userId })} busy={busy} submitLabel={t("people.tags.save")} onSubmit={submit} onCancel={onClose}>
+      <DialogContentText sx={{ mb: 1 }}>{t("people.tags.dialogText")}</DialogContentText>
+      {entries.length === 0 ? (
+        <DialogContentText color="text.secondary">{t("people.tags.none")}</DialogContentText>
+      ) : (
+        <List dense aria-label={t("people.tags.trustedTitle")} data-testid="tags-dialog-list">
+          {entries.map(([name, v]) => (
+            <ListItem
+              key={name}
+              disableGutters
+              secondaryAction={
+                <IconButton edge="end" onClick={() => remove(name)} aria-label={t("people.tags.removeNamed", { tag: tagText(name, v) })}>
+                  <DeleteOutlined />
+                </IconButton>
+              }
+            >
+              <ListItemText primary={tagText(name, v)} />
+            </ListItem>
+          ))}
+        </List>
+      )}
+      <Stack direction={{ xs: "column", sm: "row" }} spacing={1} sx={{ mt: 1, alignItems: { sm: "flex-start" } }}>
+        <TextField
+          label={t("people.tags.key")}
+          value={key}
+          size="small"
+          onChange={(event) => setKey(event.target.value)}
+          error={keyError !== null}
+          helperText={keyError ?? t("people.tags.keyHint")}
+          slotProps={{ htmlInput: { maxLength: TAG_LIMITS.keyLength, autoCapitalize: "none", spellCheck: false } }}
+        />
+        <TextField
+          label={t("people.tags.value")}
+          value={value}
+          size="small"
+          onChange={(event) => setValue(event.target.value)}
+          error={valueError !== null}
+          helperText={valueError ?? t("people.tags.valueHint")}
+          slotProps={{ htmlInput: { maxLength: TAG_LIMITS.valueLength * 2 } }}
+        />
+        <Button variant="outlined" onClick={add} sx={{ mt: { sm: 0.25 } }}>
+          {t("people.tags.add")}
         </Button>
-        <Button type="submit" variant="contained" loading={busy}>
-          {t("people.tags.save")}
-        </Button>
-      </DialogActions>
-    </form>
+      </Stack>
+      <FormError error={formError} sx={{ mt: 2 }} />
+    </DialogForm>
   );
 }

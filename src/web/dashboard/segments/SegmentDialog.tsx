@@ -1,17 +1,11 @@
 import { useState } from "react";
-import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import Alert from "@mui/material/Alert";
-import Button from "@mui/material/Button";
-import Dialog from "@mui/material/Dialog";
-import DialogActions from "@mui/material/DialogActions";
-import DialogContent from "@mui/material/DialogContent";
-import DialogTitle from "@mui/material/DialogTitle";
-import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import type { SavedSegment } from "../api/segments-api.js";
 import { isDashboardApiError } from "../api/dashboard-api-error.js";
 import { errorText } from "../api/error-text.js";
+import { FormDialog } from "../components/FormDialog.js";
+import { FormFields } from "../components/FormFields.js";
 import { useDashboardServices } from "../services.js";
 import { SegmentEditor, refusalText } from "./SegmentEditor.js";
 import { EMPTY_SEGMENT_DRAFT, SEGMENT_NAME_MAX } from "./segment-editor.js";
@@ -55,12 +49,7 @@ export function SegmentDialog({
     }
   }
 
-  const close = () => {
-    if (!busy) onClose();
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     if (name.trim() === "") return setNameError(t("segments.dialog.nameRequired"));
     if (draft.expression.trim() === "") return setFormError(t("segments.dialog.expressionRequired"));
     setBusy(true);
@@ -78,46 +67,36 @@ export function SegmentDialog({
     }
   };
 
-  const titleId = "segment-dialog-title";
   return (
-    <Dialog open={open} onClose={close} aria-labelledby={titleId} maxWidth="md" fullWidth>
-      <form noValidate onSubmit={(event) => void submit(event)}>
-        <DialogTitle id={titleId}>{segment ? t("segments.dialog.editTitle") : t("segments.dialog.createTitle")}</DialogTitle>
-        <DialogContent>
-          <Stack spacing={2.5} sx={{ pt: 1 }}>
-            {formError && (
-              <Alert severity="error" role="alert">
-                {formError}
-              </Alert>
-            )}
-            <TextField
-              name="name"
-              label={t("segments.dialog.name")}
-              value={name}
-              onChange={(event) => {
-                setName(event.target.value);
-                setNameError(null);
-              }}
-              error={nameError !== null}
-              helperText={nameError ?? t("segments.dialog.nameHint")}
-              required
-              fullWidth
-              autoFocus
-              slotProps={{ htmlInput: { maxLength: SEGMENT_NAME_MAX } }}
-            />
-            <TextField name="description" label={t("segments.dialog.description")} value={description} onChange={(event) => setDescription(event.target.value)} fullWidth multiline maxRows={3} />
-            <SegmentEditor value={draft} onChange={setDraft} count={count} />
-          </Stack>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={close} disabled={busy}>
-            {t("dashboard.common.cancel")}
-          </Button>
-          <Button type="submit" variant="contained" loading={busy}>
-            {segment ? t("segments.dialog.save") : t("segments.dialog.create")}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onClose={onClose}
+      maxWidth="md"
+      titleId="segment-dialog-title"
+      title={segment ? t("segments.dialog.editTitle") : t("segments.dialog.createTitle")}
+      busy={busy}
+      submitLabel={segment ? t("segments.dialog.save") : t("segments.dialog.create")}
+      onSubmit={submit}
+    >
+      <FormFields error={formError}>
+        <TextField
+          name="name"
+          label={t("segments.dialog.name")}
+          value={name}
+          onChange={(event) => {
+            setName(event.target.value);
+            setNameError(null);
+          }}
+          error={nameError !== null}
+          helperText={nameError ?? t("segments.dialog.nameHint")}
+          required
+          fullWidth
+          autoFocus
+          slotProps={{ htmlInput: { maxLength: SEGMENT_NAME_MAX } }}
+        />
+        <TextField name="description" label={t("segments.dialog.description")} value={description} onChange={(event) => setDescription(event.target.value)} fullWidth multiline maxRows={3} />
+        <SegmentEditor value={draft} onChange={setDraft} count={count} />
+      </FormFields>
+    </FormDialog>
   );
 }

@@ -1,5 +1,6 @@
+import type { TFunction } from "i18next";
 import type { ZodType } from "zod";
-import { emailSchema, newPasswordSchema, userNameSchema } from "../../../shared/api/users.js";
+import { PASSWORD_MIN_LENGTH, emailSchema, newPasswordSchema, userNameSchema } from "../../../shared/api/users.js";
 
 export { PASSWORD_MIN_LENGTH as PASSWORD_MIN } from "../../../shared/api/users.js";
 
@@ -22,4 +23,19 @@ export const checkNewPassword = (password: string) => check(newPasswordSchema, p
 /** Sign-in says nothing about the format: a wrong address simply does not match (as the server does). */
 export function checkSignInEmail(email: string): string | null {
   return email.trim() === "" ? "dashboard.account.errors.emailRequired" : null;
+}
+
+/**
+ * A new account (the first admin's, or one an admin creates): each failing field's pt-BR text,
+ * with the same rules the server applies.
+ */
+export function newAccountErrors(t: TFunction, values: { name: string; email: string; password: string }): Partial<Record<"name" | "email" | "password", string>> {
+  const name = checkName(values.name);
+  const email = checkEmail(values.email);
+  const password = checkNewPassword(values.password);
+  return {
+    ...(name ? { name: t(name) } : {}),
+    ...(email ? { email: t(email) } : {}),
+    ...(password ? { password: t(password, { min: PASSWORD_MIN_LENGTH }) } : {}),
+  };
 }

@@ -1,17 +1,14 @@
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Dialog from "@mui/material/Dialog";
 import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogContentText from "@mui/material/DialogContentText";
 import DialogTitle from "@mui/material/DialogTitle";
-import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
-import ContentCopyOutlined from "@mui/icons-material/ContentCopyOutlined";
 import type { IdentitySecretResponse } from "../../../shared/api/sites.js";
 import { formatDateTime } from "../format.js";
+import { CopyableCode } from "./CopyableCode.js";
 
 const HOUR_MS = 3_600_000;
 
@@ -22,25 +19,11 @@ const HOUR_MS = 3_600_000;
  */
 export function IdentitySecretDialog({ shown, timeZone, onClose }: { shown: IdentitySecretResponse | null; timeZone: string; onClose: () => void }) {
   const { t } = useTranslation();
-  const [status, setStatus] = useState<"idle" | "copied" | "failed">("idle");
   const identity = shown?.site.identity;
   const graceHours =
     identity?.previousValidUntil != null && identity.rotatedAt !== null ? Math.round((Date.parse(identity.previousValidUntil) - Date.parse(identity.rotatedAt)) / HOUR_MS) : null;
-  const copy = async () => {
-    if (shown === null) return;
-    try {
-      await navigator.clipboard.writeText(shown.secret);
-      setStatus("copied");
-    } catch {
-      setStatus("failed");
-    }
-  };
-  const close = () => {
-    setStatus("idle");
-    onClose();
-  };
   return (
-    <Dialog open={shown !== null} onClose={close} maxWidth="sm" fullWidth aria-labelledby="identity-secret-title" aria-describedby="identity-secret-lead">
+    <Dialog open={shown !== null} onClose={onClose} maxWidth="sm" fullWidth aria-labelledby="identity-secret-title" aria-describedby="identity-secret-lead">
       <DialogTitle id="identity-secret-title">{t("sites.identity.secretTitle", { origin: shown?.site.origin ?? "" })}</DialogTitle>
       {shown !== null && (
         <DialogContent>
@@ -50,24 +33,8 @@ export function IdentitySecretDialog({ shown, timeZone, onClose }: { shown: Iden
           <Typography variant="subtitle2" component="p" id="identity-secret-label">
             {t("sites.identity.secretLabel")}
           </Typography>
-          <Box
-            component="pre"
-            data-testid="identity-secret"
-            aria-labelledby="identity-secret-label"
-            tabIndex={0}
-            sx={{ m: 0, p: 1.5, bgcolor: "grey.100", borderRadius: 1, fontSize: "0.85rem", whiteSpace: "pre-wrap", wordBreak: "break-all" }}
-          >
-            <code>{shown.secret}</code>
-          </Box>
-          <Stack direction="row" spacing={1} sx={{ mt: 1, mb: 2, alignItems: "center" }}>
-            <Button size="small" variant="outlined" startIcon={<ContentCopyOutlined />} onClick={() => void copy()}>
-              {t("sites.identity.copySecret")}
-            </Button>
-            <Typography variant="body2" role="status" color={status === "failed" ? "error" : "text.secondary"}>
-              {status === "copied" ? t("sites.copied") : status === "failed" ? t("sites.copyFailed") : ""}
-            </Typography>
-          </Stack>
-          <Typography variant="body2" sx={{ mb: 1 }}>
+          <CopyableCode code={shown.secret} testId="identity-secret" labelledBy="identity-secret-label" copyLabel={t("sites.identity.copySecret")} />
+          <Typography variant="body2" sx={{ mt: 2, mb: 1 }}>
             {t("sites.identity.secretHowTo")}
           </Typography>
           {graceHours !== null && identity?.previousValidUntil != null && (
@@ -78,7 +45,7 @@ export function IdentitySecretDialog({ shown, timeZone, onClose }: { shown: Iden
         </DialogContent>
       )}
       <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button variant="contained" onClick={close}>
+        <Button variant="contained" onClick={onClose}>
           {t("sites.identity.done")}
         </Button>
       </DialogActions>

@@ -1,19 +1,15 @@
 import { useState } from "react";
-import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import Alert from "@mui/material/Alert";
-import Button from "@mui/material/Button";
 import Dialog from "@mui/material/Dialog";
-import DialogActions from "@mui/material/DialogActions";
-import DialogContent from "@mui/material/DialogContent";
 import DialogContentText from "@mui/material/DialogContentText";
-import DialogTitle from "@mui/material/DialogTitle";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import { MAX_FREQUENCY_CAP, isTimeRange, type DeliveryDefaults } from "../../../shared/api/engagement.js";
 import type { Site, UpdateSiteRequest } from "../../../shared/api/sites.js";
 import { isDashboardApiError } from "../api/dashboard-api-error.js";
 import { errorText } from "../api/error-text.js";
+import { DialogForm } from "../components/FormDialog.js";
+import { FormError } from "../components/FormFields.js";
 
 export interface SiteDeliveryDialogProps {
   readonly site: Site | null;
@@ -45,8 +41,7 @@ function DeliveryForm({ site, defaults, save, onClose }: { site: Site; defaults:
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     setFormError(null);
     const found: Partial<Record<Field, string>> = {};
     const capValue = cap.trim() === "" ? null : Number(cap);
@@ -69,54 +64,39 @@ function DeliveryForm({ site, defaults, save, onClose }: { site: Site; defaults:
   };
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate>
-      <DialogTitle id="site-delivery-title">{t("engagement.delivery.title", { origin: site.origin })}</DialogTitle>
-      <DialogContent>
-        <DialogContentText sx={{ mb: 2 }}>{t("engagement.delivery.intro")}</DialogContentText>
-        <Stack spacing={2}>
-          <TextField
-            label={t("engagement.delivery.cap")}
-            value={cap}
-            autoFocus
-            inputMode="numeric"
-            onChange={(event) => setCap(event.target.value)}
-            error={errors.frequencyCap !== undefined}
-            helperText={errors.frequencyCap ?? t("engagement.delivery.capHint", { value: defaults.frequencyCap })}
-            slotProps={{ htmlInput: { "data-testid": "site-delivery-cap" } }}
-          />
-          <TextField
-            label={t("engagement.delivery.window")}
-            value={window}
-            placeholder="08:00-21:00"
-            onChange={(event) => setWindow(event.target.value)}
-            error={errors.sendWindow !== undefined}
-            helperText={errors.sendWindow ?? t("engagement.delivery.windowHint", { value: defaults.sendWindow })}
-            slotProps={{ htmlInput: { "data-testid": "site-delivery-window", spellCheck: false } }}
-          />
-          <TextField
-            label={t("engagement.delivery.zone")}
-            value={zone}
-            placeholder="America/Sao_Paulo"
-            onChange={(event) => setZone(event.target.value)}
-            error={errors.timeZone !== undefined}
-            helperText={errors.timeZone ?? t("engagement.delivery.zoneHint", { value: defaults.timeZone })}
-            slotProps={{ htmlInput: { "data-testid": "site-delivery-zone", spellCheck: false, autoCapitalize: "none" } }}
-          />
-        </Stack>
-        {formError && (
-          <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-            {formError}
-          </Alert>
-        )}
-      </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={onClose} disabled={busy}>
-          {t("dashboard.common.cancel")}
-        </Button>
-        <Button type="submit" variant="contained" loading={busy}>
-          {t("engagement.delivery.save")}
-        </Button>
-      </DialogActions>
-    </form>
+    <DialogForm titleId="site-delivery-title" title={t("engagement.delivery.title", { origin: site.origin })} busy={busy} submitLabel={t("engagement.delivery.save")} onSubmit={submit} onCancel={onClose}>
+      <DialogContentText sx={{ mb: 2 }}>{t("engagement.delivery.intro")}</DialogContentText>
+      <Stack spacing={2}>
+        <TextField
+          label={t("engagement.delivery.cap")}
+          value={cap}
+          autoFocus
+          inputMode="numeric"
+          onChange={(event) => setCap(event.target.value)}
+          error={errors.frequencyCap !== undefined}
+          helperText={errors.frequencyCap ?? t("engagement.delivery.capHint", { value: defaults.frequencyCap })}
+          slotProps={{ htmlInput: { "data-testid": "site-delivery-cap" } }}
+        />
+        <TextField
+          label={t("engagement.delivery.window")}
+          value={window}
+          placeholder="08:00-21:00"
+          onChange={(event) => setWindow(event.target.value)}
+          error={errors.sendWindow !== undefined}
+          helperText={errors.sendWindow ?? t("engagement.delivery.windowHint", { value: defaults.sendWindow })}
+          slotProps={{ htmlInput: { "data-testid": "site-delivery-window", spellCheck: false } }}
+        />
+        <TextField
+          label={t("engagement.delivery.zone")}
+          value={zone}
+          placeholder="America/Sao_Paulo"
+          onChange={(event) => setZone(event.target.value)}
+          error={errors.timeZone !== undefined}
+          helperText={errors.timeZone ?? t("engagement.delivery.zoneHint", { value: defaults.timeZone })}
+          slotProps={{ htmlInput: { "data-testid": "site-delivery-zone", spellCheck: false, autoCapitalize: "none" } }}
+        />
+      </Stack>
+      <FormError error={formError} sx={{ mt: 2 }} />
+    </DialogForm>
   );
 }

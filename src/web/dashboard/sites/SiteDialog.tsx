@@ -1,16 +1,12 @@
 import { useState } from "react";
-import type { FormEvent } from "react";
 import { useTranslation } from "react-i18next";
-import Alert from "@mui/material/Alert";
-import Button from "@mui/material/Button";
 import Dialog from "@mui/material/Dialog";
-import DialogActions from "@mui/material/DialogActions";
-import DialogContent from "@mui/material/DialogContent";
-import DialogTitle from "@mui/material/DialogTitle";
 import TextField from "@mui/material/TextField";
 import { SITE_ORIGIN_MAX_LENGTH, normaliseSiteOrigin, type Site } from "../../../shared/api/sites.js";
 import { isDashboardApiError } from "../api/dashboard-api-error.js";
 import { errorText } from "../api/error-text.js";
+import { DialogForm } from "../components/FormDialog.js";
+import { FormError } from "../components/FormFields.js";
 
 export interface SiteDialogProps {
   open: boolean;
@@ -36,8 +32,7 @@ function SiteForm({ create, onClose, onCreated }: Omit<SiteDialogProps, "open">)
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     setFormError(null);
     const checked = normaliseSiteOrigin(origin);
     if (!checked.ok) {
@@ -56,37 +51,22 @@ function SiteForm({ create, onClose, onCreated }: Omit<SiteDialogProps, "open">)
   };
 
   return (
-    <form onSubmit={(event) => void submit(event)} noValidate>
-      <DialogTitle id="site-dialog-title">{t("sites.createTitle")}</DialogTitle>
-      <DialogContent>
-        <TextField
-          label={t("sites.fields.origin")}
-          value={origin}
-          required
-          autoFocus
-          fullWidth
-          type="url"
-          placeholder="https://www.exemplo.com.br"
-          onChange={(event) => setOrigin(event.target.value)}
-          error={fieldError !== null}
-          helperText={fieldError ?? t("sites.fields.originHint")}
-          slotProps={{ htmlInput: { maxLength: SITE_ORIGIN_MAX_LENGTH, autoCapitalize: "none", spellCheck: false } }}
-          sx={{ mt: 1 }}
-        />
-        {formError && (
-          <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-            {formError}
-          </Alert>
-        )}
-      </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={onClose} disabled={busy}>
-          {t("dashboard.common.cancel")}
-        </Button>
-        <Button type="submit" variant="contained" loading={busy}>
-          {t("sites.create")}
-        </Button>
-      </DialogActions>
-    </form>
+    <DialogForm titleId="site-dialog-title" title={t("sites.createTitle")} busy={busy} submitLabel={t("sites.create")} onSubmit={submit} onCancel={onClose}>
+      <TextField
+        label={t("sites.fields.origin")}
+        value={origin}
+        required
+        autoFocus
+        fullWidth
+        type="url"
+        placeholder="https://www.exemplo.com.br"
+        onChange={(event) => setOrigin(event.target.value)}
+        error={fieldError !== null}
+        helperText={fieldError ?? t("sites.fields.originHint")}
+        slotProps={{ htmlInput: { maxLength: SITE_ORIGIN_MAX_LENGTH, autoCapitalize: "none", spellCheck: false } }}
+        sx={{ mt: 1 }}
+      />
+      <FormError error={formError} sx={{ mt: 2 }} />
+    </DialogForm>
   );
 }

@@ -1,7 +1,6 @@
-import { useId, useState } from "react";
+import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import Alert from "@mui/material/Alert";
-import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Dialog from "@mui/material/Dialog";
 import DialogActions from "@mui/material/DialogActions";
@@ -10,8 +9,8 @@ import DialogContentText from "@mui/material/DialogContentText";
 import DialogTitle from "@mui/material/DialogTitle";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
-import ContentCopyOutlined from "@mui/icons-material/ContentCopyOutlined";
 import type { Site } from "../../../shared/api/sites.js";
+import { CopyableCode } from "./CopyableCode.js";
 import { siteSnippet } from "./snippet.js";
 
 /** "Colocar o sino no seu site": the three pieces a site owner pastes, each with a copy button. */
@@ -53,15 +52,6 @@ export function SnippetDialog({ site, sinoUrl, onClose }: { site: Site | null; s
 function CodeStep({ title, text, code, testId }: { title: string; text: string; code: string; testId: string }) {
   const { t } = useTranslation();
   const titleId = useId();
-  const [status, setStatus] = useState<"idle" | "copied" | "failed">("idle");
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(code);
-      setStatus("copied");
-    } catch {
-      setStatus("failed");
-    }
-  };
   return (
     <section aria-labelledby={titleId}>
       <Typography id={titleId} variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
@@ -70,22 +60,7 @@ function CodeStep({ title, text, code, testId }: { title: string; text: string; 
       <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
         {text}
       </Typography>
-      <Box
-        component="pre"
-        data-testid={testId}
-        tabIndex={0}
-        sx={{ m: 0, p: 1.5, bgcolor: "grey.100", borderRadius: 1, overflowX: "auto", fontSize: "0.85rem", whiteSpace: "pre-wrap", wordBreak: "break-all" }}
-      >
-        <code>{code}</code>
-      </Box>
-      <Stack direction="row" spacing={1} sx={{ mt: 1, alignItems: "center" }}>
-        <Button size="small" variant="outlined" startIcon={<ContentCopyOutlined />} onClick={() => void copy()} aria-label={t("sites.copyNamed", { what: title })}>
-          {t("sites.copy")}
-        </Button>
-        <Typography variant="body2" role="status" color={status === "failed" ? "error" : "text.secondary"}>
-          {status === "copied" ? t("sites.copied") : status === "failed" ? t("sites.copyFailed") : ""}
-        </Typography>
-      </Stack>
+      <CopyableCode code={code} testId={testId} copyLabel={t("sites.copy")} copyAriaLabel={t("sites.copyNamed", { what: title })} />
     </section>
   );
 }

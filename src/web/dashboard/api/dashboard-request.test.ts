@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dashboardApiErrorFrom } from "./dashboard-api.js";
+import { dashboardApiErrorFrom } from "./dashboard-request.js";
 
 describe("dashboardApiErrorFrom", () => {
   it("keeps the server's code, pt-BR message and field", () => {
