@@ -1,9 +1,9 @@
-import type { Kysely, Selectable } from "kysely";
+import type { Insertable, Kysely, Selectable } from "kysely";
 import { normalizeEndpoint } from "../push/endpoint-policy.js";
 import type { WebhookEvent } from "../shared/api/webhook-events.js";
 import type { Schema, SubscriptionsTable } from "./schema.js";
 import { constantTimeEqual } from "./constant-time.js";
-import { moveConsentIn, recordConsentChangeIn, recordConsentIn, type ConsentGiven } from "./consent-records.js";
+import { moveConsentIn, recordConsentChangeIn, recordConsentIn, recordConsentsIn, type ConsentGiven } from "./consent-records.js";
 import type { DatabaseHandle } from "./database.js";
 import { readIdentityKeys, type SiteIdentityKeys } from "./sites-repository.js";
 import { activeChannelSlugs, moveChannelsFromPrevious, type SubscriptionProof } from "./subscription-channels-repository.js";
@@ -233,7 +233,11 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
         // Every new subscription of the batch joins the same default channels: read them once.
         let defaults: DefaultChannels | undefined;
         const defaultChannels = async () => (defaults ??= await readDefaultChannels(trx));
-        for (const { input, now } of items) results.push(await registerIn(trx, input, now, events, defaultChannels));
+        // New browsers first, together; then, one by one, whatever that left unanswered. The
+        // requests of a batch were concurrent, so any order among them is an order they could
+        // have arrived in.
+        const created = await registerNewIn(trx, items, events, defaultChannels);
+        for (const [index, { input, now }] of items.entries()) results.push(created.get(index) ?? (await registerIn(trx, input, now, events, defaultChannels)));
         // The webhooks table read once per batch, not once per registration.
         await enqueueWebhookEvents(trx, events, Math.max(...items.map((item) => item.now)));
         return results;
@@ -244,6 +248,50 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
       if (items.length === 1 && error instanceof IdentityRefusedError) return [{ outcome: "identity_refused", refusal: (error as IdentityRefusedError<R>).refusal }];
       throw error;
     }
+  }
+
+  /**
+   * The batch's new browsers in a constant number of statements: one insert-if-absent of every
+   * registration with nothing more to do than be stored (no `previous` to move, no person to
+   * identify; the first of each endpoint in the batch), one insert of their default channels,
+   * one of their consent records. Answers, by index, those it created, each as `registerIn`
+   * would have: an endpoint already known is left for `registerIn` (refreshed, or refused).
+   */
+  async function registerNewIn<R extends string>(
+    trx: Kysely<Schema>,
+    items: ReadonlyArray<TimedRegistration<R>>,
+    events: WebhookEvent[],
+    defaultChannels: () => Promise<DefaultChannels>,
+  ): Promise<Map<number, RegisterResult<R>>> {
+    const candidates = new Map<string, { index: number; input: RegisterSubscriptionInput<R>; now: number }>();
+    items.forEach(({ input, now }, index) => {
+      if (input.previous !== undefined || input.person !== undefined) return;
+      const endpoint = normalizeEndpoint(input.endpoint);
+      if (!candidates.has(endpoint)) candidates.set(endpoint, { index, input: { ...input, endpoint }, now });
+    });
+    const results = new Map<number, RegisterResult<R>>();
+    if (candidates.size === 0) return results;
+    // In endpoint order: two batches at once (PostgreSQL) meet on the unique index in the same order.
+    const rows = [...candidates.values()].sort((a, b) => (a.input.endpoint < b.input.endpoint ? -1 : 1)).map(({ input, now }) => newSubscriptionRow(input, now));
+    const inserted: Array<Selectable<SubscriptionsTable>> = [];
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      inserted.push(...(await trx.insertInto("subscriptions").values(rows.slice(i, i + INSERT_CHUNK)).onConflict((oc) => oc.column("endpoint").doNothing()).returningAll().execute()));
+    }
+    if (inserted.length === 0) return results;
+    const joined = await defaultChannels();
+    const memberships = inserted.flatMap((row) => joined.map((channel) => ({ subscription_id: Number(row.id), channel_id: channel.id })));
+    for (let i = 0; i < memberships.length; i += INSERT_CHUNK) await trx.insertInto("subscription_channels").values(memberships.slice(i, i + INSERT_CHUNK)).execute();
+    const channels = joined.map((channel) => channel.slug);
+    const consents: Array<{ subscription: Subscription; consent: ConsentGiven; now: number }> = [];
+    for (const row of inserted) {
+      const { index, input, now } = candidates.get(row.endpoint)!;
+      const subscription = toSubscription(row);
+      results.set(index, { outcome: "created", subscription, channels: [...channels], previousMoved: false });
+      events.push(subscriptionCreated(subscription.id, subscription.personId, subscription.siteId));
+      if (input.consent !== undefined) consents.push({ subscription, consent: input.consent, now });
+    }
+    await recordConsentsIn(trx, consents, channels);
+    return results;
   }
 
   /** One registration inside the batch's transaction; its webhook events go to `events`. */
@@ -335,23 +383,7 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
       // of the same endpoint can never both create a row; the loser takes the "existing" path.
       const inserted = await trx
         .insertInto("subscriptions")
-        .values({
-          endpoint: input.endpoint,
-          p256dh: input.p256dh,
-          auth: input.auth,
-          user_agent: input.userAgent,
-          time_zone: input.timeZone ?? null,
-          browser: input.browser ?? null,
-          platform: input.platform ?? null,
-          declarative: input.declarative === true ? 1 : 0,
-          created_at: now,
-          updated_at: now,
-          last_seen_at: now,
-          last_visit_at: now,
-          ...(input.siteId === undefined ? {} : { site_id: input.siteId }),
-          vapid_key_id: input.vapidKeyId ?? null,
-          ...(input.migrated === true ? { migrated_at: now } : {}),
-        })
+        .values(newSubscriptionRow(input, now))
         .onConflict((oc) => oc.column("endpoint").doNothing())
         .returningAll()
         .executeTakeFirst();
@@ -445,6 +477,30 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
   }
 
   return { register, registerBatch, removeWithProof, removeBatch, findByEndpoint, count, listAfter, identifyWithProof, forgetWithProof, linkPerson, unlinkPerson };
+}
+
+/** Rows per multi-row insert: 17 parameters a subscription, far under both databases' limits. */
+const INSERT_CHUNK = 500;
+
+/** A new subscription's row, as `register` stores it. */
+function newSubscriptionRow(input: RegisterSubscriptionInput<string>, now: number): Insertable<SubscriptionsTable> {
+  return {
+    endpoint: input.endpoint,
+    p256dh: input.p256dh,
+    auth: input.auth,
+    user_agent: input.userAgent,
+    time_zone: input.timeZone ?? null,
+    browser: input.browser ?? null,
+    platform: input.platform ?? null,
+    declarative: input.declarative === true ? 1 : 0,
+    created_at: now,
+    updated_at: now,
+    last_seen_at: now,
+    last_visit_at: now,
+    ...(input.siteId === undefined ? {} : { site_id: input.siteId }),
+    vapid_key_id: input.vapidKeyId ?? null,
+    ...(input.migrated === true ? { migrated_at: now } : {}),
+  };
 }
 
 async function findIn(q: Kysely<Schema>, endpoint: string): Promise<Subscription | undefined> {

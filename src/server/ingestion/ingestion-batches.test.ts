@@ -12,6 +12,7 @@ import { createGroupCommit } from "./group-commit.js";
 import type { Database } from "../../store/database.js";
 import { createNotificationEventsRepository, type NotificationEventsRepository, type TimedNotificationEvent } from "../../store/notification-events-repository.js";
 import { createChannelsRepository } from "../../store/channels-repository.js";
+import { createWebhooksRepository } from "../../store/webhooks-repository.js";
 import { createNotificationsRepository } from "../../store/notifications-repository.js";
 import { createSubscriptionChannelsRepository } from "../../store/subscription-channels-repository.js";
 import { createSubscriptionsRepository, type RegisterSubscriptionInput, type SubscriptionsRepository } from "../../store/subscriptions-repository.js";
@@ -126,6 +127,34 @@ for (const dialect of DIALECTS) {
       expect(results.map((r) => r.outcome)).toEqual(["created", "existing", "auth_mismatch"]);
       const rows = await other.db.selectFrom("subscriptions").select(["endpoint", "user_agent"]).where("endpoint", "=", a.endpoint).execute();
       expect(rows).toEqual([{ endpoint: a.endpoint, user_agent: "again" }]);
+    });
+
+    it("registers a batch of new browsers together: default channels, consent, webhook events and results as alone", async () => {
+      const channels = createChannelsRepository(database);
+      await channels.create({ slug: "geral", name: "Geral", description: null, isDefault: true }, NOW);
+      await channels.create({ slug: "ofertas", name: "Ofertas", description: null, isDefault: false }, NOW);
+      const previous = await registered();
+      await createWebhooksRepository(database).create({ url: "https://hooks.example.com/sino", description: null, events: ["subscription.created"], secret: "s".repeat(32) }, NOW, 10);
+      const consent = { source: "bell" as const, text: "Receber avisos", catalogueVersion: "1", pageOrigin: "https://loja.example.com" };
+      const [a, b, c] = [aSubscription(), aSubscription(), aSubscription()];
+      const results = await subscriptions.registerBatch([
+        { input: { ...a, consent }, now: NOW },
+        { input: b, now: NOW + 1 },
+        { input: { ...a, consent }, now: NOW + 2 }, // the same browser twice in one batch
+        { input: { ...c, previous: { endpoint: previous.endpoint, auth: previous.auth } }, now: NOW + 3 },
+      ]);
+      expect(results.map((r) => r.outcome)).toEqual(["created", "created", "existing", "created"]);
+      for (const result of results) expect(result).toMatchObject({ channels: ["geral"] });
+      expect(results[3]).toMatchObject({ previousMoved: true });
+      const ids = results.map((r) => (r.outcome === "created" || r.outcome === "existing" ? r.subscription.id : 0));
+      expect(ids[2]).toBe(ids[0]);
+      expect(results[1]).toMatchObject({ subscription: { endpoint: b.endpoint, auth: b.auth, createdAt: NOW + 1, personId: null } });
+      const memberships = await other.db.selectFrom("subscription_channels").select("subscription_id").where("subscription_id", "in", [ids[0]!, ids[1]!, ids[3]!]).execute();
+      expect(memberships.map((m) => Number(m.subscription_id)).sort((x, y) => x - y)).toEqual([ids[0]!, ids[1]!, ids[3]!].sort((x, y) => x - y));
+      const records = await other.db.selectFrom("consent_records").select(["subscription_id", "channels", "given_at", "page_origin"]).execute();
+      expect(records).toEqual([{ subscription_id: ids[0], channels: '["geral"]', given_at: NOW, page_origin: consent.pageOrigin }]);
+      const created = await other.db.selectFrom("webhook_messages").select("payload").where("event_type", "=", "subscription.created").execute();
+      expect(created.map((m) => (JSON.parse(m.payload) as { data: { subscriptionId: string } }).data.subscriptionId).sort()).toEqual([ids[0], ids[1], ids[3]].map(String).sort());
     });
 
     it("fails only the refused registration of a batch; the others are stored", async () => {
