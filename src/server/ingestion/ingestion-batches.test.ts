@@ -83,6 +83,18 @@ for (const dialect of DIALECTS) {
       expect(clicked.map((s) => (s.last_clicked_at === null ? null : Number(s.last_clicked_at)))).toEqual([NOW + 5, null]);
     });
 
+    it("stamps each clicking subscription of a batch with its own click's time", async () => {
+      const [a, b, c] = [await registered(), await registered(), await registered()];
+      const click = (s: { endpoint: string; auth: string }, now: number, type: "clicked" | "shown" = "clicked"): TimedNotificationEvent => ({ event: { notificationId, type, endpoint: s.endpoint, auth: s.auth }, now });
+      expect(await events.recordBatch([click(b, NOW + 7), click(a, NOW + 3), click(c, NOW + 9, "shown")])).toEqual(["recorded", "recorded", "recorded"]);
+      const rows = await other.db.selectFrom("subscriptions").select(["id", "last_clicked_at"]).where("id", "in", [a.id, b.id, c.id]).orderBy("id").execute();
+      expect(rows.map((r) => [Number(r.id), r.last_clicked_at === null ? null : Number(r.last_clicked_at)])).toEqual([
+        [a.id, NOW + 3],
+        [b.id, NOW + 7],
+        [c.id, null],
+      ]);
+    });
+
     it("writes reports arriving during a transaction in one next transaction, each answered after its commit", async () => {
       const subs = await Promise.all(Array.from({ length: 12 }, () => registered()));
       let gate: (() => void) | undefined;
