@@ -116,6 +116,18 @@ export interface TimedRemoval {
   readonly now: number;
 }
 
+/**
+ * One person change of a batch (PUT/DELETE /subscriptions/user): identify the subscription the
+ * browser proves it holds as `person`, or make it anonymous again (`person` null).
+ */
+export interface TimedPersonChange<R extends string = never> {
+  readonly proof: SubscriptionProof;
+  readonly person: PersonIdentification<R> | null;
+  readonly now: number;
+}
+
+export type PersonChangeOutcome<R extends string = never> = PersonChangeResult | ProofRefused | IdentityRefused<R>;
+
 /** A subscription after a person change, with the channels it receives (for its presentation). */
 export interface PersonChangeResult {
   outcome: "changed";
@@ -155,6 +167,13 @@ export interface SubscriptionsRepository {
   ): Promise<PersonChangeResult | ProofRefused | IdentityRefused<R>>;
   /** The browser makes its subscription anonymous again (channels kept); `person.forgotten` is queued. */
   forgetWithProof(proof: SubscriptionProof, now: number): Promise<PersonChangeResult | ProofRefused>;
+  /**
+   * Several identifications and forgets in ONE transaction (group commit), one result per item in
+   * order, each as `identifyWithProof` / `forgetWithProof` give it alone. A refused identification
+   * (or too many tags) rolls the whole batch back, thrown: the caller writes the items again one
+   * by one; alone, a refusal is answered `identity_refused`.
+   */
+  changePeopleBatch<R extends string = never>(items: ReadonlyArray<TimedPersonChange<R>>): Promise<Array<PersonChangeOutcome<R>>>;
   /** An API caller ties the subscription with this endpoint to a person (no signature: it holds a token). */
   linkPerson(endpoint: string, personId: string, now: number): Promise<PersonChangeResult | { outcome: "not_found" }>;
   /** An API caller unties it, if it belongs to `personId` (another person's link is left alone). */
@@ -170,17 +189,6 @@ const NO_KEYS: SiteIdentityKeys = { verification: true, secret: null, previousSe
 class IdentityRefusedError<R extends string> extends Error {
   constructor(readonly refusal: R) {
     super(refusal);
-  }
-}
-
-/** Runs `work` in a write transaction; a refused identification rolls it all back and is returned. */
-async function refusable<T, R extends string>(database: DatabaseHandle, work: (trx: Kysely<Schema>) => Promise<T>): Promise<T | IdentityRefused<R>> {
-  try {
-    return await writeTransaction(database, work);
-  } catch (error) {
-    // Only `identifyChecked` with this call's `check` throws it, so its refusal is an `R`.
-    if (error instanceof IdentityRefusedError) return { outcome: "identity_refused", refusal: (error as IdentityRefusedError<R>).refusal };
-    throw error;
   }
 }
 
@@ -340,20 +348,36 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
     return { outcome: "changed", subscription: current, channels: await activeChannelSlugs(trx, subscription.id) };
   }
 
-  function identifyWithProof<R extends string>(proof: SubscriptionProof, person: PersonIdentification<R>, now: number) {
-    return refusable<PersonChangeResult | ProofRefused, R>(database, async (trx) => {
-      const subscription = await withProof(trx, proof);
-      if ("outcome" in subscription) return subscription;
-      return changed(trx, subscription, await identifyChecked(trx, subscription, person, now), now);
-    });
+  async function identifyWithProof<R extends string>(proof: SubscriptionProof, person: PersonIdentification<R>, now: number): Promise<PersonChangeOutcome<R>> {
+    return (await changePeopleBatch([{ proof, person, now }]))[0]!;
   }
 
-  function forgetWithProof(proof: SubscriptionProof, now: number): Promise<PersonChangeResult | ProofRefused> {
-    return writeTransaction(database, async (trx) => {
-      const subscription = await withProof(trx, proof);
-      if ("outcome" in subscription) return subscription;
-      return changed(trx, subscription, await forgetSubscription(trx, subscription), now);
-    });
+  async function forgetWithProof(proof: SubscriptionProof, now: number): Promise<PersonChangeResult | ProofRefused> {
+    const result = (await changePeopleBatch([{ proof, person: null, now }]))[0]!;
+    // Forgetting checks no claim: nothing can refuse it.
+    if (result.outcome === "identity_refused") throw new Error("a forget was refused as an identification");
+    return result;
+  }
+
+  async function changePeopleBatch<R extends string = never>(items: ReadonlyArray<TimedPersonChange<R>>): Promise<Array<PersonChangeOutcome<R>>> {
+    try {
+      return await writeTransaction(database, async (trx) => {
+        const results: Array<PersonChangeOutcome<R>> = [];
+        for (const item of items) results.push(await changePersonIn(trx, item));
+        return results;
+      });
+    } catch (error) {
+      // As registerBatch: alone, a refusal is this change's answer; in a batch, each goes again alone.
+      if (items.length === 1 && error instanceof IdentityRefusedError) return [{ outcome: "identity_refused", refusal: (error as IdentityRefusedError<R>).refusal }];
+      throw error;
+    }
+  }
+
+  async function changePersonIn<R extends string>(trx: Kysely<Schema>, { proof, person, now }: TimedPersonChange<R>): Promise<PersonChangeResult | ProofRefused> {
+    const subscription = await withProof(trx, proof);
+    if ("outcome" in subscription) return subscription;
+    const events = person === null ? await forgetSubscription(trx, subscription) : await identifyChecked(trx, subscription, person, now);
+    return changed(trx, subscription, events, now);
   }
 
   function linkPerson(endpoint: string, personId: string, now: number): Promise<PersonChangeResult | { outcome: "not_found" }> {
@@ -476,7 +500,7 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
     return rows.map(toSubscription);
   }
 
-  return { register, registerBatch, removeWithProof, removeBatch, findByEndpoint, count, listAfter, identifyWithProof, forgetWithProof, linkPerson, unlinkPerson };
+  return { register, registerBatch, removeWithProof, removeBatch, findByEndpoint, count, listAfter, identifyWithProof, forgetWithProof, changePeopleBatch, linkPerson, unlinkPerson };
 }
 
 /** Rows per multi-row insert: 17 parameters a subscription, far under both databases' limits. */

@@ -179,6 +179,31 @@ for (const dialect of DIALECTS) {
       expect(stored.map((s) => s.endpoint).sort()).toEqual(good.map((s) => s.endpoint).sort());
     });
 
+    it("identifies and forgets a batch of subscriptions with proof, each answered as alone; a refused claim fails alone", async () => {
+      const commit = createGroupCommit({ write: (items: Parameters<typeof subscriptions.changePeopleBatch<"refused">>[0]) => subscriptions.changePeopleBatch<"refused">(items), maxBatch: 100, capacity: 100 });
+      const [a, b, c, d] = [await registered(), await registered(), await registered(), await registered()];
+      expect(await subscriptions.identifyWithProof(c, { personId: "carla" }, NOW)).toMatchObject({ outcome: "changed" });
+      const accept = (personId: string) => ({ personId, check: () => null });
+      const results = await Promise.all([
+        commit.submit({ proof: a, person: accept("ana"), now: NOW + 1 }),
+        commit.submit({ proof: b, person: { personId: "bruno", check: () => "refused" as const }, now: NOW + 1 }),
+        commit.submit({ proof: c, person: null, now: NOW + 1 }),
+        commit.submit({ proof: { endpoint: d.endpoint, auth: a.auth }, person: accept("dora"), now: NOW + 1 }),
+        commit.submit({ proof: { endpoint: `${d.endpoint}x`, auth: d.auth }, person: null, now: NOW + 1 }),
+      ]);
+      expect(results.map((r) => r.outcome)).toEqual(["changed", "identity_refused", "changed", "auth_mismatch", "not_found"]);
+      expect(results[0]).toMatchObject({ subscription: { id: a.id, personId: "ana", identifiedAt: NOW + 1 } });
+      expect(results[1]).toEqual({ outcome: "identity_refused", refusal: "refused" });
+      expect(results[2]).toMatchObject({ subscription: { id: c.id, personId: null } });
+      const people = await other.db.selectFrom("subscriptions").select(["id", "person_id"]).orderBy("id").execute();
+      expect(people.map((r) => [Number(r.id), r.person_id])).toEqual([
+        [a.id, "ana"],
+        [b.id, null],
+        [c.id, null],
+        [d.id, null],
+      ]);
+    });
+
     it("writes a batch of channel choices in one transaction, each answered as alone", async () => {
       const channels = createChannelsRepository(database);
       await channels.create({ slug: "ofertas", name: "Ofertas", description: null, isDefault: false }, NOW);
