@@ -6,7 +6,7 @@ import { subscriberKeysFor } from "../../../test/support/fake-push/keys.js";
 import { loadTestTls } from "../../../test/support/fake-push/test-tls.js";
 import { parsePrometheusText, sampleValue, type Sample } from "../../../test/support/prometheus-text.js";
 import { startTestServer, type TestServer } from "../../../test/support/server.js";
-import { createTcpProxy } from "../../../test/support/tcp-proxy.js";
+import { createTcpProxy, type TcpProxy } from "../../../test/support/tcp-proxy.js";
 import { aBrowserSubscription } from "../../../test/support/subscriptions.js";
 import type { Dialect } from "../../store/database.js";
 import { countedOutage } from "../../delivery/runtime.js";
@@ -194,6 +194,29 @@ describe("who may read /metrics", () => {
   });
 });
 
+/** A server on a new PostgreSQL schema, reached through a TCP relay the test can cut and restore. */
+async function startServerBehindRelay(env: Record<string, string>): Promise<{ server: TestServer; proxy: TcpProxy; close(): Promise<void> }> {
+  const { location, drop } = await createTestDatabaseLocation("postgres");
+  const real = new URL(location.url);
+  const proxy = await createTcpProxy({ host: real.hostname, port: Number(real.port || 5432) });
+  const proxied = new URL(location.url);
+  proxied.host = `127.0.0.1:${proxy.port}`;
+  const server = await startTestServer({ location: { ...location, url: proxied.toString() }, env }).catch(async (error: unknown) => {
+    await proxy.close();
+    await drop();
+    throw error;
+  });
+  return {
+    server,
+    proxy,
+    async close() {
+      await server.close();
+      await proxy.close();
+      await drop();
+    },
+  };
+}
+
 describe("the background loops' heartbeats", () => {
   it("says which loops are late, and drops a loop stopped on purpose", async () => {
     let now = 1_000_000;
@@ -230,14 +253,8 @@ describe("database errors seen by the delivery loops", () => {
   });
 
   it("counts the lanes' rounds that fail while PostgreSQL is away", { timeout: 60_000 }, async () => {
-    const { location, drop } = await createTestDatabaseLocation("postgres");
-    const real = new URL(location.url);
-    const proxy = await createTcpProxy({ host: real.hostname, port: Number(real.port || 5432) });
-    const proxied = new URL(location.url);
-    proxied.host = `127.0.0.1:${proxy.port}`;
-    let server: TestServer | undefined;
+    const { server, proxy, close } = await startServerBehindRelay(ENGINE_ENV);
     try {
-      server = await startTestServer({ location: { ...location, url: proxied.toString() }, env: { ...ENGINE_ENV } });
       expect(sampleValue(await scrape(server.url), "sino_database_errors_total", { kind: "delivery" })).toBe(0);
       await proxy.stop();
       const deadline = Date.now() + 30_000;
@@ -249,23 +266,15 @@ describe("database errors seen by the delivery loops", () => {
       expect(counted).toBeGreaterThanOrEqual(1);
       await proxy.start();
     } finally {
-      await server?.close();
-      await proxy.close();
-      await drop();
+      await close();
     }
   });
 });
 
 describe("database errors (PostgreSQL through a relay the test cuts)", () => {
   it("counts broken connections, requests answered 503 and scrapes that could not read the queue, and keeps answering", async () => {
-    const { location, drop } = await createTestDatabaseLocation("postgres");
-    const real = new URL(location.url);
-    const proxy = await createTcpProxy({ host: real.hostname, port: Number(real.port || 5432) });
-    const proxied = new URL(location.url);
-    proxied.host = `127.0.0.1:${proxy.port}`;
-    let server: TestServer | undefined;
+    const { server, proxy, close } = await startServerBehindRelay({ SINO_WORKER_EMBEDDED: "false", SINO_METRICS_TOKEN: TOKEN });
     try {
-      server = await startTestServer({ location: { ...location, url: proxied.toString() }, env: { SINO_WORKER_EMBEDDED: "false", SINO_METRICS_TOKEN: TOKEN } });
       // Connections in the pool, then the database goes away.
       expect((await fetch(`${server.url}/api/v1/notices`)).status).toBe(200);
       await proxy.stop();
@@ -281,9 +290,7 @@ describe("database errors (PostgreSQL through a relay the test cuts)", () => {
       expect(sampleValue(back, "sino_database_errors_total", { kind: "scrape" })).toBe(1);
       expect(sampleValue(back, "sino_delivery_jobs_pending")).toBe(0);
     } finally {
-      await server?.close();
-      await proxy.close();
-      await drop();
+      await close();
     }
   });
 });
