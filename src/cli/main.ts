@@ -86,7 +86,7 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
       const metrics = createMetrics();
       const worker = await startWorker(config, logger, { liveness }, metrics);
       // A worker has no HTTP server: its metrics need a listener of their own.
-      const metricsListener = await exposeProcessMetrics({ metrics, config: config.metrics, database: worker.database, delivery: worker, translator, logger }).catch(
+      const metricsListener = await exposeProcessMetrics({ metrics, config: config.metrics, database: worker.database, delivery: worker, liveness, translator, logger }).catch(
         async (error: unknown) => {
           await worker.close();
           throw error;

@@ -12,8 +12,11 @@ export type PushOutcomeClass = (typeof PUSH_OUTCOME_CLASSES)[number];
  */
 export interface DeliveryMetrics {
   readonly pushes: { inc(labels: { host: string; outcome: PushOutcomeClass }, value: number): void };
-  /** A pooled database connection broke (counted where the pool reports it). */
-  readonly databaseErrors: { inc(labels: { kind: "connection" }): void };
+  /**
+   * `connection`: a pooled database connection broke (counted where the pool reports it);
+   * `delivery`: a delivery loop's round failed because the database was unavailable.
+   */
+  readonly databaseErrors: { inc(labels: { kind: "connection" | "delivery" }): void };
 }
 
 /** Distinct push-service hosts labelled by name; the rest share `other` (bounds the series a bad endpoint policy could create). */

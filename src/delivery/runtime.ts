@@ -137,6 +137,26 @@ export interface DeliveryStats {
 }
 
 /** The delivery engine wired from the configuration: transport, VAPID signer, options. */
+/**
+ * The outage tracker as the loops see it, each failure it recognises as the database being away
+ * also counted (`sino_database_errors_total{kind="delivery"}`): the log says it once per outage,
+ * the counter says how many rounds it cost.
+ */
+export function countedOutage(
+  outage: NonNullable<RuntimeObservers["outage"]>,
+  metrics: Pick<DeliveryMetrics, "databaseErrors"> | undefined,
+): NonNullable<RuntimeObservers["outage"]> {
+  if (metrics === undefined) return outage;
+  return {
+    failed(error, source) {
+      const unavailable = outage.failed(error, source);
+      if (unavailable) metrics.databaseErrors.inc({ kind: "delivery" });
+      return unavailable;
+    },
+    succeeded: () => outage.succeeded(),
+  };
+}
+
 export function createDeliveryRuntime(
   config: DeliveryRuntimeConfig,
   repositories: Repositories,
@@ -147,9 +167,10 @@ export function createDeliveryRuntime(
 ): DeliveryRuntime {
   const d = config.delivery;
   const { liveness } = runtimeObservers;
+  const outage = runtimeObservers.outage === undefined ? undefined : countedOutage(runtimeObservers.outage, metrics);
   const observers: LoopObservers = {
     ...(liveness === undefined ? {} : { heartbeat: liveness }),
-    ...(runtimeObservers.outage === undefined ? {} : { outage: runtimeObservers.outage }),
+    ...(outage === undefined ? {} : { outage }),
   };
   const transport: PushTransport = createPushTransport({
     policy: config.endpointPolicy,

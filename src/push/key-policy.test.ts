@@ -1,4 +1,4 @@
-import { createECDH, randomBytes } from "node:crypto";
+import { ECDH, createECDH, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { checkAuth, checkP256dh, decodeLenientBase64Url, isOnP256 } from "./key-policy.js";
 
@@ -23,6 +23,36 @@ describe("p256dh checks", () => {
     const key = realPublicKey();
     key[64] = key[64]! ^ 0x01;
     expect(checkP256dh(key.toString("base64url"))).toEqual({ ok: false, code: "p256dh_off_curve" });
+  });
+
+  it("answers as OpenSSL does on valid points and on points with one bit of a coordinate flipped", () => {
+    const openssl = (point: Buffer): boolean => {
+      try {
+        ECDH.convertKey(point, "prime256v1", undefined, undefined, "compressed");
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    let refused = 0;
+    for (let i = 0; i < 200; i++) {
+      const key = realPublicKey();
+      expect(isOnP256(key)).toBe(true);
+      const bit = 8 + (i % 512);
+      key[bit >> 3] = key[bit >> 3]! ^ (1 << (bit & 7));
+      expect(isOnP256(key)).toBe(openssl(key));
+      if (!isOnP256(key)) refused++;
+    }
+    expect(refused).toBe(200);
+  });
+
+  it("accepts the generator and refuses points with a coordinate of zero that are not on the curve", () => {
+    const g = Buffer.from("046b17d1f2e12c4247f8bce6e563a440f277037d812deb33a0f4a13945d898c2964fe342e2fe1a7f9b8ee7eb4a7c0f9e162bce33576b315ececbb6406837bf51f5", "hex");
+    expect(isOnP256(g)).toBe(true);
+    const zeroX = Buffer.concat([Buffer.from([0x04]), Buffer.alloc(32), g.subarray(33)]);
+    expect(isOnP256(zeroX)).toBe(false);
+    const zeros = Buffer.concat([Buffer.from([0x04]), Buffer.alloc(64)]);
+    expect(isOnP256(zeros)).toBe(false);
   });
 
   it("refuses coordinates at or above the field prime", () => {

@@ -201,7 +201,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Before any route, so its hooks time every one of them.
   if (deps.metrics !== undefined) registerHttpMetrics(app, deps.metrics);
-  await registerSecurityHeaders(app, { publicUrl: deps.config.publicUrl });
+  registerSecurityHeaders(app, { publicUrl: deps.config.publicUrl });
   const authDeps = createAuthDeps(deps, now);
   await app.register(fastifyCookie);
   app.decorateRequest("principal", null);

@@ -95,7 +95,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       }),
     });
     await app.listen({ port: config.port, host: config.host });
-    metricsListener = await exposeProcessMetrics({ metrics, config: config.metrics, database, delivery, translator, logger });
+    metricsListener = await exposeProcessMetrics({ metrics, config: config.metrics, database, delivery, liveness, translator, logger });
     if (config.delivery.embedded) delivery.start();
     const started = app;
     const runtime = delivery;

@@ -1,5 +1,6 @@
-import fastifyHelmet from "@fastify/helmet";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { FastifyInstance } from "fastify";
+import helmet, { type HelmetOptions } from "helmet";
 import { API_ROUTES } from "../shared/api/routes.js";
 import { PUBLIC_API_PATHS } from "./sites/public-cors.js";
 
@@ -52,20 +53,29 @@ export function contentSecurityDirectives(https: boolean): Record<string, string
   };
 }
 
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Marked by `registerSecurityHeaders` on the paths of `isCrossOriginPath`. */
+    crossOriginResource?: boolean;
+  }
+}
+
+/** One header helmet sets (a value) or removes (undefined), in helmet's order. */
+type HeaderStep = readonly [name: string, value: string | number | readonly string[] | undefined];
+
 /**
- * Security headers from @fastify/helmet on every response, including 404s, static files and the
- * event streams (helmet sets them on the raw response in an onRequest hook, before any route,
- * hijacked or not, writes its head).
+ * Security headers from helmet on every response, including 404s, static files and the event
+ * streams (set on the raw response in an onRequest hook, before any route, hijacked or not,
+ * writes its head).
+ *
+ * Not @fastify/helmet: it builds helmet's middleware anew on every request of a route with its own
+ * options (here every public API call, CORP `cross-origin`), parsing the CSP directives each time
+ * (about a tenth of a registration's CPU). The headers depend only on the options, so helmet runs
+ * once per set of options at start-up and each request gets the headers it recorded.
  */
-export async function registerSecurityHeaders(app: FastifyInstance, options: { readonly publicUrl: string }): Promise<void> {
+export function registerSecurityHeaders(app: FastifyInstance, options: { readonly publicUrl: string }): void {
   const https = new URL(options.publicUrl).protocol === "https:";
-  // Must come before the routes are added: it marks the cross-origin ones as they are.
-  app.addHook("onRoute", (route) => {
-    if (!isCrossOriginPath(route.url)) return;
-    route.config = { ...route.config, helmet: { crossOriginResourcePolicy: { policy: "cross-origin" } } } as typeof route.config;
-  });
-  await app.register(fastifyHelmet, {
-    global: true,
+  const common: HelmetOptions = {
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityDirectives(https) },
     // Not "no-referrer": a same-origin POST made under it carries `Origin: null` (Fetch §3.1,
     // "append a request Origin header"), and the CSRF guard would refuse the Painel's own calls.
@@ -74,5 +84,35 @@ export async function registerSecurityHeaders(app: FastifyInstance, options: { r
     // Only when served over https: over http the header is ignored, and a local test server
     // must not pin itself (RFC 6797 §7.2).
     strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: false } : false,
+  };
+  const sameOrigin = recordHeaders(common);
+  const crossOrigin = recordHeaders({ ...common, crossOriginResourcePolicy: { policy: "cross-origin" } });
+  // Must come before the routes are added: it marks the cross-origin ones as they are.
+  app.addHook("onRoute", (route) => {
+    if (isCrossOriginPath(route.url)) route.config = { ...route.config, crossOriginResource: true };
   });
+  app.addHook("onRequest", (request, reply, done) => {
+    const raw = reply.raw;
+    for (const [name, value] of request.routeOptions.config.crossOriginResource === true ? crossOrigin : sameOrigin) {
+      if (value === undefined) raw.removeHeader(name);
+      else raw.setHeader(name, value);
+    }
+    done();
+  });
+}
+
+/** The headers helmet's middleware sets with these options (it reads nothing of the request). */
+function recordHeaders(options: HelmetOptions): readonly HeaderStep[] {
+  const steps: HeaderStep[] = [];
+  const response = {
+    setHeader: (name: string, value: string | number | readonly string[]) => void steps.push([name, value]),
+    removeHeader: (name: string) => void steps.push([name, undefined]),
+  };
+  let finished = false;
+  helmet(options)({} as IncomingMessage, response as unknown as ServerResponse, (error?: unknown) => {
+    if (error !== undefined && error !== null) throw error instanceof Error ? error : new Error(String(error));
+    finished = true;
+  });
+  if (!finished) throw new Error("helmet did not set its headers synchronously");
+  return steps;
 }

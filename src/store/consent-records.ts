@@ -24,20 +24,39 @@ export async function recordConsentIn(
   channels: readonly string[],
   now: number,
 ): Promise<void> {
-  await trx
-    .insertInto("consent_records")
-    .values({
-      subscription_id: subscription.id,
-      site_id: subscription.siteId,
-      page_origin: consent.pageOrigin,
-      source: consent.source,
-      text: consent.text,
-      catalogue_version: consent.catalogueVersion,
-      channels: JSON.stringify([...channels].sort()),
-      given_at: now,
-    })
-    .onConflict((oc) => oc.column("subscription_id").doNothing())
-    .execute();
+  await recordConsentsIn(trx, [{ subscription, consent, now }], channels);
+}
+
+/**
+ * `recordConsentIn` for several new subscriptions in one statement (a batch of registrations);
+ * `channels`: the slugs they all joined.
+ */
+export async function recordConsentsIn(
+  trx: Kysely<Schema>,
+  given: ReadonlyArray<{ readonly subscription: { readonly id: number; readonly siteId: number }; readonly consent: ConsentGiven; readonly now: number }>,
+  channels: readonly string[],
+): Promise<void> {
+  if (given.length === 0) return;
+  const joined = JSON.stringify([...channels].sort());
+  // 8 parameters a row: 500 rows stay far under both databases' limits.
+  for (let i = 0; i < given.length; i += 500) {
+    await trx
+      .insertInto("consent_records")
+      .values(
+        given.slice(i, i + 500).map(({ subscription, consent, now }) => ({
+          subscription_id: subscription.id,
+          site_id: subscription.siteId,
+          page_origin: consent.pageOrigin,
+          source: consent.source,
+          text: consent.text,
+          catalogue_version: consent.catalogueVersion,
+          channels: joined,
+          given_at: now,
+        })),
+      )
+      .onConflict((oc) => oc.column("subscription_id").doNothing())
+      .execute();
+  }
 }
 
 /**

@@ -1,9 +1,9 @@
-import { sql, type Insertable } from "kysely";
+import { sql, type Insertable, type Kysely } from "kysely";
 import type { WebhookEvent } from "../shared/api/webhook-events.js";
 import { normalizeEndpoint } from "../push/endpoint-policy.js";
 import { constantTimeEqual } from "./constant-time.js";
 import { toCount } from "./count.js";
-import type { NotificationEventsTable } from "./schema.js";
+import type { NotificationEventsTable, Schema } from "./schema.js";
 import type { DatabaseHandle } from "./database.js";
 import { enqueueWebhookEvents } from "./webhook-outbox.js";
 import { writeTransaction } from "./write-transaction.js";
@@ -136,10 +136,7 @@ export function createNotificationEventsRepository(database: DatabaseHandle): No
           },
         });
       }
-      // In id order: two batches running at once (PostgreSQL) lock the rows in the same order.
-      for (const [id, at] of [...clickedAt].sort((a, b) => a[0] - b[0])) {
-        await trx.updateTable("subscriptions").set({ last_clicked_at: at }).where("id", "=", id).execute();
-      }
+      await recordLastClicked(trx, clickedAt);
       // Last shown: one statement for the whole batch (the batch's latest time stands for all of it).
       await recordLastShown(trx, [...shownIds], Math.max(...events.map((e) => e.now)));
       await enqueueWebhookEvents(trx, webhookEvents, Math.max(...events.map((e) => e.now)));
@@ -183,6 +180,27 @@ export function createNotificationEventsRepository(database: DatabaseHandle): No
   }
 
   return { record, recordBatch, countsFor, countsForMany };
+}
+
+/**
+ * `last_clicked_at` of the subscriptions whose clicks a batch recorded, each its own click's time,
+ * in one UPDATE per batch (a third of the reports can be clicks): `CASE id WHEN … THEN … END`.
+ * The times are cast: PostgreSQL would otherwise type the CASE's parameters as text.
+ */
+async function recordLastClicked(trx: Kysely<Schema>, clickedAt: ReadonlyMap<number, number>): Promise<void> {
+  if (clickedAt.size === 0) return;
+  // In id order, like the shown ones: two batches at once (PostgreSQL) lock rows in the same order.
+  const clicks = [...clickedAt].sort((a, b) => a[0] - b[0]);
+  // 3 parameters a click: a batch of reports (512 at most) stays far under both databases' limits.
+  for (let i = 0; i < clicks.length; i += 1000) {
+    const chunk = clicks.slice(i, i + 1000);
+    const cases = sql.join(chunk.map(([id, at]) => sql`when ${id} then cast(${at} as bigint)`), sql` `);
+    await trx
+      .updateTable("subscriptions")
+      .set({ last_clicked_at: sql<number>`case id ${cases} end` })
+      .where("id", "in", chunk.map(([id]) => id))
+      .execute();
+  }
 }
 
 /** Clicks per accepted push; null when nothing was accepted (no rate to speak of). */

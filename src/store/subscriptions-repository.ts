@@ -1,9 +1,9 @@
-import type { Kysely, Selectable } from "kysely";
+import type { Insertable, Kysely, Selectable } from "kysely";
 import { normalizeEndpoint } from "../push/endpoint-policy.js";
 import type { WebhookEvent } from "../shared/api/webhook-events.js";
 import type { Schema, SubscriptionsTable } from "./schema.js";
 import { constantTimeEqual } from "./constant-time.js";
-import { moveConsentIn, recordConsentChangeIn, recordConsentIn, type ConsentGiven } from "./consent-records.js";
+import { moveConsentIn, recordConsentChangeIn, recordConsentIn, recordConsentsIn, type ConsentGiven } from "./consent-records.js";
 import type { DatabaseHandle } from "./database.js";
 import { readIdentityKeys, type SiteIdentityKeys } from "./sites-repository.js";
 import { activeChannelSlugs, moveChannelsFromPrevious, type SubscriptionProof } from "./subscription-channels-repository.js";
@@ -116,6 +116,18 @@ export interface TimedRemoval {
   readonly now: number;
 }
 
+/**
+ * One person change of a batch (PUT/DELETE /subscriptions/user): identify the subscription the
+ * browser proves it holds as `person`, or make it anonymous again (`person` null).
+ */
+export interface TimedPersonChange<R extends string = never> {
+  readonly proof: SubscriptionProof;
+  readonly person: PersonIdentification<R> | null;
+  readonly now: number;
+}
+
+export type PersonChangeOutcome<R extends string = never> = PersonChangeResult | ProofRefused | IdentityRefused<R>;
+
 /** A subscription after a person change, with the channels it receives (for its presentation). */
 export interface PersonChangeResult {
   outcome: "changed";
@@ -155,6 +167,13 @@ export interface SubscriptionsRepository {
   ): Promise<PersonChangeResult | ProofRefused | IdentityRefused<R>>;
   /** The browser makes its subscription anonymous again (channels kept); `person.forgotten` is queued. */
   forgetWithProof(proof: SubscriptionProof, now: number): Promise<PersonChangeResult | ProofRefused>;
+  /**
+   * Several identifications and forgets in ONE transaction (group commit), one result per item in
+   * order, each as `identifyWithProof` / `forgetWithProof` give it alone. A refused identification
+   * (or too many tags) rolls the whole batch back, thrown: the caller writes the items again one
+   * by one; alone, a refusal is answered `identity_refused`.
+   */
+  changePeopleBatch<R extends string = never>(items: ReadonlyArray<TimedPersonChange<R>>): Promise<Array<PersonChangeOutcome<R>>>;
   /** An API caller ties the subscription with this endpoint to a person (no signature: it holds a token). */
   linkPerson(endpoint: string, personId: string, now: number): Promise<PersonChangeResult | { outcome: "not_found" }>;
   /** An API caller unties it, if it belongs to `personId` (another person's link is left alone). */
@@ -170,17 +189,6 @@ const NO_KEYS: SiteIdentityKeys = { verification: true, secret: null, previousSe
 class IdentityRefusedError<R extends string> extends Error {
   constructor(readonly refusal: R) {
     super(refusal);
-  }
-}
-
-/** Runs `work` in a write transaction; a refused identification rolls it all back and is returned. */
-async function refusable<T, R extends string>(database: DatabaseHandle, work: (trx: Kysely<Schema>) => Promise<T>): Promise<T | IdentityRefused<R>> {
-  try {
-    return await writeTransaction(database, work);
-  } catch (error) {
-    // Only `identifyChecked` with this call's `check` throws it, so its refusal is an `R`.
-    if (error instanceof IdentityRefusedError) return { outcome: "identity_refused", refusal: (error as IdentityRefusedError<R>).refusal };
-    throw error;
   }
 }
 
@@ -233,7 +241,11 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
         // Every new subscription of the batch joins the same default channels: read them once.
         let defaults: DefaultChannels | undefined;
         const defaultChannels = async () => (defaults ??= await readDefaultChannels(trx));
-        for (const { input, now } of items) results.push(await registerIn(trx, input, now, events, defaultChannels));
+        // New browsers first, together; then, one by one, whatever that left unanswered. The
+        // requests of a batch were concurrent, so any order among them is an order they could
+        // have arrived in.
+        const created = await registerNewIn(trx, items, events, defaultChannels);
+        for (const [index, { input, now }] of items.entries()) results.push(created.get(index) ?? (await registerIn(trx, input, now, events, defaultChannels)));
         // The webhooks table read once per batch, not once per registration.
         await enqueueWebhookEvents(trx, events, Math.max(...items.map((item) => item.now)));
         return results;
@@ -244,6 +256,50 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
       if (items.length === 1 && error instanceof IdentityRefusedError) return [{ outcome: "identity_refused", refusal: (error as IdentityRefusedError<R>).refusal }];
       throw error;
     }
+  }
+
+  /**
+   * The batch's new browsers in a constant number of statements: one insert-if-absent of every
+   * registration with nothing more to do than be stored (no `previous` to move, no person to
+   * identify; the first of each endpoint in the batch), one insert of their default channels,
+   * one of their consent records. Answers, by index, those it created, each as `registerIn`
+   * would have: an endpoint already known is left for `registerIn` (refreshed, or refused).
+   */
+  async function registerNewIn<R extends string>(
+    trx: Kysely<Schema>,
+    items: ReadonlyArray<TimedRegistration<R>>,
+    events: WebhookEvent[],
+    defaultChannels: () => Promise<DefaultChannels>,
+  ): Promise<Map<number, RegisterResult<R>>> {
+    const candidates = new Map<string, { index: number; input: RegisterSubscriptionInput<R>; now: number }>();
+    items.forEach(({ input, now }, index) => {
+      if (input.previous !== undefined || input.person !== undefined) return;
+      const endpoint = normalizeEndpoint(input.endpoint);
+      if (!candidates.has(endpoint)) candidates.set(endpoint, { index, input: { ...input, endpoint }, now });
+    });
+    const results = new Map<number, RegisterResult<R>>();
+    if (candidates.size === 0) return results;
+    // In endpoint order: two batches at once (PostgreSQL) meet on the unique index in the same order.
+    const rows = [...candidates.values()].sort((a, b) => (a.input.endpoint < b.input.endpoint ? -1 : 1)).map(({ input, now }) => newSubscriptionRow(input, now));
+    const inserted: Array<Selectable<SubscriptionsTable>> = [];
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      inserted.push(...(await trx.insertInto("subscriptions").values(rows.slice(i, i + INSERT_CHUNK)).onConflict((oc) => oc.column("endpoint").doNothing()).returningAll().execute()));
+    }
+    if (inserted.length === 0) return results;
+    const joined = await defaultChannels();
+    const memberships = inserted.flatMap((row) => joined.map((channel) => ({ subscription_id: Number(row.id), channel_id: channel.id })));
+    for (let i = 0; i < memberships.length; i += INSERT_CHUNK) await trx.insertInto("subscription_channels").values(memberships.slice(i, i + INSERT_CHUNK)).execute();
+    const channels = joined.map((channel) => channel.slug);
+    const consents: Array<{ subscription: Subscription; consent: ConsentGiven; now: number }> = [];
+    for (const row of inserted) {
+      const { index, input, now } = candidates.get(row.endpoint)!;
+      const subscription = toSubscription(row);
+      results.set(index, { outcome: "created", subscription, channels: [...channels], previousMoved: false });
+      events.push(subscriptionCreated(subscription.id, subscription.personId, subscription.siteId));
+      if (input.consent !== undefined) consents.push({ subscription, consent: input.consent, now });
+    }
+    await recordConsentsIn(trx, consents, channels);
+    return results;
   }
 
   /** One registration inside the batch's transaction; its webhook events go to `events`. */
@@ -292,20 +348,36 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
     return { outcome: "changed", subscription: current, channels: await activeChannelSlugs(trx, subscription.id) };
   }
 
-  function identifyWithProof<R extends string>(proof: SubscriptionProof, person: PersonIdentification<R>, now: number) {
-    return refusable<PersonChangeResult | ProofRefused, R>(database, async (trx) => {
-      const subscription = await withProof(trx, proof);
-      if ("outcome" in subscription) return subscription;
-      return changed(trx, subscription, await identifyChecked(trx, subscription, person, now), now);
-    });
+  async function identifyWithProof<R extends string>(proof: SubscriptionProof, person: PersonIdentification<R>, now: number): Promise<PersonChangeOutcome<R>> {
+    return (await changePeopleBatch([{ proof, person, now }]))[0]!;
   }
 
-  function forgetWithProof(proof: SubscriptionProof, now: number): Promise<PersonChangeResult | ProofRefused> {
-    return writeTransaction(database, async (trx) => {
-      const subscription = await withProof(trx, proof);
-      if ("outcome" in subscription) return subscription;
-      return changed(trx, subscription, await forgetSubscription(trx, subscription), now);
-    });
+  async function forgetWithProof(proof: SubscriptionProof, now: number): Promise<PersonChangeResult | ProofRefused> {
+    const result = (await changePeopleBatch([{ proof, person: null, now }]))[0]!;
+    // Forgetting checks no claim: nothing can refuse it.
+    if (result.outcome === "identity_refused") throw new Error("a forget was refused as an identification");
+    return result;
+  }
+
+  async function changePeopleBatch<R extends string = never>(items: ReadonlyArray<TimedPersonChange<R>>): Promise<Array<PersonChangeOutcome<R>>> {
+    try {
+      return await writeTransaction(database, async (trx) => {
+        const results: Array<PersonChangeOutcome<R>> = [];
+        for (const item of items) results.push(await changePersonIn(trx, item));
+        return results;
+      });
+    } catch (error) {
+      // As registerBatch: alone, a refusal is this change's answer; in a batch, each goes again alone.
+      if (items.length === 1 && error instanceof IdentityRefusedError) return [{ outcome: "identity_refused", refusal: (error as IdentityRefusedError<R>).refusal }];
+      throw error;
+    }
+  }
+
+  async function changePersonIn<R extends string>(trx: Kysely<Schema>, { proof, person, now }: TimedPersonChange<R>): Promise<PersonChangeResult | ProofRefused> {
+    const subscription = await withProof(trx, proof);
+    if ("outcome" in subscription) return subscription;
+    const events = person === null ? await forgetSubscription(trx, subscription) : await identifyChecked(trx, subscription, person, now);
+    return changed(trx, subscription, events, now);
   }
 
   function linkPerson(endpoint: string, personId: string, now: number): Promise<PersonChangeResult | { outcome: "not_found" }> {
@@ -335,23 +407,7 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
       // of the same endpoint can never both create a row; the loser takes the "existing" path.
       const inserted = await trx
         .insertInto("subscriptions")
-        .values({
-          endpoint: input.endpoint,
-          p256dh: input.p256dh,
-          auth: input.auth,
-          user_agent: input.userAgent,
-          time_zone: input.timeZone ?? null,
-          browser: input.browser ?? null,
-          platform: input.platform ?? null,
-          declarative: input.declarative === true ? 1 : 0,
-          created_at: now,
-          updated_at: now,
-          last_seen_at: now,
-          last_visit_at: now,
-          ...(input.siteId === undefined ? {} : { site_id: input.siteId }),
-          vapid_key_id: input.vapidKeyId ?? null,
-          ...(input.migrated === true ? { migrated_at: now } : {}),
-        })
+        .values(newSubscriptionRow(input, now))
         .onConflict((oc) => oc.column("endpoint").doNothing())
         .returningAll()
         .executeTakeFirst();
@@ -444,7 +500,31 @@ export function createSubscriptionsRepository(database: DatabaseHandle): Subscri
     return rows.map(toSubscription);
   }
 
-  return { register, registerBatch, removeWithProof, removeBatch, findByEndpoint, count, listAfter, identifyWithProof, forgetWithProof, linkPerson, unlinkPerson };
+  return { register, registerBatch, removeWithProof, removeBatch, findByEndpoint, count, listAfter, identifyWithProof, forgetWithProof, changePeopleBatch, linkPerson, unlinkPerson };
+}
+
+/** Rows per multi-row insert: 17 parameters a subscription, far under both databases' limits. */
+const INSERT_CHUNK = 500;
+
+/** A new subscription's row, as `register` stores it. */
+function newSubscriptionRow(input: RegisterSubscriptionInput<string>, now: number): Insertable<SubscriptionsTable> {
+  return {
+    endpoint: input.endpoint,
+    p256dh: input.p256dh,
+    auth: input.auth,
+    user_agent: input.userAgent,
+    time_zone: input.timeZone ?? null,
+    browser: input.browser ?? null,
+    platform: input.platform ?? null,
+    declarative: input.declarative === true ? 1 : 0,
+    created_at: now,
+    updated_at: now,
+    last_seen_at: now,
+    last_visit_at: now,
+    ...(input.siteId === undefined ? {} : { site_id: input.siteId }),
+    vapid_key_id: input.vapidKeyId ?? null,
+    ...(input.migrated === true ? { migrated_at: now } : {}),
+  };
 }
 
 async function findIn(q: Kysely<Schema>, endpoint: string): Promise<Subscription | undefined> {

@@ -12,6 +12,7 @@ import { createGroupCommit } from "./group-commit.js";
 import type { Database } from "../../store/database.js";
 import { createNotificationEventsRepository, type NotificationEventsRepository, type TimedNotificationEvent } from "../../store/notification-events-repository.js";
 import { createChannelsRepository } from "../../store/channels-repository.js";
+import { createWebhooksRepository } from "../../store/webhooks-repository.js";
 import { createNotificationsRepository } from "../../store/notifications-repository.js";
 import { createSubscriptionChannelsRepository } from "../../store/subscription-channels-repository.js";
 import { createSubscriptionsRepository, type RegisterSubscriptionInput, type SubscriptionsRepository } from "../../store/subscriptions-repository.js";
@@ -82,6 +83,18 @@ for (const dialect of DIALECTS) {
       expect(clicked.map((s) => (s.last_clicked_at === null ? null : Number(s.last_clicked_at)))).toEqual([NOW + 5, null]);
     });
 
+    it("stamps each clicking subscription of a batch with its own click's time", async () => {
+      const [a, b, c] = [await registered(), await registered(), await registered()];
+      const click = (s: { endpoint: string; auth: string }, now: number, type: "clicked" | "shown" = "clicked"): TimedNotificationEvent => ({ event: { notificationId, type, endpoint: s.endpoint, auth: s.auth }, now });
+      expect(await events.recordBatch([click(b, NOW + 7), click(a, NOW + 3), click(c, NOW + 9, "shown")])).toEqual(["recorded", "recorded", "recorded"]);
+      const rows = await other.db.selectFrom("subscriptions").select(["id", "last_clicked_at"]).where("id", "in", [a.id, b.id, c.id]).orderBy("id").execute();
+      expect(rows.map((r) => [Number(r.id), r.last_clicked_at === null ? null : Number(r.last_clicked_at)])).toEqual([
+        [a.id, NOW + 3],
+        [b.id, NOW + 7],
+        [c.id, null],
+      ]);
+    });
+
     it("writes reports arriving during a transaction in one next transaction, each answered after its commit", async () => {
       const subs = await Promise.all(Array.from({ length: 12 }, () => registered()));
       let gate: (() => void) | undefined;
@@ -128,6 +141,34 @@ for (const dialect of DIALECTS) {
       expect(rows).toEqual([{ endpoint: a.endpoint, user_agent: "again" }]);
     });
 
+    it("registers a batch of new browsers together: default channels, consent, webhook events and results as alone", async () => {
+      const channels = createChannelsRepository(database);
+      await channels.create({ slug: "geral", name: "Geral", description: null, isDefault: true }, NOW);
+      await channels.create({ slug: "ofertas", name: "Ofertas", description: null, isDefault: false }, NOW);
+      const previous = await registered();
+      await createWebhooksRepository(database).create({ url: "https://hooks.example.com/sino", description: null, events: ["subscription.created"], secret: "s".repeat(32) }, NOW, 10);
+      const consent = { source: "bell" as const, text: "Receber avisos", catalogueVersion: "1", pageOrigin: "https://loja.example.com" };
+      const [a, b, c] = [aSubscription(), aSubscription(), aSubscription()];
+      const results = await subscriptions.registerBatch([
+        { input: { ...a, consent }, now: NOW },
+        { input: b, now: NOW + 1 },
+        { input: { ...a, consent }, now: NOW + 2 }, // the same browser twice in one batch
+        { input: { ...c, previous: { endpoint: previous.endpoint, auth: previous.auth } }, now: NOW + 3 },
+      ]);
+      expect(results.map((r) => r.outcome)).toEqual(["created", "created", "existing", "created"]);
+      for (const result of results) expect(result).toMatchObject({ channels: ["geral"] });
+      expect(results[3]).toMatchObject({ previousMoved: true });
+      const ids = results.map((r) => (r.outcome === "created" || r.outcome === "existing" ? r.subscription.id : 0));
+      expect(ids[2]).toBe(ids[0]);
+      expect(results[1]).toMatchObject({ subscription: { endpoint: b.endpoint, auth: b.auth, createdAt: NOW + 1, personId: null } });
+      const memberships = await other.db.selectFrom("subscription_channels").select("subscription_id").where("subscription_id", "in", [ids[0]!, ids[1]!, ids[3]!]).execute();
+      expect(memberships.map((m) => Number(m.subscription_id)).sort((x, y) => x - y)).toEqual([ids[0]!, ids[1]!, ids[3]!].sort((x, y) => x - y));
+      const records = await other.db.selectFrom("consent_records").select(["subscription_id", "channels", "given_at", "page_origin"]).execute();
+      expect(records).toEqual([{ subscription_id: ids[0], channels: '["geral"]', given_at: NOW, page_origin: consent.pageOrigin }]);
+      const created = await other.db.selectFrom("webhook_messages").select("payload").where("event_type", "=", "subscription.created").execute();
+      expect(created.map((m) => (JSON.parse(m.payload) as { data: { subscriptionId: string } }).data.subscriptionId).sort()).toEqual([ids[0], ids[1], ids[3]].map(String).sort());
+    });
+
     it("fails only the refused registration of a batch; the others are stored", async () => {
       const commit = createGroupCommit({ write: (items: Parameters<typeof subscriptions.registerBatch<"refused">>[0]) => subscriptions.registerBatch<"refused">(items), maxBatch: 100, capacity: 100 });
       const good = [aSubscription(), aSubscription()];
@@ -136,6 +177,31 @@ for (const dialect of DIALECTS) {
       expect(results.map((r) => r.outcome)).toEqual(["created", "identity_refused", "created"]);
       const stored = await other.db.selectFrom("subscriptions").select("endpoint").execute();
       expect(stored.map((s) => s.endpoint).sort()).toEqual(good.map((s) => s.endpoint).sort());
+    });
+
+    it("identifies and forgets a batch of subscriptions with proof, each answered as alone; a refused claim fails alone", async () => {
+      const commit = createGroupCommit({ write: (items: Parameters<typeof subscriptions.changePeopleBatch<"refused">>[0]) => subscriptions.changePeopleBatch<"refused">(items), maxBatch: 100, capacity: 100 });
+      const [a, b, c, d] = [await registered(), await registered(), await registered(), await registered()];
+      expect(await subscriptions.identifyWithProof(c, { personId: "carla" }, NOW)).toMatchObject({ outcome: "changed" });
+      const accept = (personId: string) => ({ personId, check: () => null });
+      const results = await Promise.all([
+        commit.submit({ proof: a, person: accept("ana"), now: NOW + 1 }),
+        commit.submit({ proof: b, person: { personId: "bruno", check: () => "refused" as const }, now: NOW + 1 }),
+        commit.submit({ proof: c, person: null, now: NOW + 1 }),
+        commit.submit({ proof: { endpoint: d.endpoint, auth: a.auth }, person: accept("dora"), now: NOW + 1 }),
+        commit.submit({ proof: { endpoint: `${d.endpoint}x`, auth: d.auth }, person: null, now: NOW + 1 }),
+      ]);
+      expect(results.map((r) => r.outcome)).toEqual(["changed", "identity_refused", "changed", "auth_mismatch", "not_found"]);
+      expect(results[0]).toMatchObject({ subscription: { id: a.id, personId: "ana", identifiedAt: NOW + 1 } });
+      expect(results[1]).toEqual({ outcome: "identity_refused", refusal: "refused" });
+      expect(results[2]).toMatchObject({ subscription: { id: c.id, personId: null } });
+      const people = await other.db.selectFrom("subscriptions").select(["id", "person_id"]).orderBy("id").execute();
+      expect(people.map((r) => [Number(r.id), r.person_id])).toEqual([
+        [a.id, "ana"],
+        [b.id, null],
+        [c.id, null],
+        [d.id, null],
+      ]);
     });
 
     it("writes a batch of channel choices in one transaction, each answered as alone", async () => {

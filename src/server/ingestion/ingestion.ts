@@ -1,13 +1,22 @@
 import type { Dialect } from "../../store/database.js";
 import type { NotificationEventsRepository, RecordEventResult, TimedNotificationEvent } from "../../store/notification-events-repository.js";
 import type { ChannelChoice, ReplaceChannelsResult, SubscriptionChannelsRepository } from "../../store/subscription-channels-repository.js";
-import type { RegisterResult, RemoveResult, SubscriptionsRepository, TimedRegistration, TimedRemoval } from "../../store/subscriptions-repository.js";
+import type {
+  PersonChangeOutcome,
+  RegisterResult,
+  RemoveResult,
+  SubscriptionsRepository,
+  TimedPersonChange,
+  TimedRegistration,
+  TimedRemoval,
+} from "../../store/subscriptions-repository.js";
 import type { IdentityRefusal } from "../people/person-identity.js";
 import { createGroupCommit, type GroupCommit, type GroupCommitStats } from "./group-commit.js";
 
 /**
  * The public write paths a browser hits at the fan-out's rate, each group-committed (see
- * group-commit.ts): service-worker reports, registrations, unsubscribes and channel choices. One per process,
+ * group-commit.ts): service-worker reports, registrations, unsubscribes, channel choices and person
+ * changes (identify, forget). One per process,
  * built in main and closed before the database: `close()` drains what was taken.
  */
 export interface Ingestion {
@@ -16,14 +25,16 @@ export interface Ingestion {
   readonly removals: GroupCommit<TimedRemoval, RemoveResult>;
   /** Channel choices (PUT /subscriptions/channels). */
   readonly preferences: GroupCommit<ChannelChoice, ReplaceChannelsResult>;
-  stats(): Record<"events" | "registrations" | "removals" | "preferences", GroupCommitStats>;
+  /** Identifications and forgets (PUT and DELETE /subscriptions/user). */
+  readonly people: GroupCommit<TimedPersonChange<IdentityRefusal>, PersonChangeOutcome<IdentityRefusal>>;
+  stats(): Record<"events" | "registrations" | "removals" | "preferences" | "people", GroupCommitStats>;
   /** Refuses new writes (503) and resolves once everything taken has committed. */
   close(): Promise<void>;
 }
 
 export interface IngestionOptions {
   readonly events: Pick<NotificationEventsRepository, "recordBatch">;
-  readonly subscriptions: Pick<SubscriptionsRepository, "registerBatch" | "removeBatch">;
+  readonly subscriptions: Pick<SubscriptionsRepository, "registerBatch" | "removeBatch" | "changePeopleBatch">;
   readonly subscriptionChannels: Pick<SubscriptionChannelsRepository, "replaceBatch">;
   readonly dialect: Dialect;
   /** SINO_WRITE_QUEUE: most items each path holds waiting. */
@@ -68,14 +79,21 @@ export function createIngestion(options: IngestionOptions): Ingestion {
     capacity,
     concurrency: concurrencyOf(options.dialect, "registrations"),
   });
+  const people = createGroupCommit({
+    write: (items: ReadonlyArray<TimedPersonChange<IdentityRefusal>>) => options.subscriptions.changePeopleBatch(items),
+    maxBatch: REGISTRATIONS_PER_BATCH,
+    capacity,
+    concurrency: concurrencyOf(options.dialect, "registrations"),
+  });
   return {
     events,
     registrations,
     removals,
     preferences,
-    stats: () => ({ events: events.stats(), registrations: registrations.stats(), removals: removals.stats(), preferences: preferences.stats() }),
+    people,
+    stats: () => ({ events: events.stats(), registrations: registrations.stats(), removals: removals.stats(), preferences: preferences.stats(), people: people.stats() }),
     close: async () => {
-      await Promise.all([events.close(), registrations.close(), removals.close(), preferences.close()]);
+      await Promise.all([events.close(), registrations.close(), removals.close(), preferences.close(), people.close()]);
     },
   };
 }

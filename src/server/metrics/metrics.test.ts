@@ -6,9 +6,11 @@ import { subscriberKeysFor } from "../../../test/support/fake-push/keys.js";
 import { loadTestTls } from "../../../test/support/fake-push/test-tls.js";
 import { parsePrometheusText, sampleValue, type Sample } from "../../../test/support/prometheus-text.js";
 import { startTestServer, type TestServer } from "../../../test/support/server.js";
-import { createTcpProxy } from "../../../test/support/tcp-proxy.js";
+import { createTcpProxy, type TcpProxy } from "../../../test/support/tcp-proxy.js";
 import { aBrowserSubscription } from "../../../test/support/subscriptions.js";
 import type { Dialect } from "../../store/database.js";
+import { countedOutage } from "../../delivery/runtime.js";
+import { createLiveness } from "../health/liveness.js";
 import { createMetrics } from "./metrics.js";
 
 const TOKEN = "metrics-token-for-tests-0123456789";
@@ -106,6 +108,12 @@ for (const dialect of ["sqlite", "postgres"] as const satisfies readonly Dialect
       expect(sampleValue(samples, "sino_encryption_busy_seconds_total")).toBeGreaterThan(0);
       expect(sampleValue(samples, "sino_push_requests_in_flight")).toBe(0);
       expect(sampleValue(samples, "sino_database_errors_total", { kind: "scrape" })).toBe(0);
+      expect(sampleValue(samples, "sino_database_errors_total", { kind: "delivery" })).toBe(0);
+      // The background loops this process runs, each alive and recently round (what /readyz checks).
+      for (const component of ["lanes", "scheduler", "webhooks"]) {
+        expect(sampleValue(samples, "sino_loop_alive", { component }), component).toBe(1);
+        expect(sampleValue(samples, "sino_loop_heartbeat_age_seconds", { component }), component).toBeLessThan(30);
+      }
       // The process's own metrics come with them.
       expect(sampleValue(samples, "process_cpu_user_seconds_total")).toBeGreaterThan(0);
       expect(sampleValue(samples, "nodejs_heap_size_used_bytes")).toBeGreaterThan(0);
@@ -186,16 +194,87 @@ describe("who may read /metrics", () => {
   });
 });
 
+/** A server on a new PostgreSQL schema, reached through a TCP relay the test can cut and restore. */
+async function startServerBehindRelay(env: Record<string, string>): Promise<{ server: TestServer; proxy: TcpProxy; close(): Promise<void> }> {
+  const { location, drop } = await createTestDatabaseLocation("postgres");
+  const real = new URL(location.url);
+  const proxy = await createTcpProxy({ host: real.hostname, port: Number(real.port || 5432) });
+  const proxied = new URL(location.url);
+  proxied.host = `127.0.0.1:${proxy.port}`;
+  const server = await startTestServer({ location: { ...location, url: proxied.toString() }, env }).catch(async (error: unknown) => {
+    await proxy.close();
+    await drop();
+    throw error;
+  });
+  return {
+    server,
+    proxy,
+    async close() {
+      await server.close();
+      await proxy.close();
+      await drop();
+    },
+  };
+}
+
+describe("the background loops' heartbeats", () => {
+  it("says which loops are late, and drops a loop stopped on purpose", async () => {
+    let now = 1_000_000;
+    const liveness = createLiveness({ clock: () => now });
+    liveness.expect("lanes", 10_000);
+    liveness.expect("scheduler", 10_000);
+    const metrics = createMetrics({ processMetrics: false, clock: () => now });
+    metrics.observe({ liveness });
+    now += 4_000;
+    liveness.beat("lanes");
+    now += 8_000;
+    const late = parsePrometheusText(await metrics.scrape());
+    expect(sampleValue(late, "sino_loop_alive", { component: "lanes" })).toBe(1);
+    expect(sampleValue(late, "sino_loop_heartbeat_age_seconds", { component: "lanes" })).toBe(8);
+    expect(sampleValue(late, "sino_loop_alive", { component: "scheduler" })).toBe(0);
+    expect(sampleValue(late, "sino_loop_heartbeat_age_seconds", { component: "scheduler" })).toBe(12);
+    liveness.forget("scheduler");
+    const after = parsePrometheusText(await metrics.scrape());
+    expect(sampleValue(after, "sino_loop_alive", { component: "scheduler" })).toBeUndefined();
+    expect(sampleValue(after, "sino_loop_alive", { component: "lanes" })).toBe(1);
+  });
+});
+
+describe("database errors seen by the delivery loops", () => {
+  it("counts each failed round the outage tracker recognises as the database being away, and nothing else", () => {
+    const metrics = createMetrics({ processMetrics: false });
+    const seen: string[] = [];
+    const outage = countedOutage({ failed: (error, source) => (seen.push(source), (error as { code?: string }).code === "ECONNREFUSED"), succeeded: () => undefined }, metrics);
+    expect(outage.failed(Object.assign(new Error("refused"), { code: "ECONNREFUSED" }), "lanes")).toBe(true);
+    expect(outage.failed(new Error("a bug"), "scheduler")).toBe(false);
+    expect(outage.failed(Object.assign(new Error("refused"), { code: "ECONNREFUSED" }), "webhooks")).toBe(true);
+    expect(seen).toEqual(["lanes", "scheduler", "webhooks"]);
+    return metrics.scrape().then((text) => expect(sampleValue(parsePrometheusText(text), "sino_database_errors_total", { kind: "delivery" })).toBe(2));
+  });
+
+  it("counts the lanes' rounds that fail while PostgreSQL is away", { timeout: 60_000 }, async () => {
+    const { server, proxy, close } = await startServerBehindRelay(ENGINE_ENV);
+    try {
+      expect(sampleValue(await scrape(server.url), "sino_database_errors_total", { kind: "delivery" })).toBe(0);
+      await proxy.stop();
+      const deadline = Date.now() + 30_000;
+      let counted = 0;
+      while (counted === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        counted = sampleValue(await scrape(server.url), "sino_database_errors_total", { kind: "delivery" }) ?? 0;
+      }
+      expect(counted).toBeGreaterThanOrEqual(1);
+      await proxy.start();
+    } finally {
+      await close();
+    }
+  });
+});
+
 describe("database errors (PostgreSQL through a relay the test cuts)", () => {
   it("counts broken connections, requests answered 503 and scrapes that could not read the queue, and keeps answering", async () => {
-    const { location, drop } = await createTestDatabaseLocation("postgres");
-    const real = new URL(location.url);
-    const proxy = await createTcpProxy({ host: real.hostname, port: Number(real.port || 5432) });
-    const proxied = new URL(location.url);
-    proxied.host = `127.0.0.1:${proxy.port}`;
-    let server: TestServer | undefined;
+    const { server, proxy, close } = await startServerBehindRelay({ SINO_WORKER_EMBEDDED: "false", SINO_METRICS_TOKEN: TOKEN });
     try {
-      server = await startTestServer({ location: { ...location, url: proxied.toString() }, env: { SINO_WORKER_EMBEDDED: "false", SINO_METRICS_TOKEN: TOKEN } });
       // Connections in the pool, then the database goes away.
       expect((await fetch(`${server.url}/api/v1/notices`)).status).toBe(200);
       await proxy.stop();
@@ -211,9 +290,7 @@ describe("database errors (PostgreSQL through a relay the test cuts)", () => {
       expect(sampleValue(back, "sino_database_errors_total", { kind: "scrape" })).toBe(1);
       expect(sampleValue(back, "sino_delivery_jobs_pending")).toBe(0);
     } finally {
-      await server?.close();
-      await proxy.close();
-      await drop();
+      await close();
     }
   });
 });

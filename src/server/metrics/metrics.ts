@@ -5,9 +5,10 @@ import { NOTIFICATION_EVENT_TYPES } from "../../shared/api/events.js";
 import { NOTIFICATION_STATUSES } from "../../shared/api/notifications.js";
 import type { Database } from "../../store/database.js";
 import type { QueueMetricsRepository } from "../../store/queue-metrics-repository.js";
+import type { Liveness } from "../health/liveness.js";
 
 /** Where the database's failures were seen. */
-export type DatabaseErrorKind = "connection" | "request" | "scrape";
+export type DatabaseErrorKind = "connection" | "request" | "scrape" | "delivery";
 /** A registration answered 201 (a new browser) or 200 (one already known: new keys, a renewal). */
 export type RegistrationOutcome = "created" | "updated";
 
@@ -41,6 +42,8 @@ export interface MetricsSources {
   readonly database?: Pick<Database, "pool">;
   /** This process's push connections and encryption threads. */
   readonly delivery?: { stats(): DeliveryStats };
+  /** Which of this process's background loops still come round (what /readyz checks). */
+  readonly liveness?: Pick<Liveness, "status">;
 }
 
 export interface MetricsOptions {
@@ -86,7 +89,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   });
   const databaseErrors = new Counter({
     name: "sino_database_errors_total",
-    help: "Database failures seen by this process: connection (a pooled connection broke), request (answered 503), scrape (metrics could not read the queue).",
+    help: "Database failures seen by this process: connection (a pooled connection broke), request (answered 503), scrape (metrics could not read the queue), delivery (a delivery loop's round failed on it: lanes, scheduler, hygiene, webhooks, feeds).",
     labelNames: ["kind"] as const,
     registers,
   });
@@ -111,6 +114,18 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     registers,
   });
   const encryptionMessages = new Counter({ name: "sino_encryption_messages_total", help: "Messages the encryption threads encrypted.", registers });
+  const loopAlive = new Gauge({
+    name: "sino_loop_alive",
+    help: "1 while a background loop of this process (lanes, scheduler, hygiene, segment-sizes, webhooks) comes round in time, 0 once it is late (what /readyz checks).",
+    labelNames: ["component"] as const,
+    registers,
+  });
+  const loopAge = new Gauge({
+    name: "sino_loop_heartbeat_age_seconds",
+    help: "Seconds since each background loop of this process last came round.",
+    labelNames: ["component"] as const,
+    registers,
+  });
   // Only where there is a pool (PostgreSQL): SQLite's one connection would show a meaningless 0.
   let poolGauges: { connections: Gauge<"state">; max: Gauge } | undefined;
   function poolGaugesOnce(): { connections: Gauge<"state">; max: Gauge } {
@@ -129,7 +144,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   let encryptionSeen = { busySeconds: 0, messages: 0 };
 
   async function refresh(): Promise<void> {
-    const { queue, database, delivery } = sources;
+    const { queue, database, delivery, liveness } = sources;
     if (queue !== undefined) {
       try {
         const now = clock();
@@ -152,6 +167,15 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       gauges.connections.set({ state: "waiting" }, pool.waiting);
       gauges.max.set(pool.max);
     }
+    if (liveness !== undefined) {
+      // Only the loops expected now: one stopped on purpose (forgotten) leaves no stale series.
+      loopAlive.reset();
+      loopAge.reset();
+      for (const component of liveness.status(clock()).components) {
+        loopAlive.set({ component: component.component }, component.alive ? 1 : 0);
+        loopAge.set({ component: component.component }, component.ageMs / 1000);
+      }
+    }
     if (delivery !== undefined) {
       const stats = delivery.stats();
       pushInFlight.set(stats.transport.inFlight);
@@ -171,7 +195,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   // Every label value a dashboard filters on exists from the start, at 0 (rate() needs a first sample).
   for (const type of NOTIFICATION_EVENT_TYPES) events.inc({ type }, 0);
   for (const outcome of ["created", "updated"] as const) registrations.inc({ outcome }, 0);
-  for (const kind of ["connection", "request", "scrape"] as const) databaseErrors.inc({ kind }, 0);
+  for (const kind of ["connection", "request", "scrape", "delivery"] as const) databaseErrors.inc({ kind }, 0);
 
   return {
     registry,

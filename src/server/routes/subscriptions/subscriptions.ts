@@ -40,8 +40,8 @@ import { consentOf } from "../privacy/consent-input.js";
 
 export interface SubscriptionRoutesDeps {
   readonly subscriptions: SubscriptionsRepository;
-  /** Where registrations, unsubscribes and channel choices are written (group commit). */
-  readonly ingestion: Pick<Ingestion, "registrations" | "removals" | "preferences">;
+  /** Where registrations, unsubscribes, channel choices and person changes are written (group commit). */
+  readonly ingestion: Pick<Ingestion, "registrations" | "removals" | "preferences" | "people">;
   readonly subscriptionChannels: SubscriptionChannelsRepository;
   readonly tags: Pick<TagsRepository, "mergeVisitorTagsWithProof">;
   /** SINO_MAX_CHANNELS_PER_SUBSCRIPTION. */
@@ -232,8 +232,10 @@ function registerSubscriptionUserRoutes(app: FastifyInstance, deps: Subscription
       const auth = checkAuth(body.auth);
       if (!auth.ok) throw apiError(auth.code, "auth");
       const now = deps.now();
+      // Written with the person changes around it in one transaction (group commit), answered once
+      // that transaction committed; a refused claim or too many tags fails this request alone.
       const result = await tooManyTagsAsError(() =>
-        deps.subscriptions.identifyWithProof({ endpoint: body.endpoint, auth: auth.value }, verifiedPerson(body.user, now), now),
+        deps.ingestion.people.submit({ proof: { endpoint: body.endpoint, auth: auth.value }, person: verifiedPerson(body.user, now), now }),
       );
       switch (result.outcome) {
         case "not_found":
@@ -260,9 +262,11 @@ function registerSubscriptionUserRoutes(app: FastifyInstance, deps: Subscription
       const body = request.body;
       const auth = checkAuth(body.auth);
       if (!auth.ok) throw apiError(auth.code, "auth");
-      const result = await deps.subscriptions.forgetWithProof({ endpoint: body.endpoint, auth: auth.value }, deps.now());
+      const result = await deps.ingestion.people.submit({ proof: { endpoint: body.endpoint, auth: auth.value }, person: null, now: deps.now() });
       if (result.outcome === "not_found") throw apiError("subscription_not_found", "endpoint");
       if (result.outcome === "auth_mismatch") throw apiError("subscription_auth_mismatch", "auth");
+      // Forgetting checks no claim, so nothing refuses it; said here so the answer below is typed.
+      if (result.outcome === "identity_refused") throw apiError(result.refusal, "user.signature");
       request.log.info({ subscriptionId: result.subscription.id }, "subscription forgotten");
       return { subscription: presentSubscription(result.subscription, result.channels) };
     },
