@@ -24,9 +24,11 @@ import type { Notification } from "../../../store/notifications-repository.js";
 import type { Authenticator } from "../../auth/authenticator.js";
 import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
-import { OPERATOR_SECURITY, apiErrorSchema, noContentSchema } from "../../openapi.js";
+import { OPERATOR_SECURITY, noContentSchema } from "../../openapi.js";
 import { presentFeed, presentFeedItem } from "../../presenters/feed.js";
 import { requireJson } from "../../require-json.js";
+import { answers } from "../route-docs.js";
+import { idParamsOf } from "../../../shared/api/ids.js";
 
 export interface FeedRoutesDeps {
   readonly feeds: FeedsRepository;
@@ -51,7 +53,7 @@ export interface FeedRoutesDeps {
   readonly onSent?: (send: Notification) => void;
 }
 
-const feedParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "feed_not_found" }) });
+const feedParams = idParamsOf("feed_not_found");
 const itemParams = feedParams.extend({ itemId: z.string().regex(/^\d{1,15}$/, { error: "feed_item_not_found" }) });
 
 /** RSS/Atom feeds turned into sends: admins only (a signed-in admin or an admin token). */
@@ -92,7 +94,7 @@ export function registerFeedRoutes(app: FastifyInstance, deps: FeedRoutesDeps): 
 
   routes.get(
     API_ROUTES.feeds,
-    { onRequest: requireAdmin, schema: { operationId: "listFeeds", ...doc("list"), response: { 200: feedsResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "listFeeds", ...doc("list"), response: answers({ 200: feedsResponseSchema }) } },
     async () => {
       const feeds = await deps.feeds.list();
       return {
@@ -112,7 +114,7 @@ export function registerFeedRoutes(app: FastifyInstance, deps: FeedRoutesDeps): 
         ...doc("create"),
         description: t("feeds:api.createDescription"),
         body: createFeedRequestSchema,
-        response: { 201: feedResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 201: feedResponseSchema }),
       },
     },
     async (request, reply) => {
@@ -130,7 +132,7 @@ export function registerFeedRoutes(app: FastifyInstance, deps: FeedRoutesDeps): 
 
   routes.get(
     `${API_ROUTES.feeds}/:id`,
-    { onRequest: requireAdmin, schema: { operationId: "getFeed", ...doc("get"), params: feedParams, response: { 200: feedResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "getFeed", ...doc("get"), params: feedParams, response: answers({ 200: feedResponseSchema }) } },
     async (request) => ({ feed: await present(await found(request.params.id)) }),
   );
 
@@ -138,7 +140,7 @@ export function registerFeedRoutes(app: FastifyInstance, deps: FeedRoutesDeps): 
     `${API_ROUTES.feeds}/:id`,
     {
       onRequest: [requireAdmin, requireJson],
-      schema: { operationId: "updateFeed", ...doc("update"), params: feedParams, body: updateFeedRequestSchema, response: { 200: feedResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "updateFeed", ...doc("update"), params: feedParams, body: updateFeedRequestSchema, response: answers({ 200: feedResponseSchema }) },
     },
     async (request) => {
       const { channel: slug, mode, intervalSeconds, enabled } = request.body;
@@ -162,7 +164,7 @@ export function registerFeedRoutes(app: FastifyInstance, deps: FeedRoutesDeps): 
 
   routes.delete(
     `${API_ROUTES.feeds}/:id`,
-    { onRequest: requireAdmin, schema: { operationId: "deleteFeed", ...doc("delete"), params: feedParams, response: { 204: noContentSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "deleteFeed", ...doc("delete"), params: feedParams, response: answers({ 204: noContentSchema }) } },
     async (request, reply) => {
       if (!(await deps.feeds.remove(Number(request.params.id)))) throw apiError("feed_not_found");
       request.log.info({ feedId: Number(request.params.id) }, "feed deleted");
@@ -172,7 +174,7 @@ export function registerFeedRoutes(app: FastifyInstance, deps: FeedRoutesDeps): 
 
   routes.post(
     `${API_ROUTES.feeds}/:id/poll`,
-    { onRequest: requireAdmin, schema: { operationId: "pollFeed", ...doc("poll"), params: feedParams, response: { 202: feedResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "pollFeed", ...doc("poll"), params: feedParams, response: answers({ 202: feedResponseSchema }) } },
     async (request, reply) => {
       const feed = await deps.feeds.pollSoon(Number(request.params.id), deps.now());
       if (feed === undefined) throw apiError("feed_not_found");
@@ -185,7 +187,7 @@ export function registerFeedRoutes(app: FastifyInstance, deps: FeedRoutesDeps): 
     `${API_ROUTES.feeds}/:id/items`,
     {
       onRequest: requireAdmin,
-      schema: { operationId: "listFeedItems", ...doc("items"), params: feedParams, querystring: feedItemsQuerySchema, response: { 200: feedItemsResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "listFeedItems", ...doc("items"), params: feedParams, querystring: feedItemsQuerySchema, response: answers({ 200: feedItemsResponseSchema }) },
     },
     async (request) => {
       const feed = await found(request.params.id);
@@ -197,7 +199,7 @@ export function registerFeedRoutes(app: FastifyInstance, deps: FeedRoutesDeps): 
 
   routes.post(
     `${API_ROUTES.feeds}/:id/items/:itemId/approve`,
-    { onRequest: requireAdmin, schema: { operationId: "approveFeedItem", ...doc("approve"), params: itemParams, response: { 201: feedItemResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "approveFeedItem", ...doc("approve"), params: itemParams, response: answers({ 201: feedItemResponseSchema }) } },
     async (request, reply) => {
       const feed = await found(request.params.id);
       const channel = feed.channelId === null ? null : await deps.channels.findById(feed.channelId);
@@ -229,7 +231,7 @@ export function registerFeedRoutes(app: FastifyInstance, deps: FeedRoutesDeps): 
 
   routes.post(
     `${API_ROUTES.feeds}/:id/items/:itemId/dismiss`,
-    { onRequest: requireAdmin, schema: { operationId: "dismissFeedItem", ...doc("dismiss"), params: itemParams, response: { 200: feedItemResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "dismissFeedItem", ...doc("dismiss"), params: itemParams, response: answers({ 200: feedItemResponseSchema }) } },
     async (request) => {
       const feed = await found(request.params.id);
       const outcome = await deps.feeds.dismiss(feed.id, Number(request.params.itemId), deps.now());

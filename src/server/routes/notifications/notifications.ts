@@ -18,7 +18,7 @@ import { API_ROUTES } from "../../../shared/api/routes.js";
 import { createPublishRateLimit } from "../../auth/publish-rate-limit.js";
 import { siteFilterQuerySchema } from "../../../shared/api/sites.js";
 import { apiError } from "../../errors.js";
-import { OPERATOR_SECURITY, apiErrorSchema, textResponse } from "../../openapi.js";
+import { textResponse } from "../../openapi.js";
 import { presentAudienceSize } from "../../presenters/audience-size.js";
 import { presentNotification } from "../../presenters/notification.js";
 import { clickRate } from "../../../store/notification-events-repository.js";
@@ -31,8 +31,10 @@ import { registerRescheduleRoute } from "./reschedule.js";
 import { registerSendNoticeRoutes } from "./send-notice.js";
 import { resolveAudience, type AudienceFields } from "./resolve-audience.js";
 import type { Audience } from "../../../store/notifications-repository.js";
+import { answers, operatorDocs } from "../route-docs.js";
+import { idParamsOf } from "../../../shared/api/ids.js";
 
-const idParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "notification_not_found" }) });
+const idParams = idParamsOf("notification_not_found");
 const RECENT_SENDS = 5;
 /** GET /audience's refusals point at its query parameters. */
 const QUERY_FIELDS: AudienceFields = { channels: "channels", sites: "sites" };
@@ -65,7 +67,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
     now: deps.now,
   };
   const publicOrigin = new URL(deps.publicUrl).origin;
-  const doc = (summary: string) => ({ summary: t(summary), tags: [t("api:tags.notifications")], security: OPERATOR_SECURITY });
+  const doc = operatorDocs(deps.translator, "api:tags.notifications");
   const byId = `${API_ROUTES.notifications}/:id`;
 
   async function findSend(id: string) {
@@ -86,7 +88,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
         description: t("api:descriptions.notificationsCreate"),
         headers: z.object({ [IDEMPOTENCY_KEY_HEADER]: z.string().optional() }),
         body: createNotificationRequestSchema,
-        response: { 201: createNotificationResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 201: createNotificationResponseSchema }),
       },
     },
     async (request, reply) => {
@@ -102,7 +104,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
     API_ROUTES.notifications,
     {
       onRequest: requireUser,
-      schema: { operationId: "listNotifications", ...doc("api:routes.notificationsList"), querystring: listNotificationsQuerySchema, response: { 200: notificationsPageSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "listNotifications", ...doc("api:routes.notificationsList"), querystring: listNotificationsQuerySchema, response: answers({ 200: notificationsPageSchema }) },
     },
     async (request) => {
       const { query, status, page, pageSize } = request.query;
@@ -118,7 +120,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
 
   routes.get(
     byId,
-    { onRequest: requireUser, schema: { operationId: "getNotification", ...doc("api:routes.notificationsGet"), params: idParams, response: { 200: notificationResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireUser, schema: { operationId: "getNotification", ...doc("api:routes.notificationsGet"), params: idParams, response: answers({ 200: notificationResponseSchema }) } },
     async (request) => {
       const send = await findSend(request.params.id);
       // The service workers' shown/clicked/closed reports: counted for the one send's answer only,
@@ -133,7 +135,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
 
   routes.post(
     `${byId}/cancel`,
-    { onRequest: requireUser, schema: { operationId: "cancelNotification", ...doc("api:routes.notificationsCancel"), params: idParams, response: { 200: notificationResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireUser, schema: { operationId: "cancelNotification", ...doc("api:routes.notificationsCancel"), params: idParams, response: answers({ 200: notificationResponseSchema }) } },
     async (request) => {
       const before = await findSend(request.params.id);
       if (FINAL_STATUSES.includes(before.status)) throw apiError("send_finished");
@@ -157,7 +159,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
         description: t("api:descriptions.notificationsEvents"),
         params: idParams,
         produces: ["text/event-stream"],
-        response: { 200: textResponse("text/event-stream", t("api:responses.eventStream")), "4xx": apiErrorSchema },
+        response: answers({ 200: textResponse("text/event-stream", t("api:responses.eventStream")) }),
       },
     },
     async (request, reply) => {
@@ -170,7 +172,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
     API_ROUTES.overview,
     {
       onRequest: requireUser,
-      schema: { operationId: "getOverview", ...doc("api:routes.overview"), querystring: siteFilterQuerySchema, response: { 200: overviewSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "getOverview", ...doc("api:routes.overview"), querystring: siteFilterQuerySchema, response: answers({ 200: overviewSchema }) },
     },
     async (request) => {
       // `?site=`: the subscribers of one site (an unknown id counts none).
@@ -190,7 +192,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
         ...doc("api:routes.audience"),
         description: t("api:descriptions.audience"),
         querystring: audienceSizeQuerySchema,
-        response: { 200: audienceSizeSchema, "4xx": apiErrorSchema },
+        response: answers({ 200: audienceSizeSchema }),
       },
     },
     async (request) => {

@@ -16,11 +16,12 @@ import { API_ROUTES } from "../../../shared/api/routes.js";
 import { text } from "../../../shared/api/text.js";
 import { isErrorCode } from "../../../shared/errors.js";
 import { apiError } from "../../errors.js";
-import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
+import { OPERATOR_SECURITY } from "../../openapi.js";
 import { firstHeader, headerText } from "./header-text.js";
 import type { NotificationRoutesDeps } from "./notifications-deps.js";
 import { checkIdempotencyKey, publish, type PublishDeps, type PublishRequest } from "./publish.js";
 import { parseActionsHeader } from "./actions-header.js";
+import { answers } from "../route-docs.js";
 
 type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
@@ -67,7 +68,7 @@ export async function registerQuickPublish(
           params: z.object({ channel: text().max(40) }),
           // No body at all (`curl -X POST`) arrives as null.
           body: z.string().nullish(),
-          response: { 201: createNotificationResponseSchema, "4xx": apiErrorSchema },
+          response: answers({ 201: createNotificationResponseSchema }),
         },
       },
       async (request, reply) => {

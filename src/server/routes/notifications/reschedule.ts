@@ -1,6 +1,5 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import type { DeliveryEngine } from "../../../delivery/engine.js";
 import { NOTIFICATION_URGENCIES, notificationResponseSchema, type NotificationAudience } from "../../../shared/api/notifications.js";
 import { updateNotificationRequestSchema, type UpdateNotificationRequest } from "../../../shared/api/notification-edit.js";
@@ -8,12 +7,14 @@ import { API_ROUTES } from "../../../shared/api/routes.js";
 import type { Notification, NotificationsRepository } from "../../../store/notifications-repository.js";
 import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
-import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
+import { OPERATOR_SECURITY } from "../../openapi.js";
 import { presentNotification } from "../../presenters/notification.js";
 import { requireJson } from "../../require-json.js";
 import type { Authenticator } from "../../auth/authenticator.js";
 import { toApiFailure, toSendInput, type PublishDeps, type PublishRequest } from "./publish.js";
 import { checkExempt } from "./delivery-gates.js";
+import { answers } from "../route-docs.js";
+import { idParamsOf } from "../../../shared/api/ids.js";
 
 export interface RescheduleRouteDeps {
   readonly engine: Pick<DeliveryEngine, "getSend" | "rescheduleSend">;
@@ -24,7 +25,7 @@ export interface RescheduleRouteDeps {
   readonly now: () => number;
 }
 
-const idParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "notification_not_found" }) });
+const idParams = idParamsOf("notification_not_found");
 
 /**
  * PATCH /notifications/:id: edit or reschedule a scheduled send. The send as stored is turned
@@ -47,7 +48,7 @@ export function registerRescheduleRoute(app: FastifyInstance, deps: RescheduleRo
         security: OPERATOR_SECURITY,
         params: idParams,
         body: updateNotificationRequestSchema,
-        response: { 200: notificationResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 200: notificationResponseSchema }),
       },
     },
     async (request) => {

@@ -1,16 +1,17 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { notificationResponseSchema, notificationRetriesSchema, setNoticeRequestSchema, type NoticeVisibility } from "../../../shared/api/notifications.js";
 import { API_ROUTES } from "../../../shared/api/routes.js";
 import { apiError } from "../../errors.js";
-import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
+import { OPERATOR_SECURITY } from "../../openapi.js";
 import { presentNotification } from "../../presenters/notification.js";
 import { presentRetries } from "../../presenters/retry-causes.js";
 import { requireJson } from "../../require-json.js";
 import type { NotificationRoutesDeps } from "./notifications-deps.js";
+import { answers } from "../route-docs.js";
+import { idParamsOf } from "../../../shared/api/ids.js";
 
-const idParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "notification_not_found" }) });
+const idParams = idParamsOf("notification_not_found");
 
 /**
  * A past send on the public Avisos page: shown again, kept off (hidden) or taken off for good
@@ -44,7 +45,7 @@ export function registerSendNoticeRoutes(app: FastifyInstance, deps: Notificatio
         description: t("api:descriptions.notificationsNoticeSet"),
         params: idParams,
         body: setNoticeRequestSchema,
-        response: { 200: notificationResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 200: notificationResponseSchema }),
       },
     },
     async (request) => {
@@ -62,7 +63,7 @@ export function registerSendNoticeRoutes(app: FastifyInstance, deps: Notificatio
         ...doc("api:routes.notificationsNoticeRemove", "removeNotificationNotice"),
         description: t("api:descriptions.notificationsNoticeRemove"),
         params: idParams,
-        response: { 200: notificationResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 200: notificationResponseSchema }),
       },
     },
     async (request) => {
@@ -80,7 +81,7 @@ export function registerSendNoticeRoutes(app: FastifyInstance, deps: Notificatio
         ...doc("api:routes.notificationsRetries", "getNotificationRetries"),
         description: t("api:descriptions.notificationsRetries"),
         params: idParams,
-        response: { 200: notificationRetriesSchema, "4xx": apiErrorSchema },
+        response: answers({ 200: notificationRetriesSchema }),
       },
     },
     async (request) => {

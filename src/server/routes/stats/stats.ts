@@ -8,9 +8,10 @@ import type { StatsRepository } from "../../../store/stats-repository.js";
 import type { SubscribersRepository } from "../../../store/subscribers-repository.js";
 import type { Authenticator } from "../../auth/authenticator.js";
 import type { Translator } from "../../i18n.js";
-import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
+import { OPERATOR_SECURITY } from "../../openapi.js";
 import { countByBrowser } from "../subscribers/subscribers.js";
 import { createDayKey, lastDays } from "./day-buckets.js";
+import { answers } from "../route-docs.js";
 
 export interface StatsRoutesDeps {
   readonly stats: StatsRepository;
@@ -37,7 +38,7 @@ export function registerStatsRoutes(app: FastifyInstance, deps: StatsRoutesDeps)
         tags: [t("api:tags.stats")],
         security: OPERATOR_SECURITY,
         querystring: statsQuerySchema,
-        response: { 200: statsResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 200: statsResponseSchema }),
       },
     },
     async (request): Promise<StatsResponse> => {
