@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS } from "../../../../test/support/db.js";
 import { seedSubscriptions, waitForSend } from "../../../../test/support/delivery.js";
 import { useFakePushService } from "../../../../test/support/fake-push/shared-fake-push-service.js";
-import { loadTestTls } from "../../../../test/support/fake-push/test-tls.js";
+import { FAKE_PUSH_ENGINE_ENV } from "../../../../test/support/fake-push/engine-env.js";
 import { addUser, setUpAdmin, type ApiClient } from "../../../../test/support/operators.js";
 import { startTestServer, type TestServer } from "../../../../test/support/server.js";
 import { notificationRecipientsPath, personNotificationsPath, personPath } from "../../../shared/api/routes.js";
@@ -25,7 +25,7 @@ for (const dialect of DIALECTS) {
     beforeAll(async () => {
       server = await startTestServer({
         dialect,
-        env: { SINO_PUSH_CA_FILE: loadTestTls().caPath, SINO_WORKER_POLL_MS: "50", SINO_ENCRYPTION_THREADS: "0", SINO_PUSH_TIMEOUT_MS: "5000" },
+        env: { ...FAKE_PUSH_ENGINE_ENV, SINO_ENCRYPTION_THREADS: "0" },
       });
       admin = await setUpAdmin({ url: server.url, origin: server.url });
       publisher = (await addUser(admin, "publisher")).client;

@@ -10,7 +10,7 @@ import { ApiClient, addUser, errorOf, limitErrorOf, setUpAdmin, startOperatorSer
 import { aBrowserSubscription } from "../../../../test/support/subscriptions.js";
 import { seedSubscriptions, waitForSend } from "../../../../test/support/delivery.js";
 import { useFakePushService } from "../../../../test/support/fake-push/shared-fake-push-service.js";
-import { loadTestTls } from "../../../../test/support/fake-push/test-tls.js";
+import { FAKE_PUSH_ENGINE_ENV } from "../../../../test/support/fake-push/engine-env.js";
 import { startTestServer, type TestServer } from "../../../../test/support/server.js";
 
 const ENV = { SINO_PUSH_ALLOWED_HOSTS: "fcm.googleapis.com" };
@@ -328,7 +328,7 @@ for (const dialect of DIALECTS) {
     beforeAll(async () => {
       server = await startTestServer({
         dialect,
-        env: { SINO_PUSH_CA_FILE: loadTestTls().caPath, SINO_WORKER_POLL_MS: "50", SINO_ENCRYPTION_THREADS: "0", SINO_PUSH_TIMEOUT_MS: "5000" },
+        env: { ...FAKE_PUSH_ENGINE_ENV, SINO_ENCRYPTION_THREADS: "0" },
       });
       admin = await setUpAdmin({ url: server.url, origin: server.url });
     });
