@@ -90,10 +90,10 @@ export function registerEventRoutes(app: FastifyInstance, deps: EventRoutesDeps)
     },
     async (request, reply) => {
       const id = Number(request.params.id);
-      const send = await deps.notifications.findById(id);
-      if (send === undefined) throw apiError("notification_not_found");
+      const notification = await deps.notifications.findById(id);
+      if (notification === undefined) throw apiError("notification_not_found");
       const [events, retries] = await Promise.all([deps.events.countsFor(id), deps.retryCauses.forNotification(id)]);
-      const rate = clickRate(events.clicked, send.counts.accepted);
+      const rate = clickRate(events.clicked, notification.counts.accepted);
       const h = (key: string) => t(`api:csv.${key}`);
       // Why pushes were retried, one "host: reason (HTTP 503), 12 novas tentativas" per cause.
       const causes = retries.causes
@@ -128,21 +128,21 @@ export function registerEventRoutes(app: FastifyInstance, deps: EventRoutesDeps)
           h("clickedAction2"),
         ],
         [
-          send.id,
-          send.title,
-          send.counts.queued,
-          send.counts.accepted,
+          notification.id,
+          notification.title,
+          notification.counts.queued,
+          notification.counts.accepted,
           events.shown,
           events.clicked,
           rate === null ? null : rate.toFixed(4),
           events.closed,
-          send.counts.failed,
-          send.counts.removed,
-          t(`notifications:status.${send.status}`),
-          send.counts.retrying,
+          notification.counts.failed,
+          notification.counts.removed,
+          t(`notifications:status.${notification.status}`),
+          notification.counts.retrying,
           retries.nextAttemptAt === null ? null : new Date(retries.nextAttemptAt).toISOString(),
           causes === "" ? null : causes,
-          t(`notifications:notice.${send.notice}`),
+          t(`notifications:notice.${notification.notice}`),
           events.clickedByAction.open,
           events.clickedByAction["1"],
           events.clickedByAction["2"],

@@ -50,7 +50,7 @@ export interface FeedRoutesDeps {
   /** Polls at once when this process runs the poller ("Ler agora"). */
   readonly pollNow?: () => void;
   /** Told about the send an approved draft made (wakes the worker lanes). */
-  readonly onSent?: (send: Notification) => void;
+  readonly onSent?: (notification: Notification) => void;
 }
 
 const feedParams = idParamsOf("feed_not_found");
@@ -212,8 +212,8 @@ export function registerFeedRoutes(app: FastifyInstance, deps: FeedRoutesDeps): 
           feed.id,
           Number(request.params.itemId),
           (item) => {
-            const send = feedItemNotification(item, channel === null ? null : { channelId: channel.id, slug: channel.slug }, deps.publicUrl, icon);
-            return { notification: send, options: feedItemNotificationOptions(send, now, deps.jobSize, deps.publicUrl) };
+            const notification = feedItemNotification(item, channel === null ? null : { channelId: channel.id, slug: channel.slug }, deps.publicUrl, icon);
+            return { notification: notification, options: feedItemNotificationOptions(notification, now, deps.jobSize, deps.publicUrl) };
           },
           now,
         );

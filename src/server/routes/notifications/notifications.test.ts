@@ -389,6 +389,8 @@ describe("the sends routes' limits and documentation", () => {
       const statuses = [];
       for (let i = 0; i < 3; i++) statuses.push((await script.post(NOTIFICATIONS, { title: `n${i}` })).status);
       expect(statuses).toEqual([201, 201, 429]);
+      // Refused before validation: over the limit, even an invalid body is a 429, not a 400.
+      expect((await script.post(NOTIFICATIONS, { title: "" })).body).toEqual(errorOf("rate_limited"));
       expect((await script.request("POST", "/p/todos", "oi", { "content-type": "text/plain" })).body).toEqual(errorOf("rate_limited"));
       // Another token has its own budget.
       const other = new ApiClient({ url: server.url, origin: server.url }, { bearer: (await addToken(admin, "publish", "outro")).secret, origin: null });

@@ -70,17 +70,17 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
   const doc = operatorDocs(deps.translator, "api:tags.notifications");
   const byId = `${API_ROUTES.notifications}/:id`;
 
-  async function findSend(id: string) {
-    const send = await deps.engine.getNotification(Number(id));
-    if (send === undefined) throw apiError("notification_not_found");
-    return send;
+  async function findNotification(id: string) {
+    const notification = await deps.engine.getNotification(Number(id));
+    if (notification === undefined) throw apiError("notification_not_found");
+    return notification;
   }
 
   routes.post(
     API_ROUTES.notifications,
     {
-      onRequest: [requireUser, requireJson],
-      preHandler: rateLimit,
+      // Rate limit before validation: a caller over its budget is refused before its body is read.
+      onRequest: [requireUser, rateLimit, requireJson],
       bodyLimit: CREATE_BODY_LIMIT,
       schema: {
         operationId: "createNotification",
@@ -122,13 +122,13 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
     byId,
     { onRequest: requireUser, schema: { operationId: "getNotification", ...doc("api:routes.notificationsGet"), params: idParams, response: answers({ 200: notificationResponseSchema }) } },
     async (request) => {
-      const send = await findSend(request.params.id);
+      const notification = await findNotification(request.params.id);
       // The service workers' shown/clicked/closed reports: counted for the one send's answer only,
       // not for every row of the list.
-      const events = await deps.repositories.notificationEvents.countsFor(send.id);
-      const presented = presentNotification(send);
+      const events = await deps.repositories.notificationEvents.countsFor(notification.id);
+      const presented = presentNotification(notification);
       return {
-        notification: { ...presented, counts: { ...presented.counts, ...events, clickRate: clickRate(events.clicked, send.counts.accepted) } },
+        notification: { ...presented, counts: { ...presented.counts, ...events, clickRate: clickRate(events.clicked, notification.counts.accepted) } },
       };
     },
   );
@@ -137,7 +137,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
     `${byId}/cancel`,
     { onRequest: requireUser, schema: { operationId: "cancelNotification", ...doc("api:routes.notificationsCancel"), params: idParams, response: answers({ 200: notificationResponseSchema }) } },
     async (request) => {
-      const before = await findSend(request.params.id);
+      const before = await findNotification(request.params.id);
       if (FINAL_STATUSES.includes(before.status)) throw apiError("send_finished");
       const after = await deps.engine.cancelNotification(before.id).catch(toApiFailure);
       // It may have finished between the read and the cancel.
@@ -163,8 +163,8 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
       },
     },
     async (request, reply) => {
-      const send = await findSend(request.params.id);
-      streamProgress(deps.engine, request, reply, send, { pollMs: deps.progressPollMs ?? 1000 });
+      const notification = await findNotification(request.params.id);
+      streamProgress(deps.engine, request, reply, notification, { pollMs: deps.progressPollMs ?? 1000 });
     },
   );
 

@@ -130,14 +130,14 @@ export async function publish(deps: PublishDeps, principal: Principal, request: 
   checkExempt(principal, request.exempt); // gates
   const input = await toSendInput(deps, request, deps.now());
   const reach = await reachOf(deps, input);
-  const present = (send: Notification): CreateNotificationResponse => ({
-    notification: presentNotification(send),
-    targeted: reach.scheduledTargets ?? send.counts.queued,
+  const present = (notification: Notification): CreateNotificationResponse => ({
+    notification: presentNotification(notification),
+    targeted: reach.scheduledTargets ?? notification.counts.queued,
     usersWithoutSubscriptions: reach.withoutSubscriptions,
   });
   if (idempotencyKey === undefined) {
-    const send = await deps.engine.createNotification(input).catch(toApiFailure);
-    return { statusCode: 201, body: present(send), replayed: false };
+    const notification = await deps.engine.createNotification(input).catch(toApiFailure);
+    return { statusCode: 201, body: present(notification), replayed: false };
   }
   const requestHash = hashRequest(route, request);
   const result = await deps.engine
@@ -146,7 +146,7 @@ export async function publish(deps: PublishDeps, principal: Principal, request: 
         scope: keyScopeOf(principal),
         key: idempotencyKey,
         requestHash,
-        answer: (send) => ({ statusCode: 201, response: JSON.stringify(present(send)) }),
+        answer: (notification) => ({ statusCode: 201, response: JSON.stringify(present(notification)) }),
       },
     })
     .catch(toApiFailure);

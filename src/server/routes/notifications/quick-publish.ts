@@ -55,8 +55,7 @@ export async function registerQuickPublish(
     scope.withTypeProvider<ZodTypeProvider>().post(
       `${API_ROUTES.quickPublish}/:channel`,
       {
-        onRequest: deps.authenticator.requireScriptUser,
-        preHandler: deps.rateLimit,
+        onRequest: [deps.authenticator.requireScriptUser, deps.rateLimit],
         bodyLimit: BODY_LIMIT,
         schema: {
           operationId: "quickPublish",

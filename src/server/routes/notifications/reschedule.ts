@@ -52,13 +52,13 @@ export function registerRescheduleRoute(app: FastifyInstance, deps: RescheduleRo
       },
     },
     async (request) => {
-      const send = await deps.engine.getNotification(Number(request.params.id));
-      if (send === undefined) throw apiError("notification_not_found");
-      if (send.status !== "scheduled") throw apiError("send_not_scheduled");
-      const asked = merge(await requestOf(deps, send), request.body);
+      const notification = await deps.engine.getNotification(Number(request.params.id));
+      if (notification === undefined) throw apiError("notification_not_found");
+      if (notification.status !== "scheduled") throw apiError("send_not_scheduled");
+      const asked = merge(await requestOf(deps, notification), request.body);
       checkExempt(request.principal!, asked.exempt); // gates
       const input = await toSendInput(deps.publishDeps, asked, deps.now());
-      const edited = await deps.engine.rescheduleNotification(send.id, input).catch(toApiFailure);
+      const edited = await deps.engine.rescheduleNotification(notification.id, input).catch(toApiFailure);
       request.log.info({ send: edited.id, sendAt: edited.sendAt }, "scheduled send edited");
       return { notification: presentNotification(edited) };
     },
@@ -66,33 +66,33 @@ export function registerRescheduleRoute(app: FastifyInstance, deps: RescheduleRo
 }
 
 /** The stored send as the create request that would make it again. */
-async function requestOf(deps: RescheduleRouteDeps, send: Notification): Promise<PublishRequest> {
+async function requestOf(deps: RescheduleRouteDeps, notification: Notification): Promise<PublishRequest> {
   return {
-    title: send.title,
-    ...(send.body === null ? {} : { body: send.body }),
-    ...(send.url === null ? {} : { url: send.url }),
-    ...(send.icon === null ? {} : { icon: send.icon }),
-    ...(send.image === null ? {} : { image: send.image }),
-    urgency: NOTIFICATION_URGENCIES.find((u) => u === send.urgency) ?? "normal",
-    ttl: send.ttlSeconds,
-    audience: await audienceOf(deps, send),
-    category: send.category,
-    ...(send.collapseKey === null ? {} : { collapseKey: send.collapseKey }),
-    ...(send.sendAt === null ? {} : { sendAt: new Date(send.sendAt).toISOString() }),
-    ...(send.badge === null ? {} : { badge: send.badge }),
-    ...(send.actions.length === 0 ? {} : { actions: send.actions.map(({ label, url }) => ({ label, url })) }),
-    ...(send.renotify ? { renotify: true } : {}),
-    ...(send.requireInteraction ? { requireInteraction: true } : {}),
-    ...(send.silent ? { silent: true } : {}),
-    ...(send.appBadge === null ? {} : { appBadge: send.appBadge }),
-    ...(send.data === null ? {} : { data: send.data }),
-    ...(send.exempt ? { exempt: true } : {}), // gates
-    ...(send.reengagement ? { reengagement: true } : {}),
+    title: notification.title,
+    ...(notification.body === null ? {} : { body: notification.body }),
+    ...(notification.url === null ? {} : { url: notification.url }),
+    ...(notification.icon === null ? {} : { icon: notification.icon }),
+    ...(notification.image === null ? {} : { image: notification.image }),
+    urgency: NOTIFICATION_URGENCIES.find((u) => u === notification.urgency) ?? "normal",
+    ttl: notification.ttlSeconds,
+    audience: await audienceOf(deps, notification),
+    category: notification.category,
+    ...(notification.collapseKey === null ? {} : { collapseKey: notification.collapseKey }),
+    ...(notification.sendAt === null ? {} : { sendAt: new Date(notification.sendAt).toISOString() }),
+    ...(notification.badge === null ? {} : { badge: notification.badge }),
+    ...(notification.actions.length === 0 ? {} : { actions: notification.actions.map(({ label, url }) => ({ label, url })) }),
+    ...(notification.renotify ? { renotify: true } : {}),
+    ...(notification.requireInteraction ? { requireInteraction: true } : {}),
+    ...(notification.silent ? { silent: true } : {}),
+    ...(notification.appBadge === null ? {} : { appBadge: notification.appBadge }),
+    ...(notification.data === null ? {} : { data: notification.data }),
+    ...(notification.exempt ? { exempt: true } : {}), // gates
+    ...(notification.reengagement ? { reengagement: true } : {}),
   };
 }
 
-async function audienceOf(deps: RescheduleRouteDeps, send: Notification): Promise<NotificationAudience> {
-  const audience = send.audience;
+async function audienceOf(deps: RescheduleRouteDeps, notification: Notification): Promise<NotificationAudience> {
+  const audience = notification.audience;
   const sites = audience.kind !== "endpoint" && audience.sites !== undefined && audience.sites.length > 0 ? { sites: audience.sites.map(String) } : {};
   switch (audience.kind) {
     case "endpoint":
@@ -100,7 +100,7 @@ async function audienceOf(deps: RescheduleRouteDeps, send: Notification): Promis
     case "channels":
       return { type: "channels", channels: [...(audience.slugs ?? [])], ...sites };
     case "people": {
-      const people = await deps.notifications.peopleData(send.id);
+      const people = await deps.notifications.peopleData(notification.id);
       return { type: "users", users: Array.from(people, ([id, data]) => (data === null ? id : { id, data: { ...data } })), ...sites };
     }
     case "segment":

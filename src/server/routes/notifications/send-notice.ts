@@ -27,10 +27,10 @@ export function registerSendNoticeRoutes(app: FastifyInstance, deps: Notificatio
   const noticePath = `${API_ROUTES.notifications}/:id/notice`;
 
   async function change(id: string, notice: NoticeVisibility) {
-    const send = await notifications.findById(Number(id));
-    if (send === undefined) throw apiError("notification_not_found");
-    if (send.audience.kind === "endpoint") throw apiError("notice_not_public");
-    const changed = await notifications.setNotice(send.id, notice, deps.now());
+    const notification = await notifications.findById(Number(id));
+    if (notification === undefined) throw apiError("notification_not_found");
+    if (notification.audience.kind === "endpoint") throw apiError("notice_not_public");
+    const changed = await notifications.setNotice(notification.id, notice, deps.now());
     if (changed === undefined) throw apiError("notification_not_found");
     if (changed === "notice_removed") throw apiError("notice_removed", "notice");
     return changed;
@@ -49,9 +49,9 @@ export function registerSendNoticeRoutes(app: FastifyInstance, deps: Notificatio
       },
     },
     async (request) => {
-      const send = await change(request.params.id, request.body.notice);
-      request.log.info({ send: send.id, notice: send.notice }, "send's notice changed");
-      return { notification: presentNotification(send) };
+      const notification = await change(request.params.id, request.body.notice);
+      request.log.info({ send: notification.id, notice: notification.notice }, "send's notice changed");
+      return { notification: presentNotification(notification) };
     },
   );
 
@@ -67,9 +67,9 @@ export function registerSendNoticeRoutes(app: FastifyInstance, deps: Notificatio
       },
     },
     async (request) => {
-      const send = await change(request.params.id, "removed");
-      request.log.info({ send: send.id }, "send removed from the notices");
-      return { notification: presentNotification(send) };
+      const notification = await change(request.params.id, "removed");
+      request.log.info({ send: notification.id }, "send removed from the notices");
+      return { notification: presentNotification(notification) };
     },
   );
 

@@ -68,16 +68,16 @@ export function registerStatsRoutes(app: FastifyInstance, deps: StatsRoutesDeps)
         return { date, total, added: a, removed: r };
       });
 
-      const sendDays = new Map<string, { sends: number; accepted: number; clicked: number }>();
-      for (const send of sends) {
-        const key = dayKey(send.publishedAt);
-        const day = sendDays.get(key) ?? { sends: 0, accepted: 0, clicked: 0 };
-        sendDays.set(key, { sends: day.sends + 1, accepted: day.accepted + send.accepted, clicked: day.clicked + send.clicked });
+      const notificationDays = new Map<string, { sends: number; accepted: number; clicked: number }>();
+      for (const notification of sends) {
+        const key = dayKey(notification.publishedAt);
+        const day = notificationDays.get(key) ?? { sends: 0, accepted: 0, clicked: 0 };
+        notificationDays.set(key, { sends: day.sends + 1, accepted: day.accepted + notification.accepted, clicked: day.clicked + notification.clicked });
       }
       return {
         subscribersOverTime,
         sends: keys.map((date) => {
-          const day = sendDays.get(date) ?? { sends: 0, accepted: 0, clicked: 0 };
+          const day = notificationDays.get(date) ?? { sends: 0, accepted: 0, clicked: 0 };
           return { date, ...day, clickRate: clickRate(day.clicked, day.accepted) };
         }),
         byChannel: channels.map((c) => ({ slug: c.slug, name: c.name, subscribers: c.subscribers })).sort((a, b) => b.subscribers - a.subscribers),
