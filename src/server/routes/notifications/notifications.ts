@@ -33,6 +33,7 @@ import { resolveAudience, type AudienceFields } from "./resolve-audience.js";
 import type { Audience } from "../../../store/notifications-repository.js";
 import { answers, operatorDocs } from "../route-docs.js";
 import { idParamsOf } from "../../../shared/api/ids.js";
+import { pageWindow } from "../page-window.js";
 
 const idParams = idParamsOf("notification_not_found");
 const RECENT_SENDS = 5;
@@ -111,8 +112,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
       const { sends, total } = await history.list({
         ...(query === undefined ? {} : { query }),
         ...(status === undefined ? {} : { status }),
-        offset: (page - 1) * pageSize,
-        limit: pageSize,
+        ...pageWindow(page, pageSize),
       });
       return { notifications: sends.map(presentNotification), total, page, pageSize };
     },

@@ -16,6 +16,7 @@ import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
 import { presentPersonDelivery, presentPersonDevice, presentPersonSummary } from "../../presenters/recipient.js";
 import { answers, operatorDocs } from "../route-docs.js";
+import { pageWindow } from "../page-window.js";
 
 export interface PeopleRoutesDeps {
   readonly people: PeopleRepository;
@@ -42,7 +43,7 @@ export function registerPeopleRoutes(app: FastifyInstance, deps: PeopleRoutesDep
     { onRequest: requireAdmin, schema: { operationId: "listPeople", ...doc("api:routes.peopleList"), querystring: peopleQuerySchema, response: answers({ 200: peopleResponseSchema }) } },
     async (request) => {
       const { query, page, pageSize } = request.query;
-      const result = await deps.people.list({ ...(query === undefined ? {} : { query }), offset: (page - 1) * pageSize, limit: pageSize });
+      const result = await deps.people.list({ ...(query === undefined ? {} : { query }), ...pageWindow(page, pageSize) });
       return { people: result.people.map(presentPersonSummary), total: result.total, page, pageSize };
     },
   );
@@ -77,7 +78,7 @@ export function registerPeopleRoutes(app: FastifyInstance, deps: PeopleRoutesDep
     async (request) => {
       const { userId } = request.params;
       const { page, pageSize } = request.query;
-      const result = await deps.people.deliveries(userId, { offset: (page - 1) * pageSize, limit: pageSize });
+      const result = await deps.people.deliveries(userId, pageWindow(page, pageSize));
       if (result.total === 0) {
         const { devices } = await deps.people.find(userId);
         if (devices.length === 0) throw apiError("person_not_found");

@@ -25,6 +25,7 @@ import { presentWebhook, presentWebhookMessage } from "../../presenters/webhook.
 import { requireJson } from "../../require-json.js";
 import { answers } from "../route-docs.js";
 import { idParamsOf } from "../../../shared/api/ids.js";
+import { changedFields } from "../changed-fields.js";
 
 export interface WebhookRoutesDeps {
   readonly webhooks: WebhooksRepository;
@@ -109,12 +110,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRoutesD
       const { url, description, events, enabled } = request.body;
       const webhook = await deps.webhooks.update(
         Number(request.params.id),
-        {
-          ...(url === undefined ? {} : { url: await allowedUrl(url) }),
-          ...(description === undefined ? {} : { description }),
-          ...(events === undefined ? {} : { events }),
-          ...(enabled === undefined ? {} : { enabled }),
-        },
+        changedFields({ url: url === undefined ? undefined : await allowedUrl(url), description, events, enabled }),
         deps.now(),
       );
       if (webhook === undefined) throw apiError("webhook_not_found");
