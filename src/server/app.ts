@@ -6,7 +6,7 @@ import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod
 import type { DeliveryEngine } from "../delivery/engine.js";
 import type { ResolveHost } from "../delivery/webhooks/url-policy.js";
 import type { VapidKeys } from "../push/vapid-keys.js";
-import { API_PREFIX, API_ROUTES } from "../shared/api/routes.js";
+import { API_PREFIX } from "../shared/api/routes.js";
 import type { DatabaseOutage } from "../store/database-outage.js";
 import type { Repositories } from "../store/repositories.js";
 import { createAuthenticator } from "./auth/authenticator.js";
@@ -50,6 +50,7 @@ import type { ReadinessCheck } from "./health/readiness.js";
 import { registerSecurityHeaders } from "./security-headers.js";
 import { registerWebApp, sendIndexHtml } from "./web-app.js";
 import { registerSiteRoutes } from "./routes/sites/sites.js";
+import { collectApiMethods } from "./routes/api-methods.js";
 import { registerImportRoutes } from "./routes/import/import.js";
 import { registerSavedSegmentRoutes } from "./routes/saved-segments/saved-segments.js";
 import { registerTemplateRoutes } from "./routes/templates/templates.js";
@@ -82,7 +83,7 @@ export interface AppDeps {
    * from `repositories`. Drained when the app closes, before connections are cut.
    */
   readonly ingestion?: Ingestion;
-  /** The delivery engine the sends routes use; without it (some tests) they are not registered. */
+  /** The delivery engine the notifications routes use; without it (some tests) they are not registered. */
   readonly delivery?: DeliveryEngine;
   /** This process's webhook dispatcher, woken after a test ping or a resend (absent: another process delivers). */
   readonly webhookDispatcher?: { wake(): void };
@@ -107,35 +108,6 @@ export interface AuthOptions {
   readonly hasher?: PasswordHasher;
 }
 
-/** The methods each API path answers, for the Allow header of a 405. */
-const API_METHODS = new Map<string, string>([
-  [API_ROUTES.config, "GET, HEAD"],
-  [API_ROUTES.subscriptions, "POST, DELETE"],
-  [API_ROUTES.setup, "GET, HEAD, POST"],
-  [API_ROUTES.session, "GET, HEAD, POST, DELETE"],
-  [API_ROUTES.users, "GET, HEAD, POST"],
-  [API_ROUTES.tokens, "GET, HEAD, POST"],
-  [API_ROUTES.subscriptionChannels, "PUT"],
-  [API_ROUTES.subscriptionUser, "PUT, DELETE"],
-  [API_ROUTES.subscriptionTags, "PUT"],
-  [API_ROUTES.peopleTags, "POST"],
-  [API_ROUTES.channels, "GET, HEAD, POST"],
-  [API_ROUTES.events, "POST"],
-  [API_ROUTES.notices, "GET, HEAD"],
-  [API_ROUTES.subscribers, "GET, HEAD"],
-  [API_ROUTES.stats, "GET, HEAD"],
-  [API_ROUTES.notifications, "GET, HEAD, POST"],
-  [API_ROUTES.overview, "GET, HEAD"],
-  [API_ROUTES.sites, "GET, HEAD, POST"],
-  [API_ROUTES.audience, "GET, HEAD"],
-  [API_ROUTES.webhooks, "GET, HEAD, POST"],
-  [API_ROUTES.feeds, "GET, HEAD, POST"],
-  [API_ROUTES.sessionPassword, "PUT"],
-  [API_ROUTES.audit, "GET, HEAD"],
-  [API_ROUTES.auditCsv, "GET, HEAD"],
-  [API_ROUTES.privacy, "GET, HEAD"],
-  [API_ROUTES.subscribersImport, "POST"],
-]);
 
 /** The Fastify application with every route, not yet listening: `startServer` does that. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -161,6 +133,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
   });
+  // Before any route: every API path's methods, as the routes declare them, for a 405's Allow.
+  const apiMethods = collectApiMethods(app);
   const now = deps.now ?? Date.now;
   const ingestion =
     deps.ingestion ??
@@ -372,7 +346,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       (request.method === "GET" || request.method === "HEAD") && !isApi && !/\.[a-z0-9]+$/i.test(path);
     if (servesWebApp && isPageNavigation) return sendIndexHtml(reply);
     // A known API path with a method it does not take: say so (RFC 9110 §15.5.6) rather than 404.
-    const allowed = API_METHODS.get(path);
+    const allowed = apiMethods.allowed(path);
     if (allowed !== undefined) {
       return reply.code(405).header("allow", allowed).send(errorBody(deps.translator, "method_not_allowed"));
     }

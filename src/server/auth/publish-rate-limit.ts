@@ -11,7 +11,7 @@ export async function registerRateLimiting(app: FastifyInstance): Promise<void> 
 }
 
 /**
- * A `preHandler` hook limiting publishing to `maxPerMinute` requests per API token (per user for
+ * A hook (`onRequest`, after the authenticating one) limiting publishing to `maxPerMinute` requests per API token (per user for
  * a signed-in operator). Put it AFTER the authentication hook in the route's chain: it keys on
  * `request.principal`, so a leaked token cannot be used to exhaust another token's budget, and a
  * request without a principal is counted per client address. Answers 429 `rate_limited` with
@@ -44,7 +44,7 @@ export function createSiteSubscribeRateLimit(
   return perMinuteLimit(app, maxPerMinute, "site_rate_limited", (request) => `site-subscribe:ip:${request.ip}`);
 }
 
-/** A `preHandler` hook: `maxPerMinute` requests per key, then 429 with `code` and Retry-After. */
+/** A route hook: `maxPerMinute` requests per key, then 429 with `code` and Retry-After. */
 function perMinuteLimit(
   app: FastifyInstance,
   maxPerMinute: number,

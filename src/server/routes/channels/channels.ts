@@ -1,6 +1,5 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import {
   channelResponseSchema,
   channelsResponseSchema,
@@ -12,9 +11,11 @@ import type { ChannelsRepository } from "../../../store/channels-repository.js";
 import type { Authenticator } from "../../auth/authenticator.js";
 import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
-import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
 import { presentChannel } from "../../presenters/channel.js";
 import { requireJson } from "../../require-json.js";
+import { changedFields, emptyToNull, emptyToNullIfGiven } from "../changed-fields.js";
+import { answers, operatorDocs } from "../route-docs.js";
+import { idParamsOf } from "../../../shared/api/ids.js";
 
 export interface ChannelRoutesDeps {
   readonly channels: ChannelsRepository;
@@ -23,18 +24,17 @@ export interface ChannelRoutesDeps {
   readonly now: () => number;
 }
 
-const channelParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "not_found" }) });
+const channelParams = idParamsOf("not_found");
 
 /** Channels: any operator reads them (to send to one); admins create and edit. */
 export function registerChannelRoutes(app: FastifyInstance, deps: ChannelRoutesDeps): void {
-  const { t } = deps.translator;
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const doc = (summary: string) => ({ summary: t(summary), tags: [t("api:tags.channels")], security: OPERATOR_SECURITY });
+  const doc = operatorDocs(deps.translator, "api:tags.channels");
   const { requireUser, requireAdmin } = deps.authenticator;
 
   routes.get(
     API_ROUTES.channels,
-    { onRequest: requireUser, schema: { operationId: "listChannels", ...doc("api:routes.channelsList"), response: { 200: channelsResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireUser, schema: { operationId: "listChannels", ...doc("api:routes.channelsList"), response: answers({ 200: channelsResponseSchema }) } },
     async () => ({ channels: (await deps.channels.list()).map(presentChannel) }),
   );
 
@@ -42,7 +42,7 @@ export function registerChannelRoutes(app: FastifyInstance, deps: ChannelRoutesD
     API_ROUTES.channels,
     {
       onRequest: [requireAdmin, requireJson],
-      schema: { operationId: "createChannel", ...doc("api:routes.channelsCreate"), body: createChannelRequestSchema, response: { 201: channelResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "createChannel", ...doc("api:routes.channelsCreate"), body: createChannelRequestSchema, response: answers({ 201: channelResponseSchema }) },
     },
     async (request, reply) => {
       const body = request.body;
@@ -65,24 +65,18 @@ export function registerChannelRoutes(app: FastifyInstance, deps: ChannelRoutesD
         ...doc("api:routes.channelsUpdate"),
         params: channelParams,
         body: updateChannelRequestSchema,
-        response: { 200: channelResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 200: channelResponseSchema }),
       },
     },
     async (request) => {
       const body = request.body;
-      const updated = await deps.channels.update(Number(request.params.id), {
-        ...(body.name === undefined ? {} : { name: body.name }),
-        ...(body.description === undefined ? {} : { description: emptyToNull(body.description) }),
-        ...(body.isDefault === undefined ? {} : { isDefault: body.isDefault }),
-        ...(body.archived === undefined ? {} : { archived: body.archived }),
-      });
+      const updated = await deps.channels.update(
+        Number(request.params.id),
+        changedFields({ name: body.name, description: emptyToNullIfGiven(body.description), isDefault: body.isDefault, archived: body.archived }),
+      );
       if (updated === undefined) throw apiError("not_found");
       request.log.info({ channelId: updated.id }, "channel updated");
       return { channel: presentChannel(updated) };
     },
   );
-}
-
-function emptyToNull(value: string | null | undefined): string | null {
-  return value === undefined || value === null || value === "" ? null : value;
 }

@@ -7,9 +7,9 @@ import type { OrganisationRepository } from "../../../store/organisation-reposit
 import { presentOrganisation } from "../../presenters/organisation.js";
 import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
-import { apiErrorSchema } from "../../openapi.js";
 import type { SiteRegistry } from "../../sites/site-registry.js";
 import type { SitePublicKeys } from "../../sites/site-public-keys.js";
+import { answers } from "../route-docs.js";
 
 export interface ConfigRoutesDeps {
   /** Only public keys: the site's (or Sino's default); private ones never leave the server. */
@@ -38,7 +38,7 @@ export function registerConfigRoutes(app: FastifyInstance, deps: ConfigRoutesDep
         summary: t("api:routes.config"),
         tags: [t("api:tags.public")],
         querystring: publicConfigQuerySchema,
-        response: { 200: publicConfigSchema, "4xx": apiErrorSchema },
+        response: answers({ 200: publicConfigSchema }),
       },
     },
     async (request, reply) => {

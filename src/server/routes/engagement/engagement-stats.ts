@@ -5,7 +5,8 @@ import { utcDay, type EngagementRepository } from "../../../store/engagement-rep
 import { DAY_MS } from "../../../store/subscription-activity.js";
 import type { Authenticator } from "../../auth/authenticator.js";
 import type { Translator } from "../../i18n.js";
-import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
+import { OPERATOR_SECURITY } from "../../openapi.js";
+import { answers } from "../route-docs.js";
 
 export interface EngagementStatsRoutesDeps {
   readonly engagement: Pick<EngagementRepository, "splitBySite" | "history">;
@@ -34,7 +35,7 @@ export function registerEngagementStatsRoutes(app: FastifyInstance, deps: Engage
         tags: [t("api:tags.stats")],
         security: OPERATOR_SECURITY,
         querystring: engagementQuerySchema,
-        response: { 200: engagementResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 200: engagementResponseSchema }),
       },
     },
     async (request): Promise<EngagementResponse> => {

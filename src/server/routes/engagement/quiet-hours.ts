@@ -1,11 +1,10 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { checkAuth } from "../../../push/key-policy.js";
 import { ENGAGEMENT_ROUTES, quietHoursLookupRequestSchema, quietHoursResponseSchema, setQuietHoursRequestSchema, type QuietHoursResponse } from "../../../shared/api/engagement.js";
 import type { EngagementRepository, QuietHoursResult } from "../../../store/engagement-repository.js";
-import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
-import { apiErrorSchema } from "../../openapi.js";
+import { answers, publicDocs } from "../route-docs.js";
+import { proofOf, refuseProof } from "../proof-of-possession.js";
 import { requireJson } from "../../require-json.js";
 
 export interface QuietHoursRoutesDeps {
@@ -22,22 +21,19 @@ const QUIET_HOURS_BODY_LIMIT = 4096;
  * (the local-time gate) holds marketing pushes inside them, in the subscriber's own time zone.
  */
 export function registerQuietHoursRoutes(app: FastifyInstance, deps: QuietHoursRoutesDeps): void {
-  const { t } = deps.translator;
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const tags = [t("api:tags.public")];
-  const response = { 200: quietHoursResponseSchema, "4xx": apiErrorSchema };
+  const doc = publicDocs(deps.translator);
+  const response = answers({ 200: quietHoursResponseSchema });
 
   routes.post(
     ENGAGEMENT_ROUTES.quietHoursLookup,
     {
       bodyLimit: QUIET_HOURS_BODY_LIMIT,
       onRequest: requireJson,
-      schema: { operationId: "getSubscriptionQuietHours", security: [], summary: t("engagement:api.quietHoursRead"), tags, body: quietHoursLookupRequestSchema, response },
+      schema: { operationId: "getSubscriptionQuietHours", ...doc("engagement:api.quietHoursRead"), body: quietHoursLookupRequestSchema, response },
     },
     async (request): Promise<QuietHoursResponse> => {
-      const auth = checkAuth(request.body.auth);
-      if (!auth.ok) throw apiError(auth.code, "auth");
-      return answer(await deps.engagement.quietHoursWithProof({ endpoint: request.body.endpoint, auth: auth.value }));
+      return answer(await deps.engagement.quietHoursWithProof(proofOf(request.body)));
     },
   );
 
@@ -46,13 +42,10 @@ export function registerQuietHoursRoutes(app: FastifyInstance, deps: QuietHoursR
     {
       bodyLimit: QUIET_HOURS_BODY_LIMIT,
       onRequest: requireJson,
-      schema: { operationId: "setSubscriptionQuietHours", security: [], summary: t("engagement:api.quietHoursSet"), tags, body: setQuietHoursRequestSchema, response },
+      schema: { operationId: "setSubscriptionQuietHours", ...doc("engagement:api.quietHoursSet"), body: setQuietHoursRequestSchema, response },
     },
     async (request): Promise<QuietHoursResponse> => {
-      const body = request.body;
-      const auth = checkAuth(body.auth);
-      if (!auth.ok) throw apiError(auth.code, "auth");
-      const result = answer(await deps.engagement.setQuietHoursWithProof({ endpoint: body.endpoint, auth: auth.value }, body.quietHours));
+      const result = answer(await deps.engagement.setQuietHoursWithProof(proofOf(request.body), request.body.quietHours));
       request.log.info({ quietHours: result.quietHours !== null }, "subscription quiet hours set");
       return result;
     },
@@ -60,7 +53,6 @@ export function registerQuietHoursRoutes(app: FastifyInstance, deps: QuietHoursR
 }
 
 function answer(result: QuietHoursResult): QuietHoursResponse {
-  if (result.outcome === "not_found") throw apiError("subscription_not_found", "endpoint");
-  if (result.outcome === "auth_mismatch") throw apiError("subscription_auth_mismatch", "auth");
+  if (result.outcome === "not_found" || result.outcome === "auth_mismatch") refuseProof(result.outcome);
   return { quietHours: result.quietHours };
 }

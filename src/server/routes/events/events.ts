@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
+import type { z } from "zod";
 import { notificationEventRequestSchema } from "../../../shared/api/events.js";
 import { API_PREFIX, API_ROUTES } from "../../../shared/api/routes.js";
 import { clickRate, type NotificationEventsRepository } from "../../../store/notification-events-repository.js";
@@ -10,10 +10,12 @@ import type { Authenticator } from "../../auth/authenticator.js";
 import { CSV_CONTENT_TYPE, UTF8_BOM, toCsv } from "../../csv.js";
 import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
-import { OPERATOR_SECURITY, apiErrorSchema, noContentSchema, textResponse } from "../../openapi.js";
+import { OPERATOR_SECURITY, noContentSchema, textResponse } from "../../openapi.js";
 import { requireJson } from "../../require-json.js";
 import { checkAuth } from "../../../push/key-policy.js";
 import type { Ingestion } from "../../ingestion/ingestion.js";
+import { answers } from "../route-docs.js";
+import { idParamsOf } from "../../../shared/api/ids.js";
 
 export interface EventRoutesDeps {
   readonly events: NotificationEventsRepository;
@@ -28,7 +30,7 @@ export interface EventRoutesDeps {
 
 /** A report is a few short strings; the endpoint is the longest. */
 const EVENT_BODY_LIMIT = 4096;
-const idParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "notification_not_found" }) });
+const idParams = idParamsOf("notification_not_found");
 
 export function registerEventRoutes(app: FastifyInstance, deps: EventRoutesDeps): void {
   const { t } = deps.translator;
@@ -47,7 +49,7 @@ export function registerEventRoutes(app: FastifyInstance, deps: EventRoutesDeps)
         summary: t("api:routes.events"),
         tags: [t("api:tags.public")],
         body: notificationEventRequestSchema,
-        response: { 204: noContentSchema, "4xx": apiErrorSchema },
+        response: answers({ 204: noContentSchema }),
       },
     },
     async (request, reply) => {
@@ -83,15 +85,15 @@ export function registerEventRoutes(app: FastifyInstance, deps: EventRoutesDeps)
         security: OPERATOR_SECURITY,
         params: idParams,
         produces: ["text/csv"],
-        response: { 200: textResponse("text/csv", t("api:responses.csv")), "4xx": apiErrorSchema },
+        response: answers({ 200: textResponse("text/csv", t("api:responses.csv")) }),
       },
     },
     async (request, reply) => {
       const id = Number(request.params.id);
-      const send = await deps.notifications.findById(id);
-      if (send === undefined) throw apiError("notification_not_found");
+      const notification = await deps.notifications.findById(id);
+      if (notification === undefined) throw apiError("notification_not_found");
       const [events, retries] = await Promise.all([deps.events.countsFor(id), deps.retryCauses.forNotification(id)]);
-      const rate = clickRate(events.clicked, send.counts.accepted);
+      const rate = clickRate(events.clicked, notification.counts.accepted);
       const h = (key: string) => t(`api:csv.${key}`);
       // Why pushes were retried, one "host: reason (HTTP 503), 12 novas tentativas" per cause.
       const causes = retries.causes
@@ -126,21 +128,21 @@ export function registerEventRoutes(app: FastifyInstance, deps: EventRoutesDeps)
           h("clickedAction2"),
         ],
         [
-          send.id,
-          send.title,
-          send.counts.queued,
-          send.counts.accepted,
+          notification.id,
+          notification.title,
+          notification.counts.queued,
+          notification.counts.accepted,
           events.shown,
           events.clicked,
           rate === null ? null : rate.toFixed(4),
           events.closed,
-          send.counts.failed,
-          send.counts.removed,
-          t(`notifications:status.${send.status}`),
-          send.counts.retrying,
+          notification.counts.failed,
+          notification.counts.removed,
+          t(`notifications:status.${notification.status}`),
+          notification.counts.retrying,
           retries.nextAttemptAt === null ? null : new Date(retries.nextAttemptAt).toISOString(),
           causes === "" ? null : causes,
-          t(`notifications:notice.${send.notice}`),
+          t(`notifications:notice.${notification.notice}`),
           events.clickedByAction.open,
           events.clickedByAction["1"],
           events.clickedByAction["2"],

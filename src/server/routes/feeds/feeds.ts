@@ -3,8 +3,8 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { DeliveryError } from "../../../delivery/delivery-error.js";
 import { checkFeedUrl, type FeedUrlPolicy } from "../../../delivery/feeds/feed-url-policy.js";
-import { feedItemSendOptions } from "../../../delivery/feeds/feed-poller.js";
-import { feedItemSend } from "../../../delivery/feeds/feed-send.js";
+import { feedItemNotificationOptions } from "../../../delivery/feeds/feed-poller.js";
+import { feedItemNotification } from "../../../delivery/feeds/feed-notification.js";
 import type { ResolveHost } from "../../../delivery/webhooks/url-policy.js";
 import {
   FEED_ITEMS_PAGE_SIZE,
@@ -24,9 +24,11 @@ import type { Notification } from "../../../store/notifications-repository.js";
 import type { Authenticator } from "../../auth/authenticator.js";
 import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
-import { OPERATOR_SECURITY, apiErrorSchema, noContentSchema } from "../../openapi.js";
+import { OPERATOR_SECURITY, noContentSchema } from "../../openapi.js";
 import { presentFeed, presentFeedItem } from "../../presenters/feed.js";
 import { requireJson } from "../../require-json.js";
+import { answers } from "../route-docs.js";
+import { idParamsOf } from "../../../shared/api/ids.js";
 
 export interface FeedRoutesDeps {
   readonly feeds: FeedsRepository;
@@ -48,10 +50,10 @@ export interface FeedRoutesDeps {
   /** Polls at once when this process runs the poller ("Ler agora"). */
   readonly pollNow?: () => void;
   /** Told about the send an approved draft made (wakes the worker lanes). */
-  readonly onSent?: (send: Notification) => void;
+  readonly onSent?: (notification: Notification) => void;
 }
 
-const feedParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "feed_not_found" }) });
+const feedParams = idParamsOf("feed_not_found");
 const itemParams = feedParams.extend({ itemId: z.string().regex(/^\d{1,15}$/, { error: "feed_item_not_found" }) });
 
 /** RSS/Atom feeds turned into sends: admins only (a signed-in admin or an admin token). */
@@ -92,7 +94,7 @@ export function registerFeedRoutes(app: FastifyInstance, deps: FeedRoutesDeps): 
 
   routes.get(
     API_ROUTES.feeds,
-    { onRequest: requireAdmin, schema: { operationId: "listFeeds", ...doc("list"), response: { 200: feedsResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "listFeeds", ...doc("list"), response: answers({ 200: feedsResponseSchema }) } },
     async () => {
       const feeds = await deps.feeds.list();
       return {
@@ -112,7 +114,7 @@ export function registerFeedRoutes(app: FastifyInstance, deps: FeedRoutesDeps): 
         ...doc("create"),
         description: t("feeds:api.createDescription"),
         body: createFeedRequestSchema,
-        response: { 201: feedResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 201: feedResponseSchema }),
       },
     },
     async (request, reply) => {
@@ -130,7 +132,7 @@ export function registerFeedRoutes(app: FastifyInstance, deps: FeedRoutesDeps): 
 
   routes.get(
     `${API_ROUTES.feeds}/:id`,
-    { onRequest: requireAdmin, schema: { operationId: "getFeed", ...doc("get"), params: feedParams, response: { 200: feedResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "getFeed", ...doc("get"), params: feedParams, response: answers({ 200: feedResponseSchema }) } },
     async (request) => ({ feed: await present(await found(request.params.id)) }),
   );
 
@@ -138,7 +140,7 @@ export function registerFeedRoutes(app: FastifyInstance, deps: FeedRoutesDeps): 
     `${API_ROUTES.feeds}/:id`,
     {
       onRequest: [requireAdmin, requireJson],
-      schema: { operationId: "updateFeed", ...doc("update"), params: feedParams, body: updateFeedRequestSchema, response: { 200: feedResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "updateFeed", ...doc("update"), params: feedParams, body: updateFeedRequestSchema, response: answers({ 200: feedResponseSchema }) },
     },
     async (request) => {
       const { channel: slug, mode, intervalSeconds, enabled } = request.body;
@@ -162,7 +164,7 @@ export function registerFeedRoutes(app: FastifyInstance, deps: FeedRoutesDeps): 
 
   routes.delete(
     `${API_ROUTES.feeds}/:id`,
-    { onRequest: requireAdmin, schema: { operationId: "deleteFeed", ...doc("delete"), params: feedParams, response: { 204: noContentSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "deleteFeed", ...doc("delete"), params: feedParams, response: answers({ 204: noContentSchema }) } },
     async (request, reply) => {
       if (!(await deps.feeds.remove(Number(request.params.id)))) throw apiError("feed_not_found");
       request.log.info({ feedId: Number(request.params.id) }, "feed deleted");
@@ -172,7 +174,7 @@ export function registerFeedRoutes(app: FastifyInstance, deps: FeedRoutesDeps): 
 
   routes.post(
     `${API_ROUTES.feeds}/:id/poll`,
-    { onRequest: requireAdmin, schema: { operationId: "pollFeed", ...doc("poll"), params: feedParams, response: { 202: feedResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "pollFeed", ...doc("poll"), params: feedParams, response: answers({ 202: feedResponseSchema }) } },
     async (request, reply) => {
       const feed = await deps.feeds.pollSoon(Number(request.params.id), deps.now());
       if (feed === undefined) throw apiError("feed_not_found");
@@ -185,7 +187,7 @@ export function registerFeedRoutes(app: FastifyInstance, deps: FeedRoutesDeps): 
     `${API_ROUTES.feeds}/:id/items`,
     {
       onRequest: requireAdmin,
-      schema: { operationId: "listFeedItems", ...doc("items"), params: feedParams, querystring: feedItemsQuerySchema, response: { 200: feedItemsResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "listFeedItems", ...doc("items"), params: feedParams, querystring: feedItemsQuerySchema, response: answers({ 200: feedItemsResponseSchema }) },
     },
     async (request) => {
       const feed = await found(request.params.id);
@@ -197,7 +199,7 @@ export function registerFeedRoutes(app: FastifyInstance, deps: FeedRoutesDeps): 
 
   routes.post(
     `${API_ROUTES.feeds}/:id/items/:itemId/approve`,
-    { onRequest: requireAdmin, schema: { operationId: "approveFeedItem", ...doc("approve"), params: itemParams, response: { 201: feedItemResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "approveFeedItem", ...doc("approve"), params: itemParams, response: answers({ 201: feedItemResponseSchema }) } },
     async (request, reply) => {
       const feed = await found(request.params.id);
       const channel = feed.channelId === null ? null : await deps.channels.findById(feed.channelId);
@@ -210,8 +212,8 @@ export function registerFeedRoutes(app: FastifyInstance, deps: FeedRoutesDeps): 
           feed.id,
           Number(request.params.itemId),
           (item) => {
-            const send = feedItemSend(item, channel === null ? null : { channelId: channel.id, slug: channel.slug }, deps.publicUrl, icon);
-            return { send, options: feedItemSendOptions(send, now, deps.jobSize, deps.publicUrl) };
+            const notification = feedItemNotification(item, channel === null ? null : { channelId: channel.id, slug: channel.slug }, deps.publicUrl, icon);
+            return { notification: notification, options: feedItemNotificationOptions(notification, now, deps.jobSize, deps.publicUrl) };
           },
           now,
         );
@@ -221,15 +223,15 @@ export function registerFeedRoutes(app: FastifyInstance, deps: FeedRoutesDeps): 
       }
       if (outcome === "not_found") throw apiError("feed_item_not_found");
       if (outcome === "not_pending" || outcome.kind !== "sent") throw apiError("feed_item_not_pending");
-      request.log.info({ feedId: feed.id, itemId: outcome.item.id, send: outcome.send.id }, "feed draft approved");
-      deps.onSent?.(outcome.send);
+      request.log.info({ feedId: feed.id, itemId: outcome.item.id, send: outcome.notification.id }, "feed draft approved");
+      deps.onSent?.(outcome.notification);
       return reply.code(201).send({ item: presentFeedItem(outcome.item) });
     },
   );
 
   routes.post(
     `${API_ROUTES.feeds}/:id/items/:itemId/dismiss`,
-    { onRequest: requireAdmin, schema: { operationId: "dismissFeedItem", ...doc("dismiss"), params: itemParams, response: { 200: feedItemResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "dismissFeedItem", ...doc("dismiss"), params: itemParams, response: answers({ 200: feedItemResponseSchema }) } },
     async (request) => {
       const feed = await found(request.params.id);
       const outcome = await deps.feeds.dismiss(feed.id, Number(request.params.itemId), deps.now());

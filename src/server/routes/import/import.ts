@@ -13,7 +13,8 @@ import type { Translator } from "../../i18n.js";
 import { ImportError } from "../../import/import-error.js";
 import { resolveImportSite } from "../../import/import-site.js";
 import { runImport } from "../../import/run-import.js";
-import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
+import { OPERATOR_SECURITY } from "../../openapi.js";
+import { answers } from "../route-docs.js";
 
 export interface ImportRoutesDeps {
   readonly repository: SubscriptionImportRepository;
@@ -66,7 +67,7 @@ export async function registerImportRoutes(app: FastifyInstance, deps: ImportRou
           querystring: importQuerySchema,
           // The file itself (binary): validated while it streams, not as a parsed body.
           body: z.unknown().meta({ type: "string", format: "binary" }),
-          response: { 200: importResponseSchema, "4xx": apiErrorSchema },
+          response: answers({ 200: importResponseSchema }),
         },
       },
       async (request, reply): Promise<{ summary: ImportSummary }> => {

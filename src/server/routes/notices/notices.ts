@@ -11,11 +11,12 @@ import { API_ROUTES, NOTICE_STREAM_EVENT, NOTICE_WITHDRAWN_EVENT } from "../../.
 import type { ChannelsRepository } from "../../../store/channels-repository.js";
 import type { NoticeCursor, NoticeRecord, NoticesRepository } from "../../../store/notices-repository.js";
 import type { Translator } from "../../i18n.js";
-import { apiErrorSchema, textResponse } from "../../openapi.js";
+import { textResponse } from "../../openapi.js";
 import { apiError, limitError } from "../../errors.js";
 import { openEventStream, type EventStream } from "../../sse.js";
 import { createStreamLimiter, type StreamLimits } from "../../stream-limiter.js";
 import { createIntervalTicker, createNoticeFeed, type Ticker } from "./notice-feed.js";
+import { answers } from "../route-docs.js";
 
 export interface NoticeRoutesDeps {
   readonly notices: NoticesRepository;
@@ -75,7 +76,7 @@ export function registerNoticeRoutes(app: FastifyInstance, deps: NoticeRoutesDep
 
   routes.get(
     API_ROUTES.notices,
-    { schema: { operationId: "listNotices", security: [], summary: t("api:routes.notices"), tags, querystring: noticesQuerySchema, response: { 200: noticesResponseSchema, "4xx": apiErrorSchema } } },
+    { schema: { operationId: "listNotices", security: [], summary: t("api:routes.notices"), tags, querystring: noticesQuerySchema, response: answers({ 200: noticesResponseSchema }) } },
     async (request, reply) => {
       const limit = request.query.limit ?? NOTICES_PAGE_SIZE;
       const channelId = await channelFilter(request.query.channel);
@@ -104,7 +105,7 @@ export function registerNoticeRoutes(app: FastifyInstance, deps: NoticeRoutesDep
         tags,
         querystring: noticeStreamQuerySchema,
         produces: ["text/event-stream"],
-        response: { 200: textResponse("text/event-stream", t("api:responses.eventStream")), "4xx": apiErrorSchema },
+        response: answers({ 200: textResponse("text/event-stream", t("api:responses.eventStream")) }),
       },
     },
     async (request, reply) => {

@@ -6,31 +6,22 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS } from "../../../../test/support/db.js";
-import { seedSubscriptions, waitForSend } from "../../../../test/support/delivery.js";
-import { startFakePushService, type FakePushService } from "../../../../test/support/fake-push/fake-push-service.js";
-import { loadTestTls } from "../../../../test/support/fake-push/test-tls.js";
+import { seedSubscriptions, waitForNotification } from "../../../../test/support/delivery.js";
+import { useFakePushService } from "../../../../test/support/fake-push/shared-fake-push-service.js";
+import { FAKE_PUSH_ENGINE_ENV } from "../../../../test/support/fake-push/engine-env.js";
 import type { ApiClient} from "../../../../test/support/operators.js";
 import { addUser, errorOf, setUpAdmin } from "../../../../test/support/operators.js";
 import { startTestServer, type TestServer } from "../../../../test/support/server.js";
 
 const NOTIFICATIONS = "/api/v1/notifications";
 const ENV = {
-  SINO_PUSH_CA_FILE: loadTestTls().caPath,
-  SINO_WORKER_POLL_MS: "50",
-  SINO_ENCRYPTION_THREADS: "1",
-  SINO_PUSH_TIMEOUT_MS: "5000",
+  ...FAKE_PUSH_ENGINE_ENV,
   SINO_FREQUENCY_CAP: "3",
   SINO_SLEEPING_DAYS: "30",
 };
 const DAY = 86_400_000;
 
-let fake: FakePushService;
-beforeAll(async () => {
-  fake = await startFakePushService();
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = useFakePushService();
 
 for (const dialect of DIALECTS) {
   describe(`delivery rules API on ${dialect}`, () => {
@@ -45,7 +36,7 @@ for (const dialect of DIALECTS) {
       server = await startTestServer({ dialect, env: ENV });
       admin = await setUpAdmin(client());
       publisher = (await addUser(admin, "publisher")).client;
-      await seedSubscriptions(server.database, fake, 4, `${dialect}-gates-`);
+      await seedSubscriptions(server.database, fake(), 4, `${dialect}-gates-`);
       const first = await server.database.db.selectFrom("subscriptions").select("id").orderBy("id").limit(1).executeTakeFirstOrThrow();
       // Sleeping: made 40 days ago, no click, no visit.
       await server.database.db.updateTable("subscriptions").set({ created_at: Date.now() - 40 * DAY }).where("id", "=", first.id).execute();
@@ -83,14 +74,14 @@ for (const dialect of DIALECTS) {
       expect((await publisher.get("/api/v1/audience")).body).toMatchObject({ recipients: 4, limited: 0, asleep: 1 });
       for (let i = 0; i < 3; i++) {
         const created = await publisher.post(NOTIFICATIONS, { title: `Oferta ${i + 1}` });
-        const done = await waitForSend(() => server.delivery.getSend(Number(created.body.notification.id)));
+        const done = await waitForNotification(() => server.delivery.getNotification(Number(created.body.notification.id)));
         expect(done.counts).toMatchObject({ queued: 4, accepted: 3, asleep: 1, limited: 0 });
       }
       expect((await publisher.get("/api/v1/audience")).body).toMatchObject({ recipients: 4, limited: 3, asleep: 1 });
 
       const fourth = await publisher.post(NOTIFICATIONS, { title: "Oferta 4" });
       const id = Number(fourth.body.notification.id);
-      await waitForSend(() => server.delivery.getSend(id));
+      await waitForNotification(() => server.delivery.getNotification(id));
       const read = (await publisher.get(`${NOTIFICATIONS}/${id}`)).body.notification;
       expect(read).toMatchObject({ status: "completed", counts: { queued: 4, accepted: 0, failed: 0, removed: 0, limited: 3, asleep: 1 } });
       const recipients = (await publisher.get(`${NOTIFICATIONS}/${id}/recipients`)).body.recipients as { outcome: string }[];
@@ -98,7 +89,7 @@ for (const dialect of DIALECTS) {
 
       // The admin's breaking news goes to everyone.
       const exempt = await admin.post(NOTIFICATIONS, { title: "Urgente: rua interditada", exempt: true });
-      const done = await waitForSend(() => server.delivery.getSend(Number(exempt.body.notification.id)));
+      const done = await waitForNotification(() => server.delivery.getNotification(Number(exempt.body.notification.id)));
       expect(done.counts).toMatchObject({ queued: 4, accepted: 4, limited: 0, asleep: 0 });
     });
   });

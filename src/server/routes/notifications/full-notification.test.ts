@@ -6,20 +6,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS } from "../../../../test/support/db.js";
-import { seedSubscriptions, waitForSend } from "../../../../test/support/delivery.js";
-import { startFakePushService, type FakePushService } from "../../../../test/support/fake-push/fake-push-service.js";
+import { seedSubscriptions, waitForNotification } from "../../../../test/support/delivery.js";
+import { useFakePushService } from "../../../../test/support/fake-push/shared-fake-push-service.js";
+import { FAKE_PUSH_ENGINE_ENV } from "../../../../test/support/fake-push/engine-env.js";
 import { subscriberKeysFor } from "../../../../test/support/fake-push/keys.js";
-import { loadTestTls } from "../../../../test/support/fake-push/test-tls.js";
 import { ApiClient, addToken, addUser, errorOf, setUpAdmin } from "../../../../test/support/operators.js";
 import { startTestServer, type TestServer } from "../../../../test/support/server.js";
 
 const NOTIFICATIONS = "/api/v1/notifications";
-const ENGINE_ENV = {
-  SINO_PUSH_CA_FILE: loadTestTls().caPath,
-  SINO_WORKER_POLL_MS: "50",
-  SINO_ENCRYPTION_THREADS: "1",
-  SINO_PUSH_TIMEOUT_MS: "5000",
-};
 
 /** The test server's SINO_PUBLIC_URL (the default): the declarative form's links are absolute against it. */
 const PUBLIC_URL = "http://localhost:8080";
@@ -38,13 +32,7 @@ const FULL = {
   data: { tela: "obras", id: 12 },
 };
 
-let fake: FakePushService;
-beforeAll(async () => {
-  fake = await startFakePushService({ decryptSample: 1 });
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = useFakePushService({ decryptSample: 1 });
 
 for (const dialect of DIALECTS) {
   describe(`the full notification on ${dialect}`, () => {
@@ -55,15 +43,15 @@ for (const dialect of DIALECTS) {
     const client = () => ({ url: server.url, origin: server.url });
     const sendCount = async () => Number((await server.database.db.selectFrom("notifications").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
     const keysOf = (id: string) => {
-      const keys = subscriberKeysFor(fake.keySeed, id);
+      const keys = subscriberKeysFor(fake().keySeed, id);
       return { p256dh: keys.p256dh.toString("base64url"), auth: keys.auth.toString("base64url") };
     };
 
     beforeAll(async () => {
-      server = await startTestServer({ dialect, env: ENGINE_ENV });
+      server = await startTestServer({ dialect, env: FAKE_PUSH_ENGINE_ENV });
       admin = await setUpAdmin(client());
       publisher = (await addUser(admin, "publisher")).client;
-      ids = await seedSubscriptions(server.database, fake, 3, `${dialect}-full-`);
+      ids = await seedSubscriptions(server.database, fake(), 3, `${dialect}-full-`);
     });
     afterAll(async () => {
       await server.close();
@@ -71,7 +59,7 @@ for (const dialect of DIALECTS) {
 
     it("stores the declarative flag each registration reports, the latest winning", async () => {
       const anonymous = new ApiClient(client());
-      const endpoint = fake.endpointFor(ids[0]!);
+      const endpoint = fake().endpointFor(ids[0]!);
       const flag = async () => Number((await server.database.db.selectFrom("subscriptions").select("declarative").where("endpoint", "=", endpoint).executeTakeFirstOrThrow()).declarative);
       expect((await anonymous.post("/api/v1/subscriptions", { endpoint, keys: keysOf(ids[0]!), declarative: true })).status).toBe(200);
       expect(await flag()).toBe(1);
@@ -84,17 +72,17 @@ for (const dialect of DIALECTS) {
     });
 
     it("sends each browser the form it shows, and counts clicks by action (API and CSV)", async () => {
-      fake.reset();
+      fake().reset();
       const res = await publisher.post(NOTIFICATIONS, { title: "Obras na Rua A", body: "Das 8h às 18h", url: "/avisos/12", ...FULL });
       expect(res.status).toBe(201);
       expect(res.body.notification).toMatchObject({ ...FULL, badge: "/selo.png" });
       const id = res.body.notification.id as string;
-      const send = await waitForSend(() => server.delivery.getSend(Number(id)));
+      const send = await waitForNotification(() => server.delivery.getNotification(Number(id)));
       const stored = await server.database.db.selectFrom("notifications").select("declarative_payload").where("id", "=", Number(id)).executeTakeFirstOrThrow();
       // Stored beside the classic payload, built once with the send's id.
       expect(JSON.parse(stored.declarative_payload!)).toMatchObject({ web_push: 8030, notification: { data: { sinoId: id } } });
       expect(send.counts.accepted).toBe(3);
-      const received = (fakeId: string) => JSON.parse(fake.stats().log.find((entry) => entry.id === fakeId && entry.plaintext?.includes("Obras na Rua A"))!.plaintext!) as Record<string, unknown>;
+      const received = (fakeId: string) => JSON.parse(fake().stats().log.find((entry) => entry.id === fakeId && entry.plaintext?.includes("Obras na Rua A"))!.plaintext!) as Record<string, unknown>;
 
       // ids[0] said it shows declarative pushes (previous test): the Push API form, absolute links.
       expect(received(ids[0]!)).toEqual({
@@ -140,7 +128,7 @@ for (const dialect of DIALECTS) {
 
       const anonymous = new ApiClient(client());
       const report = (fakeId: string, body: Record<string, unknown>) =>
-        anonymous.post("/api/v1/events", { notificationId: id, endpoint: fake.endpointFor(fakeId), auth: keysOf(fakeId).auth, ...body });
+        anonymous.post("/api/v1/events", { notificationId: id, endpoint: fake().endpointFor(fakeId), auth: keysOf(fakeId).auth, ...body });
       // An action belongs to a click only: refused, and nothing recorded.
       expect(await report(ids[0]!, { type: "shown", action: "1" })).toMatchObject({ status: 400, body: errorOf("validation_failed", "action") });
       expect((await report(ids[0]!, { type: "clicked", action: "3" })).body.error.code).toBe("validation_failed");
@@ -158,11 +146,11 @@ for (const dialect of DIALECTS) {
     });
 
     it("sends each device of a person their own copy, in the form that device shows", async () => {
-      fake.reset();
+      fake().reset();
       const db = server.database.db;
       // ids[1] and ids[2] are Bia's; only ids[2] shows declarative pushes.
-      await db.updateTable("subscriptions").set({ person_id: "bia" }).where("endpoint", "in", [fake.endpointFor(ids[1]!), fake.endpointFor(ids[2]!)]).execute();
-      await db.updateTable("subscriptions").set({ declarative: 1 }).where("endpoint", "=", fake.endpointFor(ids[2]!)).execute();
+      await db.updateTable("subscriptions").set({ person_id: "bia" }).where("endpoint", "in", [fake().endpointFor(ids[1]!), fake().endpointFor(ids[2]!)]).execute();
+      await db.updateTable("subscriptions").set({ declarative: 1 }).where("endpoint", "=", fake().endpointFor(ids[2]!)).execute();
       const res = await publisher.post(NOTIFICATIONS, {
         title: "Olá, {{nome}}",
         url: "/pedidos/{{pedido}}",
@@ -172,14 +160,14 @@ for (const dialect of DIALECTS) {
       });
       expect(res.status).toBe(201);
       const id = res.body.notification.id as string;
-      await waitForSend(() => server.delivery.getSend(Number(id)));
-      const received = (fakeId: string) => JSON.parse(fake.stats().log.find((entry) => entry.id === fakeId && entry.plaintext?.includes("Bia"))!.plaintext!) as Record<string, unknown>;
+      await waitForNotification(() => server.delivery.getNotification(Number(id)));
+      const received = (fakeId: string) => JSON.parse(fake().stats().log.find((entry) => entry.id === fakeId && entry.plaintext?.includes("Bia"))!.plaintext!) as Record<string, unknown>;
       expect(received(ids[1]!)).toMatchObject({ title: "Olá, Bia", url: "/pedidos/42", id, actions: [{ action: "1", title: "Rastrear", url: "https://entregas.example.org/r" }] });
       expect(received(ids[2]!)).toMatchObject({
         web_push: 8030,
         notification: { title: "Olá, Bia", navigate: `${PUBLIC_URL}/pedidos/42`, data: { sinoId: id, url: `${PUBLIC_URL}/pedidos/42` }, actions: [{ action: "1", title: "Rastrear", navigate: "https://entregas.example.org/r" }] },
       });
-      expect(fake.stats().log.filter((entry) => entry.plaintext?.includes("Bia"))).toHaveLength(2);
+      expect(fake().stats().log.filter((entry) => entry.plaintext?.includes("Bia"))).toHaveLength(2);
     });
 
     it("refuses each bad field with its code, storing nothing", async () => {
@@ -199,7 +187,7 @@ for (const dialect of DIALECTS) {
         [{ silent: "sim" }, "validation_failed", "silent"],
       ];
       for (const [fields, code, field] of cases) {
-        const res = await publisher.post(NOTIFICATIONS, { title: "Não sai", audience: { type: "endpoint", endpoint: fake.endpointFor(ids[1]!) }, ...fields });
+        const res = await publisher.post(NOTIFICATIONS, { title: "Não sai", audience: { type: "endpoint", endpoint: fake().endpointFor(ids[1]!) }, ...fields });
         expect({ fields, status: res.status, body: res.body }).toEqual({ fields, status: 400, body: errorOf(code, field) });
       }
       expect(await sendCount()).toBe(before);
@@ -282,21 +270,21 @@ for (const dialect of DIALECTS) {
       expect(site.status).toBe(201);
       const { db } = server.database;
       // ids[0] (Sino's own page) and ids[1] (the shop's site) both show declarative pushes.
-      await db.updateTable("subscriptions").set({ declarative: 1 }).where("endpoint", "in", [fake.endpointFor(ids[0]!), fake.endpointFor(ids[1]!)]).execute();
-      await db.updateTable("subscriptions").set({ site_id: Number(site.body.site.id) }).where("endpoint", "=", fake.endpointFor(ids[1]!)).execute();
-      fake.reset();
+      await db.updateTable("subscriptions").set({ declarative: 1 }).where("endpoint", "in", [fake().endpointFor(ids[0]!), fake().endpointFor(ids[1]!)]).execute();
+      await db.updateTable("subscriptions").set({ site_id: Number(site.body.site.id) }).where("endpoint", "=", fake().endpointFor(ids[1]!)).execute();
+      fake().reset();
       const res = await publisher.post(NOTIFICATIONS, { title: "Ofertas da semana", url: "/ofertas", actions: [{ label: "Carrinho", url: "/carrinho" }] });
       expect(res.status).toBe(201);
-      const send = await waitForSend(() => server.delivery.getSend(Number(res.body.notification.id)));
+      const send = await waitForNotification(() => server.delivery.getNotification(Number(res.body.notification.id)));
       expect(send.counts.accepted).toBe(3);
-      const received = (fakeId: string) => JSON.parse(fake.stats().log.find((entry) => entry.id === fakeId && entry.plaintext?.includes("Ofertas da semana"))!.plaintext!) as { notification: { navigate: string; actions: { navigate: string }[] } };
+      const received = (fakeId: string) => JSON.parse(fake().stats().log.find((entry) => entry.id === fakeId && entry.plaintext?.includes("Ofertas da semana"))!.plaintext!) as { notification: { navigate: string; actions: { navigate: string }[] } };
       expect(received(ids[0]!).notification).toMatchObject({ navigate: `${PUBLIC_URL}/ofertas`, actions: [{ navigate: `${PUBLIC_URL}/carrinho` }] });
       expect(received(ids[1]!).notification).toMatchObject({ navigate: "https://loja.example.com.br/ofertas", actions: [{ navigate: "https://loja.example.com.br/carrinho" }] });
       // Without a link: the subscriber's site's home page, as the classic worker opens.
-      fake.reset();
+      fake().reset();
       const bare = await publisher.post(NOTIFICATIONS, { title: "Sem link" });
-      expect((await waitForSend(() => server.delivery.getSend(Number(bare.body.notification.id)))).counts.accepted).toBe(3);
-      const navigateOf = (fakeId: string) => (JSON.parse(fake.stats().log.find((entry) => entry.id === fakeId && entry.plaintext?.includes("Sem link"))!.plaintext!) as { notification: { navigate: string } }).notification.navigate;
+      expect((await waitForNotification(() => server.delivery.getNotification(Number(bare.body.notification.id)))).counts.accepted).toBe(3);
+      const navigateOf = (fakeId: string) => (JSON.parse(fake().stats().log.find((entry) => entry.id === fakeId && entry.plaintext?.includes("Sem link"))!.plaintext!) as { notification: { navigate: string } }).notification.navigate;
       expect(navigateOf(ids[0]!)).toBe(`${PUBLIC_URL}/`);
       expect(navigateOf(ids[1]!)).toBe("https://loja.example.com.br/");
     });

@@ -1,29 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS } from "../../../../test/support/db.js";
-import { seedSubscriptions, waitForSend } from "../../../../test/support/delivery.js";
-import { startFakePushService, type FakePushService } from "../../../../test/support/fake-push/fake-push-service.js";
+import { seedSubscriptions, waitForNotification } from "../../../../test/support/delivery.js";
+import { useFakePushService } from "../../../../test/support/fake-push/shared-fake-push-service.js";
+import { FAKE_PUSH_ENGINE_ENV } from "../../../../test/support/fake-push/engine-env.js";
 import { subscriberKeysFor } from "../../../../test/support/fake-push/keys.js";
-import { loadTestTls } from "../../../../test/support/fake-push/test-tls.js";
 import { ApiClient, addToken, addUser, errorOf, setUpAdmin } from "../../../../test/support/operators.js";
 import { startTestServer, type TestServer } from "../../../../test/support/server.js";
 import { readProgressEvents } from "../../../../test/support/sse.js";
 import { BUILT_IN_SITE_ID } from "../../../store/sites-repository.js";
 
 const NOTIFICATIONS = "/api/v1/notifications";
-const ENGINE_ENV = {
-  SINO_PUSH_CA_FILE: loadTestTls().caPath,
-  SINO_WORKER_POLL_MS: "50",
-  SINO_ENCRYPTION_THREADS: "1",
-  SINO_PUSH_TIMEOUT_MS: "5000",
-};
 
-let fake: FakePushService;
-beforeAll(async () => {
-  fake = await startFakePushService({ decryptSample: 1 });
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = useFakePushService({ decryptSample: 1 });
 
 for (const dialect of DIALECTS) {
   describe(`sends API on ${dialect}`, () => {
@@ -35,10 +23,10 @@ for (const dialect of DIALECTS) {
     const sendCount = async () => Number((await server.database.db.selectFrom("notifications").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
 
     beforeAll(async () => {
-      server = await startTestServer({ dialect, env: ENGINE_ENV });
+      server = await startTestServer({ dialect, env: FAKE_PUSH_ENGINE_ENV });
       admin = await setUpAdmin(client());
       publisher = (await addUser(admin, "publisher")).client;
-      ids = await seedSubscriptions(server.database, fake, 20, `${dialect}-api-`);
+      ids = await seedSubscriptions(server.database, fake(), 20, `${dialect}-api-`);
     });
     afterAll(async () => {
       await server.close();
@@ -46,9 +34,9 @@ for (const dialect of DIALECTS) {
 
     it("refuses every sends route without a session or a token (401)", async () => {
       const anonymous = new ApiClient(client());
-      const created = await admin.post(NOTIFICATIONS, { title: "Para o teste de acesso", audience: { type: "endpoint", endpoint: fake.endpointFor(ids[0]!) } });
+      const created = await admin.post(NOTIFICATIONS, { title: "Para o teste de acesso", audience: { type: "endpoint", endpoint: fake().endpointFor(ids[0]!) } });
       const id = created.body.notification.id as string;
-      await waitForSend(() => server.delivery.getSend(Number(id)));
+      await waitForNotification(() => server.delivery.getNotification(Number(id)));
       const attempts = [
         anonymous.post(NOTIFICATIONS, { title: "x" }),
         anonymous.get(NOTIFICATIONS),
@@ -63,7 +51,7 @@ for (const dialect of DIALECTS) {
     });
 
     it("lets a publisher send to everyone and shows the send reaching completed with every target accepted", async () => {
-      fake.reset();
+      fake().reset();
       const res = await publisher.post(NOTIFICATIONS, { title: "Promoção de sábado", body: "Até 18h", url: "/avisos", urgency: "high", ttl: 3600 });
       expect(res.status).toBe(201);
       expect(res.body.notification).toMatchObject({
@@ -81,19 +69,19 @@ for (const dialect of DIALECTS) {
         counts: { queued: 20, accepted: expect.any(Number), retrying: 0, failed: 0, removed: 0, limited: 0, asleep: 0 },
       });
       const id = Number(res.body.notification.id);
-      const done = await waitForSend(() => server.delivery.getSend(id));
+      const done = await waitForNotification(() => server.delivery.getNotification(id));
       expect(done.counts).toMatchObject({ queued: 20, accepted: 20 });
       const read = await publisher.get(`${NOTIFICATIONS}/${id}`);
       expect(read.body.notification).toMatchObject({ status: "completed", counts: { accepted: 20 }, finishedAt: expect.any(String) });
-      expect(fake.stats().log.some((entry) => entry.plaintext?.includes("Promoção de sábado"))).toBe(true);
+      expect(fake().stats().log.some((entry) => entry.plaintext?.includes("Promoção de sábado"))).toBe(true);
     });
 
     it("sends with a publish token, and refuses it once revoked (401 token_revoked)", async () => {
       const { token, secret } = await addToken(admin, "publish");
       const script = new ApiClient(client(), { bearer: secret, origin: null });
-      const sent = await script.post(NOTIFICATIONS, { title: "Do script", audience: { type: "endpoint", endpoint: fake.endpointFor(ids[1]!) } });
+      const sent = await script.post(NOTIFICATIONS, { title: "Do script", audience: { type: "endpoint", endpoint: fake().endpointFor(ids[1]!) } });
       expect(sent.status).toBe(201);
-      await waitForSend(() => server.delivery.getSend(Number(sent.body.notification.id)));
+      await waitForNotification(() => server.delivery.getNotification(Number(sent.body.notification.id)));
       expect((await admin.delete(`/api/v1/tokens/${token.id}`)).status).toBe(204);
       const refused = await script.post(NOTIFICATIONS, { title: "Depois de revogado" });
       expect(refused).toMatchObject({ status: 401, body: errorOf("token_revoked") });
@@ -132,22 +120,22 @@ for (const dialect of DIALECTS) {
     });
 
     it("accepts an http link only on the server's own origin", async () => {
-      const res = await publisher.post(NOTIFICATIONS, { title: "Link local", url: "http://localhost:8080/avisos", audience: { type: "endpoint", endpoint: fake.endpointFor(ids[2]!) } });
+      const res = await publisher.post(NOTIFICATIONS, { title: "Link local", url: "http://localhost:8080/avisos", audience: { type: "endpoint", endpoint: fake().endpointFor(ids[2]!) } });
       expect(res.status).toBe(201);
-      await waitForSend(() => server.delivery.getSend(Number(res.body.notification.id)));
+      await waitForNotification(() => server.delivery.getNotification(Number(res.body.notification.id)));
     });
 
     it("sends to one browser only with the endpoint audience (send to me)", async () => {
-      fake.reset();
-      const res = await publisher.post(NOTIFICATIONS, { title: "Só para mim", audience: { type: "endpoint", endpoint: fake.endpointFor(ids[3]!) } });
+      fake().reset();
+      const res = await publisher.post(NOTIFICATIONS, { title: "Só para mim", audience: { type: "endpoint", endpoint: fake().endpointFor(ids[3]!) } });
       expect(res.body.notification).toMatchObject({ audience: { type: "endpoint" }, counts: { queued: 1 } });
-      expect(JSON.stringify(res.body)).not.toContain(fake.endpointFor(ids[3]!));
-      await waitForSend(() => server.delivery.getSend(Number(res.body.notification.id)));
-      expect([...fake.stats().acceptedById.keys()]).toEqual([ids[3]]);
+      expect(JSON.stringify(res.body)).not.toContain(fake().endpointFor(ids[3]!));
+      await waitForNotification(() => server.delivery.getNotification(Number(res.body.notification.id)));
+      expect([...fake().stats().acceptedById.keys()]).toEqual([ids[3]]);
     });
 
     it("honours Idempotency-Key: the same key and body give the same send and answer; another body is 422", async () => {
-      const body = { title: "Chave única", audience: { type: "endpoint", endpoint: fake.endpointFor(ids[4]!) } };
+      const body = { title: "Chave única", audience: { type: "endpoint", endpoint: fake().endpointFor(ids[4]!) } };
       const headers = { "idempotency-key": `k-${dialect}-1` };
       const before = await sendCount();
       const first = await publisher.post(NOTIFICATIONS, body, headers);
@@ -168,16 +156,16 @@ for (const dialect of DIALECTS) {
     });
 
     it("gives an Idempotency-Key send the id its service worker reports with, and records those reports", async () => {
-      const endpoint = fake.endpointFor(ids[6]!);
+      const endpoint = fake().endpointFor(ids[6]!);
       const res = await publisher.post(NOTIFICATIONS, { title: "Com chave e relatório", audience: { type: "endpoint", endpoint } }, { "idempotency-key": `k-${dialect}-events` });
       expect(res.status).toBe(201);
       const id = res.body.notification.id as string;
-      await waitForSend(() => server.delivery.getSend(Number(id)));
-      const delivered = fake.stats().log.find((entry) => entry.id === ids[6] && entry.plaintext?.includes("Com chave e relatório"));
+      await waitForNotification(() => server.delivery.getNotification(Number(id)));
+      const delivered = fake().stats().log.find((entry) => entry.id === ids[6] && entry.plaintext?.includes("Com chave e relatório"));
       const payload = JSON.parse(delivered!.plaintext!) as { id?: string };
       expect(payload.id).toBe(id);
 
-      const auth = subscriberKeysFor(fake.keySeed, ids[6]!).auth.toString("base64url");
+      const auth = subscriberKeysFor(fake().keySeed, ids[6]!).auth.toString("base64url");
       const anonymous = new ApiClient(client());
       expect((await anonymous.post("/api/v1/events", { notificationId: payload.id, type: "shown", endpoint, auth })).status).toBe(204);
       const recorded = await server.database.db.selectFrom("notification_events").select("type").where("notification_id", "=", Number(id)).execute();
@@ -192,7 +180,7 @@ for (const dialect of DIALECTS) {
     });
 
     it("makes one send of concurrent requests with the same Idempotency-Key", async () => {
-      const body = { title: "Corrida", audience: { type: "endpoint", endpoint: fake.endpointFor(ids[5]!) } };
+      const body = { title: "Corrida", audience: { type: "endpoint", endpoint: fake().endpointFor(ids[5]!) } };
       const headers = { "idempotency-key": `k-${dialect}-race` };
       const before = await sendCount();
       const answers = await Promise.all(Array.from({ length: 6 }, () => publisher.post(NOTIFICATIONS, body, headers)));
@@ -318,10 +306,10 @@ for (const dialect of DIALECTS) {
       ];
       for (const [query, audience, expected] of audiences) {
         const { recipients } = (await publisher.get(`/api/v1/audience?${query}`)).body as { recipients: number };
-        fake.reset();
+        fake().reset();
         const sent = await publisher.post(NOTIFICATIONS, { title: `Público ${query}`, audience });
-        const done = await waitForSend(() => server.delivery.getSend(Number(sent.body.notification.id)));
-        expect({ query, recipients, queued: done.counts.queued, reached: fake.stats().acceptedById.size }).toEqual({ query, recipients: expected, queued: expected, reached: expected });
+        const done = await waitForNotification(() => server.delivery.getNotification(Number(sent.body.notification.id)));
+        expect({ query, recipients, queued: done.counts.queued, reached: fake().stats().acceptedById.size }).toEqual({ query, recipients: expected, queued: expected, reached: expected });
       }
 
       expect(await publisher.get("/api/v1/audience?sites=abc")).toMatchObject({ status: 400, body: errorOf("audience_site_not_found", "sites.0") });
@@ -401,6 +389,8 @@ describe("the sends routes' limits and documentation", () => {
       const statuses = [];
       for (let i = 0; i < 3; i++) statuses.push((await script.post(NOTIFICATIONS, { title: `n${i}` })).status);
       expect(statuses).toEqual([201, 201, 429]);
+      // Refused before validation: over the limit, even an invalid body is a 429, not a 400.
+      expect((await script.post(NOTIFICATIONS, { title: "" })).body).toEqual(errorOf("rate_limited"));
       expect((await script.request("POST", "/p/todos", "oi", { "content-type": "text/plain" })).body).toEqual(errorOf("rate_limited"));
       // Another token has its own budget.
       const other = new ApiClient({ url: server.url, origin: server.url }, { bearer: (await addToken(admin, "publish", "outro")).secret, origin: null });

@@ -18,7 +18,7 @@ import { API_ROUTES } from "../../../shared/api/routes.js";
 import { createPublishRateLimit } from "../../auth/publish-rate-limit.js";
 import { siteFilterQuerySchema } from "../../../shared/api/sites.js";
 import { apiError } from "../../errors.js";
-import { OPERATOR_SECURITY, apiErrorSchema, textResponse } from "../../openapi.js";
+import { textResponse } from "../../openapi.js";
 import { presentAudienceSize } from "../../presenters/audience-size.js";
 import { presentNotification } from "../../presenters/notification.js";
 import { clickRate } from "../../../store/notification-events-repository.js";
@@ -31,8 +31,11 @@ import { registerRescheduleRoute } from "./reschedule.js";
 import { registerSendNoticeRoutes } from "./send-notice.js";
 import { resolveAudience, type AudienceFields } from "./resolve-audience.js";
 import type { Audience } from "../../../store/notifications-repository.js";
+import { answers, operatorDocs } from "../route-docs.js";
+import { idParamsOf } from "../../../shared/api/ids.js";
+import { pageWindow } from "../page-window.js";
 
-const idParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "notification_not_found" }) });
+const idParams = idParamsOf("notification_not_found");
 const RECENT_SENDS = 5;
 /** GET /audience's refusals point at its query parameters. */
 const QUERY_FIELDS: AudienceFields = { channels: "channels", sites: "sites" };
@@ -52,7 +55,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const requireUser = deps.authenticator.requireUser;
   const rateLimit = createPublishRateLimit(app, deps.publishRateLimit);
-  const history = deps.repositories.sendHistory;
+  const history = deps.repositories.notificationHistory;
   const sites = deps.repositories.sites;
   const publishDeps: PublishDeps = {
     engine: deps.engine,
@@ -65,20 +68,20 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
     now: deps.now,
   };
   const publicOrigin = new URL(deps.publicUrl).origin;
-  const doc = (summary: string) => ({ summary: t(summary), tags: [t("api:tags.notifications")], security: OPERATOR_SECURITY });
+  const doc = operatorDocs(deps.translator, "api:tags.notifications");
   const byId = `${API_ROUTES.notifications}/:id`;
 
-  async function findSend(id: string) {
-    const send = await deps.engine.getSend(Number(id));
-    if (send === undefined) throw apiError("notification_not_found");
-    return send;
+  async function findNotification(id: string) {
+    const notification = await deps.engine.getNotification(Number(id));
+    if (notification === undefined) throw apiError("notification_not_found");
+    return notification;
   }
 
   routes.post(
     API_ROUTES.notifications,
     {
-      onRequest: [requireUser, requireJson],
-      preHandler: rateLimit,
+      // Rate limit before validation: a caller over its budget is refused before its body is read.
+      onRequest: [requireUser, rateLimit, requireJson],
       bodyLimit: CREATE_BODY_LIMIT,
       schema: {
         operationId: "createNotification",
@@ -86,7 +89,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
         description: t("api:descriptions.notificationsCreate"),
         headers: z.object({ [IDEMPOTENCY_KEY_HEADER]: z.string().optional() }),
         body: createNotificationRequestSchema,
-        response: { 201: createNotificationResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 201: createNotificationResponseSchema }),
       },
     },
     async (request, reply) => {
@@ -102,15 +105,14 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
     API_ROUTES.notifications,
     {
       onRequest: requireUser,
-      schema: { operationId: "listNotifications", ...doc("api:routes.notificationsList"), querystring: listNotificationsQuerySchema, response: { 200: notificationsPageSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "listNotifications", ...doc("api:routes.notificationsList"), querystring: listNotificationsQuerySchema, response: answers({ 200: notificationsPageSchema }) },
     },
     async (request) => {
       const { query, status, page, pageSize } = request.query;
       const { sends, total } = await history.list({
         ...(query === undefined ? {} : { query }),
         ...(status === undefined ? {} : { status }),
-        offset: (page - 1) * pageSize,
-        limit: pageSize,
+        ...pageWindow(page, pageSize),
       });
       return { notifications: sends.map(presentNotification), total, page, pageSize };
     },
@@ -118,26 +120,26 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
 
   routes.get(
     byId,
-    { onRequest: requireUser, schema: { operationId: "getNotification", ...doc("api:routes.notificationsGet"), params: idParams, response: { 200: notificationResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireUser, schema: { operationId: "getNotification", ...doc("api:routes.notificationsGet"), params: idParams, response: answers({ 200: notificationResponseSchema }) } },
     async (request) => {
-      const send = await findSend(request.params.id);
+      const notification = await findNotification(request.params.id);
       // The service workers' shown/clicked/closed reports: counted for the one send's answer only,
       // not for every row of the list.
-      const events = await deps.repositories.notificationEvents.countsFor(send.id);
-      const presented = presentNotification(send);
+      const events = await deps.repositories.notificationEvents.countsFor(notification.id);
+      const presented = presentNotification(notification);
       return {
-        notification: { ...presented, counts: { ...presented.counts, ...events, clickRate: clickRate(events.clicked, send.counts.accepted) } },
+        notification: { ...presented, counts: { ...presented.counts, ...events, clickRate: clickRate(events.clicked, notification.counts.accepted) } },
       };
     },
   );
 
   routes.post(
     `${byId}/cancel`,
-    { onRequest: requireUser, schema: { operationId: "cancelNotification", ...doc("api:routes.notificationsCancel"), params: idParams, response: { 200: notificationResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireUser, schema: { operationId: "cancelNotification", ...doc("api:routes.notificationsCancel"), params: idParams, response: answers({ 200: notificationResponseSchema }) } },
     async (request) => {
-      const before = await findSend(request.params.id);
+      const before = await findNotification(request.params.id);
       if (FINAL_STATUSES.includes(before.status)) throw apiError("send_finished");
-      const after = await deps.engine.cancelSend(before.id).catch(toApiFailure);
+      const after = await deps.engine.cancelNotification(before.id).catch(toApiFailure);
       // It may have finished between the read and the cancel.
       if (after.status !== "cancelled") throw apiError("send_finished");
       request.log.info({ send: after.id, was: before.status }, "send cancelled");
@@ -157,12 +159,12 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
         description: t("api:descriptions.notificationsEvents"),
         params: idParams,
         produces: ["text/event-stream"],
-        response: { 200: textResponse("text/event-stream", t("api:responses.eventStream")), "4xx": apiErrorSchema },
+        response: answers({ 200: textResponse("text/event-stream", t("api:responses.eventStream")) }),
       },
     },
     async (request, reply) => {
-      const send = await findSend(request.params.id);
-      streamProgress(deps.engine, request, reply, send, { pollMs: deps.progressPollMs ?? 1000 });
+      const notification = await findNotification(request.params.id);
+      streamProgress(deps.engine, request, reply, notification, { pollMs: deps.progressPollMs ?? 1000 });
     },
   );
 
@@ -170,7 +172,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
     API_ROUTES.overview,
     {
       onRequest: requireUser,
-      schema: { operationId: "getOverview", ...doc("api:routes.overview"), querystring: siteFilterQuerySchema, response: { 200: overviewSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "getOverview", ...doc("api:routes.overview"), querystring: siteFilterQuerySchema, response: answers({ 200: overviewSchema }) },
     },
     async (request) => {
       // `?site=`: the subscribers of one site (an unknown id counts none).
@@ -190,7 +192,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
         ...doc("api:routes.audience"),
         description: t("api:descriptions.audience"),
         querystring: audienceSizeQuerySchema,
-        response: { 200: audienceSizeSchema, "4xx": apiErrorSchema },
+        response: answers({ 200: audienceSizeSchema }),
       },
     },
     async (request) => {

@@ -21,16 +21,16 @@ export interface ProgressStreamOptions {
  * as read when the request arrived (the route answers 404 before hijacking).
  */
 export function streamProgress(
-  engine: Pick<DeliveryEngine, "getSend" | "onProgress">,
+  engine: Pick<DeliveryEngine, "getNotification" | "onProgress">,
   request: FastifyRequest,
   reply: FastifyReply,
-  send: Notification,
+  notification: Notification,
   options: ProgressStreamOptions,
 ): void {
   const stream = openEventStream(reply, { heartbeatMs: options.heartbeatMs });
 
   let last = "";
-  let latest = send;
+  let latest = notification;
   let flushTimer: NodeJS.Timeout | undefined;
   const isFinal = (s: Notification) => FINAL_STATUSES.includes(s.status);
 
@@ -63,11 +63,11 @@ export function streamProgress(
     }, options.coalesceMs ?? 100);
   };
 
-  const unsubscribe = engine.onProgress(send.id, offer);
+  const unsubscribe = engine.onProgress(notification.id, offer);
   const poll = setInterval(() => {
-    engine.getSend(send.id).then(
+    engine.getNotification(notification.id).then(
       (s) => (s === undefined ? close() : offer(s)),
-      (error: unknown) => request.log.warn({ err: error, send: send.id }, "progress poll failed"),
+      (error: unknown) => request.log.warn({ err: error, send: notification.id }, "progress poll failed"),
     );
   }, options.pollMs);
   function close(): void {
@@ -78,5 +78,5 @@ export function streamProgress(
     clearInterval(poll);
     unsubscribe();
   });
-  write(send);
+  write(notification);
 }

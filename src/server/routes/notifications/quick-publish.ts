@@ -16,11 +16,12 @@ import { API_ROUTES } from "../../../shared/api/routes.js";
 import { text } from "../../../shared/api/text.js";
 import { isErrorCode } from "../../../shared/errors.js";
 import { apiError } from "../../errors.js";
-import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
+import { OPERATOR_SECURITY } from "../../openapi.js";
 import { firstHeader, headerText } from "./header-text.js";
 import type { NotificationRoutesDeps } from "./notifications-deps.js";
 import { checkIdempotencyKey, publish, type PublishDeps, type PublishRequest } from "./publish.js";
 import { parseActionsHeader } from "./actions-header.js";
+import { answers } from "../route-docs.js";
 
 type Hook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
@@ -54,8 +55,7 @@ export async function registerQuickPublish(
     scope.withTypeProvider<ZodTypeProvider>().post(
       `${API_ROUTES.quickPublish}/:channel`,
       {
-        onRequest: deps.authenticator.requireScriptUser,
-        preHandler: deps.rateLimit,
+        onRequest: [deps.authenticator.requireScriptUser, deps.rateLimit],
         bodyLimit: BODY_LIMIT,
         schema: {
           operationId: "quickPublish",
@@ -67,7 +67,7 @@ export async function registerQuickPublish(
           params: z.object({ channel: text().max(40) }),
           // No body at all (`curl -X POST`) arrives as null.
           body: z.string().nullish(),
-          response: { 201: createNotificationResponseSchema, "4xx": apiErrorSchema },
+          response: answers({ 201: createNotificationResponseSchema }),
         },
       },
       async (request, reply) => {

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { recipientsQuerySchema, recipientsResponseSchema } from "../../../shared/api/recipients.js";
 import { API_ROUTES } from "../../../shared/api/routes.js";
 import type { NotificationsRepository } from "../../../store/notifications-repository.js";
@@ -8,8 +7,10 @@ import type { RecipientsRepository } from "../../../store/recipients-repository.
 import type { Authenticator } from "../../auth/authenticator.js";
 import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
-import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
+import { OPERATOR_SECURITY } from "../../openapi.js";
 import { presentRecipient } from "../../presenters/recipient.js";
+import { answers } from "../route-docs.js";
+import { idParamsOf } from "../../../shared/api/ids.js";
 
 export interface RecipientRoutesDeps {
   readonly recipients: RecipientsRepository;
@@ -20,7 +21,7 @@ export interface RecipientRoutesDeps {
   readonly publicUrl: string;
 }
 
-const idParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "notification_not_found" }) });
+const idParams = idParamsOf("notification_not_found");
 
 /** What became of each push of a send, for any signed-in operator or token. */
 export function registerRecipientRoutes(app: FastifyInstance, deps: RecipientRoutesDeps): void {
@@ -39,7 +40,7 @@ export function registerRecipientRoutes(app: FastifyInstance, deps: RecipientRou
         security: OPERATOR_SECURITY,
         params: idParams,
         querystring: recipientsQuerySchema,
-        response: { 200: recipientsResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 200: recipientsResponseSchema }),
       },
     },
     async (request) => {

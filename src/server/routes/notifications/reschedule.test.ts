@@ -5,29 +5,17 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DIALECTS } from "../../../../test/support/db.js";
-import { seedSubscriptions, waitForSend } from "../../../../test/support/delivery.js";
-import { startFakePushService, type FakePushService } from "../../../../test/support/fake-push/fake-push-service.js";
-import { loadTestTls } from "../../../../test/support/fake-push/test-tls.js";
+import { seedSubscriptions, waitForNotification } from "../../../../test/support/delivery.js";
+import { useFakePushService } from "../../../../test/support/fake-push/shared-fake-push-service.js";
+import { FAKE_PUSH_ENGINE_ENV } from "../../../../test/support/fake-push/engine-env.js";
 import { ApiClient, addUser, errorOf, setUpAdmin } from "../../../../test/support/operators.js";
 import { startTestServer, type TestServer } from "../../../../test/support/server.js";
 
 const NOTIFICATIONS = "/api/v1/notifications";
-const ENGINE_ENV = {
-  SINO_PUSH_CA_FILE: loadTestTls().caPath,
-  SINO_WORKER_POLL_MS: "50",
-  SINO_ENCRYPTION_THREADS: "1",
-  SINO_PUSH_TIMEOUT_MS: "5000",
-};
 const HOUR = 3_600_000;
 const inHours = (hours: number) => new Date(Date.now() + hours * HOUR).toISOString();
 
-let fake: FakePushService;
-beforeAll(async () => {
-  fake = await startFakePushService({ decryptSample: 1 });
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = useFakePushService({ decryptSample: 1 });
 
 for (const dialect of DIALECTS) {
   describe(`editing a scheduled send over HTTP on ${dialect}`, () => {
@@ -35,16 +23,16 @@ for (const dialect of DIALECTS) {
     let admin: ApiClient;
     let ids: string[];
     beforeAll(async () => {
-      server = await startTestServer({ dialect, env: ENGINE_ENV });
+      server = await startTestServer({ dialect, env: FAKE_PUSH_ENGINE_ENV });
       admin = await setUpAdmin({ url: server.url, origin: server.url });
-      ids = await seedSubscriptions(server.database, fake, 3, `${dialect}-reschedule-`);
+      ids = await seedSubscriptions(server.database, fake(), 3, `${dialect}-reschedule-`);
       expect((await admin.post("/api/v1/channels", { name: "Obras", slug: "obras" })).status).toBe(201);
     });
     afterAll(async () => {
       await server.close();
     });
     beforeEach(() => {
-      fake.reset();
+      fake().reset();
     });
 
     const schedule = async (body: Record<string, unknown> = {}) => {
@@ -104,10 +92,10 @@ for (const dialect of DIALECTS) {
       const send = await schedule();
       const res = await admin.patch(`${NOTIFICATIONS}/${send.id}`, { title: "Saiu editada", sendAt: new Date().toISOString() });
       expect(res.status).toBe(200);
-      const done = await waitForSend(() => server.delivery.getSend(Number(send.id)));
+      const done = await waitForNotification(() => server.delivery.getNotification(Number(send.id)));
       expect(done).toMatchObject({ status: "completed", title: "Saiu editada", counts: { queued: 3, accepted: 3 } });
       expect(JSON.parse(done.payload)).toMatchObject({ title: "Saiu editada", body: "corpo" });
-      expect(new Set(fake.stats().acceptedById.keys())).toEqual(new Set(ids));
+      expect(new Set(fake().stats().acceptedById.keys())).toEqual(new Set(ids));
       expect(await admin.patch(`${NOTIFICATIONS}/${send.id}`, { title: "Tarde demais" })).toMatchObject({ status: 409, body: errorOf("send_not_scheduled") });
     });
 

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import type { DeliveryEngine } from "../../../delivery/engine.js";
 import { NOTIFICATION_URGENCIES, notificationResponseSchema, type NotificationAudience } from "../../../shared/api/notifications.js";
 import { updateNotificationRequestSchema, type UpdateNotificationRequest } from "../../../shared/api/notification-edit.js";
@@ -8,15 +7,17 @@ import { API_ROUTES } from "../../../shared/api/routes.js";
 import type { Notification, NotificationsRepository } from "../../../store/notifications-repository.js";
 import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
-import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
+import { OPERATOR_SECURITY } from "../../openapi.js";
 import { presentNotification } from "../../presenters/notification.js";
 import { requireJson } from "../../require-json.js";
 import type { Authenticator } from "../../auth/authenticator.js";
 import { toApiFailure, toSendInput, type PublishDeps, type PublishRequest } from "./publish.js";
 import { checkExempt } from "./delivery-gates.js";
+import { answers } from "../route-docs.js";
+import { idParamsOf } from "../../../shared/api/ids.js";
 
 export interface RescheduleRouteDeps {
-  readonly engine: Pick<DeliveryEngine, "getSend" | "rescheduleSend">;
+  readonly engine: Pick<DeliveryEngine, "getNotification" | "rescheduleNotification">;
   readonly notifications: Pick<NotificationsRepository, "peopleData">;
   readonly publishDeps: PublishDeps;
   readonly authenticator: Authenticator;
@@ -24,14 +25,14 @@ export interface RescheduleRouteDeps {
   readonly now: () => number;
 }
 
-const idParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "notification_not_found" }) });
+const idParams = idParamsOf("notification_not_found");
 
 /**
  * PATCH /notifications/:id: edit or reschedule a scheduled send. The send as stored is turned
  * back into the request that would create it, the fields given replace its own, and the result
  * goes through the very checks of POST /notifications (links, schedule window, channels, sites,
  * segment, people, placeholders, payload size) before the repository swaps it in — only while the
- * row still says `scheduled` (see src/store/reschedule-send.ts).
+ * row still says `scheduled` (see src/store/reschedule-notification.ts).
  */
 export function registerRescheduleRoute(app: FastifyInstance, deps: RescheduleRouteDeps): void {
   const { t } = deps.translator;
@@ -47,17 +48,17 @@ export function registerRescheduleRoute(app: FastifyInstance, deps: RescheduleRo
         security: OPERATOR_SECURITY,
         params: idParams,
         body: updateNotificationRequestSchema,
-        response: { 200: notificationResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 200: notificationResponseSchema }),
       },
     },
     async (request) => {
-      const send = await deps.engine.getSend(Number(request.params.id));
-      if (send === undefined) throw apiError("notification_not_found");
-      if (send.status !== "scheduled") throw apiError("send_not_scheduled");
-      const asked = merge(await requestOf(deps, send), request.body);
+      const notification = await deps.engine.getNotification(Number(request.params.id));
+      if (notification === undefined) throw apiError("notification_not_found");
+      if (notification.status !== "scheduled") throw apiError("send_not_scheduled");
+      const asked = merge(await requestOf(deps, notification), request.body);
       checkExempt(request.principal!, asked.exempt); // gates
       const input = await toSendInput(deps.publishDeps, asked, deps.now());
-      const edited = await deps.engine.rescheduleSend(send.id, input).catch(toApiFailure);
+      const edited = await deps.engine.rescheduleNotification(notification.id, input).catch(toApiFailure);
       request.log.info({ send: edited.id, sendAt: edited.sendAt }, "scheduled send edited");
       return { notification: presentNotification(edited) };
     },
@@ -65,33 +66,33 @@ export function registerRescheduleRoute(app: FastifyInstance, deps: RescheduleRo
 }
 
 /** The stored send as the create request that would make it again. */
-async function requestOf(deps: RescheduleRouteDeps, send: Notification): Promise<PublishRequest> {
+async function requestOf(deps: RescheduleRouteDeps, notification: Notification): Promise<PublishRequest> {
   return {
-    title: send.title,
-    ...(send.body === null ? {} : { body: send.body }),
-    ...(send.url === null ? {} : { url: send.url }),
-    ...(send.icon === null ? {} : { icon: send.icon }),
-    ...(send.image === null ? {} : { image: send.image }),
-    urgency: NOTIFICATION_URGENCIES.find((u) => u === send.urgency) ?? "normal",
-    ttl: send.ttlSeconds,
-    audience: await audienceOf(deps, send),
-    category: send.category,
-    ...(send.collapseKey === null ? {} : { collapseKey: send.collapseKey }),
-    ...(send.sendAt === null ? {} : { sendAt: new Date(send.sendAt).toISOString() }),
-    ...(send.badge === null ? {} : { badge: send.badge }),
-    ...(send.actions.length === 0 ? {} : { actions: send.actions.map(({ label, url }) => ({ label, url })) }),
-    ...(send.renotify ? { renotify: true } : {}),
-    ...(send.requireInteraction ? { requireInteraction: true } : {}),
-    ...(send.silent ? { silent: true } : {}),
-    ...(send.appBadge === null ? {} : { appBadge: send.appBadge }),
-    ...(send.data === null ? {} : { data: send.data }),
-    ...(send.exempt ? { exempt: true } : {}), // gates
-    ...(send.reengagement ? { reengagement: true } : {}),
+    title: notification.title,
+    ...(notification.body === null ? {} : { body: notification.body }),
+    ...(notification.url === null ? {} : { url: notification.url }),
+    ...(notification.icon === null ? {} : { icon: notification.icon }),
+    ...(notification.image === null ? {} : { image: notification.image }),
+    urgency: NOTIFICATION_URGENCIES.find((u) => u === notification.urgency) ?? "normal",
+    ttl: notification.ttlSeconds,
+    audience: await audienceOf(deps, notification),
+    category: notification.category,
+    ...(notification.collapseKey === null ? {} : { collapseKey: notification.collapseKey }),
+    ...(notification.sendAt === null ? {} : { sendAt: new Date(notification.sendAt).toISOString() }),
+    ...(notification.badge === null ? {} : { badge: notification.badge }),
+    ...(notification.actions.length === 0 ? {} : { actions: notification.actions.map(({ label, url }) => ({ label, url })) }),
+    ...(notification.renotify ? { renotify: true } : {}),
+    ...(notification.requireInteraction ? { requireInteraction: true } : {}),
+    ...(notification.silent ? { silent: true } : {}),
+    ...(notification.appBadge === null ? {} : { appBadge: notification.appBadge }),
+    ...(notification.data === null ? {} : { data: notification.data }),
+    ...(notification.exempt ? { exempt: true } : {}), // gates
+    ...(notification.reengagement ? { reengagement: true } : {}),
   };
 }
 
-async function audienceOf(deps: RescheduleRouteDeps, send: Notification): Promise<NotificationAudience> {
-  const audience = send.audience;
+async function audienceOf(deps: RescheduleRouteDeps, notification: Notification): Promise<NotificationAudience> {
+  const audience = notification.audience;
   const sites = audience.kind !== "endpoint" && audience.sites !== undefined && audience.sites.length > 0 ? { sites: audience.sites.map(String) } : {};
   switch (audience.kind) {
     case "endpoint":
@@ -99,7 +100,7 @@ async function audienceOf(deps: RescheduleRouteDeps, send: Notification): Promis
     case "channels":
       return { type: "channels", channels: [...(audience.slugs ?? [])], ...sites };
     case "people": {
-      const people = await deps.notifications.peopleData(send.id);
+      const people = await deps.notifications.peopleData(notification.id);
       return { type: "users", users: Array.from(people, ([id, data]) => (data === null ? id : { id, data: { ...data } })), ...sites };
     }
     case "segment":

@@ -1,16 +1,17 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { notificationResponseSchema, notificationRetriesSchema, setNoticeRequestSchema, type NoticeVisibility } from "../../../shared/api/notifications.js";
 import { API_ROUTES } from "../../../shared/api/routes.js";
 import { apiError } from "../../errors.js";
-import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
+import { OPERATOR_SECURITY } from "../../openapi.js";
 import { presentNotification } from "../../presenters/notification.js";
 import { presentRetries } from "../../presenters/retry-causes.js";
 import { requireJson } from "../../require-json.js";
 import type { NotificationRoutesDeps } from "./notifications-deps.js";
+import { answers } from "../route-docs.js";
+import { idParamsOf } from "../../../shared/api/ids.js";
 
-const idParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "notification_not_found" }) });
+const idParams = idParamsOf("notification_not_found");
 
 /**
  * A past send on the public Avisos page: shown again, kept off (hidden) or taken off for good
@@ -26,10 +27,10 @@ export function registerSendNoticeRoutes(app: FastifyInstance, deps: Notificatio
   const noticePath = `${API_ROUTES.notifications}/:id/notice`;
 
   async function change(id: string, notice: NoticeVisibility) {
-    const send = await notifications.findById(Number(id));
-    if (send === undefined) throw apiError("notification_not_found");
-    if (send.audience.kind === "endpoint") throw apiError("notice_not_public");
-    const changed = await notifications.setNotice(send.id, notice, deps.now());
+    const notification = await notifications.findById(Number(id));
+    if (notification === undefined) throw apiError("notification_not_found");
+    if (notification.audience.kind === "endpoint") throw apiError("notice_not_public");
+    const changed = await notifications.setNotice(notification.id, notice, deps.now());
     if (changed === undefined) throw apiError("notification_not_found");
     if (changed === "notice_removed") throw apiError("notice_removed", "notice");
     return changed;
@@ -44,13 +45,13 @@ export function registerSendNoticeRoutes(app: FastifyInstance, deps: Notificatio
         description: t("api:descriptions.notificationsNoticeSet"),
         params: idParams,
         body: setNoticeRequestSchema,
-        response: { 200: notificationResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 200: notificationResponseSchema }),
       },
     },
     async (request) => {
-      const send = await change(request.params.id, request.body.notice);
-      request.log.info({ send: send.id, notice: send.notice }, "send's notice changed");
-      return { notification: presentNotification(send) };
+      const notification = await change(request.params.id, request.body.notice);
+      request.log.info({ send: notification.id, notice: notification.notice }, "send's notice changed");
+      return { notification: presentNotification(notification) };
     },
   );
 
@@ -62,13 +63,13 @@ export function registerSendNoticeRoutes(app: FastifyInstance, deps: Notificatio
         ...doc("api:routes.notificationsNoticeRemove", "removeNotificationNotice"),
         description: t("api:descriptions.notificationsNoticeRemove"),
         params: idParams,
-        response: { 200: notificationResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 200: notificationResponseSchema }),
       },
     },
     async (request) => {
-      const send = await change(request.params.id, "removed");
-      request.log.info({ send: send.id }, "send removed from the notices");
-      return { notification: presentNotification(send) };
+      const notification = await change(request.params.id, "removed");
+      request.log.info({ send: notification.id }, "send removed from the notices");
+      return { notification: presentNotification(notification) };
     },
   );
 
@@ -80,7 +81,7 @@ export function registerSendNoticeRoutes(app: FastifyInstance, deps: Notificatio
         ...doc("api:routes.notificationsRetries", "getNotificationRetries"),
         description: t("api:descriptions.notificationsRetries"),
         params: idParams,
-        response: { 200: notificationRetriesSchema, "4xx": apiErrorSchema },
+        response: answers({ 200: notificationRetriesSchema }),
       },
     },
     async (request) => {

@@ -19,6 +19,7 @@ import { sniffImage } from "../../organisation/logo-image.js";
 import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
 import { presentOrganisation } from "../../presenters/organisation.js";
 import { requireJson } from "../../require-json.js";
+import { answers } from "../route-docs.js";
 
 export interface OrganisationRoutesDeps {
   readonly organisation: OrganisationRepository;
@@ -53,7 +54,7 @@ export function registerOrganisationRoutes(app: FastifyInstance, deps: Organisat
         summary: t("api:routes.organisationGet"),
         tags,
         security: [],
-        response: { 200: organisationResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 200: organisationResponseSchema }),
       },
     },
     async (_request, reply) => {
@@ -73,7 +74,7 @@ export function registerOrganisationRoutes(app: FastifyInstance, deps: Organisat
         tags,
         security: OPERATOR_SECURITY,
         body: updateOrganisationRequestSchema,
-        response: { 200: organisationResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 200: organisationResponseSchema }),
       },
     },
     async (request) => {

@@ -8,9 +8,9 @@ import type { Authenticator } from "../../auth/authenticator.js";
 import { roleOf } from "../../auth/principal.js";
 import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
-import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
 import { presentSubscription } from "../../presenters/subscription.js";
 import { requireJson } from "../../require-json.js";
+import { answers, operatorDocs } from "../route-docs.js";
 
 export interface PeopleLinkRoutesDeps {
   readonly subscriptions: Pick<SubscriptionsRepository, "linkPerson" | "unlinkPerson">;
@@ -26,11 +26,10 @@ export interface PeopleLinkRoutesDeps {
  * signed-in publisher may not (the Painel never needs to, and people are the admins' business).
  */
 export function registerPeopleLinkRoutes(app: FastifyInstance, deps: PeopleLinkRoutesDeps): void {
-  const { t } = deps.translator;
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const path = `${API_ROUTES.people}/:userId/subscriptions`;
-  const doc = (summary: string) => ({ summary: t(summary), tags: [t("api:tags.people")], security: OPERATOR_SECURITY });
-  const schema = { params: userIdParamsSchema, body: personSubscriptionRequestSchema, response: { 200: subscriptionResponseSchema, "4xx": apiErrorSchema } };
+  const doc = operatorDocs(deps.translator, "api:tags.people");
+  const schema = { params: userIdParamsSchema, body: personSubscriptionRequestSchema, response: answers({ 200: subscriptionResponseSchema }) };
 
   async function requireLinker(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const principal = await deps.authenticator.authenticate(request, reply);

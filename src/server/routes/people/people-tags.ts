@@ -17,8 +17,9 @@ import type { TagsChanged, TagsRepository, TooManyTags } from "../../../store/ta
 import type { Authenticator } from "../../auth/authenticator.js";
 import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
-import { OPERATOR_SECURITY, apiErrorSchema, noContentSchema } from "../../openapi.js";
+import { apiErrorSchema, noContentSchema } from "../../openapi.js";
 import { requireJson } from "../../require-json.js";
+import { answers, operatorDocs } from "../route-docs.js";
 
 export interface PeopleTagsRoutesDeps {
   readonly tags: TagsRepository;
@@ -38,9 +39,8 @@ const BULK_TAGS_BODY_LIMIT = 16 * 1024 * 1024;
  * may be tagged before any browser of theirs subscribes; reading an untagged person gives `{}`.
  */
 export function registerPeopleTagsRoutes(app: FastifyInstance, deps: PeopleTagsRoutesDeps): void {
-  const { t } = deps.translator;
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const doc = (summary: string) => ({ summary: t(summary), tags: [t("api:tags.people")], security: OPERATOR_SECURITY });
+  const doc = operatorDocs(deps.translator, "api:tags.people");
   const { requireAdmin } = deps.authenticator;
   const path = `${API_ROUTES.people}/:userId/tags`;
   const response = { 200: tagsResponseSchema, "4xx": apiErrorSchema };
@@ -81,7 +81,7 @@ export function registerPeopleTagsRoutes(app: FastifyInstance, deps: PeopleTagsR
     },
   );
 
-  routes.delete(path, { onRequest: requireAdmin, schema: { operationId: "clearPersonTags", ...doc("api:routes.peopleTagsClear"), params: userIdParamsSchema, response: { 204: noContentSchema, "4xx": apiErrorSchema } } }, async (request, reply) => {
+  routes.delete(path, { onRequest: requireAdmin, schema: { operationId: "clearPersonTags", ...doc("api:routes.peopleTagsClear"), params: userIdParamsSchema, response: answers({ 204: noContentSchema }) } }, async (request, reply) => {
     const removed = await deps.tags.clearPersonTags(request.params.userId);
     request.log.info({ removed }, "person tags cleared");
     return reply.code(204).send(null);
@@ -89,7 +89,7 @@ export function registerPeopleTagsRoutes(app: FastifyInstance, deps: PeopleTagsR
 
   routes.delete(
     `${path}/:key`,
-    { onRequest: requireAdmin, schema: { operationId: "deletePersonTag", ...doc("api:routes.peopleTagDelete"), params: personTagParamsSchema, response: { 204: noContentSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "deletePersonTag", ...doc("api:routes.peopleTagDelete"), params: personTagParamsSchema, response: answers({ 204: noContentSchema }) } },
     async (request, reply) => {
       // Removing a tag that is not there leaves things as asked: 204 as well (idempotent).
       await deps.tags.removePersonTag(request.params.userId, request.params.key);
@@ -102,7 +102,7 @@ export function registerPeopleTagsRoutes(app: FastifyInstance, deps: PeopleTagsR
     {
       bodyLimit: BULK_TAGS_BODY_LIMIT,
       onRequest: [requireAdmin, requireJson],
-      schema: { operationId: "tagPeople", ...doc("api:routes.peopleTagsBulk"), body: bulkTagsRequestSchema, response: { 200: bulkTagsResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "tagPeople", ...doc("api:routes.peopleTagsBulk"), body: bulkTagsRequestSchema, response: answers({ 200: bulkTagsResponseSchema }) },
     },
     async (request) => {
       const { people, mode } = request.body;

@@ -14,8 +14,9 @@ import type { TagsRepository } from "../../../store/tags-repository.js";
 import type { Authenticator } from "../../auth/authenticator.js";
 import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
-import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
 import { presentPersonDelivery, presentPersonDevice, presentPersonSummary } from "../../presenters/recipient.js";
+import { answers, operatorDocs } from "../route-docs.js";
+import { pageWindow } from "../page-window.js";
 
 export interface PeopleRoutesDeps {
   readonly people: PeopleRepository;
@@ -31,26 +32,25 @@ export interface PeopleRoutesDeps {
  * "people" so they never mix with Sino's operators (/users). Never endpoints or keys.
  */
 export function registerPeopleRoutes(app: FastifyInstance, deps: PeopleRoutesDeps): void {
-  const { t } = deps.translator;
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const doc = (summary: string) => ({ summary: t(summary), tags: [t("api:tags.people")], security: OPERATOR_SECURITY });
+  const doc = operatorDocs(deps.translator, "api:tags.people");
   const { requireAdmin } = deps.authenticator;
   const publicOrigin = new URL(deps.publicUrl).origin;
   const byUserId = `${API_ROUTES.people}/:userId`;
 
   routes.get(
     API_ROUTES.people,
-    { onRequest: requireAdmin, schema: { operationId: "listPeople", ...doc("api:routes.peopleList"), querystring: peopleQuerySchema, response: { 200: peopleResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "listPeople", ...doc("api:routes.peopleList"), querystring: peopleQuerySchema, response: answers({ 200: peopleResponseSchema }) } },
     async (request) => {
       const { query, page, pageSize } = request.query;
-      const result = await deps.people.list({ ...(query === undefined ? {} : { query }), offset: (page - 1) * pageSize, limit: pageSize });
+      const result = await deps.people.list({ ...(query === undefined ? {} : { query }), ...pageWindow(page, pageSize) });
       return { people: result.people.map(presentPersonSummary), total: result.total, page, pageSize };
     },
   );
 
   routes.get(
     byUserId,
-    { onRequest: requireAdmin, schema: { operationId: "getPerson", ...doc("api:routes.peopleGet"), params: userIdParamsSchema, response: { 200: personResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "getPerson", ...doc("api:routes.peopleGet"), params: userIdParamsSchema, response: answers({ 200: personResponseSchema }) } },
     async (request) => {
       const { userId } = request.params;
       const { devices, hasHistory } = await deps.people.find(userId);
@@ -72,13 +72,13 @@ export function registerPeopleRoutes(app: FastifyInstance, deps: PeopleRoutesDep
         ...doc("api:routes.peopleNotifications"),
         params: userIdParamsSchema,
         querystring: personDeliveriesQuerySchema,
-        response: { 200: personDeliveriesResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 200: personDeliveriesResponseSchema }),
       },
     },
     async (request) => {
       const { userId } = request.params;
       const { page, pageSize } = request.query;
-      const result = await deps.people.deliveries(userId, { offset: (page - 1) * pageSize, limit: pageSize });
+      const result = await deps.people.deliveries(userId, pageWindow(page, pageSize));
       if (result.total === 0) {
         const { devices } = await deps.people.find(userId);
         if (devices.length === 0) throw apiError("person_not_found");

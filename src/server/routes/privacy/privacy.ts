@@ -11,15 +11,15 @@ import {
   subscriptionIdParamsSchema,
 } from "../../../shared/api/privacy.js";
 import { API_ROUTES } from "../../../shared/api/routes.js";
-import { checkAuth } from "../../../push/key-policy.js";
 import { erasureCountsOf, type PersonalDataStore } from "../../../store/personal-data.js";
 import type { Authenticator } from "../../auth/authenticator.js";
 import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
-import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
 import { presentPersonData, presentSubscriptionData } from "../../presenters/personal-data.js";
 import { requireJson } from "../../require-json.js";
 import { SUBSCRIPTION_BODY_LIMIT } from "../subscriptions/schema.js";
+import { answers, operatorDocs, publicDocs } from "../route-docs.js";
+import { proofOf, refuseProof } from "../proof-of-possession.js";
 
 export interface PrivacyRoutesDeps {
   readonly personalData: PersonalDataStore;
@@ -33,23 +33,19 @@ export interface PrivacyRoutesDeps {
  * in the public API's context (CORS for registered sites).
  */
 export function registerSubscriberPrivacyRoutes(app: FastifyInstance, deps: PrivacyRoutesDeps): void {
-  const { t } = deps.translator;
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const tags = [t("api:tags.public")];
+  const doc = publicDocs(deps.translator);
 
   routes.post(
     API_ROUTES.subscriptionData,
     {
       bodyLimit: SUBSCRIPTION_BODY_LIMIT,
       onRequest: requireJson,
-      schema: { operationId: "exportMyData", security: [], summary: t("privacy:api.exportMine"), tags, body: myDataRequestSchema, response: { 200: myDataResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "exportMyData", ...doc("privacy:api.exportMine"), body: myDataRequestSchema, response: answers({ 200: myDataResponseSchema }) },
     },
     async (request) => {
-      const auth = checkAuth(request.body.auth);
-      if (!auth.ok) throw apiError(auth.code, "auth");
-      const result = await deps.personalData.exportWithProof({ endpoint: request.body.endpoint, auth: auth.value });
-      if (result.outcome === "not_found") throw apiError("subscription_not_found", "endpoint");
-      if (result.outcome === "auth_mismatch") throw apiError("subscription_auth_mismatch", "auth");
+      const result = await deps.personalData.exportWithProof(proofOf(request.body));
+      if (result.outcome !== "ok") refuseProof(result.outcome);
       request.log.info({ subscriptionId: result.value.subscription.id }, "subscriber exported their data");
       return { exportedAt: new Date(deps.now()).toISOString(), data: presentSubscriptionData(result.value) };
     },
@@ -60,14 +56,11 @@ export function registerSubscriberPrivacyRoutes(app: FastifyInstance, deps: Priv
     {
       bodyLimit: SUBSCRIPTION_BODY_LIMIT,
       onRequest: requireJson,
-      schema: { operationId: "eraseMyData", security: [], summary: t("privacy:api.eraseMine"), tags, body: eraseMyDataRequestSchema, response: { 200: erasureResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "eraseMyData", ...doc("privacy:api.eraseMine"), body: eraseMyDataRequestSchema, response: answers({ 200: erasureResponseSchema }) },
     },
     async (request) => {
-      const auth = checkAuth(request.body.auth);
-      if (!auth.ok) throw apiError(auth.code, "auth");
-      const result = await deps.personalData.eraseWithProof({ endpoint: request.body.endpoint, auth: auth.value }, deps.now());
-      if (result.outcome === "not_found") throw apiError("subscription_not_found", "endpoint");
-      if (result.outcome === "auth_mismatch") throw apiError("subscription_auth_mismatch", "auth");
+      const result = await deps.personalData.eraseWithProof(proofOf(request.body), deps.now());
+      if (result.outcome !== "ok") refuseProof(result.outcome);
       // Logged without any personal data: no id, only the counts.
       request.log.info({ erased: result.value }, "subscriber erased their data");
       return { erased: result.value };
@@ -81,9 +74,8 @@ export interface OperatorPrivacyRoutesDeps extends PrivacyRoutesDeps {
 
 /** The operator's side (admins): export and erase by subscription id or by the host app's user id. */
 export function registerOperatorPrivacyRoutes(app: FastifyInstance, deps: OperatorPrivacyRoutesDeps): void {
-  const { t } = deps.translator;
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const doc = (summary: string) => ({ summary: t(summary), tags: [t("privacy:api.tag")], security: OPERATOR_SECURITY });
+  const doc = operatorDocs(deps.translator, "privacy:api.tag");
   const { requireAdmin } = deps.authenticator;
   const bySubscription = `${API_ROUTES.privacy}/subscriptions/:subscriptionId`;
   const byPerson = `${API_ROUTES.privacy}/people/:userId`;
@@ -91,7 +83,7 @@ export function registerOperatorPrivacyRoutes(app: FastifyInstance, deps: Operat
 
   routes.get(
     bySubscription,
-    { onRequest: requireAdmin, schema: { operationId: "exportSubscriptionData", ...doc("privacy:api.exportSubscription"), params: subscriptionIdParamsSchema, response: { 200: subscriptionExportResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "exportSubscriptionData", ...doc("privacy:api.exportSubscription"), params: subscriptionIdParamsSchema, response: answers({ 200: subscriptionExportResponseSchema }) } },
     async (request) => {
       const data = await deps.personalData.exportSubscription(Number(request.params.subscriptionId));
       if (data === undefined) throw apiError("subscription_not_found");
@@ -101,7 +93,7 @@ export function registerOperatorPrivacyRoutes(app: FastifyInstance, deps: Operat
 
   routes.delete(
     bySubscription,
-    { onRequest: requireAdmin, schema: { operationId: "eraseSubscriptionData", ...doc("privacy:api.eraseSubscription"), params: subscriptionIdParamsSchema, response: { 200: erasureResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "eraseSubscriptionData", ...doc("privacy:api.eraseSubscription"), params: subscriptionIdParamsSchema, response: answers({ 200: erasureResponseSchema }) } },
     async (request) => {
       const erased = await deps.personalData.eraseSubscription(Number(request.params.subscriptionId), "operator", deps.now());
       if (erased === undefined) throw apiError("subscription_not_found");
@@ -112,7 +104,7 @@ export function registerOperatorPrivacyRoutes(app: FastifyInstance, deps: Operat
 
   routes.get(
     byPerson,
-    { onRequest: requireAdmin, schema: { operationId: "exportPersonData", ...doc("privacy:api.exportPerson"), params: personParamsSchema, response: { 200: personExportResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "exportPersonData", ...doc("privacy:api.exportPerson"), params: personParamsSchema, response: answers({ 200: personExportResponseSchema }) } },
     async (request) => {
       const data = await deps.personalData.exportPerson(request.params.userId);
       if (data === undefined) throw apiError("person_not_found");
@@ -122,7 +114,7 @@ export function registerOperatorPrivacyRoutes(app: FastifyInstance, deps: Operat
 
   routes.delete(
     byPerson,
-    { onRequest: requireAdmin, schema: { operationId: "erasePersonData", ...doc("privacy:api.erasePerson"), params: personParamsSchema, response: { 200: erasureResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "erasePersonData", ...doc("privacy:api.erasePerson"), params: personParamsSchema, response: answers({ 200: erasureResponseSchema }) } },
     async (request) => {
       const erased = await deps.personalData.erasePerson(request.params.userId, "operator", deps.now());
       if (erased === undefined) throw apiError("person_not_found");

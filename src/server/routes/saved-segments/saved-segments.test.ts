@@ -5,32 +5,20 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DIALECTS } from "../../../../test/support/db.js";
-import { seedSubscriptions, waitForSend } from "../../../../test/support/delivery.js";
-import { startFakePushService, type FakePushService } from "../../../../test/support/fake-push/fake-push-service.js";
-import { loadTestTls } from "../../../../test/support/fake-push/test-tls.js";
+import { seedSubscriptions, waitForNotification } from "../../../../test/support/delivery.js";
+import { useFakePushService } from "../../../../test/support/fake-push/shared-fake-push-service.js";
+import { FAKE_PUSH_ENGINE_ENV } from "../../../../test/support/fake-push/engine-env.js";
 import { ApiClient, addToken, addUser, errorOf, setUpAdmin } from "../../../../test/support/operators.js";
 import { startTestServer, type TestServer } from "../../../../test/support/server.js";
 import { createNotificationsRepository } from "../../../store/notifications-repository.js";
 
 const SEGMENTS = "/api/v1/segments";
 const NOTIFICATIONS = "/api/v1/notifications";
-const ENGINE_ENV = {
-  SINO_PUSH_CA_FILE: loadTestTls().caPath,
-  SINO_WORKER_POLL_MS: "50",
-  SINO_ENCRYPTION_THREADS: "1",
-  SINO_PUSH_TIMEOUT_MS: "5000",
-};
 
 const PREMIUM = { tag: "plano", op: "eq", value: "premium" };
 const VIP = { tag: "vip", op: "exists" };
 
-let fake: FakePushService;
-beforeAll(async () => {
-  fake = await startFakePushService({ decryptSample: 1 });
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = useFakePushService({ decryptSample: 1 });
 
 for (const dialect of DIALECTS) {
   describe(`saved segments and segment sends on ${dialect}`, () => {
@@ -39,18 +27,18 @@ for (const dialect of DIALECTS) {
     let script: ApiClient;
     let fakeIds: string[];
     const client = () => ({ url: server.url, origin: server.url });
-    const finished = (id: string) => waitForSend(() => server.delivery.getSend(Number(id)));
-    const accepted = () => new Set(fake.stats().acceptedById.keys());
+    const finished = (id: string) => waitForNotification(() => server.delivery.getNotification(Number(id)));
+    const accepted = () => new Set(fake().stats().acceptedById.keys());
 
     /**
      * 8 subscriptions: ana (plano premium) has s0 and s1; bia (plano premium, vip) s2; caio
      * (plano basico) s3; s4–s7 are anonymous.
      */
     beforeAll(async () => {
-      server = await startTestServer({ dialect, env: ENGINE_ENV });
+      server = await startTestServer({ dialect, env: FAKE_PUSH_ENGINE_ENV });
       admin = await setUpAdmin(client());
       script = new ApiClient(client(), { bearer: (await addToken(admin, "publish")).secret, origin: null });
-      fakeIds = await seedSubscriptions(server.database, fake, 8, `${dialect}-segments-`);
+      fakeIds = await seedSubscriptions(server.database, fake(), 8, `${dialect}-segments-`);
       const rows = await server.database.db.selectFrom("subscriptions").select("id").orderBy("id").execute();
       for (const [index, person] of [[0, "ana"], [1, "ana"], [2, "bia"], [3, "caio"]] as const) {
         await server.database.db.updateTable("subscriptions").set({ person_id: person, identified_at: Date.now() }).where("id", "=", Number(rows[index]!.id)).execute();
@@ -65,7 +53,7 @@ for (const dialect of DIALECTS) {
       await server.close();
     });
     beforeEach(() => {
-      fake.reset();
+      fake().reset();
     });
 
     it("lets an admin save a segment (text or tree), measuring its size at once, and lists and shows it", async () => {
@@ -149,13 +137,13 @@ for (const dialect of DIALECTS) {
       await finished(res.body.notification.id);
       expect(accepted()).toEqual(new Set([fakeIds[2]]));
 
-      fake.reset();
+      fake().reset();
       const text = await script.post(NOTIFICATIONS, { title: "Básico", audience: { type: "segment", expression: "plano = basico" } });
       expect(text.body.targeted).toBe(1);
       await finished(text.body.notification.id);
       expect(accepted()).toEqual(new Set([fakeIds[3]]));
 
-      fake.reset();
+      fake().reset();
       const saved = (await admin.post(SEGMENTS, { name: "Rápido", expression: VIP })).body.segment;
       const quick = await fetch(`${server.url}/p/todos`, { method: "POST", headers: { authorization: `Bearer ${script.defaults.bearer}`, "x-segment": saved.id }, body: "Olá VIP" });
       expect(quick.status).toBe(201);

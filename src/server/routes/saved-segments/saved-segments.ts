@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { measureSegment, type SegmentCounter } from "../../../delivery/segment-sizes-task.js";
 import { API_ROUTES } from "../../../shared/api/routes.js";
 import {
@@ -15,10 +14,12 @@ import { utcDay, type SavedSegment, type SavedSegmentsRepository } from "../../.
 import type { Authenticator } from "../../auth/authenticator.js";
 import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
-import { OPERATOR_SECURITY, apiErrorSchema, noContentSchema } from "../../openapi.js";
+import { noContentSchema } from "../../openapi.js";
 import { presentSavedSegment, presentSavedSegmentDetail } from "../../presenters/saved-segment.js";
 import { requireJson } from "../../require-json.js";
 import { segmentTreeOf } from "./segment-expression.js";
+import { answers, operatorDocs } from "../route-docs.js";
+import { idParamsOf } from "../../../shared/api/ids.js";
 
 export interface SavedSegmentRoutesDeps {
   readonly savedSegments: SavedSegmentsRepository;
@@ -29,15 +30,14 @@ export interface SavedSegmentRoutesDeps {
   readonly now: () => number;
 }
 
-const segmentParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "segment_not_found" }) });
+const segmentParams = idParamsOf("segment_not_found");
 
 const DAY_MS = 86_400_000;
 
 /** Saved segments: any operator reads them (to send to one); admins create, edit and delete. */
 export function registerSavedSegmentRoutes(app: FastifyInstance, deps: SavedSegmentRoutesDeps): void {
-  const { t } = deps.translator;
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const doc = (summary: string) => ({ summary: t(summary), tags: [t("api:tags.segments")], security: OPERATOR_SECURITY });
+  const doc = operatorDocs(deps.translator, "api:tags.segments");
   const { requireUser, requireAdmin } = deps.authenticator;
 
   /**
@@ -56,7 +56,7 @@ export function registerSavedSegmentRoutes(app: FastifyInstance, deps: SavedSegm
 
   routes.get(
     API_ROUTES.segments,
-    { onRequest: requireUser, schema: { operationId: "listSegments", ...doc("api:routes.segmentsList"), response: { 200: savedSegmentsResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireUser, schema: { operationId: "listSegments", ...doc("api:routes.segmentsList"), response: answers({ 200: savedSegmentsResponseSchema }) } },
     async () => ({ segments: (await deps.savedSegments.list()).map(presentSavedSegment) }),
   );
 
@@ -64,7 +64,7 @@ export function registerSavedSegmentRoutes(app: FastifyInstance, deps: SavedSegm
     API_ROUTES.segments,
     {
       onRequest: [requireAdmin, requireJson],
-      schema: { operationId: "createSegment", ...doc("api:routes.segmentsCreate"), body: createSegmentRequestSchema, response: { 201: savedSegmentResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "createSegment", ...doc("api:routes.segmentsCreate"), body: createSegmentRequestSchema, response: answers({ 201: savedSegmentResponseSchema }) },
     },
     async (request, reply) => {
       const body = request.body;
@@ -81,7 +81,7 @@ export function registerSavedSegmentRoutes(app: FastifyInstance, deps: SavedSegm
     `${API_ROUTES.segments}/:id`,
     {
       onRequest: requireUser,
-      schema: { operationId: "getSegment", ...doc("api:routes.segmentsGet"), params: segmentParams, response: { 200: savedSegmentDetailResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "getSegment", ...doc("api:routes.segmentsGet"), params: segmentParams, response: answers({ 200: savedSegmentDetailResponseSchema }) },
     },
     async (request) => {
       const id = Number(request.params.id);
@@ -102,7 +102,7 @@ export function registerSavedSegmentRoutes(app: FastifyInstance, deps: SavedSegm
         ...doc("api:routes.segmentsUpdate"),
         params: segmentParams,
         body: updateSegmentRequestSchema,
-        response: { 200: savedSegmentResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 200: savedSegmentResponseSchema }),
       },
     },
     async (request) => {
@@ -128,7 +128,7 @@ export function registerSavedSegmentRoutes(app: FastifyInstance, deps: SavedSegm
 
   routes.delete(
     `${API_ROUTES.segments}/:id`,
-    { onRequest: requireAdmin, schema: { operationId: "deleteSegment", ...doc("api:routes.segmentsDelete"), params: segmentParams, response: { 204: noContentSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "deleteSegment", ...doc("api:routes.segmentsDelete"), params: segmentParams, response: answers({ 204: noContentSchema }) } },
     async (request, reply) => {
       const outcome = await deps.savedSegments.remove(Number(request.params.id));
       if (outcome === "not_found") throw apiError("segment_not_found");

@@ -10,9 +10,10 @@ import type { SegmentsRepository } from "../../../store/segments-repository.js";
 import type { Authenticator } from "../../auth/authenticator.js";
 import { apiError, segmentApiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
-import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
+import { OPERATOR_SECURITY } from "../../openapi.js";
 import { requireJson } from "../../require-json.js";
 import { explainSegment } from "../../segments/explain.js";
+import { answers } from "../route-docs.js";
 
 export interface SegmentQueryRoutesDeps {
   readonly segments: SegmentsRepository;
@@ -50,7 +51,7 @@ export function registerSegmentQueryRoutes(app: FastifyInstance, deps: SegmentQu
     API_ROUTES.segmentsCount,
     {
       onRequest: [requireUser, requireJson],
-      schema: { operationId: "countSegment", ...doc("api:routes.segmentsCount", "api:descriptions.segmentsCount"), body: segmentCountRequestSchema, response: { 200: segmentCountResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "countSegment", ...doc("api:routes.segmentsCount", "api:descriptions.segmentsCount"), body: segmentCountRequestSchema, response: answers({ 200: segmentCountResponseSchema }) },
     },
     async (request) => {
       const tree = treeOf(request.body.expression);
@@ -65,7 +66,7 @@ export function registerSegmentQueryRoutes(app: FastifyInstance, deps: SegmentQu
     API_ROUTES.segmentsExplain,
     {
       onRequest: [requireAdmin, requireJson],
-      schema: { operationId: "explainSegment", ...doc("api:routes.segmentsExplain", "api:descriptions.segmentsExplain"), body: segmentExplainRequestSchema, response: { 200: segmentExplainResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "explainSegment", ...doc("api:routes.segmentsExplain", "api:descriptions.segmentsExplain"), body: segmentExplainRequestSchema, response: answers({ 200: segmentExplainResponseSchema }) },
     },
     async (request) => {
       const { expression, segment, userId, subscriptionId } = request.body;

@@ -5,10 +5,11 @@ import { API_ROUTES } from "../../../shared/api/routes.js";
 import { changeOwnPasswordRequestSchema, userResponseSchema } from "../../../shared/api/users.js";
 import { createLoginCsrfGuard } from "../../auth/csrf.js";
 import { apiError } from "../../errors.js";
-import { OPERATOR_SECURITY, apiErrorSchema, noContentSchema } from "../../openapi.js";
+import { OPERATOR_SECURITY, noContentSchema } from "../../openapi.js";
 import { presentUser } from "../../presenters/user.js";
 import { requireJson } from "../../require-json.js";
 import type { AuthRoutesDeps } from "../auth-deps.js";
+import { answers } from "../route-docs.js";
 
 /** Sign-in, who am I, sign-out: the Painel's session cookie. */
 export function registerSessionRoutes(app: FastifyInstance, deps: AuthRoutesDeps): void {
@@ -25,7 +26,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: AuthRoutesDeps
         summary: t("api:routes.sessionGet"),
         tags,
         security: [{ session: [] }],
-        response: { 200: userResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 200: userResponseSchema }),
       },
     },
     async (request, reply) => {
@@ -39,7 +40,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: AuthRoutesDeps
     API_ROUTES.session,
     {
       onRequest: [requireJson, loginCsrf],
-      schema: { operationId: "signIn", security: [], summary: t("api:routes.signIn"), tags, body: signInRequestSchema, response: { 200: userResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "signIn", security: [], summary: t("api:routes.signIn"), tags, body: signInRequestSchema, response: answers({ 200: userResponseSchema }) },
     },
     async (request, reply) => {
       const { email, password } = request.body;
@@ -77,7 +78,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: AuthRoutesDeps
         tags,
         security: [{ session: [] }],
         body: changeOwnPasswordRequestSchema,
-        response: { 200: userResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 200: userResponseSchema }),
       },
     },
     async (request, reply) => {
@@ -112,7 +113,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: AuthRoutesDeps
 
   routes.delete(
     API_ROUTES.session,
-    { schema: { operationId: "signOut", summary: t("api:routes.signOut"), tags, security: OPERATOR_SECURITY.slice(0, 1), response: { 204: noContentSchema, "4xx": apiErrorSchema } } },
+    { schema: { operationId: "signOut", summary: t("api:routes.signOut"), tags, security: OPERATOR_SECURITY.slice(0, 1), response: answers({ 204: noContentSchema }) } },
     async (request, reply) => {
       await deps.authenticator.endSession(request, reply);
       return reply.code(204).send(null);

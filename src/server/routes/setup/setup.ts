@@ -5,10 +5,10 @@ import { API_ROUTES } from "../../../shared/api/routes.js";
 import { userResponseSchema } from "../../../shared/api/users.js";
 import { createLoginCsrfGuard } from "../../auth/csrf.js";
 import { apiError } from "../../errors.js";
-import { apiErrorSchema } from "../../openapi.js";
 import { presentUser } from "../../presenters/user.js";
 import { requireJson } from "../../require-json.js";
 import type { AuthRoutesDeps } from "../auth-deps.js";
+import { answers } from "../route-docs.js";
 
 /** The one-time set-up of the first admin, offered only while no user exists. */
 export function registerSetupRoutes(app: FastifyInstance, deps: AuthRoutesDeps): void {
@@ -18,7 +18,7 @@ export function registerSetupRoutes(app: FastifyInstance, deps: AuthRoutesDeps):
 
   routes.get(
     API_ROUTES.setup,
-    { schema: { operationId: "getSetupStatus", security: [], summary: t("api:routes.setupStatus"), tags: [t("api:tags.access")], response: { 200: setupStatusSchema, "4xx": apiErrorSchema } } },
+    { schema: { operationId: "getSetupStatus", security: [], summary: t("api:routes.setupStatus"), tags: [t("api:tags.access")], response: answers({ 200: setupStatusSchema }) } },
     async (_request, reply) => reply.header("cache-control", "no-store").send({ needed: (await deps.users.count()) === 0 }),
   );
 
@@ -32,7 +32,7 @@ export function registerSetupRoutes(app: FastifyInstance, deps: AuthRoutesDeps):
         summary: t("api:routes.setup"),
         tags: [t("api:tags.access")],
         body: setupRequestSchema,
-        response: { 201: userResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 201: userResponseSchema }),
       },
     },
     async (request, reply) => {

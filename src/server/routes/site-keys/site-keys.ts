@@ -1,6 +1,5 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { importVapidKeys, isVapidKeyImportError, type VapidKeyFormat } from "../../../push/vapid-key-import.js";
 import { generateVapidKeys } from "../../../push/vapid-keys.js";
 import { API_ROUTES } from "../../../shared/api/routes.js";
@@ -15,9 +14,10 @@ import type { SiteKeyChoice, SiteKeysRepository, SiteKeysSummary, VapidKeyInfo }
 import type { Authenticator } from "../../auth/authenticator.js";
 import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
-import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
 import { requireJson } from "../../require-json.js";
 import type { SiteRegistry } from "../../sites/site-registry.js";
+import { answers, operatorDocs } from "../route-docs.js";
+import { idParamsOf } from "../../../shared/api/ids.js";
 
 export interface SiteKeyRoutesDeps {
   readonly siteKeys: SiteKeysRepository;
@@ -30,7 +30,7 @@ export interface SiteKeyRoutesDeps {
   readonly now: () => number;
 }
 
-const siteParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "site_not_found" }) });
+const siteParams = idParamsOf("site_not_found");
 
 /**
  * A site's VAPID keys (issue 20), admin only: which key its new subscriptions are made with, and
@@ -38,16 +38,15 @@ const siteParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "site_
  * not in an answer, not in a log line.
  */
 export function registerSiteKeyRoutes(app: FastifyInstance, deps: SiteKeyRoutesDeps): void {
-  const { t } = deps.translator;
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const doc = (summary: string) => ({ summary: t(summary), tags: [t("api:tags.sites")], security: OPERATOR_SECURITY });
+  const doc = operatorDocs(deps.translator, "api:tags.sites");
   const path = `${API_ROUTES.sites}/:id/vapid-key`;
 
   routes.get(
     path,
     {
       onRequest: deps.authenticator.requireAdmin,
-      schema: { operationId: "getSiteVapidKey", ...doc("site-keys:api.get"), params: siteParams, response: { 200: siteKeysResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "getSiteVapidKey", ...doc("site-keys:api.get"), params: siteParams, response: answers({ 200: siteKeysResponseSchema }) },
     },
     async (request, reply) => {
       const summary = await deps.siteKeys.summary(Number(request.params.id));
@@ -66,7 +65,7 @@ export function registerSiteKeyRoutes(app: FastifyInstance, deps: SiteKeyRoutesD
         ...doc("site-keys:api.set"),
         params: siteParams,
         body: setSiteKeyRequestSchema,
-        response: { 200: setSiteKeyResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 200: setSiteKeyResponseSchema }),
       },
     },
     async (request, reply) => {

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { API_ROUTES } from "../../../shared/api/routes.js";
 import {
   createSiteRequestSchema,
@@ -15,11 +14,12 @@ import type { SitesRepository, SiteWithCount } from "../../../store/sites-reposi
 import type { Authenticator } from "../../auth/authenticator.js";
 import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
-import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
 import { presentSite } from "../../presenters/site.js";
 import { requireJson } from "../../require-json.js";
 import type { SiteRegistry } from "../../sites/site-registry.js";
 import { deliveryChangeOf, hasDeliveryChange, type SiteDeliveryDeps } from "./site-delivery.js";
+import { answers, operatorDocs } from "../route-docs.js";
+import { idParamsOf } from "../../../shared/api/ids.js";
 
 export interface SiteRoutesDeps {
   readonly sites: SitesRepository;
@@ -36,7 +36,7 @@ export interface SiteRoutesDeps {
   readonly delivery: SiteDeliveryDeps;
 }
 
-const siteParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "site_not_found" }) });
+const siteParams = idParamsOf("site_not_found");
 
 /**
  * Sites: any operator reads them (to narrow a send to one); admins register and delete them, and
@@ -45,7 +45,7 @@ const siteParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "site_
 export function registerSiteRoutes(app: FastifyInstance, deps: SiteRoutesDeps): void {
   const { t } = deps.translator;
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const doc = (summary: string) => ({ summary: t(summary), tags: [t("api:tags.sites")], security: OPERATOR_SECURITY });
+  const doc = operatorDocs(deps.translator, "api:tags.sites");
   const { requireUser, requireAdmin } = deps.authenticator;
   const publicOrigin = new URL(deps.publicUrl).origin;
   const sinoUrl = deps.publicUrl.replace(/\/+$/, "");
@@ -53,7 +53,7 @@ export function registerSiteRoutes(app: FastifyInstance, deps: SiteRoutesDeps): 
 
   routes.get(
     API_ROUTES.sites,
-    { onRequest: requireUser, schema: { operationId: "listSites", ...doc("api:routes.sitesList"), response: { 200: sitesResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireUser, schema: { operationId: "listSites", ...doc("api:routes.sitesList"), response: answers({ 200: sitesResponseSchema }) } },
     async () => ({ sites: (await deps.sites.list()).map((site) => present(site)), sinoUrl, deliveryDefaults: deps.delivery.deliveryDefaults }),
   );
 
@@ -61,7 +61,7 @@ export function registerSiteRoutes(app: FastifyInstance, deps: SiteRoutesDeps): 
     API_ROUTES.sites,
     {
       onRequest: [requireAdmin, requireJson],
-      schema: { operationId: "createSite", ...doc("api:routes.sitesCreate"), body: createSiteRequestSchema, response: { 201: siteResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "createSite", ...doc("api:routes.sitesCreate"), body: createSiteRequestSchema, response: answers({ 201: siteResponseSchema }) },
     },
     async (request, reply) => {
       const normalised = normaliseSiteOrigin(request.body.origin);
@@ -80,7 +80,7 @@ export function registerSiteRoutes(app: FastifyInstance, deps: SiteRoutesDeps): 
     `${API_ROUTES.sites}/:id`,
     {
       onRequest: requireAdmin,
-      schema: { operationId: "deleteSite", ...doc("api:routes.sitesDelete"), params: siteParams, response: { 200: deleteSiteResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "deleteSite", ...doc("api:routes.sitesDelete"), params: siteParams, response: answers({ 200: deleteSiteResponseSchema }) },
     },
     async (request) => {
       const result = await deps.sites.remove(Number(request.params.id), deps.now());
@@ -96,7 +96,7 @@ export function registerSiteRoutes(app: FastifyInstance, deps: SiteRoutesDeps): 
     `${API_ROUTES.sites}/:id`,
     {
       onRequest: [requireAdmin, requireJson],
-      schema: { operationId: "updateSite", ...doc("api:routes.sitesUpdate"), params: siteParams, body: updateSiteRequestSchema, response: { 200: siteResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "updateSite", ...doc("api:routes.sitesUpdate"), params: siteParams, body: updateSiteRequestSchema, response: answers({ 200: siteResponseSchema }) },
     },
     async (request) => {
       const id = Number(request.params.id);
@@ -121,7 +121,7 @@ export function registerSiteRoutes(app: FastifyInstance, deps: SiteRoutesDeps): 
     `${API_ROUTES.sites}/:id/identity-secret`,
     {
       onRequest: requireAdmin,
-      schema: { operationId: "rotateSiteIdentitySecret", ...doc("api:routes.sitesIdentitySecret"), params: siteParams, response: { 200: identitySecretResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "rotateSiteIdentitySecret", ...doc("api:routes.sitesIdentitySecret"), params: siteParams, response: answers({ 200: identitySecretResponseSchema }) },
     },
     async (request, reply) => {
       const rotated = await deps.sites.rotateIdentitySecret(Number(request.params.id), deps.now(), deps.identitySecretGraceMs);

@@ -8,9 +8,10 @@ import type { StatsRepository } from "../../../store/stats-repository.js";
 import type { SubscribersRepository } from "../../../store/subscribers-repository.js";
 import type { Authenticator } from "../../auth/authenticator.js";
 import type { Translator } from "../../i18n.js";
-import { OPERATOR_SECURITY, apiErrorSchema } from "../../openapi.js";
+import { OPERATOR_SECURITY } from "../../openapi.js";
 import { countByBrowser } from "../subscribers/subscribers.js";
 import { createDayKey, lastDays } from "./day-buckets.js";
+import { answers } from "../route-docs.js";
 
 export interface StatsRoutesDeps {
   readonly stats: StatsRepository;
@@ -37,7 +38,7 @@ export function registerStatsRoutes(app: FastifyInstance, deps: StatsRoutesDeps)
         tags: [t("api:tags.stats")],
         security: OPERATOR_SECURITY,
         querystring: statsQuerySchema,
-        response: { 200: statsResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 200: statsResponseSchema }),
       },
     },
     async (request): Promise<StatsResponse> => {
@@ -45,7 +46,7 @@ export function registerStatsRoutes(app: FastifyInstance, deps: StatsRoutesDeps)
       const siteId = request.query.site === undefined ? undefined : Number(request.query.site);
       const [history, sends, allChannels, browsers, onSite] = await Promise.all([
         deps.stats.subscriberHistory(since, siteId),
-        deps.stats.sendsSince(since),
+        deps.stats.notificationsSince(since),
         deps.channels.list(),
         countByBrowser(deps.subscribers, siteId),
         siteId === undefined ? undefined : deps.stats.channelCountsOnSite(siteId),
@@ -67,16 +68,16 @@ export function registerStatsRoutes(app: FastifyInstance, deps: StatsRoutesDeps)
         return { date, total, added: a, removed: r };
       });
 
-      const sendDays = new Map<string, { sends: number; accepted: number; clicked: number }>();
-      for (const send of sends) {
-        const key = dayKey(send.publishedAt);
-        const day = sendDays.get(key) ?? { sends: 0, accepted: 0, clicked: 0 };
-        sendDays.set(key, { sends: day.sends + 1, accepted: day.accepted + send.accepted, clicked: day.clicked + send.clicked });
+      const notificationDays = new Map<string, { sends: number; accepted: number; clicked: number }>();
+      for (const notification of sends) {
+        const key = dayKey(notification.publishedAt);
+        const day = notificationDays.get(key) ?? { sends: 0, accepted: 0, clicked: 0 };
+        notificationDays.set(key, { sends: day.sends + 1, accepted: day.accepted + notification.accepted, clicked: day.clicked + notification.clicked });
       }
       return {
         subscribersOverTime,
         sends: keys.map((date) => {
-          const day = sendDays.get(date) ?? { sends: 0, accepted: 0, clicked: 0 };
+          const day = notificationDays.get(date) ?? { sends: 0, accepted: 0, clicked: 0 };
           return { date, ...day, clickRate: clickRate(day.clicked, day.accepted) };
         }),
         byChannel: channels.map((c) => ({ slug: c.slug, name: c.name, subscribers: c.subscribers })).sort((a, b) => b.subscribers - a.subscribers),

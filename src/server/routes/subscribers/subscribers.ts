@@ -1,6 +1,5 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { API_ROUTES } from "../../../shared/api/routes.js";
 import { SUBSCRIBERS_PAGE_SIZE, subscribersQuerySchema, subscribersResponseSchema } from "../../../shared/api/subscribers.js";
 import type { ChannelsRepository } from "../../../store/channels-repository.js";
@@ -10,9 +9,11 @@ import type { Authenticator } from "../../auth/authenticator.js";
 import { CSV_CONTENT_TYPE, UTF8_BOM, toCsv } from "../../csv.js";
 import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
-import { OPERATOR_SECURITY, apiErrorSchema, noContentSchema, textResponse } from "../../openapi.js";
+import { noContentSchema, textResponse } from "../../openapi.js";
 import { describeUserAgent } from "../../presenters/user-agent.js";
 import { presentActivity } from "../../presenters/subscriber-activity.js";
+import { answers, operatorDocs } from "../route-docs.js";
+import { idParamsOf } from "../../../shared/api/ids.js";
 
 export interface SubscriberRoutesDeps {
   readonly subscribers: SubscribersRepository;
@@ -25,7 +26,7 @@ export interface SubscriberRoutesDeps {
   readonly sleepingDays: number;
 }
 
-const idParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "subscriber_not_found" }) });
+const idParams = idParamsOf("subscriber_not_found");
 
 /** Browser → subscriptions, from the distinct User-Agents (few) rather than every row. */
 export async function countByBrowser(subscribers: Pick<SubscribersRepository, "countByUserAgent">, siteId?: number): Promise<Map<string | null, number>> {
@@ -41,7 +42,7 @@ export async function countByBrowser(subscribers: Pick<SubscribersRepository, "c
 export function registerSubscriberRoutes(app: FastifyInstance, deps: SubscriberRoutesDeps): void {
   const { t } = deps.translator;
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const doc = (summary: string) => ({ summary: t(summary), tags: [t("api:tags.subscribers")], security: OPERATOR_SECURITY });
+  const doc = operatorDocs(deps.translator, "api:tags.subscribers");
   const { requireAdmin } = deps.authenticator;
 
   /** `browser` as the list shows it; the unknown ones are asked for as the catalog's "Outro". */
@@ -64,7 +65,7 @@ export function registerSubscriberRoutes(app: FastifyInstance, deps: SubscriberR
     API_ROUTES.subscribers,
     {
       onRequest: requireAdmin,
-      schema: { operationId: "listSubscribers", ...doc("api:routes.subscribersList"), querystring: subscribersQuerySchema, response: { 200: subscribersResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "listSubscribers", ...doc("api:routes.subscribersList"), querystring: subscribersQuerySchema, response: answers({ 200: subscribersResponseSchema }) },
     },
     async (request) => {
       const q = request.query;
@@ -108,7 +109,7 @@ export function registerSubscriberRoutes(app: FastifyInstance, deps: SubscriberR
 
   routes.delete(
     `${API_ROUTES.subscribers}/:id`,
-    { onRequest: requireAdmin, schema: { operationId: "deleteSubscriber", ...doc("api:routes.subscribersDelete"), params: idParams, response: { 204: noContentSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "deleteSubscriber", ...doc("api:routes.subscribersDelete"), params: idParams, response: answers({ 204: noContentSchema }) } },
     async (request, reply) => {
       const id = Number(request.params.id);
       if (!(await deps.subscribers.remove(id, deps.now()))) throw apiError("subscriber_not_found");
@@ -120,7 +121,7 @@ export function registerSubscriberRoutes(app: FastifyInstance, deps: SubscriberR
   // Counts by channel and by browser, one table: kind, name, subscribers.
   app.get(
     API_ROUTES.subscribersCsv,
-    { onRequest: requireAdmin, schema: { operationId: "exportSubscribers", ...doc("api:routes.subscribersCsv"), produces: ["text/csv"], response: { 200: textResponse("text/csv", t("api:responses.csv")), "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "exportSubscribers", ...doc("api:routes.subscribersCsv"), produces: ["text/csv"], response: answers({ 200: textResponse("text/csv", t("api:responses.csv")) }) } },
     async (_request, reply) => {
       const h = (key: string) => t(`api:csv.${key}`);
       const channels = await deps.channels.list();

@@ -7,9 +7,9 @@ import { tagsResponseSchema, type TagsResponse } from "../../../shared/api/tags.
 import type { TagsRepository } from "../../../store/tags-repository.js";
 import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
-import { apiErrorSchema } from "../../openapi.js";
 import { requireJson } from "../../require-json.js";
 import { TAGGED_BODY_LIMIT } from "./schema.js";
+import { answers } from "../route-docs.js";
 
 export interface SubscriptionTagsRouteDeps {
   readonly tags: Pick<TagsRepository, "mergeVisitorTagsWithProof">;
@@ -35,7 +35,7 @@ export function registerSubscriptionTagsRoute(app: FastifyInstance, deps: Subscr
         summary: t("api:routes.subscriptionTags"),
         tags: [t("api:tags.public")],
         body: visitorTagsRequestSchema,
-        response: { 200: tagsResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 200: tagsResponseSchema }),
       },
     },
     async (request): Promise<TagsResponse> => {

@@ -37,6 +37,7 @@ import type { SitesRepository } from "../../../store/sites-repository.js";
 import type { Ingestion } from "../../ingestion/ingestion.js";
 import type { SitePublicKeys } from "../../sites/site-public-keys.js";
 import { consentOf } from "../privacy/consent-input.js";
+import { answers } from "../route-docs.js";
 
 export interface SubscriptionRoutesDeps {
   readonly subscriptions: SubscriptionsRepository;
@@ -98,7 +99,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
         summary: t("api:routes.subscribe"),
         tags,
         body: registerSubscriptionBody,
-        response: { 200: registerSubscriptionResponseSchema, 201: registerSubscriptionResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 200: registerSubscriptionResponseSchema, 201: registerSubscriptionResponseSchema }),
       },
     },
     async (request, reply) => {
@@ -174,7 +175,7 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: Subscript
     {
       bodyLimit: SUBSCRIPTION_BODY_LIMIT,
       onRequest: requireJson,
-      schema: { operationId: "deleteSubscription", security: [], summary: t("api:routes.unsubscribe"), tags, body: removeSubscriptionBody, response: { 204: noContentSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "deleteSubscription", security: [], summary: t("api:routes.unsubscribe"), tags, body: removeSubscriptionBody, response: answers({ 204: noContentSchema }) },
     },
     async (request, reply) => {
       const body = request.body;
@@ -290,7 +291,7 @@ function registerChannelChoiceRoute(app: FastifyInstance, deps: SubscriptionRout
         summary: t("api:routes.subscriptionChannels"),
         tags: [t("api:tags.public")],
         body: subscriptionChannelsBody,
-        response: { 200: subscriptionChannelsResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 200: subscriptionChannelsResponseSchema }),
       },
     },
     async (request) => {

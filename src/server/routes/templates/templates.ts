@@ -1,6 +1,5 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { API_ROUTES } from "../../../shared/api/routes.js";
 import {
   createTemplateRequestSchema,
@@ -17,10 +16,12 @@ import type { TemplateContent, TemplatesRepository } from "../../../store/templa
 import type { Authenticator } from "../../auth/authenticator.js";
 import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
-import { OPERATOR_SECURITY, apiErrorSchema, noContentSchema } from "../../openapi.js";
+import { OPERATOR_SECURITY, noContentSchema } from "../../openapi.js";
 import { presentTemplate } from "../../presenters/template.js";
 import { requireJson } from "../../require-json.js";
 import { resolveAudience, type AudienceFields } from "../notifications/resolve-audience.js";
+import { answers } from "../route-docs.js";
+import { idParamsOf } from "../../../shared/api/ids.js";
 
 export interface TemplateRoutesDeps {
   readonly templates: TemplatesRepository;
@@ -34,7 +35,7 @@ export interface TemplateRoutesDeps {
   readonly now: () => number;
 }
 
-const templateParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "template_not_found" }) });
+const templateParams = idParamsOf("template_not_found");
 const AUDIENCE_FIELDS: AudienceFields = { channels: "audience.channels", sites: "audience.sites" };
 
 type Fields = Partial<Omit<CreateTemplateRequest, "name" | "audience">> & { audience?: TemplateAudience | { type: "segment"; segment: string | number; sites?: string[] } | null | undefined };
@@ -94,7 +95,7 @@ export function registerTemplateRoutes(app: FastifyInstance, deps: TemplateRoute
 
   routes.get(
     API_ROUTES.templates,
-    { onRequest: requireUser, schema: { ...doc("listTemplates", "api:routes.templatesList"), response: { 200: templatesResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireUser, schema: { ...doc("listTemplates", "api:routes.templatesList"), response: answers({ 200: templatesResponseSchema }) } },
     async () => ({ templates: (await deps.templates.list()).map(presentTemplate) }),
   );
 
@@ -102,7 +103,7 @@ export function registerTemplateRoutes(app: FastifyInstance, deps: TemplateRoute
     API_ROUTES.templates,
     {
       onRequest: [requireUser, requireJson],
-      schema: { ...doc("createTemplate", "api:routes.templatesCreate"), body: createTemplateRequestSchema, response: { 201: templateResponseSchema, "4xx": apiErrorSchema } },
+      schema: { ...doc("createTemplate", "api:routes.templatesCreate"), body: createTemplateRequestSchema, response: answers({ 201: templateResponseSchema }) },
     },
     async (request, reply) => {
       const body = request.body;
@@ -138,7 +139,7 @@ export function registerTemplateRoutes(app: FastifyInstance, deps: TemplateRoute
 
   routes.get(
     byId,
-    { onRequest: requireUser, schema: { ...doc("getTemplate", "api:routes.templatesGet"), params: templateParams, response: { 200: templateResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireUser, schema: { ...doc("getTemplate", "api:routes.templatesGet"), params: templateParams, response: answers({ 200: templateResponseSchema }) } },
     async (request) => {
       const template = await deps.templates.findById(Number(request.params.id));
       if (template === undefined) throw apiError("template_not_found");
@@ -154,7 +155,7 @@ export function registerTemplateRoutes(app: FastifyInstance, deps: TemplateRoute
         ...doc("updateTemplate", "api:routes.templatesUpdate"),
         params: templateParams,
         body: updateTemplateRequestSchema,
-        response: { 200: templateResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 200: templateResponseSchema }),
       },
     },
     async (request) => {
@@ -171,7 +172,7 @@ export function registerTemplateRoutes(app: FastifyInstance, deps: TemplateRoute
 
   routes.delete(
     byId,
-    { onRequest: requireUser, schema: { ...doc("deleteTemplate", "api:routes.templatesDelete"), params: templateParams, response: { 204: noContentSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireUser, schema: { ...doc("deleteTemplate", "api:routes.templatesDelete"), params: templateParams, response: answers({ 204: noContentSchema }) } },
     async (request, reply) => {
       if (!(await deps.templates.remove(Number(request.params.id)))) throw apiError("template_not_found");
       request.log.info({ templateId: Number(request.params.id) }, "template deleted");

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { API_ROUTES } from "../../../shared/api/routes.js";
 import {
   TOKEN_SECRET_PREFIX,
@@ -11,26 +10,27 @@ import {
 import { actingUser } from "../../auth/principal.js";
 import { newSecret, sha256Hex } from "../../auth/secrets.js";
 import { apiError } from "../../errors.js";
-import { OPERATOR_SECURITY, apiErrorSchema, noContentSchema } from "../../openapi.js";
+import { noContentSchema } from "../../openapi.js";
 import { presentApiToken } from "../../presenters/api-token.js";
 import { requireJson } from "../../require-json.js";
 import type { AuthRoutesDeps } from "../auth-deps.js";
+import { answers, operatorDocs } from "../route-docs.js";
+import { idParamsOf } from "../../../shared/api/ids.js";
 
-const tokenParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "token_not_found" }) });
+const tokenParams = idParamsOf("token_not_found");
 
 /** `sino_` and 7 characters of the secret: enough to tell tokens apart, 42 bits short of useful. */
 const PREFIX_LENGTH = TOKEN_SECRET_PREFIX.length + 7;
 
 /** API tokens for scripts: admins only. */
 export function registerTokenRoutes(app: FastifyInstance, deps: AuthRoutesDeps): void {
-  const { t } = deps.translator;
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const requireAdmin = deps.authenticator.requireAdmin;
-  const doc = (summary: string) => ({ summary: t(summary), tags: [t("api:tags.tokens")], security: OPERATOR_SECURITY });
+  const doc = operatorDocs(deps.translator, "api:tags.tokens");
 
   routes.get(
     API_ROUTES.tokens,
-    { onRequest: requireAdmin, schema: { operationId: "listTokens", ...doc("api:routes.tokensList"), response: { 200: tokensResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "listTokens", ...doc("api:routes.tokensList"), response: answers({ 200: tokensResponseSchema }) } },
     async () => ({ tokens: (await deps.tokens.list()).map(presentApiToken) }),
   );
 
@@ -42,7 +42,7 @@ export function registerTokenRoutes(app: FastifyInstance, deps: AuthRoutesDeps):
         operationId: "createToken",
         ...doc("api:routes.tokensCreate"),
         body: createTokenRequestSchema,
-        response: { 201: createTokenResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 201: createTokenResponseSchema }),
       },
     },
     async (request, reply) => {
@@ -66,7 +66,7 @@ export function registerTokenRoutes(app: FastifyInstance, deps: AuthRoutesDeps):
 
   routes.delete(
     `${API_ROUTES.tokens}/:id`,
-    { onRequest: requireAdmin, schema: { operationId: "revokeToken", ...doc("api:routes.tokensRevoke"), params: tokenParams, response: { 204: noContentSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "revokeToken", ...doc("api:routes.tokensRevoke"), params: tokenParams, response: answers({ 204: noContentSchema }) } },
     async (request, reply) => {
       const id = Number(request.params.id);
       if ((await deps.tokens.revoke(id, deps.now())) === "not_found") throw apiError("token_not_found");

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { API_ROUTES } from "../../../shared/api/routes.js";
 import {
   createUserRequestSchema,
@@ -12,24 +11,25 @@ import {
 import { resetPassword } from "../../auth/password-reset.js";
 import { actingUser } from "../../auth/principal.js";
 import { apiError } from "../../errors.js";
-import { OPERATOR_SECURITY, apiErrorSchema, noContentSchema } from "../../openapi.js";
+import { noContentSchema } from "../../openapi.js";
 import { presentUser } from "../../presenters/user.js";
 import { requireJson } from "../../require-json.js";
 import type { AuthRoutesDeps } from "../auth-deps.js";
+import { answers, operatorDocs } from "../route-docs.js";
+import { idParamsOf } from "../../../shared/api/ids.js";
 
-const userParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "user_not_found" }) });
+const userParams = idParamsOf("user_not_found");
 
 /** Managing operators: admins only (an admin session or an admin-scope token). */
 export function registerUserRoutes(app: FastifyInstance, deps: AuthRoutesDeps): void {
-  const { t } = deps.translator;
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const requireAdmin = deps.authenticator.requireAdmin;
-  const doc = (summary: string) => ({ summary: t(summary), tags: [t("api:tags.users")], security: OPERATOR_SECURITY });
+  const doc = operatorDocs(deps.translator, "api:tags.users");
   const byId = `${API_ROUTES.users}/:id`;
 
   routes.get(
     API_ROUTES.users,
-    { onRequest: requireAdmin, schema: { operationId: "listUsers", ...doc("api:routes.usersList"), response: { 200: usersResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "listUsers", ...doc("api:routes.usersList"), response: answers({ 200: usersResponseSchema }) } },
     async () => ({ users: (await deps.users.list()).map(presentUser) }),
   );
 
@@ -37,7 +37,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
     API_ROUTES.users,
     {
       onRequest: [requireAdmin, requireJson],
-      schema: { operationId: "createUser", ...doc("api:routes.usersCreate"), body: createUserRequestSchema, response: { 201: userResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "createUser", ...doc("api:routes.usersCreate"), body: createUserRequestSchema, response: answers({ 201: userResponseSchema }) },
     },
     async (request, reply) => {
       const { name, email, password, role, mustChangePassword } = request.body;
@@ -61,7 +61,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
         ...doc("api:routes.usersUpdate"),
         params: userParams,
         body: updateUserRequestSchema,
-        response: { 200: userResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 200: userResponseSchema }),
       },
     },
     async (request) => {
@@ -102,7 +102,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
         ...doc("api:routes.resetUserPassword"),
         operationId: "resetUserPassword",
         params: userParams,
-        response: { 200: passwordResetResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 200: passwordResetResponseSchema }),
       },
     },
     async (request, reply) => {
@@ -119,7 +119,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: AuthRoutesDeps): 
 
   routes.delete(
     byId,
-    { onRequest: requireAdmin, schema: { operationId: "deleteUser", ...doc("api:routes.usersDelete"), params: userParams, response: { 204: noContentSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "deleteUser", ...doc("api:routes.usersDelete"), params: userParams, response: answers({ 204: noContentSchema }) } },
     async (request, reply) => {
       const id = Number(request.params.id);
       const principal = request.principal;

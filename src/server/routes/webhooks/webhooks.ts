@@ -20,9 +20,12 @@ import type { WebhooksRepository } from "../../../store/webhooks-repository.js";
 import type { Authenticator } from "../../auth/authenticator.js";
 import { apiError } from "../../errors.js";
 import type { Translator } from "../../i18n.js";
-import { OPERATOR_SECURITY, apiErrorSchema, noContentSchema } from "../../openapi.js";
+import { OPERATOR_SECURITY, noContentSchema } from "../../openapi.js";
 import { presentWebhook, presentWebhookMessage } from "../../presenters/webhook.js";
 import { requireJson } from "../../require-json.js";
+import { answers } from "../route-docs.js";
+import { idParamsOf } from "../../../shared/api/ids.js";
+import { changedFields } from "../changed-fields.js";
 
 export interface WebhookRoutesDeps {
   readonly webhooks: WebhooksRepository;
@@ -36,7 +39,7 @@ export interface WebhookRoutesDeps {
   readonly wake?: () => void;
 }
 
-const webhookParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "webhook_not_found" }) });
+const webhookParams = idParamsOf("webhook_not_found");
 const messageParams = webhookParams.extend({ messageId: z.string().regex(/^msg_[A-Za-z0-9_-]{1,64}$/, { error: "webhook_message_not_found" }) });
 
 /** Outbound webhooks: admins only (a signed-in admin or an admin token). */
@@ -61,7 +64,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRoutesD
 
   routes.get(
     API_ROUTES.webhooks,
-    { onRequest: requireAdmin, schema: { operationId: "listWebhooks", ...doc("webhooksList"), response: { 200: webhooksResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "listWebhooks", ...doc("webhooksList"), response: answers({ 200: webhooksResponseSchema }) } },
     async () => ({ webhooks: (await deps.webhooks.list()).map(presentWebhook) }),
   );
 
@@ -74,7 +77,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRoutesD
         ...doc("webhooksCreate"),
         description: t("api:descriptions.webhooksCreate"),
         body: createWebhookRequestSchema,
-        response: { 201: webhookSecretResponseSchema, "4xx": apiErrorSchema },
+        response: answers({ 201: webhookSecretResponseSchema }),
       },
     },
     async (request, reply) => {
@@ -93,7 +96,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRoutesD
 
   routes.get(
     `${API_ROUTES.webhooks}/:id`,
-    { onRequest: requireAdmin, schema: { operationId: "getWebhook", ...doc("webhooksGet"), params: webhookParams, response: { 200: webhookResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "getWebhook", ...doc("webhooksGet"), params: webhookParams, response: answers({ 200: webhookResponseSchema }) } },
     async (request) => ({ webhook: presentWebhook(await found(request.params.id)) }),
   );
 
@@ -101,18 +104,13 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRoutesD
     `${API_ROUTES.webhooks}/:id`,
     {
       onRequest: [requireAdmin, requireJson],
-      schema: { operationId: "updateWebhook", ...doc("webhooksUpdate"), params: webhookParams, body: updateWebhookRequestSchema, response: { 200: webhookResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "updateWebhook", ...doc("webhooksUpdate"), params: webhookParams, body: updateWebhookRequestSchema, response: answers({ 200: webhookResponseSchema }) },
     },
     async (request) => {
       const { url, description, events, enabled } = request.body;
       const webhook = await deps.webhooks.update(
         Number(request.params.id),
-        {
-          ...(url === undefined ? {} : { url: await allowedUrl(url) }),
-          ...(description === undefined ? {} : { description }),
-          ...(events === undefined ? {} : { events }),
-          ...(enabled === undefined ? {} : { enabled }),
-        },
+        changedFields({ url: url === undefined ? undefined : await allowedUrl(url), description, events, enabled }),
         deps.now(),
       );
       if (webhook === undefined) throw apiError("webhook_not_found");
@@ -124,7 +122,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRoutesD
 
   routes.delete(
     `${API_ROUTES.webhooks}/:id`,
-    { onRequest: requireAdmin, schema: { operationId: "deleteWebhook", ...doc("webhooksDelete"), params: webhookParams, response: { 204: noContentSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "deleteWebhook", ...doc("webhooksDelete"), params: webhookParams, response: answers({ 204: noContentSchema }) } },
     async (request, reply) => {
       if (!(await deps.webhooks.remove(Number(request.params.id)))) throw apiError("webhook_not_found");
       request.log.info({ webhookId: Number(request.params.id) }, "webhook deleted");
@@ -134,7 +132,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRoutesD
 
   routes.post(
     `${API_ROUTES.webhooks}/:id/secret`,
-    { onRequest: requireAdmin, schema: { operationId: "rotateWebhookSecret", ...doc("webhooksSecret"), params: webhookParams, response: { 200: webhookSecretResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "rotateWebhookSecret", ...doc("webhooksSecret"), params: webhookParams, response: answers({ 200: webhookSecretResponseSchema }) } },
     async (request, reply) => {
       const secret = newWebhookSecret();
       const webhook = await deps.webhooks.rotateSecret(Number(request.params.id), secret, deps.now());
@@ -148,7 +146,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRoutesD
     `${API_ROUTES.webhooks}/:id/messages`,
     {
       onRequest: requireAdmin,
-      schema: { operationId: "listWebhookMessages", ...doc("webhooksMessages"), params: webhookParams, querystring: webhookMessagesQuerySchema, response: { 200: webhookMessagesResponseSchema, "4xx": apiErrorSchema } },
+      schema: { operationId: "listWebhookMessages", ...doc("webhooksMessages"), params: webhookParams, querystring: webhookMessagesQuerySchema, response: answers({ 200: webhookMessagesResponseSchema }) },
     },
     async (request) => {
       const webhook = await found(request.params.id);
@@ -160,7 +158,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRoutesD
 
   routes.post(
     `${API_ROUTES.webhooks}/:id/messages/:messageId/resend`,
-    { onRequest: requireAdmin, schema: { operationId: "resendWebhookMessage", ...doc("webhooksResend"), params: messageParams, response: { 202: webhookMessageResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "resendWebhookMessage", ...doc("webhooksResend"), params: messageParams, response: answers({ 202: webhookMessageResponseSchema }) } },
     async (request, reply) => {
       const webhook = await found(request.params.id);
       const message = await deps.webhooks.resend(webhook.id, request.params.messageId, deps.now());
@@ -173,7 +171,7 @@ export function registerWebhookRoutes(app: FastifyInstance, deps: WebhookRoutesD
 
   routes.post(
     `${API_ROUTES.webhooks}/:id/test`,
-    { onRequest: requireAdmin, schema: { operationId: "testWebhook", ...doc("webhooksTest"), params: webhookParams, response: { 202: webhookMessageResponseSchema, "4xx": apiErrorSchema } } },
+    { onRequest: requireAdmin, schema: { operationId: "testWebhook", ...doc("webhooksTest"), params: webhookParams, response: answers({ 202: webhookMessageResponseSchema }) } },
     async (request, reply) => {
       const webhook = await found(request.params.id);
       const message = await deps.webhooks.enqueueOne(webhook.id, "webhook.test", { webhookId: String(webhook.id) }, deps.now());

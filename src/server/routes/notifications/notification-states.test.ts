@@ -1,18 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS } from "../../../../test/support/db.js";
-import { seedSubscriptions, waitForSend } from "../../../../test/support/delivery.js";
-import { startFakePushService, type FakePushService } from "../../../../test/support/fake-push/fake-push-service.js";
-import { loadTestTls } from "../../../../test/support/fake-push/test-tls.js";
+import { seedSubscriptions, waitForNotification } from "../../../../test/support/delivery.js";
+import { useFakePushService } from "../../../../test/support/fake-push/shared-fake-push-service.js";
+import { FAKE_PUSH_ENGINE_ENV } from "../../../../test/support/fake-push/engine-env.js";
 import { ApiClient, addUser, errorOf, setUpAdmin } from "../../../../test/support/operators.js";
 import { startTestServer, type TestServer } from "../../../../test/support/server.js";
 
 const NOTIFICATIONS = "/api/v1/notifications";
-const ENGINE_ENV = {
-  SINO_PUSH_CA_FILE: loadTestTls().caPath,
-  SINO_WORKER_POLL_MS: "50",
-  SINO_ENCRYPTION_THREADS: "1",
-  SINO_PUSH_TIMEOUT_MS: "5000",
-};
 
 /** An open notices stream: the text read so far, and a way to wait for a fragment of it. */
 async function openNoticeStream(url: string) {
@@ -36,13 +30,7 @@ async function openNoticeStream(url: string) {
   return stream;
 }
 
-let fake: FakePushService;
-beforeAll(async () => {
-  fake = await startFakePushService({ decryptSample: 1 });
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = useFakePushService({ decryptSample: 1 });
 
 for (const dialect of DIALECTS) {
   describe(`send states over the API on ${dialect}`, () => {
@@ -54,10 +42,10 @@ for (const dialect of DIALECTS) {
     const noticeTitles = async () => ((await new ApiClient(client()).get("/api/v1/notices")).body.notices as { title: string }[]).map((n) => n.title);
 
     beforeAll(async () => {
-      server = await startTestServer({ dialect, env: ENGINE_ENV });
+      server = await startTestServer({ dialect, env: FAKE_PUSH_ENGINE_ENV });
       admin = await setUpAdmin(client());
       publisher = (await addUser(admin, "publisher")).client;
-      ids = await seedSubscriptions(server.database, fake, 3, `${dialect}-states-`);
+      ids = await seedSubscriptions(server.database, fake(), 3, `${dialect}-states-`);
     });
     afterAll(async () => {
       await server.close();
@@ -77,17 +65,17 @@ for (const dialect of DIALECTS) {
     });
 
     it("shows why pushes are retried, by push service, and when the next attempt is (API and CSV)", async () => {
-      fake.reset();
-      // One push service host (the fake) answers 503 for one subscription with a Retry-After of
+      fake().reset();
+      // One push service host (the fake()) answers 503 for one subscription with a Retry-After of
       // an hour: that push waits, and the send shows why.
-      fake.setBehaviour({ id: ids[1]!, times: 1, action: { kind: "status", status: 503, retryAfter: 3600 } });
+      fake().setBehaviour({ id: ids[1]!, times: 1, action: { kind: "status", status: 503, retryAfter: 3600 } });
       const sentAt = Date.now();
       const res = await publisher.post(NOTIFICATIONS, { title: "Com nova tentativa" });
       const id = res.body.notification.id as string;
-      await waitForSend(() => server.delivery.getSend(Number(id)), (s) => s.counts.retrying === 1 && s.counts.accepted === 2);
+      await waitForNotification(() => server.delivery.getNotification(Number(id)), (s) => s.counts.retrying === 1 && s.counts.accepted === 2);
       const retries = await publisher.get(`${NOTIFICATIONS}/${id}/retries`);
       expect(retries.status).toBe(200);
-      const host = new URL(fake.endpointFor(ids[1]!)).host;
+      const host = new URL(fake().endpointFor(ids[1]!)).host;
       expect(retries.body).toEqual({
         waiting: 1,
         nextAttemptAt: expect.any(String),
@@ -95,15 +83,15 @@ for (const dialect of DIALECTS) {
       });
       // Retry-After: 3600 s from the answer.
       expect(Date.parse(retries.body.nextAttemptAt) - sentAt).toBeGreaterThanOrEqual(3_600_000);
-      expect(JSON.stringify(retries.body)).not.toContain(fake.endpointFor(ids[1]!));
+      expect(JSON.stringify(retries.body)).not.toContain(fake().endpointFor(ids[1]!));
 
       const csv = await fetch(`${server.url}${NOTIFICATIONS}/${id}/results.csv`, { headers: { cookie: `${publisher.cookieName}=${publisher.session}` } });
       const row = (await csv.text()).replace(/^\uFEFF/, "").split("\r\n")[1]!;
       expect(row).toContain(`Enviando,1,${retries.body.nextAttemptAt},"${host}: Serviço temporariamente indisponível (HTTP 503), 1 nova tentativa"`);
 
       // A send with no retry has none to show.
-      const quiet = await publisher.post(NOTIFICATIONS, { title: "Sem tropeço", audience: { type: "endpoint", endpoint: fake.endpointFor(ids[0]!) } });
-      await waitForSend(() => server.delivery.getSend(Number(quiet.body.notification.id)));
+      const quiet = await publisher.post(NOTIFICATIONS, { title: "Sem tropeço", audience: { type: "endpoint", endpoint: fake().endpointFor(ids[0]!) } });
+      await waitForNotification(() => server.delivery.getNotification(Number(quiet.body.notification.id)));
       expect((await publisher.get(`${NOTIFICATIONS}/${quiet.body.notification.id}/retries`)).body).toEqual({ waiting: 0, nextAttemptAt: null, causes: [] });
       expect(await publisher.get(`${NOTIFICATIONS}/999999/retries`)).toMatchObject({ status: 404, body: errorOf("notification_not_found") });
       expect((await new ApiClient(client()).get(`${NOTIFICATIONS}/${id}/retries`)).status).toBe(401);
@@ -117,8 +105,8 @@ for (const dialect of DIALECTS) {
       expect(hidden.body.notification.notice).toBe("hidden");
       const shown = await publisher.post(NOTIFICATIONS, { title: "Feira no sábado" });
       expect(shown.body.notification.notice).toBe("public");
-      await waitForSend(() => server.delivery.getSend(Number(hidden.body.notification.id)));
-      await waitForSend(() => server.delivery.getSend(Number(shown.body.notification.id)));
+      await waitForNotification(() => server.delivery.getNotification(Number(hidden.body.notification.id)));
+      await waitForNotification(() => server.delivery.getNotification(Number(shown.body.notification.id)));
       expect(await noticeTitles()).toContain("Feira no sábado");
       expect(await noticeTitles()).not.toContain("Teste interno");
 
@@ -145,7 +133,7 @@ for (const dialect of DIALECTS) {
       expect((await publisher.patch(path, {})).status).toBe(400);
       expect((await publisher.get(`${NOTIFICATIONS}/${before.body.notification.id}`)).body.notification.notice).toBe("public");
       // A test to one browser is never a notice: stored hidden, and cannot be published.
-      const test = await publisher.post(NOTIFICATIONS, { title: "Só para mim", audience: { type: "endpoint", endpoint: fake.endpointFor(ids[2]!) } });
+      const test = await publisher.post(NOTIFICATIONS, { title: "Só para mim", audience: { type: "endpoint", endpoint: fake().endpointFor(ids[2]!) } });
       expect(test.body.notification.notice).toBe("hidden");
       expect(await publisher.patch(`${NOTIFICATIONS}/${test.body.notification.id}/notice`, { notice: "public" })).toMatchObject({ status: 409, body: errorOf("notice_not_public") });
       expect(await publisher.patch(`${NOTIFICATIONS}/999999/notice`, { notice: "hidden" })).toMatchObject({ status: 404, body: errorOf("notification_not_found") });

@@ -1,32 +1,20 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DIALECTS } from "../../../../test/support/db.js";
-import { seedSubscriptions, waitForSend } from "../../../../test/support/delivery.js";
-import { startFakePushService, type FakePushService } from "../../../../test/support/fake-push/fake-push-service.js";
-import { loadTestTls } from "../../../../test/support/fake-push/test-tls.js";
+import { seedSubscriptions, waitForNotification } from "../../../../test/support/delivery.js";
+import { useFakePushService } from "../../../../test/support/fake-push/shared-fake-push-service.js";
+import { FAKE_PUSH_ENGINE_ENV } from "../../../../test/support/fake-push/engine-env.js";
 import { ApiClient, addToken, errorOf, setUpAdmin } from "../../../../test/support/operators.js";
 import { startTestServer, type TestServer } from "../../../../test/support/server.js";
 
 const NOTIFICATIONS = "/api/v1/notifications";
-const ENGINE_ENV = {
-  SINO_PUSH_CA_FILE: loadTestTls().caPath,
-  SINO_WORKER_POLL_MS: "50",
-  SINO_ENCRYPTION_THREADS: "1",
-  SINO_PUSH_TIMEOUT_MS: "5000",
-};
 
-let fake: FakePushService;
-beforeAll(async () => {
-  fake = await startFakePushService({ decryptSample: 1 });
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = useFakePushService({ decryptSample: 1 });
 
 /** What each fake subscription received, decrypted: fake id → the payloads' JSON. */
 function receivedById(): Map<string, { title: string; body?: string; url?: string; tag: string }[]> {
   const byId = new Map<string, { title: string; body?: string; url?: string; tag: string }[]>();
-  for (const entry of fake.stats().log) {
+  for (const entry of fake().stats().log) {
     if (entry.plaintext === undefined) continue;
     const list = byId.get(entry.id) ?? [];
     list.push(JSON.parse(entry.plaintext) as { title: string; tag: string });
@@ -44,17 +32,17 @@ for (const dialect of DIALECTS) {
     let siteA: string;
     const client = () => ({ url: server.url, origin: server.url });
     const sendCount = async () => Number((await server.database.db.selectFrom("notifications").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
-    const finished = (id: string) => waitForSend(() => server.delivery.getSend(Number(id)));
+    const finished = (id: string) => waitForNotification(() => server.delivery.getNotification(Number(id)));
 
     /**
      * 10 subscriptions: ana has s0 (Sino's own site) and s1 (site A); bia has s2 (site A); "Ana"
      * (another person: ids are case-sensitive) has s3; s4–s9 are anonymous.
      */
     beforeAll(async () => {
-      server = await startTestServer({ dialect, env: ENGINE_ENV });
+      server = await startTestServer({ dialect, env: FAKE_PUSH_ENGINE_ENV });
       admin = await setUpAdmin(client());
       script = new ApiClient(client(), { bearer: (await addToken(admin, "publish")).secret, origin: null });
-      fakeIds = await seedSubscriptions(server.database, fake, 10, `${dialect}-people-`);
+      fakeIds = await seedSubscriptions(server.database, fake(), 10, `${dialect}-people-`);
       siteA = (await admin.post("/api/v1/sites", { origin: "https://loja.exemplo.com.br" })).body.site.id as string;
       const rows = await server.database.db.selectFrom("subscriptions").select("id").orderBy("id").execute();
       const set = (index: number, person: string, site?: string) =>
@@ -72,7 +60,7 @@ for (const dialect of DIALECTS) {
       await server.close();
     });
     beforeEach(() => {
-      fake.reset();
+      fake().reset();
     });
 
     it("reaches every subscription of each person on every site and no one else, counting repeated ids once", async () => {
@@ -85,7 +73,7 @@ for (const dialect of DIALECTS) {
       });
       const done = await finished(res.body.notification.id);
       expect(done.counts).toMatchObject({ queued: 3, accepted: 3, failed: 0 });
-      expect([...fake.stats().acceptedById.keys()].sort()).toEqual([fakeIds[0], fakeIds[1], fakeIds[2]].sort());
+      expect([...fake().stats().acceptedById.keys()].sort()).toEqual([fakeIds[0], fakeIds[1], fakeIds[2]].sort());
       const stored = await server.database.db.selectFrom("notification_people").select("person_id").where("notification_id", "=", Number(res.body.notification.id)).execute();
       expect(stored.map((row) => row.person_id).sort()).toEqual(["ana", "bia", "zé"]);
     });
@@ -106,7 +94,7 @@ for (const dialect of DIALECTS) {
       const res = await script.post(NOTIFICATIONS, { title: "Só no site A", audience: { type: "users", users: ["ana", "Ana"], sites: [siteA] } });
       expect(res.body).toMatchObject({ targeted: 1, usersWithoutSubscriptions: ["Ana"], notification: { audience: { type: "users", users: 2, sites: [siteA] } } });
       await finished(res.body.notification.id);
-      expect([...fake.stats().acceptedById.keys()]).toEqual([fakeIds[1]]);
+      expect([...fake().stats().acceptedById.keys()]).toEqual([fakeIds[1]]);
       const size = await admin.get(`/api/v1/audience?users=ana&users=Ana&sites=${siteA}`);
       expect(size.body).toMatchObject({ recipients: 1, people: 2 });
       expect((await admin.get("/api/v1/audience?users=ana&users=bia&users=ana")).body).toMatchObject({ recipients: 3, people: 2 });
@@ -209,7 +197,7 @@ for (const dialect of DIALECTS) {
       expect(res.body.notification.collapseKey).toBe("pedido-4821");
       await finished(res.body.notification.id);
       const topic = createHash("sha256").update("pedido-4821").digest("base64url").slice(0, 32);
-      const [entry] = fake.stats().log;
+      const [entry] = fake().stats().log;
       expect(entry).toMatchObject({ id: fakeIds[2], topic });
       expect(JSON.parse(entry!.plaintext!)).toMatchObject({ tag: "pedido-4821" });
       expect(await script.post(NOTIFICATIONS, { title: "x", collapseKey: "k".repeat(65) })).toMatchObject({ status: 400, body: errorOf("collapse_key_invalid", "collapseKey") });
@@ -231,7 +219,7 @@ for (const dialect of DIALECTS) {
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ targeted: 2, usersWithoutSubscriptions: ["zé"], notification: { category: "transactional", audience: { type: "users", users: 2 } } });
       await finished(res.body.notification.id);
-      expect([...fake.stats().acceptedById.keys()].sort()).toEqual([fakeIds[0], fakeIds[1]].sort());
+      expect([...fake().stats().acceptedById.keys()].sort()).toEqual([fakeIds[0], fakeIds[1]].sort());
       expect(await script.request("POST", "/p/todos", "Oi", { "content-type": "text/plain", "x-category": "transactional" })).toMatchObject({
         status: 400,
         body: errorOf("transactional_audience", "category"),
