@@ -231,14 +231,7 @@ for (const dialect of DIALECTS) {
     });
 
     it("reads != as 'present with another value': a missing tag never matches, não = does", async () => {
-      await database.db
-        .insertInto("subscriptions")
-        .values([
-          subscriptionRow(1001, "ne-1", "ne-a"),
-          subscriptionRow(1002, "ne-2", "ne-b"),
-          subscriptionRow(1003, "ne-3", "ne-c"),
-        ])
-        .execute();
+      await database.db.insertInto("subscriptions").values([subscriptionRow(1001, "ne-1", "ne-a"), subscriptionRow(1002, "ne-2", "ne-b"), subscriptionRow(1003, "ne-3", "ne-c")]).execute();
       await database.db
         .insertInto("person_tags")
         .values([
@@ -269,14 +262,7 @@ for (const dialect of DIALECTS) {
     });
 
     it("reads trusted tags from the person, visitor tags from the subscription, and either with all", async () => {
-      await database.db
-        .insertInto("subscriptions")
-        .values([
-          subscriptionRow(2001, "k-1", "kinds-a"),
-          subscriptionRow(2002, "k-2", "kinds-a"),
-          subscriptionRow(2003, "k-3", null),
-        ])
-        .execute();
+      await database.db.insertInto("subscriptions").values([subscriptionRow(2001, "k-1", "kinds-a"), subscriptionRow(2002, "k-2", "kinds-a"), subscriptionRow(2003, "k-3", null)]).execute();
       await database.db.insertInto("person_tags").values({ person_id: "kinds-a", key: "turma", ...stored("5a"), updated_at: NOW }).execute();
       await database.db.insertInto("subscription_tags").values({ subscription_id: 2003, key: "turma", ...stored("5a"), updated_at: NOW }).execute();
       const tree = text("turma = 5a");
