@@ -207,7 +207,7 @@ async function measure(dialect: Dialect, endpointFor: (id: string) => string): P
     const send = async (engine: DeliveryEngine): Promise<number> => {
       first = 0;
       last = 0;
-      const created = await engine.createSend(NOTIFICATION);
+      const created = await engine.createNotification(NOTIFICATION);
       await new Promise<void>((resolve) => {
         const done = (s: Notification) => {
           if (s.status === "completed" || s.status === "failed" || s.status === "cancelled") {
@@ -216,9 +216,9 @@ async function measure(dialect: Dialect, endpointFor: (id: string) => string): P
           }
         };
         const off = engine.onProgress(created.id, done);
-        void engine.getSend(created.id).then((s) => s && done(s));
+        void engine.getNotification(created.id).then((s) => s && done(s));
       });
-      const finished = (await engine.getSend(created.id))!;
+      const finished = (await engine.getNotification(created.id))!;
       // Both sends make exactly the same pushes: nobody limited, nobody asleep.
       if (finished.counts.accepted !== SEND_SUBS || finished.counts.limited !== 0 || finished.counts.asleep !== 0) throw new Error(`send ${created.id}: ${JSON.stringify(finished.counts)}`);
       return finished.counts.accepted / ((last - first) / 1000);

@@ -152,7 +152,7 @@ async function measure(dialect: Dialect, endpointFor: (id: string) => string) {
     const send = async (engine: DeliveryEngine): Promise<number> => {
       first = 0;
       last = 0;
-      const created = await engine.createSend(NOTIFICATION);
+      const created = await engine.createNotification(NOTIFICATION);
       await new Promise<void>((resolve) => {
         const done = (s: Notification) => {
           if (s.status === "completed" || s.status === "failed" || s.status === "cancelled") {
@@ -161,9 +161,9 @@ async function measure(dialect: Dialect, endpointFor: (id: string) => string) {
           }
         };
         const off = engine.onProgress(created.id, done);
-        void engine.getSend(created.id).then((s) => s && done(s));
+        void engine.getNotification(created.id).then((s) => s && done(s));
       });
-      const finished = (await engine.getSend(created.id))!;
+      const finished = (await engine.getNotification(created.id))!;
       if (finished.counts.accepted !== SUBS) throw new Error(`send ${created.id}: ${JSON.stringify(finished.counts)}`);
       return SUBS / ((last - first) / 1000);
     };

@@ -3,14 +3,14 @@
  * database and fake push service as the main send:
  *
  * - creating a `users` send to `--people-ids` (10,000) user ids with `--people-subs` (100,000)
- *   subscriptions in the table, each person on two devices: the time `createSend` takes (validation,
+ *   subscriptions in the table, each person on two devices: the time `createNotification` takes (validation,
  *   the people rows, the targets' count, the range jobs), and that send's delivery rate;
  * - publish → first accepted push for a one-person transactional send (p50, p95), with the same
  *   table: the same figure as the main latency line, for the send an app makes most.
  */
 import type { Database } from "../src/store/database.js";
 import type { DeliveryEngine } from "../src/delivery/engine.js";
-import type { SendInput } from "../src/delivery/send-input.js";
+import type { NotificationInput } from "../src/delivery/notification-input.js";
 
 export interface PeopleBenchDeps {
   readonly database: Database;
@@ -18,7 +18,7 @@ export interface PeopleBenchDeps {
   /** Seeds `count` subscriptions from `from`, each identified as `personOf(index)`. */
   readonly seed: (prefix: string, from: number, count: number, personOf: (index: number) => string) => Promise<void>;
   /** Creates a send and resolves with its final state. */
-  readonly sendAndWait: (input: SendInput) => Promise<{ readonly status: string; readonly counts: Readonly<Record<string, number>> }>;
+  readonly sendAndWait: (input: NotificationInput) => Promise<{ readonly status: string; readonly counts: Readonly<Record<string, number>> }>;
   /** The first accepted push since the last `reset()` (performance.now()), and how many. */
   readonly timed: { reset(): void; readonly first: number; readonly accepted: number };
   readonly log: (line: string) => void;
@@ -50,7 +50,7 @@ export async function measurePeopleSends(deps: PeopleBenchDeps, options: PeopleB
   // Every third id names nobody: a real list mixes people with and without a device.
   const ids = Array.from({ length: options.ids }, (_, i) => (i % 3 === 2 ? `sem-inscricao-${i}` : `pessoa-${i}`));
   const targets = ids.filter((id) => id.startsWith("pessoa-")).length * DEVICES_PER_PERSON;
-  const input: SendInput = {
+  const input: NotificationInput = {
     title: "Seu pedido saiu para entrega",
     body: "Acompanhe a entrega pelo aplicativo.",
     url: "https://loja.example.com/pedidos",
@@ -61,7 +61,7 @@ export async function measurePeopleSends(deps: PeopleBenchDeps, options: PeopleB
 
   deps.timed.reset();
   const started = performance.now();
-  const created = await engine.createSend(input);
+  const created = await engine.createNotification(input);
   const createMs = performance.now() - started;
   if (created.counts.queued !== targets) throw new Error(`people send: ${created.counts.queued} targets, expected ${targets}`);
   const finished = await waitFor(engine, created.id);
@@ -99,7 +99,7 @@ export async function measurePeopleSends(deps: PeopleBenchDeps, options: PeopleB
 
 async function waitFor(engine: DeliveryEngine, id: number) {
   for (;;) {
-    const send = await engine.getSend(id);
+    const send = await engine.getNotification(id);
     if (send !== undefined && (send.status === "completed" || send.status === "failed" || send.status === "cancelled")) return send;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

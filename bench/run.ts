@@ -13,7 +13,7 @@
  * pointing at the fake push service in its own process (HTTP/2, TLS, VAPID checked, 1 body in
  * `--decrypt-sample` decrypted), into a fresh
  * SQLite file (or a fresh PostgreSQL schema), then sends ONE ~1 KB notification through the real
- * path: `createSend` (send + range jobs in one transaction) → the engine's lanes (claim, stream
+ * path: `createNotification` (send + range jobs in one transaction) → the engine's lanes (claim, stream
  * sub-batches, encrypt on every core, HTTP/2) → the fake. Seeding is not timed.
  *
  * Then, in the same run: the same N through the `web-push` library (`sendNotification`, 200 in
@@ -89,7 +89,7 @@ import { startAllocationSampler, startMainThreadProfiler, writeProfile } from ".
 import { measureRegistrations, type RegistrationBench } from "./registration.js";
 import { measureEvents, measureFloor, type EventsBench, type FloorBench } from "./ingestion.js";
 import { measurePeopleSends, type PeopleBench } from "./people.js";
-import type { SendInput } from "../src/delivery/send-input.js";
+import type { NotificationInput } from "../src/delivery/notification-input.js";
 import { buildServer, spawnWorkerProcesses } from "./worker-processes.js";
 import { postgresCpuMeter, workerApplicationName } from "./postgres-cpu.js";
 
@@ -475,12 +475,12 @@ interface Finished {
  * Creates the send and resolves when the engine reports it finished (progress events, no polling).
  * The workers of --workers mode are other processes: there the send's row is polled instead.
  */
-async function sendAndWait(input: SendInput = NOTIFICATION): Promise<{ finished: Promise<Finished> }> {
+async function sendAndWait(input: NotificationInput = NOTIFICATION): Promise<{ finished: Promise<Finished> }> {
   if (workers !== undefined) {
-    const send = await engine.createSend(input);
+    const send = await engine.createNotification(input);
     const finished = (async () => {
       for (;;) {
-        const now = await engine.getSend(send.id);
+        const now = await engine.getNotification(send.id);
         if (now !== undefined && (now.status === "completed" || now.status === "failed" || now.status === "cancelled")) {
           return { id: now.id, status: now.status, counts: { ...now.counts } };
         }
@@ -491,7 +491,7 @@ async function sendAndWait(input: SendInput = NOTIFICATION): Promise<{ finished:
   }
   let resolve: (value: Finished) => void = () => undefined;
   const finished = new Promise<Finished>((r) => (resolve = r));
-  const send = await engine.createSend(input);
+  const send = await engine.createNotification(input);
   const done = (s: Notification) => {
     if (s.status === "completed" || s.status === "failed" || s.status === "cancelled") {
       off();
@@ -501,7 +501,7 @@ async function sendAndWait(input: SendInput = NOTIFICATION): Promise<{ finished:
   const off = engine.onProgress(send.id, done);
   done(send); // already finished (e.g. nobody to send to)
   // The last checkpoint may have been published before we listened: read it once more.
-  const now = await engine.getSend(send.id);
+  const now = await engine.getNotification(send.id);
   if (now !== undefined) done(now);
   return { finished };
 }

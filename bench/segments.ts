@@ -309,7 +309,7 @@ async function measureSend(dialect: Dialect, endpointFor: (id: string) => string
     const send = async (engine: DeliveryEngine, audience: Notification["audience"] | undefined): Promise<{ rate: number; accepted: number }> => {
       first = 0;
       last = 0;
-      const created = await engine.createSend({ ...NOTIFICATION, ...(audience === undefined ? {} : { audience }) });
+      const created = await engine.createNotification({ ...NOTIFICATION, ...(audience === undefined ? {} : { audience }) });
       await new Promise<void>((resolve) => {
         const done = (s: Notification) => {
           if (s.status === "completed" || s.status === "failed" || s.status === "cancelled") {
@@ -318,9 +318,9 @@ async function measureSend(dialect: Dialect, endpointFor: (id: string) => string
           }
         };
         const off = engine.onProgress(created.id, done);
-        void engine.getSend(created.id).then((s) => s && done(s));
+        void engine.getNotification(created.id).then((s) => s && done(s));
       });
-      const finished = (await engine.getSend(created.id))!;
+      const finished = (await engine.getNotification(created.id))!;
       if (finished.counts.accepted !== created.counts.queued || finished.counts.accepted !== targets) throw new Error(`send ${created.id}: ${JSON.stringify(finished.counts)}`);
       return { rate: finished.counts.accepted / ((last - first) / 1000), accepted: finished.counts.accepted };
     };

@@ -140,7 +140,7 @@ dispatcher.start();
 async function send(): Promise<{ msgsPerSecond: number; accepted: number }> {
   first = 0;
   last = 0;
-  const created = await engine.createSend(NOTIFICATION);
+  const created = await engine.createNotification(NOTIFICATION);
   await new Promise<void>((resolve) => {
     const done = (s: Notification) => {
       if (s.status === "completed" || s.status === "failed" || s.status === "cancelled") {
@@ -149,9 +149,9 @@ async function send(): Promise<{ msgsPerSecond: number; accepted: number }> {
       }
     };
     const off = engine.onProgress(created.id, done);
-    void engine.getSend(created.id).then((s) => s && done(s));
+    void engine.getNotification(created.id).then((s) => s && done(s));
   });
-  const finished = (await engine.getSend(created.id))!;
+  const finished = (await engine.getNotification(created.id))!;
   return { msgsPerSecond: finished.counts.accepted / ((last - first) / 1000), accepted: finished.counts.accepted };
 }
 

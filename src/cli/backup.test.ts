@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import SqliteDatabase from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { seedSubscriptions, waitForSend } from "../../test/support/delivery.js";
+import { seedSubscriptions, waitForNotification } from "../../test/support/delivery.js";
 import { startFakePushService, type FakePushService } from "../../test/support/fake-push/fake-push-service.js";
 import { loadTestTls } from "../../test/support/fake-push/test-tls.js";
 import { startTestServer, type TestServer } from "../../test/support/server.js";
@@ -56,10 +56,10 @@ describe("sino backup and sino restore (SQLite)", { timeout: 120_000 }, () => {
     });
     const ids = await seedSubscriptions(server.database, fake, SUBSCRIBERS);
     // Every push is slow, so the lanes keep checkpointing (writing) while the copy is made, and
-    // the last subscription is told to come back in an hour: the send cannot end meanwhile.
+    // the last subscription is told to come back in an hour: the notification cannot end meanwhile.
     fake.setBehaviour({ latencyMs: 5 });
     fake.setBehaviour({ id: ids[ids.length - 1]!, action: { kind: "status", status: 503, retryAfter: 3600 } });
-    const send = await server.delivery.createSend({ title: "Durante a cópia" });
+    const notification = await server.delivery.createNotification({ title: "Durante a cópia" });
     await fake.waitForAccepted(300);
 
     const copy = join(dir, "copia.db");
@@ -68,13 +68,13 @@ describe("sino backup and sino restore (SQLite)", { timeout: 120_000 }, () => {
     expect(backup).toMatchObject({ code: 0, err: "" });
     expect(backup.out).toMatch(/^Cópia salva em .*copia\.db \([\d,]+ MB\)\.\n$/);
 
-    // One moment of the database: the send's counters agree with its recipients' rows, which
+    // One moment of the database: the notification's counters agree with its recipients' rows, which
     // the lanes write in the same transaction (a copy page by page would mix two moments).
     const snapshot = new SqliteDatabase(copy, { readonly: true });
     const row = snapshot.prepare<[number], { status: string; accepted: number; retrying: number; failed: number; removed: number }>(
       "select status, accepted, retrying, failed, removed from notifications where id = ?",
-    ).get(send.id)!;
-    const recipients = snapshot.prepare<[number], { n: number }>("select count(*) as n from notification_recipients where notification_id = ?").get(send.id)!.n;
+    ).get(notification.id)!;
+    const recipients = snapshot.prepare<[number], { n: number }>("select count(*) as n from notification_recipients where notification_id = ?").get(notification.id)!.n;
     const subscriptions = snapshot.prepare<[], { n: number }>("select count(*) as n from subscriptions").get()!.n;
     expect(snapshot.pragma("integrity_check", { simple: true })).toBe("ok");
     snapshot.close();
@@ -84,7 +84,7 @@ describe("sino backup and sino restore (SQLite)", { timeout: 120_000 }, () => {
     expect(row.accepted + row.retrying + row.failed + row.removed).toBe(recipients);
     expect(recipients).toBeGreaterThanOrEqual(300);
 
-    // Restored elsewhere, a new server takes the send up where the copy left it.
+    // Restored elsewhere, a new server takes the notification up where the copy left it.
     await server.close();
     server = undefined;
     fake.reset();
@@ -102,7 +102,7 @@ describe("sino backup and sino restore (SQLite)", { timeout: 120_000 }, () => {
       location: { dialect: "sqlite", url: target, schema: undefined },
       env: { SINO_PUSH_CA_FILE: loadTestTls().caPath, SINO_WORKER_POLL_MS: "50" },
     });
-    const done = await waitForSend(() => restored!.delivery.getSend(send.id), (s) => s.status === "completed");
+    const done = await waitForNotification(() => restored!.delivery.getNotification(notification.id), (s) => s.status === "completed");
     expect(done.counts).toMatchObject({ queued: SUBSCRIBERS, accepted: SUBSCRIBERS, failed: 0, removed: 0, retrying: 0 });
   });
 

@@ -3,7 +3,7 @@
  * processes on real PostgreSQL, through a TCP relay the test can cut (the database is away) and
  * with their backends terminated by `pg_terminate_backend` (found by the test's own
  * application_name). The processes must stay up, the API must answer 503 `database_unavailable`
- * while the database is away, and every send must complete once it is back.
+ * while the database is away, and every notification must complete once it is back.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
@@ -12,12 +12,12 @@ import { createInterface } from "node:readline";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../test/support/db.js";
-import { seedSubscriptions, waitForSend } from "../../test/support/delivery.js";
+import { seedSubscriptions, waitForNotification } from "../../test/support/delivery.js";
 import { startFakePushService, type FakePushService } from "../../test/support/fake-push/fake-push-service.js";
 import { fakePushWorkerEnv } from "../../test/support/worker-env.js";
 import { testDatabaseUrl } from "../../test/support/postgres.js";
 import { createTcpProxy, type TcpProxy } from "../../test/support/tcp-proxy.js";
-import { createSendService, type SendService } from "../delivery/send-service.js";
+import { createNotificationService, type NotificationService } from "../delivery/notification-service.js";
 import { generateVapidKeys } from "../push/vapid-keys.js";
 import { ptBR } from "../shared/i18n/catalog.js";
 import { createRepositories } from "../store/repositories.js";
@@ -47,7 +47,7 @@ afterAll(async () => {
 describe("Sino processes losing PostgreSQL", { timeout: 180_000 }, () => {
   let database: TestDatabase;
   let proxy: TcpProxy;
-  let sends: SendService;
+  let sends: NotificationService;
   let applicationName: string;
   const processes: SinoProcess[] = [];
 
@@ -133,7 +133,7 @@ describe("Sino processes losing PostgreSQL", { timeout: 180_000 }, () => {
     database = await createTestDatabase("postgres");
     proxy = await createTcpProxy({ host: new URL(testDatabaseUrl()).hostname, port: Number(new URL(testDatabaseUrl()).port || 5432) });
     const { notifications, idempotencyKeys } = createRepositories(database);
-    sends = createSendService({ notifications, idempotencyKeys, clock: Date.now, jobSize: 500, onChange: () => undefined });
+    sends = createNotificationService({ notifications, idempotencyKeys, clock: Date.now, jobSize: 500, onChange: () => undefined });
   });
   afterEach(async () => {
     for (const { child, exited } of processes.splice(0)) {
@@ -154,12 +154,12 @@ describe("Sino processes losing PostgreSQL", { timeout: 180_000 }, () => {
     let faults = 0;
 
     // Mid-send: every backend of both processes is terminated.
-    const send = await sends.createSend({ title: "Queda do banco" });
+    const notification = await sends.createNotification({ title: "Queda do banco" });
     await fake.waitForAccepted(300);
     expect(await terminateSinoBackends()).toBeGreaterThan(0);
     faults++;
 
-    // Then the database goes away altogether (connections refused) while the send is running.
+    // Then the database goes away altogether (connections refused) while the notification is running.
     await fake.waitForAccepted(900);
     await proxy.stop();
     faults++;
@@ -180,14 +180,14 @@ describe("Sino processes losing PostgreSQL", { timeout: 180_000 }, () => {
     // And once when it ends, with its length.
     const ended = JSON.parse(await worker.waitForLine((l) => l.includes("database available again"))) as { outageMs: number };
     expect(ended.outageMs).toBeGreaterThan(0);
-    const done = await waitForSend(() => sends.getSend(send.id), undefined, 100);
+    const done = await waitForNotification(() => sends.getNotification(notification.id), undefined, 100);
     expect(done).toMatchObject({ status: "completed", counts: { queued: SUBSCRIBERS, accepted: SUBSCRIBERS, retrying: 0, failed: 0, removed: 0 } });
     const stats = fake.stats();
     expect([...stats.acceptedById.keys()].sort()).toEqual([...ids].sort());
     // At most the sub-batch each lane of each process had in flight at each fault goes out twice.
     expect(stats.duplicateAcceptances).toBeLessThanOrEqual(faults * 2 * LANES * BATCH);
 
-    // While idle: the pooled connections are terminated; the API reconnects and a new send goes out.
+    // While idle: the pooled connections are terminated; the API reconnects and a new notification goes out.
     expect(await terminateSinoBackends()).toBeGreaterThan(0);
     let config: Response;
     for (;;) {
@@ -197,8 +197,8 @@ describe("Sino processes losing PostgreSQL", { timeout: 180_000 }, () => {
       expect(config.status).toBe(503);
     }
     fake.reset();
-    const second = await sends.createSend({ title: "De volta" });
-    const secondDone = await waitForSend(() => sends.getSend(second.id), undefined, 100);
+    const second = await sends.createNotification({ title: "De volta" });
+    const secondDone = await waitForNotification(() => sends.getNotification(second.id), undefined, 100);
     expect(secondDone.counts.accepted).toBe(SUBSCRIBERS);
     expect(server.alive && worker.alive).toBe(true);
     // A connection dropped by the server is an outage too, however short: logged once, ended once.

@@ -46,10 +46,10 @@ for (const dialect of DIALECTS) {
         const inserted = await database.db.insertInto("subscriptions").values(rows.slice(i, i + 500)).returning("id").execute();
         ids.push(...inserted.map((r) => Number(r.id)));
       }
-      const send = await createNotificationsRepository(database).createWithJobs(aNewNotification(), { now: Date.now(), jobSize: 1000, payloadFor: () => "{}" });
+      const notification = await createNotificationsRepository(database).createWithJobs(aNewNotification(), { now: Date.now(), jobSize: 1000, payloadFor: () => "{}" });
       reports = rows.map((row, i) => ({
         subscriptionId: ids[i]!,
-        body: JSON.stringify({ notificationId: String(send.id), type: "shown", endpoint: row.endpoint, auth: row.auth }),
+        body: JSON.stringify({ notificationId: String(notification.id), type: "shown", endpoint: row.endpoint, auth: row.auth }),
       }));
     });
     afterEach(async () => {

@@ -1,7 +1,7 @@
 /** `sino status <id>` against a real server, with a worker holding marketing for the subscribers' local time. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { usePublishingServer } from "../../test/support/publishing-server.js";
-import { seedSubscriptions, waitForSend } from "../../test/support/delivery.js";
+import { seedSubscriptions, waitForNotification } from "../../test/support/delivery.js";
 import { startFakePushService, type FakePushService } from "../../test/support/fake-push/fake-push-service.js";
 import { loadTestTls } from "../../test/support/fake-push/test-tls.js";
 import { createDeliveryEngine } from "../delivery/engine.js";
@@ -46,11 +46,11 @@ describe("sino status", () => {
       localTime: createLocalTimeGate({ defaultTimeZone: "America/Sao_Paulo", sites: () => repositories.sites.listPlain(), clock }),
     });
     // Made by the worker's engine, so that its TTL counts from 23h São Paulo too.
-    const created = await worker.createSend({ title: "Noite", ttlSeconds: 11 * 3600 });
+    const created = await worker.createNotification({ title: "Noite", ttlSeconds: 11 * 3600 });
     worker.start();
     try {
       // Singapore now; three at 08:00 in São Paulo; the one quiet until 12:00 there would outlive the 11 h TTL.
-      await waitForSend(() => worker.getSend(created.id), (s) => s.counts.accepted === 1 && s.counts.waiting === 3 && s.counts.expired === 1);
+      await waitForNotification(() => worker.getNotification(created.id), (s) => s.counts.accepted === 1 && s.counts.waiting === 3 && s.counts.expired === 1);
     } finally {
       await worker.stop({ graceful: true });
       await transport.close();

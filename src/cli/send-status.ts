@@ -8,7 +8,7 @@ import { formatScheduleTime } from "./schedule-time.js";
 const TEXTS = { noToken: "cli:send.noToken", refused: "local-time:cli.refused" } as const;
 
 /**
- * `sino status <id>`: a send's status and counts, and, while pushes wait for the subscribers'
+ * `sino status <id>`: a notification's status and counts, and, while pushes wait for the subscribers'
  * local window, how many and when the next go (in SINO_TIME_ZONE, as `sino send --schedule` reads).
  */
 export async function sendStatusCommand(id: string, target: ApiTarget, io: ApiIo, translator: Translator): Promise<0 | 1 | 2> {
@@ -25,7 +25,7 @@ export async function sendStatusCommand(id: string, target: ApiTarget, io: ApiIo
   io.stdout(
     `${t("local-time:cli.status", {
       id: n.id,
-      status: t(`cli:send.status.${n.status}`),
+      status: t(`cli:notification.status.${n.status}`),
       queued: number(c.queued),
       accepted: number(c.accepted),
       retrying: number(c.retrying),

@@ -24,7 +24,7 @@ describe("sino send against a real server", () => {
     const io = captureIo({ SINO_TOKEN: setup.secret });
     await runCli(["send", "--server", setup.server.url, "--title", "Backup concluído", "--body", "Tudo certo", "--link", "/avisos"], io);
     expect(process.exitCode).toBe(0);
-    // Nobody subscribes on this server: the send's own state says so.
+    // Nobody subscribes on this server: the notification's own state says so.
     const match = /^Envio (\d+) criado: sem destinatários; nenhum assinante para receber\.\n$/.exec(io.out.join(""));
     expect(match).not.toBeNull();
     const read = await setup.admin.get(`/api/v1/notifications/${match![1]}`);

@@ -18,9 +18,9 @@ export interface SendOptions {
   readonly site?: string;
   /** User ids of the host app's people (repeatable): a send to every subscription of each. */
   readonly user?: readonly string[];
-  /** A saved segment, by id or name: its subscriptions when the send goes out. */
+  /** A saved segment, by id or name: its subscriptions when the notification goes out. */
   readonly segment?: string;
-  /** An expression written for this send (`plano = premium e não tem optout`). */
+  /** An expression written for this notification (`plano = premium e não tem optout`). */
   readonly segmentExpr?: string;
   /** `marketing` (default) or `transactional` (checked by the server). */
   readonly category?: string;
@@ -32,7 +32,7 @@ export interface SendOptions {
   readonly token?: string;
   /** `Rótulo=https://…` (repeatable, at most two): action buttons. */
   readonly action?: readonly string[];
-  /** The collapse key: a later send with the same tag replaces this one. */
+  /** The collapse key: a later notification with the same tag replaces this one. */
   readonly tag?: string;
   readonly renotify?: boolean;
   readonly requireInteraction?: boolean;
@@ -149,7 +149,7 @@ export async function sendCommand(options: SendOptions, io: SendIo, { t }: Trans
   if (!answer.ok) return answer.code;
   const created = answer.body;
   io.stdout(`${describe(created.notification, timeZone, t)}\n`);
-  // Said when it was asked for, or when a send that would be public by default is not (a test to one
+  // Said when it was asked for, or when a notification that would be public by default is not (a test to one
   // browser never is; a send to people is kept off unless it asks).
   const keptOff = created.notification.notice === "hidden" && (options.notice === false || !["endpoint", "users"].includes(created.notification.audience.type));
   if (keptOff) io.stdout(`${t("cli:send.notPublished")}\n`);

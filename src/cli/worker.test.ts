@@ -3,10 +3,10 @@ import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../test/support/db.js";
-import { seedSubscriptions, waitForSend } from "../../test/support/delivery.js";
+import { seedSubscriptions, waitForNotification } from "../../test/support/delivery.js";
 import { startFakePushService, type FakePushService } from "../../test/support/fake-push/fake-push-service.js";
 import { fakePushWorkerEnv } from "../../test/support/worker-env.js";
-import { createSendService, type SendService } from "../delivery/send-service.js";
+import { createNotificationService, type NotificationService } from "../delivery/notification-service.js";
 import { generateVapidKeys } from "../push/vapid-keys.js";
 import { createRepositories } from "../store/repositories.js";
 
@@ -32,7 +32,7 @@ interface WorkerProcess {
 // Real processes, 20,000 subscriptions: longer than the default per-test budget.
 describe("sino worker processes on PostgreSQL", { timeout: 120_000 }, () => {
   let database: TestDatabase;
-  let sends: SendService;
+  let sends: NotificationService;
   const workers: WorkerProcess[] = [];
 
   async function startWorkerProcess(env: Record<string, string> = {}): Promise<WorkerProcess> {
@@ -73,7 +73,7 @@ describe("sino worker processes on PostgreSQL", { timeout: 120_000 }, () => {
     fake.reset();
     database = await createTestDatabase("postgres");
     const { notifications, idempotencyKeys } = createRepositories(database);
-    sends = createSendService({
+    sends = createNotificationService({
       notifications,
       idempotencyKeys,
       clock: Date.now,
@@ -89,25 +89,25 @@ describe("sino worker processes on PostgreSQL", { timeout: 120_000 }, () => {
     await database.cleanup();
   });
 
-  /** 3,000 subscriptions, a slow push service, one worker 600 pushes into a send: then `signal`. */
+  /** 3,000 subscriptions, a slow push service, one worker 600 pushes into a notification: then `signal`. */
   async function interruptMidSend(title: string, signal: NodeJS.Signals) {
     const ids = await seedSubscriptions(database, fake, 3000);
     fake.setBehaviour({ latencyMs: 100 });
     const first = await startWorkerProcess();
-    const send = await sends.createSend({ title });
+    const notification = await sends.createNotification({ title });
     await fake.waitForAccepted(600);
     first.child.kill(signal);
-    return { ids, send, exitCode: await first.exited };
+    return { ids, notification, exitCode: await first.exited };
   }
 
   it("finishes a send after its worker is killed with SIGKILL, missing no one, duplicates within the in-flight bound", async () => {
-    const { ids, send, exitCode } = await interruptMidSend("Queda", "SIGKILL");
+    const { ids, notification, exitCode } = await interruptMidSend("Queda", "SIGKILL");
     expect(exitCode).toBeNull();
     const before = fake.stats().accepted;
     expect(before).toBeLessThan(3000);
 
     await startWorkerProcess();
-    const done = await waitForSend(() => sends.getSend(send.id));
+    const done = await waitForNotification(() => sends.getNotification(notification.id));
     expect(done).toMatchObject({ status: "completed", counts: { queued: 3000, accepted: 3000, retrying: 0, failed: 0, removed: 0 } });
     const stats = fake.stats();
     expect([...stats.acceptedById.keys()].sort()).toEqual([...ids].sort());
@@ -116,11 +116,11 @@ describe("sino worker processes on PostgreSQL", { timeout: 120_000 }, () => {
   });
 
   it("stops on SIGTERM with exit 0 after checkpointing its in-flight pushes; the next worker sends no duplicate", async () => {
-    const { ids, send, exitCode } = await interruptMidSend("Pausa", "SIGTERM");
+    const { ids, notification, exitCode } = await interruptMidSend("Pausa", "SIGTERM");
     expect(exitCode).toBe(0);
 
     // Everything the push service accepted was checkpointed: no push was left unrecorded.
-    const midway = await sends.getSend(send.id);
+    const midway = await sends.getNotification(notification.id);
     expect(midway?.counts.accepted).toBe(fake.stats().accepted);
     expect(midway?.counts.accepted).toBeLessThan(3000);
     // The leases were given back rather than left to expire.
@@ -128,7 +128,7 @@ describe("sino worker processes on PostgreSQL", { timeout: 120_000 }, () => {
     expect(held).toEqual([]);
 
     await startWorkerProcess();
-    const done = await waitForSend(() => sends.getSend(send.id));
+    const done = await waitForNotification(() => sends.getNotification(notification.id));
     expect(done).toMatchObject({ status: "completed", counts: { queued: 3000, accepted: 3000 } });
     const stats = fake.stats();
     expect([...stats.acceptedById.keys()].sort()).toEqual([...ids].sort());
@@ -140,8 +140,8 @@ describe("sino worker processes on PostgreSQL", { timeout: 120_000 }, () => {
     fake.setBehaviour({ latencyMs: 5 });
     const env = { SINO_LEASE_SECONDS: "30", SINO_PUSH_TIMEOUT_MS: "10000" };
     const [a, b] = await Promise.all([startWorkerProcess(env), startWorkerProcess(env)]);
-    const send = await sends.createSend({ title: "Dois entregadores" });
-    const done = await waitForSend(() => sends.getSend(send.id), undefined, 100);
+    const notification = await sends.createNotification({ title: "Dois entregadores" });
+    const done = await waitForNotification(() => sends.getNotification(notification.id), undefined, 100);
     expect(done).toMatchObject({ status: "completed", counts: { queued: 20_000, accepted: 20_000, retrying: 0, failed: 0, removed: 0 } });
     const stats = fake.stats();
     expect(stats.acceptedById.size).toBe(20_000);

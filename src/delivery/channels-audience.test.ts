@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DIALECTS } from "../../test/support/db.js";
 import { useSmallBatchEngine } from "../../test/support/delivery-engine.js";
-import { seedSubscriptions, waitForSend } from "../../test/support/delivery.js";
+import { seedSubscriptions, waitForNotification } from "../../test/support/delivery.js";
 import { useFakePushService } from "../../test/support/fake-push/shared-fake-push-service.js";
 import { createChannelsRepository } from "../store/channels-repository.js";
 
@@ -27,32 +27,32 @@ for (const dialect of DIALECTS) {
 
     it("sends a channel send only to that channel's subscribers, and counts only them as queued", async () => {
       const { fakeIds, a } = await seed();
-      const created = await run.engine.createSend({ title: "Só canal A", audience: { kind: "channels", channels: [a] } });
+      const created = await run.engine.createNotification({ title: "Só canal A", audience: { kind: "channels", channels: [a] } });
       expect(created.counts.queued).toBe(15);
-      const done = await waitForSend(() => run.engine.getSend(created.id));
+      const done = await waitForNotification(() => run.engine.getNotification(created.id));
       expect(done.counts).toMatchObject({ queued: 15, accepted: 15, failed: 0, removed: 0 });
       expect([...fake().stats().acceptedById.keys()].sort()).toEqual(fakeIds.slice(0, 15).sort());
     });
 
     it("sends once to a subscriber in two of the channels, and to everyone when the audience is everyone", async () => {
       const { fakeIds, a, b } = await seed();
-      const both = await run.engine.createSend({ title: "A e B", audience: { kind: "channels", channels: [a, b] } });
+      const both = await run.engine.createNotification({ title: "A e B", audience: { kind: "channels", channels: [a, b] } });
       expect(both.counts.queued).toBe(25);
-      await waitForSend(() => run.engine.getSend(both.id));
+      await waitForNotification(() => run.engine.getNotification(both.id));
       expect([...fake().stats().acceptedById.keys()].sort()).toEqual(fakeIds.slice(0, 25).sort());
       expect(fake().stats().duplicateAcceptances).toBe(0);
 
       fake().reset();
-      const everyone = await run.engine.createSend({ title: "Todos" });
-      const done = await waitForSend(() => run.engine.getSend(everyone.id));
+      const everyone = await run.engine.createNotification({ title: "Todos" });
+      const done = await waitForNotification(() => run.engine.getNotification(everyone.id));
       expect(done.counts.accepted).toBe(40);
       expect([...fake().stats().acceptedById.keys()].sort()).toEqual([...fakeIds].sort());
     });
 
     it("puts the send's id in the payload the service worker reads", async () => {
       await seedSubscriptions(run.database, fake(), 1);
-      const created = await run.engine.createSend({ title: "Com id" });
-      await waitForSend(() => run.engine.getSend(created.id));
+      const created = await run.engine.createNotification({ title: "Com id" });
+      await waitForNotification(() => run.engine.getNotification(created.id));
       const [entry] = fake().stats().log;
       expect(JSON.parse(entry!.plaintext!)).toMatchObject({ id: String(created.id), title: "Com id" });
     });

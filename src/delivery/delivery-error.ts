@@ -1,4 +1,4 @@
-/** Why the engine refused a send, before anything was stored. */
+/** Why the engine refused a notification, before anything was stored. */
 export type DeliveryErrorCode =
   | "title_required"
   | "payload_too_large"
@@ -6,16 +6,16 @@ export type DeliveryErrorCode =
   | "urgency_invalid"
   | "topic_invalid"
   | "send_not_found"
-  /** A person of a personalised send has no value for a placeholder (the error's `field` names it). */
+  /** A person of a personalised notification has no value for a placeholder (the error's `field` names it). */
   | "placeholder_missing"
-  /** Placeholders in a send that is not to people. */
+  /** Placeholders in a notification that is not to people. */
   | "placeholder_not_allowed"
   /** Filled for some person, the title, body or link breaks its limit. */
   | "title_too_long"
   | "body_too_long"
   | "link_invalid"
   | "text_control_characters"
-  /** An edit of a send that is no longer scheduled (it started, finished or was cancelled). */
+  /** An edit of a notification that is no longer scheduled (it started, finished or was cancelled). */
   | "send_not_scheduled";
 
 export class DeliveryError extends Error {

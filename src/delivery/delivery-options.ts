@@ -9,14 +9,14 @@ export interface DeliveryOptions {
   readonly lanes: number;
   /** Subscriptions a lane reads, encrypts and sends at once, between two checkpoints. */
   readonly batchSize: number;
-  /** Subscription ids per range job (a send of 1,000,000 makes about 1,000 job rows). */
+  /** Subscription ids per range job (a notification of 1,000,000 makes about 1,000 job rows). */
   readonly jobSize: number;
   /**
    * How long a claimed job stays ours without a checkpoint. A worker killed mid-send loses its
    * jobs to the next worker after this long; it must well exceed one sub-batch's duration.
    */
   readonly leaseMs: number;
-  /** How often an idle lane looks for work (a send made in this process wakes it at once). */
+  /** How often an idle lane looks for work (a notification made in this process wakes it at once). */
   readonly pollMs: number;
   /** Encryption worker threads; 0 encrypts on the main thread. */
   readonly encryptionThreads: number;

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DIALECTS, createTestDatabase, type TestDatabase } from "../../test/support/db.js";
-import { createSteppingClock, seedSubscriptions, waitForSend } from "../../test/support/delivery.js";
+import { createSteppingClock, seedSubscriptions, waitForNotification } from "../../test/support/delivery.js";
 import { startFakePushService, type FakePushService } from "../../test/support/fake-push/fake-push-service.js";
 import { loadTestTls } from "../../test/support/fake-push/test-tls.js";
 import { createPushTransport, type PushTransport } from "../push/transport.js";
@@ -86,11 +86,11 @@ for (const dialect of DIALECTS) {
       const e = engine();
       e.start();
       const sentAt = Date.now();
-      const created = await e.createSend({ title: "Olá", body: "Promoção de hoje", url: "https://loja.example.com/p", ttlSeconds: 3600 });
+      const created = await e.createNotification({ title: "Olá", body: "Promoção de hoje", url: "https://loja.example.com/p", ttlSeconds: 3600 });
       expect(created.counts).toEqual({ queued: 450, accepted: 0, retrying: 0, failed: 0, removed: 0, limited: 0, asleep: 0, waiting: 0, expired: 0 });
       expect(created.tag).toBe(`sino-${created.id}`);
 
-      const done = await waitForSend(() => e.getSend(created.id));
+      const done = await waitForNotification(() => e.getNotification(created.id));
       expect(done.status).toBe("completed");
       expect(done.counts).toEqual({ queued: 450, accepted: 450, retrying: 0, failed: 0, removed: 0, limited: 0, asleep: 0, waiting: 0, expired: 0 });
       expect(done.finishedAt).not.toBeNull();
@@ -105,7 +105,7 @@ for (const dialect of DIALECTS) {
         // `id`: the service worker reports shown/clicked/closed against it (POST /events).
         JSON.stringify({ title: "Olá", body: "Promoção de hoje", tag: `sino-${created.id}`, url: "https://loja.example.com/p", id: String(created.id) }),
       ]);
-      // TTL counts down from the send's creation: 3600 unless the machine took over a second.
+      // TTL counts down from the notification's creation: 3600 unless the machine took over a second.
       const elapsedS = Math.ceil((Date.now() - sentAt) / 1000);
       for (const { ttl } of stats.log) {
         expect(ttl).toMatch(/^\d+$/);
@@ -118,10 +118,10 @@ for (const dialect of DIALECTS) {
       await seedSubscriptions(database, fake, 120);
       const e = engine();
       const seen: Notification[] = [];
-      const created = await e.createSend({ title: "Progresso" });
+      const created = await e.createNotification({ title: "Progresso" });
       const stop = e.onProgress(created.id, (send) => seen.push(send));
       e.start();
-      await waitForSend(() => e.getSend(created.id));
+      await waitForNotification(() => e.getNotification(created.id));
       stop();
       expect(seen.length).toBeGreaterThanOrEqual(3); // 120 subscriptions in sub-batches of 40
       const accepted = seen.map((s) => s.counts.accepted);
@@ -132,23 +132,23 @@ for (const dialect of DIALECTS) {
     it("does not target subscriptions created after the send", async () => {
       await seedSubscriptions(database, fake, 30, "before");
       const e = engine();
-      const created = await e.createSend({ title: "Só os de antes" });
+      const created = await e.createNotification({ title: "Só os de antes" });
       await seedSubscriptions(database, fake, 20, "after");
       e.start();
-      const done = await waitForSend(() => e.getSend(created.id));
+      const done = await waitForNotification(() => e.getNotification(created.id));
       expect(done.counts).toMatchObject({ queued: 30, accepted: 30 });
       expect([...fake.stats().acceptedById.keys()].every((id) => id.startsWith("before"))).toBe(true);
     });
 
     it("ends a send to nobody at once as no_recipients", async () => {
-      const created = await engine().createSend({ title: "Ninguém" });
+      const created = await engine().createNotification({ title: "Ninguém" });
       expect(created).toMatchObject({ status: "no_recipients", counts: { queued: 0 } });
     });
 
     it("refuses a payload over 3993 bytes before storing anything", async () => {
-      await expect(engine().createSend({ title: "x", body: "é".repeat(2000) })).rejects.toMatchObject({ code: "payload_too_large" });
-      await expect(engine().createSend({ title: "  " })).rejects.toMatchObject({ code: "title_required" });
-      await expect(engine().createSend({ title: "x", topic: "não" })).rejects.toMatchObject({ code: "topic_invalid" });
+      await expect(engine().createNotification({ title: "x", body: "é".repeat(2000) })).rejects.toMatchObject({ code: "payload_too_large" });
+      await expect(engine().createNotification({ title: "  " })).rejects.toMatchObject({ code: "title_required" });
+      await expect(engine().createNotification({ title: "x", topic: "não" })).rejects.toMatchObject({ code: "topic_invalid" });
       const rows = await database.db.selectFrom("notifications").select("id").execute();
       expect(rows).toEqual([]);
     });
@@ -159,8 +159,8 @@ for (const dialect of DIALECTS) {
       fake.setBehaviour({ id: "s7", action: { kind: "status", status: 410 } });
       const e = engine();
       e.start();
-      const created = await e.createSend({ title: "Limpeza" });
-      const done = await waitForSend(() => e.getSend(created.id));
+      const created = await e.createNotification({ title: "Limpeza" });
+      const done = await waitForNotification(() => e.getNotification(created.id));
       expect(done.counts).toEqual({ queued: 10, accepted: 8, retrying: 0, failed: 0, removed: 2, limited: 0, asleep: 0, waiting: 0, expired: 0 });
       const left = await database.db.selectFrom("subscriptions").select("endpoint").execute();
       expect(left.map((r) => r.endpoint)).not.toContain(fake.endpointFor("s3"));
@@ -175,8 +175,8 @@ for (const dialect of DIALECTS) {
         fake.setBehaviour({ id: "s2", times: 1, action: { kind: "status", status, retryAfter: 120 } });
         const e = engine();
         e.start();
-        const created = await e.createSend({ title: "Devagar" });
-        const waiting = await waitForSend(() => e.getSend(created.id), (s) => s.counts.accepted === 4);
+        const created = await e.createNotification({ title: "Devagar" });
+        const waiting = await waitForNotification(() => e.getNotification(created.id), (s) => s.counts.accepted === 4);
         expect(waiting).toMatchObject({ status: "sending", counts: { accepted: 4, retrying: 1 } });
         const retry = await database.db.selectFrom("delivery_retries").selectAll().executeTakeFirstOrThrow();
         expect(retry).toMatchObject({ attempt: 2, last_reason: status === 429 ? "rate_limited" : "unavailable" });
@@ -188,7 +188,7 @@ for (const dialect of DIALECTS) {
 
         clock.advance(121_000);
         e.wake();
-        const done = await waitForSend(() => e.getSend(created.id));
+        const done = await waitForNotification(() => e.getNotification(created.id));
         expect(done).toMatchObject({ status: "completed", counts: { queued: 5, accepted: 5, retrying: 0, failed: 0, removed: 0 } });
         expect(requestsFor("s2")).toBe(2);
         expect(fake.stats().acceptedById.get("s2")).toBe(1);
@@ -210,8 +210,8 @@ for (const dialect of DIALECTS) {
       });
       engines.push(logged);
       logged.start();
-      const created = await logged.createSend({ title: "Registrado" });
-      await waitForSend(() => logged.getSend(created.id), (s) => s.counts.accepted === 3 && s.counts.retrying === 3);
+      const created = await logged.createNotification({ title: "Registrado" });
+      await waitForNotification(() => logged.getNotification(created.id), (s) => s.counts.accepted === 3 && s.counts.retrying === 3);
       const retryLines = warnings.filter((w) => w.message.includes("retried"));
       // One batch of six, one host, one cause: one line for the three pushes.
       expect(retryLines).toHaveLength(1);
@@ -236,8 +236,8 @@ for (const dialect of DIALECTS) {
       const impatient = testTransport(1000);
       const e = engine({}, impatient);
       e.start();
-      const created = await e.createSend({ title: "Teimoso" });
-      const done = await waitForSend(() => e.getSend(created.id));
+      const created = await e.createNotification({ title: "Teimoso" });
+      const done = await waitForNotification(() => e.getNotification(created.id));
       await e.stop({ graceful: true });
       await impatient.close();
       expect(done).toMatchObject({ status: "completed", counts: { queued: 6, accepted: 6, retrying: 0, failed: 0, removed: 0 } });
@@ -253,8 +253,8 @@ for (const dialect of DIALECTS) {
         fake.setBehaviour({ id: "s1", action: { kind: "status", status } });
         const e = engine();
         e.start();
-        const created = await e.createSend({ title: "Recusado" });
-        const done = await waitForSend(() => e.getSend(created.id));
+        const created = await e.createNotification({ title: "Recusado" });
+        const done = await waitForNotification(() => e.getNotification(created.id));
         expect(done).toMatchObject({ status: "completed", counts: { queued: 4, accepted: 3, retrying: 0, failed: 1, removed: 0 } });
         expect(requestsFor("s1")).toBe(1);
         const flagged = await database.db.selectFrom("subscriptions").select("endpoint").where("vapid_mismatch_at", "is not", null).execute();
@@ -273,8 +273,8 @@ for (const dialect of DIALECTS) {
       e.start();
 
       const send = async (title: string): Promise<Notification> => {
-        const created = await e.createSend({ title });
-        return waitForSend(() => e.getSend(created.id));
+        const created = await e.createNotification({ title });
+        return waitForNotification(() => e.getNotification(created.id));
       };
       const first = await send("Chave trocada");
       expect(first).toMatchObject({ status: "completed", counts: { queued: 4, accepted: 3, failed: 1 } });
@@ -302,8 +302,8 @@ for (const dialect of DIALECTS) {
       fake.setBehaviour({ id: "s1", action: { kind: "status", status: 502 } });
       const e = engine();
       e.start();
-      const created = await e.createSend({ title: "Desisto" });
-      const done = await waitForSend(() => e.getSend(created.id));
+      const created = await e.createNotification({ title: "Desisto" });
+      const done = await waitForNotification(() => e.getNotification(created.id));
       expect(done).toMatchObject({ status: "completed", counts: { queued: 3, accepted: 2, retrying: 0, failed: 1 } });
       expect(requestsFor("s1")).toBe(4); // maxAttempts
     });
@@ -313,12 +313,12 @@ for (const dialect of DIALECTS) {
       fake.setBehaviour({ id: "s0", action: { kind: "status", status: 503, retryAfter: 50 } });
       const e = engine();
       e.start();
-      const created = await e.createSend({ title: "Expira", ttlSeconds: 100 });
-      await waitForSend(() => e.getSend(created.id), (s) => s.counts.accepted === 2 && s.counts.retrying === 1);
+      const created = await e.createNotification({ title: "Expira", ttlSeconds: 100 });
+      await waitForNotification(() => e.getNotification(created.id), (s) => s.counts.accepted === 2 && s.counts.retrying === 1);
       // The second attempt is due; its 503 asks for 50 s more, which would end past the 100 s TTL.
       clock.advance(60_000);
       e.wake();
-      const done = await waitForSend(() => e.getSend(created.id));
+      const done = await waitForNotification(() => e.getNotification(created.id));
       expect(done).toMatchObject({ status: "completed", counts: { queued: 3, accepted: 2, retrying: 0, failed: 1 } });
       expect(requestsFor("s0")).toBe(2);
     });
@@ -328,11 +328,11 @@ for (const dialect of DIALECTS) {
       fake.setBehaviour({ id: "s0", times: 1, action: { kind: "status", status: 503, retryAfter: 50 } });
       const e = engine();
       e.start();
-      const created = await e.createSend({ title: "Expira", ttlSeconds: 100 });
-      await waitForSend(() => e.getSend(created.id), (s) => s.counts.accepted === 2 && s.counts.retrying === 1);
+      const created = await e.createNotification({ title: "Expira", ttlSeconds: 100 });
+      await waitForNotification(() => e.getNotification(created.id), (s) => s.counts.accepted === 2 && s.counts.retrying === 1);
       clock.advance(200_000);
       e.wake();
-      const done = await waitForSend(() => e.getSend(created.id));
+      const done = await waitForNotification(() => e.getNotification(created.id));
       expect(done).toMatchObject({ status: "completed", counts: { queued: 3, accepted: 2, retrying: 0, failed: 1 } });
       expect(requestsFor("s0")).toBe(1);
     });
@@ -340,10 +340,10 @@ for (const dialect of DIALECTS) {
     it("counts what is left of an expired send as failed, without sending it", async () => {
       await seedSubscriptions(database, fake, 50);
       const e = engine();
-      const created = await e.createSend({ title: "Tarde demais", ttlSeconds: 60 });
+      const created = await e.createNotification({ title: "Tarde demais", ttlSeconds: 60 });
       clock.advance(61_000);
       e.start();
-      const done = await waitForSend(() => e.getSend(created.id));
+      const done = await waitForNotification(() => e.getNotification(created.id));
       expect(done).toMatchObject({ status: "failed", counts: { queued: 50, accepted: 0, failed: 50 } });
       expect(fake.stats().requests).toBe(0);
     });
@@ -359,8 +359,8 @@ for (const dialect of DIALECTS) {
       }
       const e = engine();
       e.start();
-      const created = await e.createSend({ title: "Caos" });
-      const done = await waitForSend(() => e.getSend(created.id));
+      const created = await e.createNotification({ title: "Caos" });
+      const done = await waitForNotification(() => e.getNotification(created.id));
       expect(done.counts).toEqual({ queued: 400, accepted: 384, retrying: 0, failed: 8, removed: 8, limited: 0, asleep: 0, waiting: 0, expired: 0 });
       expect(total(done)).toBe(done.counts.queued);
       expect(fake.stats().duplicateAcceptances).toBe(0);
@@ -371,16 +371,16 @@ for (const dialect of DIALECTS) {
       fake.setBehaviour({ latencyMs: 30 });
       const e = engine({ lanes: 1 });
       e.start();
-      const created = await e.createSend({ title: "Cancelar" });
-      await waitForSend(() => e.getSend(created.id), (s) => s.counts.accepted > 0);
-      const cancelled = await e.cancelSend(created.id);
+      const created = await e.createNotification({ title: "Cancelar" });
+      await waitForNotification(() => e.getNotification(created.id), (s) => s.counts.accepted > 0);
+      const cancelled = await e.cancelNotification(created.id);
       expect(cancelled.status).toBe("cancelled");
       await e.stop({ graceful: true });
       const after = fake.stats().requests;
       expect(after).toBeLessThan(300);
-      expect((await e.getSend(created.id))?.status).toBe("cancelled");
+      expect((await e.getNotification(created.id))?.status).toBe("cancelled");
       expect(await database.db.selectFrom("delivery_jobs").select("id").where("done", "=", 0).execute()).toEqual([]);
-      await expect(e.cancelSend(9999)).rejects.toMatchObject({ code: "send_not_found" });
+      await expect(e.cancelNotification(9999)).rejects.toMatchObject({ code: "send_not_found" });
     });
 
     it("lets another worker finish a send at once after a graceful stop, without duplicates", async () => {
@@ -388,15 +388,15 @@ for (const dialect of DIALECTS) {
       fake.setBehaviour({ latencyMs: 5 });
       const first = engine();
       first.start();
-      const created = await first.createSend({ title: "Revezamento" });
-      await waitForSend(() => first.getSend(created.id), (s) => s.counts.accepted >= 100);
+      const created = await first.createNotification({ title: "Revezamento" });
+      await waitForNotification(() => first.getNotification(created.id), (s) => s.counts.accepted >= 100);
       await first.stop({ graceful: true });
-      const midway = await first.getSend(created.id);
+      const midway = await first.getNotification(created.id);
       expect(midway?.counts.accepted).toBeLessThan(600);
       // The leases were given back: the second worker does not wait the 30 s lease out.
       const second = engine();
       second.start();
-      const done = await waitForSend(() => second.getSend(created.id));
+      const done = await waitForNotification(() => second.getNotification(created.id));
       expect(done.counts).toMatchObject({ queued: 600, accepted: 600 });
       expect([...fake.stats().acceptedById.keys()].sort()).toEqual([...ids].sort());
       expect(fake.stats().duplicateAcceptances).toBe(0);

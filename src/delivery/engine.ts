@@ -8,7 +8,7 @@ import { resolveDeliveryOptions, type DeliveryOptions } from "./delivery-options
 import { createProgressEvents, type ProgressListener } from "./progress-events.js";
 import { createBatchPusher } from "./push-batch.js";
 import { createPushCounter, type DeliveryMetrics } from "./push-metrics.js";
-import { createSendService, type SendService } from "./send-service.js";
+import { createNotificationService, type NotificationService } from "./notification-service.js";
 import type { LoopObservers } from "./loop-observers.js";
 import { createWorker, type DeliveryLogger, type StopOptions } from "./worker.js";
 import type { LocalTimeGate } from "./gates/local-time-gate.js";
@@ -36,7 +36,7 @@ export interface DeliveryEngineDeps {
   readonly logger?: DeliveryLogger;
   /** Lease owner prefix of this process's lanes (default `<host>:<pid>:<random>`). */
   readonly workerId?: string;
-  /** The icon of a send that sets none (the organisation's logo); none by default. */
+  /** The icon of a notification that sets none (the organisation's logo); none by default. */
   readonly defaultIcon?: () => Promise<string | null>;
   /** This process's metrics (pushes by push service and outcome); none by default. */
   readonly metrics?: DeliveryMetrics;
@@ -50,7 +50,7 @@ export interface DeliveryEngineDeps {
   readonly engagement?: EngagementRules;
 }
 
-export interface DeliveryEngine extends SendService {
+export interface DeliveryEngine extends NotificationService {
   /** This process's worker id (lease owner prefix). */
   readonly workerId: string;
   /** Calls `listener` with the send after each change made in this process. Returns the unsubscribe. */
@@ -134,7 +134,7 @@ export function createDeliveryEngine(deps: DeliveryEngineDeps): DeliveryEngine {
     ...(deps.observers === undefined ? {} : { observers: deps.observers }),
     ...(deps.localTime === undefined ? {} : { localTime: deps.localTime }),
   });
-  const sends = createSendService({
+  const sends = createNotificationService({
     notifications,
     idempotencyKeys,
     clock,

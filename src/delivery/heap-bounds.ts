@@ -2,9 +2,9 @@ import { setFlagsFromString } from "node:v8";
 
 /**
  * Keeps a delivery worker's V8 heap near what its in-flight window holds (lanes × batch pushes),
- * instead of growing with the send. Measured on a `sino worker` delivering 30,000–1,000,000 pushes
+ * instead of growing with the notification. Measured on a `sino worker` delivering 30,000–1,000,000 pushes
  * (bench/run.ts --workers 1, process.memoryUsage and /proc/<pid>/smaps): what grows is not live
- * data (≈40 MB after a full GC, whatever the send's size) but V8's sizing for a high survival
+ * data (≈40 MB after a full GC, whatever the notification's size) but V8's sizing for a high survival
  * rate. A sub-batch's rows, requests and bodies live until its slowest push answers, so they
  * survive scavenges; V8 reads that as "objects live long" and doubles the young generation up to
  * its maximum (2 × 64 MB semi-spaces on a 4 GB heap limit: 134 MB of new space, 8 MB in use) and

@@ -21,7 +21,7 @@ export interface HygieneOptions {
 
 export interface HygieneTask {
   /**
-   * One pass: warn what is due for a warning, remove what expired, delete finished sends' targets
+   * One pass: warn what is due for a warning, remove what expired, delete finished notifications' targets
    * (`targets`: rows deleted). Safe with several processes.
    */
   perform(): Promise<HygieneResult>;

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DIALECTS, createTestDatabase, type TestDatabase } from "../../test/support/db.js";
-import { seedSubscriptions, waitForSend } from "../../test/support/delivery.js";
+import { seedSubscriptions, waitForNotification } from "../../test/support/delivery.js";
 import { startFakePushService, type FakePushService } from "../../test/support/fake-push/fake-push-service.js";
 import { loadTestTls } from "../../test/support/fake-push/test-tls.js";
 import { createPushTransport, type PushTransport } from "../push/transport.js";
@@ -45,9 +45,9 @@ function requestsFor(id: string): number {
   return fake.stats().log.filter((r) => r.id === id).length;
 }
 
-/** The invariant at the end of every send: every target is accounted for exactly once. */
-function expectCountsAddUp(send: Notification): void {
-  const c = send.counts;
+/** The invariant at the end of every notification: every target is accounted for exactly once. */
+function expectCountsAddUp(notification: Notification): void {
+  const c = notification.counts;
   expect(c.accepted + c.failed + c.removed + c.expired).toBe(c.queued);
   expect(c.waiting).toBe(0);
   expect(c.retrying).toBe(0);
@@ -111,9 +111,9 @@ for (const dialect of DIALECTS) {
       await setLocal(singapore, { time_zone: "Asia/Singapore" });
       const e = engine();
       e.start();
-      const created = await e.createSend({ title: "Promoção", ttlSeconds: 24 * 3600 });
+      const created = await e.createNotification({ title: "Promoção", ttlSeconds: 24 * 3600 });
 
-      const held = await waitForSend(() => e.getSend(created.id), (s) => s.counts.accepted === 4 && s.counts.waiting === 8);
+      const held = await waitForNotification(() => e.getNotification(created.id), (s) => s.counts.accepted === 4 && s.counts.waiting === 8);
       expect(held.status).toBe("sending");
       expect(held.waitingUntil).toBe(SP_8H);
       expect(singapore.map(requestsFor)).toEqual([1, 1, 1, 1]);
@@ -128,11 +128,11 @@ for (const dialect of DIALECTS) {
       clock.set(SP_8H - 60_000);
       e.wake();
       await new Promise((resolve) => setTimeout(resolve, 200));
-      expect((await e.getSend(created.id))!.counts.waiting).toBe(8);
+      expect((await e.getNotification(created.id))!.counts.waiting).toBe(8);
 
       clock.set(SP_8H);
       e.wake();
-      const done = await waitForSend(() => e.getSend(created.id));
+      const done = await waitForNotification(() => e.getNotification(created.id));
       expect(done).toMatchObject({ status: "completed", waitingUntil: null, counts: { queued: 12, accepted: 12, waiting: 0, expired: 0 } });
       expectCountsAddUp(done);
       expect(ids.map(requestsFor)).toEqual(Array(12).fill(1));
@@ -149,21 +149,21 @@ for (const dialect of DIALECTS) {
       await setLocal([longBreakfast!], { quiet_hours: "07:00-09:30" }); // closed until 09:30: later than the site
       const e = engine();
       e.start();
-      const created = await e.createSend({ title: "Bom dia", ttlSeconds: 24 * 3600 });
-      const held = await waitForSend(() => e.getSend(created.id), (s) => s.counts.accepted === 1 && s.counts.waiting === 2);
+      const created = await e.createNotification({ title: "Bom dia", ttlSeconds: 24 * 3600 });
+      const held = await waitForNotification(() => e.getNotification(created.id), (s) => s.counts.accepted === 1 && s.counts.waiting === 2);
       expect(requestsFor(lateSleeper!)).toBe(1);
       expect(held.waitingUntil).toBe(SP_8H);
 
       clock.set(SP_8H);
       e.wake();
-      const later = await waitForSend(() => e.getSend(created.id), (s) => s.counts.accepted === 2);
+      const later = await waitForNotification(() => e.getNotification(created.id), (s) => s.counts.accepted === 2);
       expect(requestsFor(plain!)).toBe(1);
       expect(requestsFor(longBreakfast!)).toBe(0);
       expect(later).toMatchObject({ status: "sending", counts: { waiting: 1 }, waitingUntil: SP_8H + 90 * 60_000 });
 
       clock.set(SP_8H + 90 * 60_000);
       e.wake();
-      const done = await waitForSend(() => e.getSend(created.id));
+      const done = await waitForNotification(() => e.getNotification(created.id));
       expect(done).toMatchObject({ status: "completed", counts: { queued: 3, accepted: 3 } });
       expectCountsAddUp(done);
       expect(requestsFor(longBreakfast!)).toBe(1);
@@ -176,8 +176,8 @@ for (const dialect of DIALECTS) {
       await setLocal([paulista!], { time_zone: "America/Sao_Paulo" });
       const e = engine();
       e.start();
-      const created = await e.createSend({ title: "Site", ttlSeconds: 24 * 3600 });
-      const held = await waitForSend(() => e.getSend(created.id), (s) => s.counts.accepted === 1 && s.counts.waiting === 1);
+      const created = await e.createNotification({ title: "Site", ttlSeconds: 24 * 3600 });
+      const held = await waitForNotification(() => e.getNotification(created.id), (s) => s.counts.accepted === 1 && s.counts.waiting === 1);
       expect(requestsFor(noZone!)).toBe(1);
       // The paulista waits for the site's 09:00, in São Paulo.
       expect(held.waitingUntil).toBe(SP_8H + HOUR);
@@ -190,8 +190,8 @@ for (const dialect of DIALECTS) {
       const e = engine();
       e.start();
       // One hour of TTL; São Paulo opens in nine.
-      const created = await e.createSend({ title: "Relâmpago", ttlSeconds: 3600 });
-      const done = await waitForSend(() => e.getSend(created.id));
+      const created = await e.createNotification({ title: "Relâmpago", ttlSeconds: 3600 });
+      const done = await waitForNotification(() => e.getNotification(created.id));
       expect(done).toMatchObject({ status: "completed", waitingUntil: null, counts: { queued: 2, accepted: 1, expired: 1, failed: 0, waiting: 0 } });
       expectCountsAddUp(done);
       expect(requestsFor(paulista!)).toBe(0);
@@ -203,14 +203,14 @@ for (const dialect of DIALECTS) {
       const first = engine();
       first.start();
       // Ten hours of TTL: the 08:00 opening (nine hours away) is inside it, so it waits.
-      const created = await first.createSend({ title: "Quase", ttlSeconds: 10 * 3600 });
-      await waitForSend(() => first.getSend(created.id), (s) => s.counts.waiting === 1);
+      const created = await first.createNotification({ title: "Quase", ttlSeconds: 10 * 3600 });
+      await waitForNotification(() => first.getNotification(created.id), (s) => s.counts.waiting === 1);
       await first.stop({ graceful: true });
       // The workers come back after the TTL ended.
       clock.set(SP_23H + 11 * HOUR);
       const second = engine();
       second.start();
-      const done = await waitForSend(() => second.getSend(created.id));
+      const done = await waitForNotification(() => second.getNotification(created.id));
       expect(done).toMatchObject({ status: "completed", counts: { queued: 1, accepted: 0, expired: 1, failed: 0, waiting: 0 } });
       expectCountsAddUp(done);
       expect(requestsFor(paulista!)).toBe(0);
@@ -221,13 +221,13 @@ for (const dialect of DIALECTS) {
       const ids = await seedSubscriptions(database, fake, 3);
       await setLocal(ids, { time_zone: "America/Sao_Paulo", quiet_hours: "22:00-07:00" });
       const e = engine();
-      const transactional = await e.createSend({ title: "Seu pedido saiu", category: "transactional", ttlSeconds: 3600 });
-      const exempt = await e.createSend({ title: "Urgente", ttlSeconds: 3600 });
+      const transactional = await e.createNotification({ title: "Seu pedido saiu", category: "transactional", ttlSeconds: 3600 });
+      const exempt = await e.createNotification({ title: "Urgente", ttlSeconds: 3600 });
       // The gates helper's API sets this flag; the column is what the worker reads.
       await database.db.updateTable("notifications").set({ exempt: 1 }).where("id", "=", exempt.id).execute();
       e.start();
-      for (const send of [transactional, exempt]) {
-        const done = await waitForSend(() => e.getSend(send.id));
+      for (const notification of [transactional, exempt]) {
+        const done = await waitForNotification(() => e.getNotification(notification.id));
         expect(done).toMatchObject({ status: "completed", counts: { queued: 3, accepted: 3, waiting: 0, expired: 0 } });
       }
       expect(ids.map(requestsFor)).toEqual([2, 2, 2]);
@@ -237,8 +237,8 @@ for (const dialect of DIALECTS) {
       const ids = await seedSubscriptions(database, fake, 9);
       const first = engine();
       first.start();
-      const created = await first.createSend({ title: "Amanhã cedo", ttlSeconds: 24 * 3600 });
-      await waitForSend(() => first.getSend(created.id), (s) => s.counts.waiting === 9);
+      const created = await first.createNotification({ title: "Amanhã cedo", ttlSeconds: 24 * 3600 });
+      await waitForNotification(() => first.getNotification(created.id), (s) => s.counts.waiting === 9);
       // As a crash would: nothing checkpointed afterwards.
       await first.stop({ graceful: false });
       clock.set(SP_8H + 5 * 60_000);
@@ -247,7 +247,7 @@ for (const dialect of DIALECTS) {
       const third = engine();
       second.start();
       third.start();
-      const done = await waitForSend(() => second.getSend(created.id));
+      const done = await waitForNotification(() => second.getNotification(created.id));
       expect(done).toMatchObject({ status: "completed", counts: { queued: 9, accepted: 9 } });
       expectCountsAddUp(done);
       expect(ids.map(requestsFor)).toEqual(Array(9).fill(1));
@@ -258,9 +258,9 @@ for (const dialect of DIALECTS) {
       await seedSubscriptions(database, fake, 4);
       const e = engine();
       e.start();
-      const created = await e.createSend({ title: "Esquece", ttlSeconds: 24 * 3600 });
-      await waitForSend(() => e.getSend(created.id), (s) => s.counts.waiting === 4);
-      const cancelled = await e.cancelSend(created.id);
+      const created = await e.createNotification({ title: "Esquece", ttlSeconds: 24 * 3600 });
+      await waitForNotification(() => e.getNotification(created.id), (s) => s.counts.waiting === 4);
+      const cancelled = await e.cancelNotification(created.id);
       expect(cancelled).toMatchObject({ status: "cancelled", waitingUntil: null, counts: { waiting: 0 } });
       expect(Object.values(await recipientOutcomes(created.id))).toEqual(Array(4).fill("failed"));
       const left = await database.db.selectFrom("delivery_retries").select("id").where("notification_id", "=", created.id).execute();

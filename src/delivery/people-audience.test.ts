@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DIALECTS } from "../../test/support/db.js";
 import { useSmallBatchEngine } from "../../test/support/delivery-engine.js";
-import { seedFourPeople, waitForSend } from "../../test/support/delivery.js";
+import { seedFourPeople, waitForNotification } from "../../test/support/delivery.js";
 import { useFakePushService } from "../../test/support/fake-push/shared-fake-push-service.js";
 import { createChannelsRepository } from "../store/channels-repository.js";
 import { createNotificationsRepository } from "../store/notifications-repository.js";
@@ -30,9 +30,9 @@ for (const dialect of DIALECTS) {
     it("walks the people's subscriptions across jobs and sub-batches, each getting its own person's copy", async () => {
       const { fakeIds } = await seed();
       const people = ["p0", "p1", "p9"].map((id) => ({ id, data: { nome: id.toUpperCase() } }));
-      const created = await run.engine.createSend({ title: "Oi, {{nome}}", audience: { kind: "people", people: 3 }, people });
+      const created = await run.engine.createNotification({ title: "Oi, {{nome}}", audience: { kind: "people", people: 3 }, people });
       expect(created).toMatchObject({ personalised: true, counts: { queued: 6 } });
-      const done = await waitForSend(() => run.engine.getSend(created.id));
+      const done = await waitForNotification(() => run.engine.getNotification(created.id));
       expect(done.counts).toMatchObject({ queued: 6, accepted: 6, failed: 0 });
       const expected = new Map([
         ...[0, 12, 24].map((i) => [fakeIds[i]!, "Oi, P0"] as const),
@@ -47,7 +47,7 @@ for (const dialect of DIALECTS) {
       await seed();
       const repository = createNotificationsRepository(run.database);
       const at = Date.now() + 3_600_000;
-      const scheduled = await run.engine.createSend({ title: "Mais tarde", audience: { kind: "people", people: 2 }, people: [{ id: "p2", data: null }, { id: "p3", data: null }], sendAt: at });
+      const scheduled = await run.engine.createNotification({ title: "Mais tarde", audience: { kind: "people", people: 2 }, people: [{ id: "p2", data: null }, { id: "p3", data: null }], sendAt: at });
       expect(scheduled).toMatchObject({ status: "scheduled", counts: { queued: 0 } });
       expect(await repository.countTargets({ kind: "people", people: 2 }, ["p2", "p3"])).toBe(4);
       const [started] = await repository.startDue(at, { jobSize: 10, limit: 5 });

@@ -2,7 +2,7 @@ import type { Notification } from "../store/notifications-repository.js";
 
 export type ProgressListener = (send: Notification) => void;
 
-/** In-process progress of sends, per send id: what the Painel streams to the browser. */
+/** In-process progress of notifications, per send id: what the Painel streams to the browser. */
 export interface ProgressEvents {
   subscribe(id: number, listener: ProgressListener): () => void;
   publish(send: Notification): void;

@@ -13,8 +13,8 @@ export interface PushItem {
 }
 
 /**
- * A personalised send's payload for one target (its person's copy, in the form the browser
- * shows), or undefined when the target is no longer one of the send's people (re-identified
+ * A personalised notification's payload for one target (its person's copy, in the form the browser
+ * shows), or undefined when the target is no longer one of the notification's people (re-identified
  * since): that push is not made.
  */
 export type PayloadOf = (target: DeliveryTarget) => string | undefined;
@@ -22,9 +22,9 @@ export type PayloadOf = (target: DeliveryTarget) => string | undefined;
 export interface BatchPusher {
   /**
    * Sends `notification` to every item at once; outcomes in the items' order. Never throws for
-   * one push. With `payloadOf` (a personalised send) each target gets its own payload; without
-   * it, each target gets the send's declarative payload when its browser said it shows them
-   * (and the send has one), else the classic payload: read from the target row, no query.
+   * one push. With `payloadOf` (a personalised notification) each target gets its own payload; without
+   * it, each target gets the notification's declarative payload when its browser said it shows them
+   * (and the notification has one), else the classic payload: read from the target row, no query.
    */
   push(notification: Notification, items: readonly PushItem[], now: number, payloadOf?: PayloadOf): Promise<PushOutcome[]>;
 }
@@ -37,7 +37,7 @@ export interface BatchPusher {
 const MIN_ENCRYPT_CHUNK = 25;
 
 /**
- * A personalised push whose target is no longer one of the send's people (a retry to a browser
+ * A personalised push whose target is no longer one of the notification's people (a retry to a browser
  * identified as someone else since): never sent, since it would show one person another's text.
  */
 const NOT_THEIRS: PushOutcome = { kind: "fatal", reason: "client_error", detail: "the subscription belongs to another person now", latencyMs: 0 };
@@ -150,7 +150,7 @@ export function createBatchPusher(sender: PushSender, pool: EncryptionPool | und
 }
 
 /**
- * The TTL header counts down from the send's creation (RFC 8030 §5.2 is about how long the push
+ * The TTL header counts down from the notification's creation (RFC 8030 §5.2 is about how long the push
  * service keeps it): a retry an hour later asks for an hour less, so no copy outlives the message.
  */
 function sendOptionsFor(notification: Notification, now: number): Omit<SendOptions, "attempt"> {

@@ -2,7 +2,7 @@ import type { PushOutcome } from "../push/sender.js";
 import { pushServiceHost } from "../store/retry-causes-repository.js";
 import type { PushItem } from "./push-batch.js";
 
-/** What became of a push, in the words of a send's counts (`gone` removes the subscription). */
+/** What became of a push, in the words of a notification's counts (`gone` removes the subscription). */
 export const PUSH_OUTCOME_CLASSES = ["accepted", "retry", "failed", "removed"] as const;
 export type PushOutcomeClass = (typeof PUSH_OUTCOME_CLASSES)[number];
 

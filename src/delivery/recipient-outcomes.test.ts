@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DIALECTS, createTestDatabase, type TestDatabase } from "../../test/support/db.js";
-import { createSteppingClock, seedSubscriptions, waitForSend } from "../../test/support/delivery.js";
+import { createSteppingClock, seedSubscriptions, waitForNotification } from "../../test/support/delivery.js";
 import { startFakePushService, type FakePushService } from "../../test/support/fake-push/fake-push-service.js";
 import { loadTestTls } from "../../test/support/fake-push/test-tls.js";
 import { createPushTransport, type PushTransport } from "../push/transport.js";
@@ -90,11 +90,11 @@ for (const dialect of DIALECTS) {
       fake.setBehaviour({ id: names[2]!, action: { kind: "status", status: 400 } });
       fake.setBehaviour({ id: names[3]!, times: 1, action: { kind: "status", status: 500 } });
       engine.start();
-      const send = await engine.createSend({ title: "Pedido enviado" });
-      const done = await waitForSend(() => engine.getSend(send.id));
+      const notification = await engine.createNotification({ title: "Pedido enviado" });
+      const done = await waitForNotification(() => engine.getNotification(notification.id));
       expect(done.counts).toMatchObject({ queued: 5, accepted: 3, failed: 1, removed: 1, retrying: 0 });
 
-      expect(await recipientRows(send.id)).toEqual([
+      expect(await recipientRows(notification.id)).toEqual([
         { subscriptionId: ids[0], personId: "cliente-42", siteId: 1, outcome: "accepted", reason: null, attempts: 1 },
         { subscriptionId: ids[1], personId: null, siteId: 1, outcome: "removed", reason: "gone", attempts: 1 },
         { subscriptionId: ids[2], personId: null, siteId: 1, outcome: "failed", reason: "bad_request", attempts: 1 },
@@ -114,34 +114,34 @@ for (const dialect of DIALECTS) {
         ].sort(),
       );
       expect(recipientEvents.find((m) => m.data.subscriptionId === String(ids[3]))?.data).toEqual({
-        notificationId: String(send.id),
+        notificationId: String(notification.id),
         subscriptionId: String(ids[3]),
         userId: "cliente-42",
         siteId: "1",
       });
       const completed = queued.filter((m) => m.type === "notification.completed");
       expect(completed).toHaveLength(1);
-      expect(completed[0]?.data).toMatchObject({ notificationId: String(send.id), status: "completed", counts: { queued: 5, accepted: 3, failed: 1, removed: 1 } });
+      expect(completed[0]?.data).toMatchObject({ notificationId: String(notification.id), status: "completed", counts: { queued: 5, accepted: 3, failed: 1, removed: 1 } });
     });
 
     it("queues nothing when no webhook is registered", async () => {
       await seedSubscriptions(database, fake, 3);
       engine.start();
-      const send = await engine.createSend({ title: "Sem webhook" });
-      await waitForSend(() => engine.getSend(send.id));
-      expect(await recipientRows(send.id)).toHaveLength(3);
+      const notification = await engine.createNotification({ title: "Sem webhook" });
+      await waitForNotification(() => engine.getNotification(notification.id));
+      expect(await recipientRows(notification.id)).toHaveLength(3);
       expect(await messages()).toEqual([]);
     });
 
     it("marks every target of an expired send failed with reason expired, without sending", async () => {
       await addWebhook();
       await seedSubscriptions(database, fake, 6);
-      const send = await engine.createSend({ title: "Tarde demais", ttlSeconds: 60 });
+      const notification = await engine.createNotification({ title: "Tarde demais", ttlSeconds: 60 });
       clock.advance(61_000);
       engine.start();
-      const done = await waitForSend(() => engine.getSend(send.id));
+      const done = await waitForNotification(() => engine.getNotification(notification.id));
       expect(done).toMatchObject({ status: "failed", counts: { queued: 6, failed: 6 } });
-      const rows = await recipientRows(send.id);
+      const rows = await recipientRows(notification.id);
       expect(rows).toHaveLength(6);
       expect(rows.every((r) => r.outcome === "failed" && r.reason === "expired" && r.attempts === 0)).toBe(true);
       const queued = await messages();
@@ -152,9 +152,9 @@ for (const dialect of DIALECTS) {
 
     it("reports a send with no target as finished at once, with its no_recipients status", async () => {
       await addWebhook();
-      const send = await engine.createSend({ title: "Ninguém" });
-      expect(send.status).toBe("no_recipients");
-      expect((await messages()).map((m) => [m.type, m.data.notificationId, m.data.status])).toEqual([["notification.completed", String(send.id), "no_recipients"]]);
+      const notification = await engine.createNotification({ title: "Ninguém" });
+      expect(notification.status).toBe("no_recipients");
+      expect((await messages()).map((m) => [m.type, m.data.notificationId, m.data.status])).toEqual([["notification.completed", String(notification.id), "no_recipients"]]);
     });
 
     it("queues recipient.shown once for a report recorded twice", async () => {
@@ -163,17 +163,17 @@ for (const dialect of DIALECTS) {
       const row = await database.db.selectFrom("subscriptions").select(["id", "endpoint", "auth"]).executeTakeFirstOrThrow();
       await database.db.updateTable("subscriptions").set({ person_id: "cliente-7" }).execute();
       engine.start();
-      const send = await engine.createSend({ title: "Visto" });
-      await waitForSend(() => engine.getSend(send.id));
+      const notification = await engine.createNotification({ title: "Visto" });
+      await waitForNotification(() => engine.getNotification(notification.id));
       await database.db.deleteFrom("webhook_messages").execute();
       const events = createNotificationEventsRepository(database);
-      const report = { notificationId: send.id, type: "shown" as const, endpoint: row.endpoint, auth: row.auth };
+      const report = { notificationId: notification.id, type: "shown" as const, endpoint: row.endpoint, auth: row.auth };
       expect(await events.record(report, 5)).toBe("recorded");
       expect(await events.record(report, 6)).toBe("duplicate");
       expect(await messages()).toEqual([
         expect.objectContaining({
           type: "recipient.shown",
-          data: { notificationId: String(send.id), subscriptionId: String(row.id), userId: "cliente-7", siteId: "1" },
+          data: { notificationId: String(notification.id), subscriptionId: String(row.id), userId: "cliente-7", siteId: "1" },
         }),
       ]);
     });

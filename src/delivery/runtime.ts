@@ -27,7 +27,7 @@ import { createVapidKeyRing } from "./vapid-key-ring.js";
 
 /** The part of the configuration delivery reads (the server's `Config` has this shape). */
 export interface DeliveryRuntimeConfig {
-  /** SINO_PUBLIC_URL: the organisation's logo, the default icon of a send, is served there. */
+  /** SINO_PUBLIC_URL: the organisation's logo, the default icon of a notification, is served there. */
   readonly publicUrl: string;
   readonly vapidSubject: string;
   readonly endpointPolicy: EndpointPolicy;
@@ -112,7 +112,7 @@ export interface DeliveryRuntimeOptions {
 
 export interface DeliveryRuntime {
   readonly engine: DeliveryEngine;
-  /** Starts scheduled sends when due; runs wherever the worker lanes run. */
+  /** Starts scheduled notifications when due; runs wherever the worker lanes run. */
   readonly scheduler: Scheduler;
   /** Warns, then removes, subscriptions whose browser has not come back (SINO_SUBSCRIPTION_*). */
   readonly hygiene: HygieneTask;

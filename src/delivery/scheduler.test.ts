@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DIALECTS, createTestDatabaseLocation, openTestDatabase, type TestDatabase } from "../../test/support/db.js";
 import { useTestDatabase } from "../../test/support/test-database.js";
-import { aNewNotification, insertPlaceholderSubscriptions, seedSubscriptions, waitForSend } from "../../test/support/delivery.js";
+import { aNewNotification, insertPlaceholderSubscriptions, seedSubscriptions, waitForNotification } from "../../test/support/delivery.js";
 import { useFakePushService } from "../../test/support/fake-push/shared-fake-push-service.js";
 import { setUpAdmin } from "../../test/support/operators.js";
 import { startTestServer, type TestServer } from "../../test/support/server.js";
@@ -111,7 +111,7 @@ describe("a scheduled send across a restart", () => {
       const servers: TestServer[] = [];
       try {
         // The first server stores the send and stops. It runs no worker or scheduler, so however
-        // late it stops, the send cannot have gone out from it: only the restart sends it.
+        // late it stops, the notification cannot have gone out from it: only the restart sends it.
         const first = await startTestServer({ location, env: { ...env, SINO_WORKER_EMBEDDED: "false" } });
         servers.push(first);
         const ids = await seedSubscriptions(first.database, fake(), 30, `${dialect}-restart-`);
@@ -124,7 +124,7 @@ describe("a scheduled send across a restart", () => {
 
         const restarts = dialect === "postgres" ? 2 : 1;
         servers.push(...(await Promise.all(Array.from({ length: restarts }, () => startTestServer({ location, env })))));
-        const done = await waitForSend(() => servers[0]!.delivery.getSend(id));
+        const done = await waitForNotification(() => servers[0]!.delivery.getNotification(id));
         expect(done).toMatchObject({ status: "completed", counts: { queued: 30, accepted: 30 } });
         const stats = fake().stats();
         expect(new Set(stats.acceptedById.keys())).toEqual(new Set(ids));

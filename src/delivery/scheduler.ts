@@ -7,10 +7,10 @@ export interface SchedulerDeps {
   readonly clock: () => number;
   /** Subscription ids per range job, as for sends made now. */
   readonly jobSize: number;
-  /** How often to look for due sends: a send goes out at most this long after its time. */
+  /** How often to look for due notifications: a notification goes out at most this long after its time. */
   readonly pollMs: number;
   readonly logger: DeliveryLogger;
-  /** Told about each send this process started (e.g. to wake the worker lanes at once). */
+  /** Told about each notification this process started (e.g. to wake the worker lanes at once). */
   readonly onStarted: (send: Notification) => void;
   /** Sends started per look, so one look cannot hold the loop for long. */
   readonly batch?: number;
@@ -20,14 +20,14 @@ export interface SchedulerDeps {
 
 export interface Scheduler {
   start(): void;
-  /** Looks now instead of at the next tick (tests; a send scheduled a moment ahead). */
+  /** Looks now instead of at the next tick (tests; a notification scheduled a moment ahead). */
   wake(): void;
   /** Waits for a look in progress, then stops. */
   stop(): Promise<void>;
 }
 
 /**
- * Turns scheduled sends into queued ones when their time comes. It runs in every process that
+ * Turns scheduled notifications into queued ones when their time comes. It runs in every process that
  * runs workers: nothing is held in memory, so a restart loses nothing (the row says `scheduled`
  * until one process's conditional UPDATE claims it, which only one can — see `startDue`).
  */
@@ -51,7 +51,7 @@ export function createScheduler(deps: SchedulerDeps): Scheduler {
       }
       deps.observers?.outage?.succeeded();
     } catch (error) {
-      // A database hiccup: the sends stay scheduled and the next tick tries again. An outage is
+      // A database hiccup: the notifications stay scheduled and the next tick tries again. An outage is
       // logged once when it starts and once when it ends, not at every tick.
       if (deps.observers?.outage?.failed(error, "scheduler") !== true) deps.logger.error({ err: error }, "scheduler failed to start due sends; retrying");
     }

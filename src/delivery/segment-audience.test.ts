@@ -9,7 +9,7 @@ import { createRepositories } from "../store/repositories.js";
 import { createHygieneRepository } from "../store/hygiene-repository.js";
 import { loadTestTls } from "../../test/support/fake-push/test-tls.js";
 import { useSmallBatchEngine } from "../../test/support/delivery-engine.js";
-import { seedFourPeople, waitForSend } from "../../test/support/delivery.js";
+import { seedFourPeople, waitForNotification } from "../../test/support/delivery.js";
 import { useFakePushService } from "../../test/support/fake-push/shared-fake-push-service.js";
 import type { SegmentNode } from "../shared/segments/tree.js";
 import { createNotificationsRepository } from "../store/notifications-repository.js";
@@ -47,11 +47,11 @@ for (const dialect of DIALECTS) {
 
     it("pushes to the subscriptions the expression matches, and to no other, across jobs and sub-batches", async () => {
       const { fakeIds } = await seed();
-      const created = await run.engine.createSend({ title: "Só premium", audience: segmentAudience({ tree: PREMIUM }) });
+      const created = await run.engine.createNotification({ title: "Só premium", audience: segmentAudience({ tree: PREMIUM }) });
       expect(created.audience).toMatchObject({ kind: "segment", tree: PREMIUM, tagKinds: "trusted" });
       expect((created.audience as SegmentAudience).at).toBeTypeOf("number");
       expect(created.counts.queued).toBe(5);
-      const done = await waitForSend(() => run.engine.getSend(created.id));
+      const done = await waitForNotification(() => run.engine.getNotification(created.id));
       expect(done.counts).toMatchObject({ queued: 5, accepted: 5, failed: 0 });
       expect(received()).toEqual(new Set([0, 12, 24, 6, 18].map((i) => fakeIds[i]!)));
       expect(fake().stats().duplicateAcceptances).toBe(0);
@@ -72,7 +72,7 @@ for (const dialect of DIALECTS) {
       });
       engine.start();
       try {
-        return await waitForSend(() => engine.getSend(id));
+        return await waitForNotification(() => engine.getNotification(id));
       } finally {
         await engine.stop({ graceful: true });
         await transport.close();
@@ -84,9 +84,9 @@ for (const dialect of DIALECTS) {
 
     it("reaches who matched when it started: tags changed before the workers read change nobody, and the counts add up", async () => {
       const { fakeIds } = await seed();
-      // No worker reads the send until the tags have changed.
+      // No worker reads the notification until the tags have changed.
       await run.engine.stop({ graceful: true });
-      const created = await run.engine.createSend({ title: "Só premium", audience: segmentAudience({ tree: PREMIUM }) });
+      const created = await run.engine.createNotification({ title: "Só premium", audience: segmentAudience({ tree: PREMIUM }) });
       expect(created).toMatchObject({ status: "queued", counts: { queued: 5 } });
       expect(await targetsOf(created.id)).toBe(5);
 
@@ -103,9 +103,9 @@ for (const dialect of DIALECTS) {
     it("hygiene deletes the targets of finished sends only, in chunks", async () => {
       await seed();
       await run.engine.stop({ graceful: true });
-      const finished = await run.engine.createSend({ title: "Premium", audience: segmentAudience({ tree: PREMIUM }) });
-      const cancelled = await run.engine.createSend({ title: "VIP", audience: segmentAudience({ tree: VIP }) });
-      const going = await run.engine.createSend({ title: "Premium, ainda", audience: segmentAudience({ tree: PREMIUM }) });
+      const finished = await run.engine.createNotification({ title: "Premium", audience: segmentAudience({ tree: PREMIUM }) });
+      const cancelled = await run.engine.createNotification({ title: "VIP", audience: segmentAudience({ tree: VIP }) });
+      const going = await run.engine.createNotification({ title: "Premium, ainda", audience: segmentAudience({ tree: PREMIUM }) });
       await createNotificationsRepository(run.database).cancel(cancelled.id, Date.now());
       await run.database.db.updateTable("notifications").set({ status: "completed", finished_at: Date.now() }).where("id", "=", finished.id).execute();
       expect([await targetsOf(finished.id), await targetsOf(cancelled.id), await targetsOf(going.id)]).toEqual([5, 2, 5]);
@@ -124,7 +124,7 @@ for (const dialect of DIALECTS) {
 
     it("ends at once as no_recipients when nothing matches", async () => {
       await seed();
-      const created = await run.engine.createSend({ title: "Ninguém", audience: segmentAudience({ tree: { tag: "plano", op: "eq", value: "ouro" } }) });
+      const created = await run.engine.createNotification({ title: "Ninguém", audience: segmentAudience({ tree: { tag: "plano", op: "eq", value: "ouro" } }) });
       expect(created).toMatchObject({ status: "no_recipients", counts: { queued: 0 } });
     });
 
@@ -134,7 +134,7 @@ for (const dialect of DIALECTS) {
       const saved = await segments.create({ name: "Premium", description: null, tree: PREMIUM, tagKinds: "trusted" }, Date.now());
       if (typeof saved === "string") throw new Error(saved);
       const at = Date.now() + 3_600_000;
-      const scheduled = await run.engine.createSend({ title: "Mais tarde", audience: segmentAudience({ segmentId: saved.id, name: saved.name }), sendAt: at });
+      const scheduled = await run.engine.createNotification({ title: "Mais tarde", audience: segmentAudience({ segmentId: saved.id, name: saved.name }), sendAt: at });
       expect(scheduled).toMatchObject({ status: "scheduled", counts: { queued: 0 }, audience: { tree: null, at: null } });
       expect(await segments.remove(saved.id)).toBe("in_use");
       expect((await segments.sends(saved.id, 20)).map((send) => send.id)).toEqual([scheduled.id]);
@@ -143,7 +143,7 @@ for (const dialect of DIALECTS) {
       const [started] = await createNotificationsRepository(run.database).startDue(at, { jobSize: 10, limit: 5 });
       expect(started).toMatchObject({ id: scheduled.id, status: "queued", counts: { queued: 2 }, audience: { segmentId: saved.id, name: "Premium", tree: VIP, at } });
       run.engine.wake();
-      const done = await waitForSend(() => run.engine.getSend(scheduled.id));
+      const done = await waitForNotification(() => run.engine.getNotification(scheduled.id));
       expect(done.counts).toMatchObject({ queued: 2, accepted: 2 });
       expect(received()).toEqual(new Set([6, 18].map((i) => fakeIds[i]!)));
     });

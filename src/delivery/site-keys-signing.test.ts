@@ -1,7 +1,7 @@
 import { createECDH } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DIALECTS, createTestDatabase, type TestDatabase } from "../../test/support/db.js";
-import { seedSubscriptions, waitForSend } from "../../test/support/delivery.js";
+import { seedSubscriptions, waitForNotification } from "../../test/support/delivery.js";
 import { subscriberSecretsFor } from "../../test/support/fake-push/keys.js";
 import { useFakePushService } from "../../test/support/fake-push/shared-fake-push-service.js";
 import { loadTestTls } from "../../test/support/fake-push/test-tls.js";
@@ -80,8 +80,8 @@ for (const dialect of DIALECTS) {
 
     it("signs each push with the key its subscription was made with, and the push service verifies each", async () => {
       const { ids } = await seed("p");
-      const created = await engine.createSend({ title: "Três chaves" });
-      const done = await waitForSend(() => engine.getSend(created.id));
+      const created = await engine.createNotification({ title: "Três chaves" });
+      const done = await waitForNotification(() => engine.getNotification(created.id));
       expect(done.counts).toMatchObject({ queued: 9, accepted: 9, failed: 0 });
       expect([...fake().stats().acceptedById.keys()].sort()).toEqual([...ids].sort());
       expect(fake().stats().vapidFailures).toEqual({});
@@ -91,8 +91,8 @@ for (const dialect of DIALECTS) {
       const { dbIds, keyB } = await seed("w");
       // p0 was made with the default key at the push service, but the row now says site B's key.
       await database.db.updateTable("subscriptions").set({ vapid_key_id: keyB }).where("id", "=", dbIds[0]!).execute();
-      const created = await engine.createSend({ title: "Uma chave errada" });
-      const done = await waitForSend(() => engine.getSend(created.id));
+      const created = await engine.createNotification({ title: "Uma chave errada" });
+      const done = await waitForNotification(() => engine.getNotification(created.id));
       expect(done.counts).toMatchObject({ queued: 9, accepted: 8, failed: 1 });
       expect(fake().stats().statuses["403"]).toBe(1);
     });
@@ -108,8 +108,8 @@ for (const dialect of DIALECTS) {
       expect(JSON.stringify(summary)).not.toContain(generated.privateKey);
 
       // The old subscriptions still receive, signed with the old key.
-      const created = await engine.createSend({ title: "Depois da troca", audience: { kind: "everyone", sites: [a] } });
-      expect((await waitForSend(() => engine.getSend(created.id))).counts).toMatchObject({ queued: 3, accepted: 3 });
+      const created = await engine.createNotification({ title: "Depois da troca", audience: { kind: "everyone", sites: [a] } });
+      expect((await waitForNotification(() => engine.getNotification(created.id))).counts).toMatchObject({ queued: 3, accepted: 3 });
 
       // Once they are gone (moved to the new key, or unsubscribed), the old pair is deleted.
       await database.db.deleteFrom("subscriptions").where("id", "in", dbIds.slice(3, 6)).execute();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DIALECTS } from "../../test/support/db.js";
 import { useSmallBatchEngine } from "../../test/support/delivery-engine.js";
-import { seedSubscriptions, waitForSend } from "../../test/support/delivery.js";
+import { seedSubscriptions, waitForNotification } from "../../test/support/delivery.js";
 import { useFakePushService } from "../../test/support/fake-push/shared-fake-push-service.js";
 import { createChannelsRepository } from "../store/channels-repository.js";
 import { createNotificationsRepository } from "../store/notifications-repository.js";
@@ -35,19 +35,19 @@ for (const dialect of DIALECTS) {
 
     it("sends a send narrowed to one site only to the subscribers made on it, and counts only them", async () => {
       const { fakeIds, a } = await seed();
-      const created = await run.engine.createSend({ title: "Só o site A", audience: { kind: "everyone", sites: [a] } });
+      const created = await run.engine.createNotification({ title: "Só o site A", audience: { kind: "everyone", sites: [a] } });
       expect(created.counts.queued).toBe(15);
-      const done = await waitForSend(() => run.engine.getSend(created.id));
+      const done = await waitForNotification(() => run.engine.getNotification(created.id));
       expect(done.counts).toMatchObject({ queued: 15, accepted: 15, failed: 0 });
       expect([...fake().stats().acceptedById.keys()].sort()).toEqual(fakeIds.slice(0, 15).sort());
     });
 
     it("narrows a channel send to the sites chosen (Sino's own included), once each", async () => {
       const { fakeIds, b, c } = await seed();
-      const created = await run.engine.createSend({ title: "Canal C em B e no Sino", audience: { kind: "channels", channels: [c], sites: [b, BUILT_IN_SITE_ID] } });
+      const created = await run.engine.createNotification({ title: "Canal C em B e no Sino", audience: { kind: "channels", channels: [c], sites: [b, BUILT_IN_SITE_ID] } });
       // Channel c is s10–s29; of those, s15–s24 are on B and s25–s29 on Sino's own.
       expect(created.counts.queued).toBe(15);
-      await waitForSend(() => run.engine.getSend(created.id));
+      await waitForNotification(() => run.engine.getNotification(created.id));
       expect([...fake().stats().acceptedById.keys()].sort()).toEqual(fakeIds.slice(15, 30).sort());
       expect(fake().stats().duplicateAcceptances).toBe(0);
     });
@@ -56,7 +56,7 @@ for (const dialect of DIALECTS) {
       const { a } = await seed();
       const sites = createSitesRepository(run.database);
       const scheduledAt = Date.now() + 3_600_000;
-      const scheduled = await run.engine.createSend({ title: "Mais tarde", audience: { kind: "everyone", sites: [a] }, sendAt: scheduledAt });
+      const scheduled = await run.engine.createNotification({ title: "Mais tarde", audience: { kind: "everyone", sites: [a] }, sendAt: scheduledAt });
       expect(scheduled.status).toBe("scheduled");
       expect(await sites.remove(a, Date.now())).toEqual({ outcome: "removed", removedSubscribers: 15 });
       const [started] = await createNotificationsRepository(run.database).startDue(scheduledAt, { jobSize: 10, limit: 5 });

@@ -33,7 +33,7 @@ export interface RunningWorker {
 
 /**
  * `sino worker`: the delivery engine alone, no HTTP server. Any number of these, on any number of
- * machines, share the sends of one PostgreSQL database through row locks and leases.
+ * machines, share the notifications of one PostgreSQL database through row locks and leases.
  */
 export async function startWorker(
   config: WorkerConfig,

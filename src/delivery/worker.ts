@@ -6,7 +6,7 @@ import { encryptedRecordSize, PUSH_RECORD_SIZE } from "../shared/api/notificatio
 import type { Notification, NotificationsRepository } from "../store/notifications-repository.js";
 import type { DeliveryOptions } from "./delivery-options.js";
 import type { BatchPusher, PayloadOf } from "./push-batch.js";
-import { declarativePayloadFor, payloadFor, fillTemplate } from "./send-input.js";
+import { declarativePayloadFor, payloadFor, personalCopy } from "./notification-input.js";
 import { retryOutcomeOf, tallyRange } from "./tally.js";
 import { groupRetryCauses, pushServiceHost, type RetryCauseInput } from "../store/retry-causes-repository.js";
 import type { LoopObservers } from "./loop-observers.js";
@@ -33,7 +33,7 @@ export interface WorkerDeps {
   readonly id?: string;
   /** Each lane beats `lanes` every time round and per sub-batch; outages are logged once. */
   readonly observers?: LoopObservers;
-  /** SINO_PUBLIC_URL: a personalised send's declarative copies are made against it; absent: classic only. */
+  /** SINO_PUBLIC_URL: a personalised notification's declarative copies are made against it; absent: classic only. */
   readonly publicUrl?: string;
   /**
    * Each site's origin (null: Sino's own page). A link written as a path means the subscriber's
@@ -63,8 +63,8 @@ export interface Worker {
   stop(options: StopOptions): Promise<void>;
 }
 
-/** A send as the lanes keep it: with `personal` when each person gets their own copy. */
-interface CachedSend {
+/** A notification as the lanes keep it: with `personal` when each person gets their own copy. */
+interface CachedNotification {
   readonly send: Notification;
   readonly personal?: PersonalPayloads;
 }
@@ -74,10 +74,10 @@ const MAX_CACHED_SENDS = 256;
 const MAX_CACHED_PEOPLE = 40_000;
 
 /**
- * A target's copy of a personalised send: the stored template filled from its person's data, in
- * the form its browser shows (declarative when it said so and the send has that form), or
- * undefined when the browser is no longer one of the send's people. The data were checked when
- * the send was created (every placeholder has a value, both forms of every copy fit), so filling
+ * A target's copy of a personalised notification: the stored template filled from its person's data, in
+ * the form its browser shows (declarative when it said so and the notification has that form), or
+ * undefined when the browser is no longer one of the notification's people. The data were checked when
+ * the notification was created (every placeholder has a value, both forms of every copy fit), so filling
  * succeeds.
  */
 function personalPayloads(send: Notification, people: ReadonlyMap<string, Readonly<Record<string, string | number | boolean>> | null>): PersonalPayloads {
@@ -85,7 +85,7 @@ function personalPayloads(send: Notification, people: ReadonlyMap<string, Readon
   return (target, linkBase) => {
     if (target.personId === null || !people.has(target.personId)) return undefined;
     try {
-      const copy = { ...send, ...fillTemplate(send, people.get(target.personId) ?? null) };
+      const copy = { ...send, ...personalCopy(send, people.get(target.personId) ?? null) };
       if (target.declarative && send.declarativePayload !== null && linkBase !== undefined) {
         const declarative = declarativePayloadFor(copy, send.tag, id, linkBase);
         // A longer site origin may not fit where SINO_PUBLIC_URL did: Sino's worker shows the classic form too.
@@ -98,12 +98,12 @@ function personalPayloads(send: Notification, people: ReadonlyMap<string, Readon
   };
 }
 
-/** A personalised send's copy for a target, its declarative form's links made against `linkBase`. */
+/** A personalised notification's copy for a target, its declarative form's links made against `linkBase`. */
 type PersonalPayloads = (target: DeliveryTarget, linkBase: string | undefined) => string | undefined;
 
 /**
  * Whether the declarative form depends on the subscriber's site: a link written as a path
- * (`/avisos`) means that site, and a send without a link opens that site's home page (as the
+ * (`/avisos`) means that site, and a notification without a link opens that site's home page (as the
  * classic worker does).
  */
 function hasSiteLinks(send: Notification): boolean {
@@ -111,7 +111,7 @@ function hasSiteLinks(send: Notification): boolean {
   return send.url === null || links.some((link) => link !== null && link.startsWith("/"));
 }
 
-/** What the range query needs of a send's audience. */
+/** What the range query needs of a notification's audience. */
 function targetsAudience(send: Notification): TargetsAudience {
   return { people: send.audience.kind === "people", segment: send.audience.kind === "segment" };
 }
@@ -124,8 +124,8 @@ function targetsAudience(send: Notification): TargetsAudience {
 export function createWorker(deps: WorkerDeps): Worker {
   const { queue, options, clock, logger } = deps;
   const id = deps.id ?? `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
-  const sends = new Map<number, CachedSend>();
-  /** People whose data the cache holds (personalised sends), bounded like the number of sends. */
+  const sends = new Map<number, CachedNotification>();
+  /** People whose data the cache holds (personalised sends), bounded like the number of notifications. */
   let cachedPeople = 0;
   let stopping = false;
   let abandoned = false;
@@ -155,10 +155,10 @@ export function createWorker(deps: WorkerDeps): Worker {
   }
 
   /**
-   * The send's payload, options and people never change once stored: read once per send and
+   * The notification's payload, options and people never change once stored: read once per send and
    * process. A personalised send also loads its people's data (at most 10,000 entries).
    */
-  async function sendOf(notificationId: number): Promise<CachedSend | undefined> {
+  async function notificationOf(notificationId: number): Promise<CachedNotification | undefined> {
     const cached = sends.get(notificationId);
     if (cached !== undefined) return cached;
     const send = await deps.notifications.findById(notificationId);
@@ -168,18 +168,18 @@ export function createWorker(deps: WorkerDeps): Worker {
       sends.clear();
       cachedPeople = 0;
     }
-    const entry: CachedSend = { send, ...(people === undefined ? {} : { personal: personalPayloads(send, people) }) };
+    const entry: CachedNotification = { send, ...(people === undefined ? {} : { personal: personalPayloads(send, people) }) };
     sends.set(notificationId, entry);
     cachedPeople += people?.size ?? 0;
     return entry;
   }
 
   /**
-   * Each target's payload when it is not simply the send's stored form: a person's copy, or the
-   * declarative form of a send with links written as paths (or none) for a browser on another
+   * Each target's payload when it is not simply the notification's stored form: a person's copy, or the
+   * declarative form of a notification with links written as paths (or none) for a browser on another
    * site (made against that site's origin, once per site and batch). Undefined: the stored forms serve.
    */
-  async function payloadsFor(cached: CachedSend, targets: readonly DeliveryTarget[]): Promise<PayloadOf | undefined> {
+  async function payloadsFor(cached: CachedNotification, targets: readonly DeliveryTarget[]): Promise<PayloadOf | undefined> {
     const { send, personal } = cached;
     const publicUrl = deps.publicUrl;
     const relocate = publicUrl !== undefined && send.declarativePayload !== null && deps.siteOrigins !== undefined && targets.some((t) => t.declarative) && hasSiteLinks(send);
@@ -242,7 +242,7 @@ export function createWorker(deps: WorkerDeps): Worker {
 
   /**
    * Why pushes will be tried again and when, one line per push service host and cause of a
-   * batch (never one per push): what an operator looking at a send stuck "em nova tentativa"
+   * batch (never one per push): what an operator looking at a notification stuck "em nova tentativa"
    * needs, without the endpoints (capability URLs).
    */
   function logRetries(send: number, lane: string, retries: readonly RetryCauseInput[]): void {
@@ -277,7 +277,7 @@ export function createWorker(deps: WorkerDeps): Worker {
   }
 
   async function runJob(owner: string, claimed: ClaimedJob): Promise<void> {
-    const cached = await sendOf(claimed.notificationId);
+    const cached = await notificationOf(claimed.notificationId);
     if (cached === undefined) return; // deleted with its jobs
     const { send } = cached;
     let job = claimed;
@@ -321,20 +321,20 @@ export function createWorker(deps: WorkerDeps): Worker {
   async function runRetries(owner: string, retries: readonly ClaimedRetry[]): Promise<void> {
     const now = clock();
     const settled: SettledRetry[] = [];
-    const bySend = new Map<number, ClaimedRetry[]>();
+    const byNotification = new Map<number, ClaimedRetry[]>();
     for (const retry of retries) {
       if (retry.target === undefined) {
         // Unsubscribed since the first attempt.
         settled.push({ retry, outcome: { kind: "removed" } });
         continue;
       }
-      const list = bySend.get(retry.notificationId) ?? [];
+      const list = byNotification.get(retry.notificationId) ?? [];
       list.push(retry);
-      bySend.set(retry.notificationId, list);
+      byNotification.set(retry.notificationId, list);
     }
     await Promise.all(
-      [...bySend].map(async ([notificationId, list]) => {
-        const cached = await sendOf(notificationId);
+      [...byNotification].map(async ([notificationId, list]) => {
+        const cached = await notificationOf(notificationId);
         if (cached === undefined) return;
         const { send } = cached;
         if (send.ttlSeconds > 0 && now >= send.expiresAt) {

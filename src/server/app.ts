@@ -82,7 +82,7 @@ export interface AppDeps {
    * from `repositories`. Drained when the app closes, before connections are cut.
    */
   readonly ingestion?: Ingestion;
-  /** The delivery engine the sends routes use; without it (some tests) they are not registered. */
+  /** The delivery engine the notifications routes use; without it (some tests) they are not registered. */
   readonly delivery?: DeliveryEngine;
   /** This process's webhook dispatcher, woken after a test ping or a resend (absent: another process delivers). */
   readonly webhookDispatcher?: { wake(): void };

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { seedSubscriptions, waitForSend } from "../../test/support/delivery.js";
+import { seedSubscriptions, waitForNotification } from "../../test/support/delivery.js";
 import { startFakePushService, type FakePushService } from "../../test/support/fake-push/fake-push-service.js";
 import { loadTestTls } from "../../test/support/fake-push/test-tls.js";
 import { startTestServer, type TestServer } from "../../test/support/server.js";
@@ -32,8 +32,8 @@ describe("the worker embedded in sino start on SQLite", () => {
     server = await startTestServer({ dialect: "sqlite", env: ENGINE_ENV });
     const ids = await seedSubscriptions(server.database, fake, 300);
     const engine = server.delivery;
-    const send = await engine.createSend({ title: "Do servidor", body: "Entregue pelo sino start" });
-    const done = await waitForSend(() => engine.getSend(send.id));
+    const notification = await engine.createNotification({ title: "Do servidor", body: "Entregue pelo sino start" });
+    const done = await waitForNotification(() => engine.getNotification(notification.id));
     expect(done).toMatchObject({ status: "completed", counts: { queued: 300, accepted: 300, retrying: 0, failed: 0, removed: 0 } });
     const stats = fake.stats();
     expect(new Set(stats.acceptedById.keys())).toEqual(new Set(ids));
@@ -44,8 +44,8 @@ describe("the worker embedded in sino start on SQLite", () => {
   it("leaves delivery to sino worker processes when SINO_WORKER_EMBEDDED=false", async () => {
     server = await startTestServer({ dialect: "sqlite", env: { ...ENGINE_ENV, SINO_WORKER_EMBEDDED: "false" } });
     await seedSubscriptions(server.database, fake, 5);
-    const send = await server.delivery.createSend({ title: "Ninguém entrega aqui" });
-    expect((await server.delivery.getSend(send.id))?.status).toBe("queued");
+    const notification = await server.delivery.createNotification({ title: "Ninguém entrega aqui" });
+    expect((await server.delivery.getNotification(notification.id))?.status).toBe("queued");
 
     // A worker elsewhere (here: another engine on the same database) picks the stored send up.
     const transport = createPushTransport({
@@ -61,7 +61,7 @@ describe("the worker embedded in sino start on SQLite", () => {
     expect(fake.stats().requests).toBe(0);
     worker.start();
     try {
-      const done = await waitForSend(() => worker.getSend(send.id));
+      const done = await waitForNotification(() => worker.getNotification(notification.id));
       expect(done.counts).toMatchObject({ queued: 5, accepted: 5 });
     } finally {
       await worker.stop({ graceful: true });

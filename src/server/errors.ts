@@ -31,7 +31,7 @@ export interface ApiErrorDetail {
   readonly params?: Readonly<Record<string, string | number>>;
   /** The reason is the whole message (it says more than the code's own message). */
   readonly replacesMessage?: boolean;
-  /** Numbers the body carries as `error.details` (a send's `payload_too_large`). */
+  /** Numbers the body carries as `error.details` (a notification's `payload_too_large`). */
   readonly details?: { readonly bytes: number; readonly max: number; readonly over: number };
 }
 
@@ -58,7 +58,7 @@ function formatNumber(value: number): string {
 }
 
 /**
- * A send whose encrypted push cannot fit one record: "A notificação cifrada ficaria com 4.180
+ * A notification whose encrypted push cannot fit one record: "A notificação cifrada ficaria com 4.180
  * bytes… Corte 84 bytes…", with `details: { bytes, max, over }` for the Painel.
  */
 export function payloadTooLargeError(details: { readonly bytes: number; readonly max: number; readonly over: number }, options?: ErrorOptions): ApiError {

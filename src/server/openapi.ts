@@ -15,7 +15,7 @@ export const apiErrorSchema = z.object({
     message: z.string(),
     field: z.string().optional(),
     position: z.number().int().optional(),
-    /** `payload_too_large` of a send: the encrypted push's size in bytes, the most one push holds, and how much over. */
+    /** `payload_too_large` of a notification: the encrypted push's size in bytes, the most one push holds, and how much over. */
     details: z.object({ bytes: z.number().int(), max: z.number().int(), over: z.number().int() }).optional(),
   }),
 });

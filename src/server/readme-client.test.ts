@@ -22,7 +22,7 @@ async function readmeExample(): Promise<{ generate: string; code: string }> {
   return { generate, code };
 }
 
-// Issue 23 item 11: the README shows a typed client generated from the document creating a send.
+// Issue 23 item 11: the README shows a typed client generated from the document creating a notification.
 // This runs what it shows: the generator's command against a real server's document, the
 // example compiled by TypeScript (strict) against the generated types, then run against the server.
 describe("the README's typed client", () => {
@@ -67,7 +67,7 @@ describe("the README's typed client", () => {
     expect(diagnostics).toEqual([]);
 
     const { stdout } = await run(resolve("node_modules/.bin/tsx"), [example], { cwd: dir, env: { ...process.env, SINO_TOKEN: secret } });
-    // The example prints the created send's id and status, as the server answered them.
+    // The example prints the created notification's id and status, as the server answered them.
     const printed = /^Envio (\d+): (\w+)$/m.exec(stdout);
     expect(printed, stdout).not.toBeNull();
     const stored = await server.database.db.selectFrom("notifications").select(["title", "body", "status"]).where("id", "=", Number(printed![1])).executeTakeFirstOrThrow();

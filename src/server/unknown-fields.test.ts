@@ -61,8 +61,8 @@ describe("JSON bodies with a field the route does not take", () => {
   it("still takes the same bodies without the unknown field", async () => {
     const res = await admin.post("/api/v1/channels", { slug: "promocoes", name: "Promoções" });
     expect(res.status).toBe(201);
-    const send = await admin.post("/api/v1/notifications", { title: "Manutenção", audience: { type: "all" } });
-    expect(send.status).toBe(201);
+    const notification = await admin.post("/api/v1/notifications", { title: "Manutenção", audience: { type: "all" } });
+    expect(notification.status).toBe(201);
   });
 
   it("names the unknown field before a missing one it was probably meant to be", async () => {

@@ -129,7 +129,7 @@ export const ERROR_STATUS = {
   segment_name_taken: 409,
   segment_in_use: 409,
   too_many_segments: 409,
-  /** An edit (PATCH /notifications/:id) of a send that already started, finished or was cancelled. */
+  /** An edit (PATCH /notifications/:id) of a notification that already started, finished or was cancelled. */
   send_not_scheduled: 409,
   template_not_found: 404,
   template_name_invalid: 400,
@@ -243,7 +243,7 @@ export interface ApiErrorBody {
     field?: string;
     /** Where in a text the error is (0-based character offset): a segment expression's parse error. */
     position?: number;
-    /** `payload_too_large` of a send: the encrypted push's size, the most one push holds, and how much over. */
+    /** `payload_too_large` of a notification: the encrypted push's size, the most one push holds, and how much over. */
     details?: { bytes: number; max: number; over: number };
   };
 }

@@ -2,7 +2,7 @@ import type { ExpressionBuilder } from "kysely";
 import type { Schema } from "./schema.js";
 
 /**
- * The audience filters of the range queries, kept in one place so the count taken when a send is
+ * The audience filters of the range queries, kept in one place so the count taken when a notification is
  * stored (`queued`) and the rows the workers walk can never disagree.
  */
 
@@ -29,22 +29,22 @@ export function inPeople(personIds: readonly string[]) {
 }
 
 /**
- * Subscriptions a stored send targets: all of them when the send has no channel rows (everyone;
- * an "endpoint" send's range is its one subscription), else those in any of its channels; and,
+ * Subscriptions a stored send targets: all of them when the notification has no channel rows (everyone;
+ * an "endpoint" notification's range is its one subscription), else those in any of its channels; and,
  * for a `people` send, only its people's. Each first EXISTS does not depend on the row, so both
  * databases evaluate it once per query.
  */
-export function inSendAudience(notificationId: number) {
+export function inNotificationAudience(notificationId: number) {
   return (eb: ExpressionBuilder<Schema, "subscriptions">) =>
-    eb.and([inSendChannels(notificationId)(eb), inSendSites(notificationId)(eb), inSendPeopleOrEveryone(notificationId)(eb)]);
+    eb.and([inNotificationChannels(notificationId)(eb), inNotificationSites(notificationId)(eb), inNotificationPeopleOrEveryone(notificationId)(eb)]);
 }
 
 /**
- * A started `segment` send's subscriptions with ids in (after, upTo]: its notification_targets rows,
- * a range of their primary key, taken when it started. Used instead of inSendAudience (the rows
+ * A started `segment` notification's subscriptions with ids in (after, upTo]: its notification_targets rows,
+ * a range of their primary key, taken when it started. Used instead of inNotificationAudience (the rows
  * already hold its sites) by the workers' range query and by an expired job alike.
  */
-export function inSendTargets(notificationId: number, after: number, upTo: number) {
+export function inNotificationTargets(notificationId: number, after: number, upTo: number) {
   return (eb: ExpressionBuilder<Schema, "subscriptions">) =>
     eb(
       "subscriptions.id",
@@ -58,8 +58,8 @@ export function inSendTargets(notificationId: number, after: number, upTo: numbe
     );
 }
 
-/** The subscriptions of a `people` send's people: an EXISTS on the (notification_id, person_id) primary key. */
-export function inSendPeople(notificationId: number) {
+/** The subscriptions of a `people` notification's people: an EXISTS on the (notification_id, person_id) primary key. */
+export function inNotificationPeople(notificationId: number) {
   return (eb: ExpressionBuilder<Schema, "subscriptions">) =>
     eb.exists(
       eb
@@ -70,19 +70,19 @@ export function inSendPeople(notificationId: number) {
     );
 }
 
-function inSendPeopleOrEveryone(notificationId: number) {
+function inNotificationPeopleOrEveryone(notificationId: number) {
   return (eb: ExpressionBuilder<Schema, "subscriptions">) =>
     eb.or([
       eb.not(eb.exists(eb.selectFrom("notification_people").select("person_id").where("notification_people.notification_id", "=", notificationId))),
-      inSendPeople(notificationId)(eb),
+      inNotificationPeople(notificationId)(eb),
     ]);
 }
 
 /**
- * Narrowed to sites: every site when the send has no site rows, else the subscriptions
+ * Narrowed to sites: every site when the notification has no site rows, else the subscriptions
  * made on one of them. Like the channels' test, the first EXISTS does not depend on the row.
  */
-export function inSendSites(notificationId: number) {
+export function inNotificationSites(notificationId: number) {
   return (eb: ExpressionBuilder<Schema, "subscriptions">) =>
     eb.or([
       eb.not(eb.exists(eb.selectFrom("notification_sites").select("site_id").where("notification_sites.notification_id", "=", notificationId))),
@@ -96,7 +96,7 @@ export function inSendSites(notificationId: number) {
     ]);
 }
 
-function inSendChannels(notificationId: number) {
+function inNotificationChannels(notificationId: number) {
   return (eb: ExpressionBuilder<Schema, "subscriptions">) =>
     eb.or([
       eb.not(eb.exists(eb.selectFrom("notification_channels").select("channel_id").where("notification_channels.notification_id", "=", notificationId))),
@@ -112,10 +112,10 @@ function inSendChannels(notificationId: number) {
 }
 
 /**
- * Subscriptions a send may go to at all: not flagged for a VAPID key mismatch. A push service
+ * Subscriptions a notification may go to at all: not flagged for a VAPID key mismatch. A push service
  * that answered 403 (RFC 8292 §4.2: the subscription was made with another application server
- * key) will answer it again to every send, so none is made until the browser registers again
- * (which clears the flag). Applied where the send's count is taken and where the workers walk
+ * key) will answer it again to every notification, so none is made until the browser registers again
+ * (which clears the flag). Applied where the notification's count is taken and where the workers walk
  * its range alike, so the two never disagree.
  */
 export function notFlagged() {

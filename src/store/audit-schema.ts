@@ -15,7 +15,7 @@ export interface AuditLogTable {
   /** The user's name, the token's name, or the address a failed sign-in was tried with. */
   actor_name: string | null;
   action: string;
-  /** The id of what was acted on (a send, user, token, site…); never a subscriber's data. */
+  /** The id of what was acted on (a notification, user, token, site…); never a subscriber's data. */
   target_id: string | null;
   status: number;
   ip: string | null;

@@ -32,7 +32,7 @@ export interface ChannelPatch {
 export interface ChannelsRepository {
   /** Every channel, archived included, in slug order, with its subscriber count. */
   list(): Promise<ChannelRecord[]>;
-  /** Active channels only (what the public sees and what a send may target). */
+  /** Active channels only (what the public sees and what a notification may target). */
   listActive(): Promise<ChannelRecord[]>;
   /** `slug_taken` when the slug exists (a unique constraint: safe under concurrent creates). */
   create(input: NewChannel, now: number): Promise<ChannelRecord | "slug_taken">;

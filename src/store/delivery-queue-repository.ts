@@ -2,7 +2,7 @@ import { sql, type ExpressionBuilder, type Kysely } from "kysely";
 import type { DatabaseHandle } from "./database.js";
 import { toNotification, type Notification } from "./notifications-repository.js";
 import type { Schema } from "./schema.js";
-import { inSendAudience, inSendSites, inSendTargets, notFlagged } from "./audience-filter.js";
+import { inNotificationAudience, inNotificationSites, inNotificationTargets, notFlagged } from "./audience-filter.js";
 import {
   completedEvent,
   enqueueIfHooked,
@@ -37,7 +37,7 @@ export interface DeliveryTarget {
   /** The person the subscription is identified as (a `people` send fills its copy from their data). */
   readonly personId: string | null;
   readonly siteId: number;
-  /** The browser shows Declarative Web Push messages: it gets the send's declarative payload. */
+  /** The browser shows Declarative Web Push messages: it gets the notification's declarative payload. */
   readonly declarative: boolean;
   /** local-time: the IANA zone the bell reported (null: none), and the subscriber's own quiet hours `HH:MM-HH:MM`. */
   readonly timeZone: string | null;
@@ -122,14 +122,14 @@ export interface DeliveryQueueRepository {
   /** Leases the oldest range job nobody holds (or whose lease ran out), or undefined. */
   claimJob(lease: Lease): Promise<ClaimedJob | undefined>;
   /**
-   * The next `limit` targets of a job after `cursor`, in id order. `people`: the send is a
+   * The next `limit` targets of a job after `cursor`, in id order. `people`: the notification is a
    * `people` send (its audience is its people on its sites), which the query reaches by person.
    */
   listTargets(job: ClaimedJob, cursor: number, limit: number, audience?: TargetsAudience): Promise<DeliveryTarget[]>;
   /**
    * Records one sub-batch in one transaction: counters, removals, flags and retry rows, the
    * cursor moved and the lease renewed. Returns undefined, changing nothing, when the lease is no
-   * longer ours (it expired and another worker took the job, or the send was cancelled): the
+   * longer ours (it expired and another worker took the job, or the notification was cancelled): the
    * lane must then drop the job. Otherwise the send as it now is.
    */
   checkpoint(lease: Lease, checkpoint: RangeCheckpoint): Promise<Notification | undefined>;
@@ -148,7 +148,7 @@ export interface DeliveryQueueRepository {
   releaseRetries(owner: string): Promise<void>;
 }
 
-/** What the range query needs to know of a send beyond its id. */
+/** What the range query needs to know of a notification beyond its id. */
 export interface TargetsAudience {
   /** A `people` send: reached through its people's (person_id, id) index entries. */
   readonly people: boolean;
@@ -240,19 +240,19 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
       .select(TARGET_COLUMNS)
       .where("id", ">", cursor)
       .where("id", "<=", job.toId)
-      // A people send's targets are few and scattered over the whole id range (each person's
+      // A people notification's targets are few and scattered over the whole id range (each person's
       // devices registered at different times): reached through the (person_id, id) index, one
       // probe per person, instead of walking every id of the range and testing each row.
       .$if(audience?.people === true, (qb) =>
         qb
           .where("subscriptions.person_id", "in", (eb) => eb.selectFrom("notification_people").select("notification_people.person_id").where("notification_people.notification_id", "=", job.notificationId))
-          .where(inSendSites(job.notificationId)),
+          .where(inNotificationSites(job.notificationId)),
       )
-      // A segment send's targets were taken when it started (notification_targets): a range of
-      // their primary key, no per-row test of the expression. PostgreSQL walked a send of 50,000 at
-      // 0.81-0.88 of an all-audience send's msgs/s with per-row probes (bench/segments.ts).
-      .$if(audience?.segment === true, (qb) => qb.where(inSendTargets(job.notificationId, cursor, job.toId)))
-      .$if(audience?.people !== true && audience?.segment !== true, (qb) => qb.where(inSendAudience(job.notificationId)))
+      // A segment notification's targets were taken when it started (notification_targets): a range of
+      // their primary key, no per-row test of the expression. PostgreSQL walked a notification of 50,000 at
+      // 0.81-0.88 of an all-audience notification's msgs/s with per-row probes (bench/segments.ts).
+      .$if(audience?.segment === true, (qb) => qb.where(inNotificationTargets(job.notificationId, cursor, job.toId)))
+      .$if(audience?.people !== true && audience?.segment !== true, (qb) => qb.where(inNotificationAudience(job.notificationId)))
       .where(notFlagged())
       .orderBy("id")
       .limit(limit)
@@ -321,7 +321,7 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
         .where("done", "=", 0)
         .executeTakeFirst();
       if (moved.numUpdatedRows === 0n) return undefined;
-      // A segment send's targets are its notification_targets rows, as the workers read them.
+      // A segment notification's targets are its notification_targets rows, as the workers read them.
       const send = await trx.selectFrom("notifications").select("audience").where("id", "=", job.notificationId).executeTakeFirstOrThrow();
       const segment = (JSON.parse(send.audience) as { kind: string }).kind === "segment";
       // Every target not reached gets its row, failed as "expired", in one INSERT ... SELECT; the
@@ -345,7 +345,7 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
             ])
             .where("id", ">", job.cursor)
             .where("id", "<=", job.toId)
-            .where(segment ? inSendTargets(job.notificationId, job.cursor, job.toId) : inSendAudience(job.notificationId))
+            .where(segment ? inNotificationTargets(job.notificationId, job.cursor, job.toId) : inNotificationAudience(job.notificationId))
             .where(notFlagged()),
         )
         .onConflict((oc) => oc.columns(["notification_id", "subscription_id"]).doNothing())
@@ -532,10 +532,10 @@ export function createDeliveryQueueRepository(database: DatabaseHandle): Deliver
   }
 
   async function lockNotification(trx: Kysely<Schema>, id: number): Promise<void> {
-    // Every transaction that changes a send's counters, jobs or retries takes this row lock first.
+    // Every transaction that changes a notification's counters, jobs or retries takes this row lock first.
     // Besides ordering the locks, it makes the completion check below see the other lanes'
     // committed work (READ COMMITTED reads a fresh snapshot per statement once the lock is ours),
-    // so exactly one transaction finds the send settled.
+    // so exactly one transaction finds the notification settled.
     if (postgres) await trx.selectFrom("notifications").select("id").where("id", "=", id).forUpdate().execute();
   }
 
@@ -562,7 +562,7 @@ function recipientEvents(notificationId: number, results: readonly RecipientResu
 }
 
 /**
- * Marks a send finished once no job and no retry is left, exactly once (the status guard). A
+ * Marks a notification finished once no job and no retry is left, exactly once (the status guard). A
  * target that vanished before its range was reached (unsubscribed meanwhile) was never counted:
  * it is added to `removed` here, so that accepted + failed + removed + limited + asleep + expired = queued.
  */

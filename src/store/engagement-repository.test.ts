@@ -61,19 +61,19 @@ for (const dialect of DIALECTS) {
       const b = aSubscription();
       const idA = await registered(a, T0);
       const idB = await registered(b, T0);
-      const send = await repos.notifications.createWithJobs(aNewNotification(), { now: T0, jobSize: 1000, payloadFor: () => "{}" });
+      const notification = await repos.notifications.createWithJobs(aNewNotification(), { now: T0, jobSize: 1000, payloadFor: () => "{}" });
       const results = await repos.notificationEvents.recordBatch([
-        { event: { notificationId: send.id, type: "shown", endpoint: a.endpoint, auth: a.auth }, now: T0 + 1000 },
-        { event: { notificationId: send.id, type: "not_shown", endpoint: b.endpoint, auth: b.auth }, now: T0 + 1001 },
-        { event: { notificationId: send.id, type: "clicked", endpoint: a.endpoint, auth: a.auth }, now: T0 + 1002 },
-        { event: { notificationId: send.id, type: "not_shown", endpoint: b.endpoint, auth: b.auth }, now: T0 + 1003 },
+        { event: { notificationId: notification.id, type: "shown", endpoint: a.endpoint, auth: a.auth }, now: T0 + 1000 },
+        { event: { notificationId: notification.id, type: "not_shown", endpoint: b.endpoint, auth: b.auth }, now: T0 + 1001 },
+        { event: { notificationId: notification.id, type: "clicked", endpoint: a.endpoint, auth: a.auth }, now: T0 + 1002 },
+        { event: { notificationId: notification.id, type: "not_shown", endpoint: b.endpoint, auth: b.auth }, now: T0 + 1003 },
       ]);
       expect(results).toEqual(["recorded", "recorded", "recorded", "duplicate"]);
       expect(Number((await row(idA)).last_shown_at)).toBe(T0 + 1003);
       expect(Number((await row(idA)).last_clicked_at)).toBe(T0 + 1002);
       expect((await row(idB)).last_shown_at).toBeNull();
       expect((await row(idB)).last_clicked_at).toBeNull();
-      const counts = await repos.notificationEvents.countsFor(send.id);
+      const counts = await repos.notificationEvents.countsFor(notification.id);
       expect(counts).toMatchObject({ shown: 1, clicked: 1, closed: 0, notShown: 1 });
       // A push that could not be shown is not a webhook event (none is defined for it).
       const outbox = await database.db.selectFrom("webhook_messages").select("event_type").execute();

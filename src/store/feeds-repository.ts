@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from "kysely";
 import type { DatabaseHandle } from "./database.js";
-import { insertSendWithJobs, type CreateSendOptions, type NewNotification, type Notification } from "./notifications-repository.js";
+import { insertNotificationWithJobs, type CreateNotificationOptions, type NewNotification, type Notification } from "./notifications-repository.js";
 import type { FeedItemStatus, FeedItemsTable, FeedMode, FeedsTable, Schema } from "./schema.js";
 import { writeTransaction } from "./write-transaction.js";
 
@@ -83,7 +83,7 @@ export interface FeedItemRecord extends FeedItemInput {
 
 /** How a new item is published: the send to store with it, or why it cannot be one. */
 export type ItemPublication =
-  | { readonly kind: "send"; readonly send: NewNotification; readonly options: CreateSendOptions }
+  | { readonly kind: "send"; readonly notification: NewNotification; readonly options: CreateNotificationOptions }
   | { readonly kind: "draft" }
   | { readonly kind: "skip" }
   | { readonly kind: "refuse"; readonly reason: string };
@@ -91,7 +91,7 @@ export type ItemPublication =
 export type PublishOutcome =
   /** Another poll (this process or another) recorded the item first: nothing was done. */
   | { readonly kind: "known" }
-  | { readonly kind: "sent"; readonly item: FeedItemRecord; readonly send: Notification }
+  | { readonly kind: "sent"; readonly item: FeedItemRecord; readonly notification: Notification }
   | { readonly kind: "recorded"; readonly item: FeedItemRecord };
 
 export type PollRecord =
@@ -107,7 +107,7 @@ export type PollRecord =
     }
   | { readonly ok: false; readonly error: string; readonly nextPollAt: number };
 
-export type DecideOutcome = { readonly kind: "sent"; readonly item: FeedItemRecord; readonly send: Notification } | { readonly kind: "dismissed"; readonly item: FeedItemRecord } | "not_found" | "not_pending";
+export type DecideOutcome = { readonly kind: "sent"; readonly item: FeedItemRecord; readonly notification: Notification } | { readonly kind: "dismissed"; readonly item: FeedItemRecord } | "not_found" | "not_pending";
 
 export interface FeedsRepository {
   /** Undefined when `max` feeds exist already. The first poll is due at once. */
@@ -140,8 +140,8 @@ export interface FeedsRepository {
   /** Newest first; `status` filters. */
   listItems(feedId: number, options: { status?: FeedItemStatus; page: number; pageSize: number }): Promise<{ items: FeedItemRecord[]; total: number }>;
   findItem(feedId: number, itemId: number): Promise<FeedItemRecord | undefined>;
-  /** A pending draft becomes a send (in one transaction with the status change) — at most once. */
-  approve(feedId: number, itemId: number, send: (item: FeedItemRecord) => { send: NewNotification; options: CreateSendOptions }, now: number): Promise<DecideOutcome>;
+  /** A pending draft becomes a notification (in one transaction with the status change) — at most once. */
+  approve(feedId: number, itemId: number, notificationOf: (item: FeedItemRecord) => { notification: NewNotification; options: CreateNotificationOptions }, now: number): Promise<DecideOutcome>;
   dismiss(feedId: number, itemId: number, now: number): Promise<DecideOutcome>;
 }
 
@@ -340,9 +340,9 @@ export function createFeedsRepository(database: DatabaseHandle): FeedsRepository
           .executeTakeFirst();
         if (inserted === undefined) return { kind: "known" } as const;
         if (decided.kind !== "send") return { kind: "recorded", item: toItem(inserted) } as const;
-        const send = await insertSendWithJobs(trx, decided.send, decided.options);
-        await trx.updateTable("feed_items").set({ notification_id: send.id }).where("id", "=", Number(inserted.id)).execute();
-        return { kind: "sent", item: { ...toItem(inserted), notificationId: send.id }, send } as const;
+        const notification = await insertNotificationWithJobs(trx, decided.notification, decided.options);
+        await trx.updateTable("feed_items").set({ notification_id: notification.id }).where("id", "=", Number(inserted.id)).execute();
+        return { kind: "sent", item: { ...toItem(inserted), notificationId: notification.id }, notification } as const;
       });
     },
 
@@ -402,14 +402,14 @@ export function createFeedsRepository(database: DatabaseHandle): FeedsRepository
 
     findItem,
 
-    async approve(feedId, itemId, sendOf, now) {
+    async approve(feedId, itemId, notificationOf, now) {
       const item = await findItem(feedId, itemId);
       if (item === undefined) return "not_found";
       if (item.status !== "pending") return "not_pending";
-      const { send, options } = sendOf(item);
+      const { notification, options } = notificationOf(item);
       return writeTransaction(database, async (trx) => {
         // The claim: only one transaction turns the draft from pending, so two operators (or two
-        // clicks) approving at once make one send.
+        // clicks) approving at once make one notification.
         const claimed = await trx
           .updateTable("feed_items")
           .set({ status: "sent", decided_at: now })
@@ -418,9 +418,9 @@ export function createFeedsRepository(database: DatabaseHandle): FeedsRepository
           .where("status", "=", "pending")
           .executeTakeFirst();
         if (Number(claimed.numUpdatedRows) === 0) return "not_pending" as const;
-        const created = await insertSendWithJobs(trx, send, options);
+        const created = await insertNotificationWithJobs(trx, notification, options);
         await trx.updateTable("feed_items").set({ notification_id: created.id }).where("id", "=", itemId).execute();
-        return { kind: "sent", item: { ...item, status: "sent", decidedAt: now, notificationId: created.id }, send: created } as const;
+        return { kind: "sent", item: { ...item, status: "sent", decidedAt: now, notificationId: created.id }, notification: created } as const;
       });
     },
 

@@ -23,7 +23,7 @@ export interface HygieneRepository {
   /** Removes up to `limit` subscriptions last seen at or before `expireBefore`, logged as expired. */
   removeExpired(expireBefore: number, now: number, limit: number): Promise<number>;
   /**
-   * Deletes up to `limit` notification_targets rows of one finished send (completed, cancelled or
+   * Deletes up to `limit` notification_targets rows of one finished notification (completed, cancelled or
    * failed): nothing reads them once its jobs are done. Returns how many it deleted.
    */
   clearFinishedTargets(limit: number): Promise<number>;
@@ -68,7 +68,7 @@ export function createHygieneRepository(database: DatabaseHandle): HygieneReposi
   }
 
   async function clearFinishedTargets(limit: number): Promise<number> {
-    // From the finished sends rather than from the targets: the rows of a send still going out,
+    // From the finished notifications rather than from the targets: the rows of a notification still going out,
     // however many, are never walked to find them.
     const send = await db
       .selectFrom("notifications")

@@ -1,5 +1,5 @@
 import type { DatabaseHandle } from "./database.js";
-import { insertSendWithJobs, type CreateSendOptions, type NewNotification, type Notification } from "./notifications-repository.js";
+import { insertNotificationWithJobs, type CreateNotificationOptions, type NewNotification, type Notification } from "./notifications-repository.js";
 import { writeTransaction } from "./write-transaction.js";
 
 /** A key as first used: the request it came with and the answer it got. */
@@ -19,28 +19,28 @@ export interface KeyedRequest {
   readonly expiresAt: number;
 }
 
-export type KeyedSendResult =
+export type KeyedNotificationResult =
   | { readonly outcome: "created"; readonly send: Notification; readonly answer: StoredAnswer }
   | { readonly outcome: "existing"; readonly answer: StoredAnswer };
 
 export interface IdempotencyKeysRepository {
   /**
-   * Creates the send unless this caller already used the key: the key row and the send (with its
+   * Creates the notification unless this caller already used the key: the key row and the notification (with its
    * jobs) are written in ONE transaction, and the unique (scope, key) makes a concurrent second
    * request — in this process or another — wait for the first and then find its row. So a key
-   * makes at most one send, and a crash leaves either both or neither.
+   * makes at most one notification, and a crash leaves either both or neither.
    */
-  createSendOnce(
+  createNotificationOnce(
     keyed: KeyedRequest,
     input: NewNotification,
-    options: CreateSendOptions,
+    options: CreateNotificationOptions,
     answer: (send: Notification) => { statusCode: number; response: string },
-  ): Promise<KeyedSendResult>;
+  ): Promise<KeyedNotificationResult>;
 }
 
 export function createIdempotencyKeysRepository(database: DatabaseHandle): IdempotencyKeysRepository {
   return {
-    async createSendOnce(keyed, input, options, answer) {
+    async createNotificationOnce(keyed, input, options, answer) {
       const now = options.now;
       return writeTransaction(database, async (trx) => {
         // Forgotten keys go (an indexed delete): an expired key may then be used afresh.
@@ -72,7 +72,7 @@ export function createIdempotencyKeysRepository(database: DatabaseHandle): Idemp
             answer: { requestHash: row.request_hash, statusCode: Number(row.status_code), response: row.response },
           } as const;
         }
-        const send = await insertSendWithJobs(trx, input, options);
+        const send = await insertNotificationWithJobs(trx, input, options);
         const given = answer(send);
         await trx
           .updateTable("idempotency_keys")

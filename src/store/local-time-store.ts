@@ -15,7 +15,7 @@ export const WINDOW_REASON = "window";
 export interface HeldRecipients {
   /** Outside their window: sent at `notBefore`, the next opening in their zone. */
   readonly waiting: readonly { readonly recipient: Recipient; readonly notBefore: number }[];
-  /** The send's TTL would end before their window opens: dropped, never sent late. */
+  /** The notification's TTL would end before their window opens: dropped, never sent late. */
   readonly expired: readonly Recipient[];
 }
 
@@ -23,7 +23,7 @@ const INSERT_CHUNK = 500;
 
 /**
  * Records what a sub-batch held, inside its checkpoint's transaction: a waiting row per target
- * (multi-row INSERTs), their recipient rows (`waiting` / `expired`), the counters and the send's
+ * (multi-row INSERTs), their recipient rows (`waiting` / `expired`), the counters and the notification's
  * next opening (`waiting_until`, the earliest of its waiting rows).
  */
 export async function recordHeld(trx: Kysely<Schema>, notificationId: number, held: HeldRecipients | undefined, now: number): Promise<void> {
@@ -59,7 +59,7 @@ export async function recordHeld(trx: Kysely<Schema>, notificationId: number, he
 }
 
 /**
- * After waiting rows were settled or moved on: the send's next opening is its earliest waiting row
+ * After waiting rows were settled or moved on: the notification's next opening is its earliest waiting row
  * left (null: nothing waits). One indexed probe per send (delivery_retries_window).
  */
 export async function refreshWaitingUntil(trx: Kysely<Schema>, notificationId: number): Promise<void> {
@@ -77,13 +77,13 @@ export async function refreshWaitingUntil(trx: Kysely<Schema>, notificationId: n
     .execute();
 }
 
-/** How many of a send's targets wait for each opening: when they go, earliest first. */
+/** How many of a notification's targets wait for each opening: when they go, earliest first. */
 export interface WaitingOpening {
   readonly at: number;
   readonly count: number;
 }
 
-/** A send's waiting targets grouped by opening (at most `limit` openings, the earliest). */
+/** A notification's waiting targets grouped by opening (at most `limit` openings, the earliest). */
 export async function waitingOpenings(database: Pick<Database, "db">, notificationId: number, limit = 24): Promise<WaitingOpening[]> {
   const rows = await database.db
     .selectFrom("delivery_retries")

@@ -27,7 +27,7 @@ export interface NoticesQuery {
   readonly afterId?: number;
 }
 
-/** A send that left Avisos (hidden or removed): the live stream tells open pages to drop it. */
+/** A notification that left Avisos (hidden or removed): the live stream tells open pages to drop it. */
 export interface WithdrawnNotice {
   readonly id: number;
   /** Its channels (active or not), so a channel's stream tells only its own pages. */
@@ -41,11 +41,11 @@ export interface NoticesRepository {
    * that the operators left public (`notice`).
    */
   list(query: NoticesQuery): Promise<NoticeRecord[]>;
-  /** Sends that left Avisos at or after `since` (oldest change first, at most `limit`). */
+  /** Notifications that left Avisos at or after `since` (oldest change first, at most `limit`). */
   withdrawnSince(since: number, limit: number): Promise<WithdrawnNotice[]>;
 }
 
-/** Statuses of a send that went out (scheduled ones have not yet; cancelled ones may never). */
+/** Statuses of a notification that went out (scheduled ones have not yet; cancelled ones may never). */
 const WENT_OUT = ["queued", "sending", "completed", "no_recipients"] as const;
 
 export function createNoticesRepository(database: DatabaseHandle): NoticesRepository {

@@ -121,7 +121,7 @@ export function createNotificationEventsRepository(database: DatabaseHandle): No
         // Segments test the last click (`clique há menos de 7 dias`); a repeated report changes nothing.
         if (row.type === "clicked") clickedAt.set(id, Math.max(clickedAt.get(id) ?? 0, Number(recorded.row.created_at)));
         if (row.type === "shown") shownIds.add(id);
-        // A push that could not be shown is counted on the send, not announced (no webhook event type for it).
+        // A push that could not be shown is counted on the notification, not announced (no webhook event type for it).
         if (row.type === "not_shown") continue;
         // Only a report newly recorded is an event: a service worker repeating itself is not.
         webhookEvents.push({

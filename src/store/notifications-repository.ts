@@ -1,16 +1,16 @@
 import { sql, type Kysely, type Selectable } from "kysely";
-import { sendSearchText } from "../shared/text/search-fold.js";
+import { notificationSearchText } from "../shared/text/search-fold.js";
 import type { DatabaseHandle } from "./database.js";
 import type { NoticeVisibility, NotificationCategory, NotificationStatus, NotificationsTable, Schema } from "./schema.js";
 import { writeTransaction } from "./write-transaction.js";
 import { completedEvent, enqueueIfHooked } from "./recipient-outcomes.js";
-import { inChannels, inPeople, inSendPeople, inSites, notFlagged } from "./audience-filter.js";
+import { inChannels, inPeople, inNotificationPeople, inSites, notFlagged } from "./audience-filter.js";
 import { inSegmentAudience, resolveSegmentAudience, type SegmentAudience } from "./segment-audience.js";
-import { rescheduleSend, type RescheduleOptions } from "./reschedule-send.js";
+import { rescheduleNotification, type RescheduleOptions } from "./reschedule-notification.js";
 import type { PayloadAction } from "../shared/api/notification-payload.js";
 
 /**
- * Who a send goes to. `endpoint` is one browser ("send to me"): its range is that subscription's
+ * Who a notification goes to. `endpoint` is one browser ("send to me"): its range is that subscription's
  * id alone, so the workers' range query needs no filter for it. "channels" is filtered in both
  * the count taken here and the workers' range query (src/store/audience-filter.ts).
  */
@@ -20,15 +20,15 @@ export type Audience =
   /** Subscriptions that chose any of these channels (ids); stored as notification_channels rows. */
   | { readonly kind: "channels"; readonly channels: readonly number[]; readonly slugs?: readonly string[]; readonly sites?: readonly number[] }
   /**
-   * Every subscription of some people (the send's notification_people rows, never in this JSON:
-   * a send may name 10,000); `people` is how many. Channels do not apply.
+   * Every subscription of some people (the notification's notification_people rows, never in this JSON:
+   * a notification may name 10,000); `people` is how many. Channels do not apply.
    */
   | { readonly kind: "people"; readonly people: number; readonly sites?: readonly number[] }
-  /** The subscriptions matching a segment's expression, resolved when the send starts (see SegmentAudience). */
+  /** The subscriptions matching a segment's expression, resolved when the notification starts (see SegmentAudience). */
   | SegmentAudience;
 
 /** One person of a `people` send, with the placeholder values their copy is filled from. */
-export interface SendPerson {
+export interface NotificationPerson {
   readonly id: string;
   readonly data: Readonly<Record<string, string | number | boolean>> | null;
 }
@@ -55,7 +55,7 @@ export interface NewNotification {
   readonly topic: string | null;
   readonly audience: Audience;
   /** The people of a `people` audience, each once. */
-  readonly people?: readonly SendPerson[];
+  readonly people?: readonly NotificationPerson[];
   /** Default `marketing`. */
   readonly category?: NotificationCategory;
   readonly collapseKey?: string | null;
@@ -101,7 +101,7 @@ export interface Notification {
   readonly payload: string;
   readonly status: NotificationStatus;
   readonly createdAt: number;
-  /** Scheduled sends: when it goes (or went) out. */
+  /** Scheduled notifications: when it goes (or went) out. */
   readonly sendAt: number | null;
   readonly expiresAt: number;
   readonly finishedAt: number | null;
@@ -139,7 +139,7 @@ export interface DeliveryCounts {
   readonly asleep: number;
 }
 
-export interface CreateSendOptions {
+export interface CreateNotificationOptions {
   readonly now: number;
   /** Subscription ids per range job. */
   readonly jobSize: number;
@@ -180,33 +180,33 @@ export interface NotificationsRepository {
    * transaction: workers may pick the jobs up the moment it commits, and a crash cannot leave a
    * send without its jobs. Subscriptions made later are not targets (the range ends at max(id)).
    */
-  createWithJobs(input: NewNotification, options: CreateSendOptions): Promise<Notification>;
+  createWithJobs(input: NewNotification, options: CreateNotificationOptions): Promise<Notification>;
   findById(id: number): Promise<Notification | undefined>;
   /**
    * Stops a queued or sending send: its jobs end, its pending retries are dropped. Returns the
-   * send as it now is, or undefined when there is none; a finished send is returned unchanged.
+   * send as it now is, or undefined when there is none; a finished notification is returned unchanged.
    */
   cancel(id: number, now: number): Promise<Notification | undefined>;
   /**
-   * Sends out scheduled sends whose time has come: each is claimed by a conditional UPDATE
+   * Sends out scheduled notifications whose time has come: each is claimed by a conditional UPDATE
    * (`status = 'scheduled'`), so with several processes polling, exactly one starts it, and gets
    * its range jobs over the subscriptions that exist NOW, in the same transaction. At most
-   * `limit` per call; returns the sends started.
+   * `limit` per call; returns the notifications started.
    */
   startDue(now: number, options: { jobSize: number; limit: number }): Promise<Notification[]>;
   /**
-   * How many subscriptions a send with this audience would target if it went out now: the very
+   * How many subscriptions a notification with this audience would target if it went out now: the very
    * count `createWithJobs` and `startDue` take (flagged subscriptions left out), for the compose
    * confirmation.
    */
   countTargets(audience: Audience, people?: readonly string[]): Promise<number>;
-  /** Of these person ids, those with no subscription a send narrowed to `sites` could reach, in the order given. */
+  /** Of these person ids, those with no subscription a notification narrowed to `sites` could reach, in the order given. */
   peopleWithoutSubscriptions(people: readonly string[], sites: readonly number[]): Promise<string[]>;
-  /** A `people` send's placeholder values, by person id (null: none given). */
-  peopleData(notificationId: number): Promise<Map<string, SendPerson["data"]>>;
+  /** A `people` notification's placeholder values, by person id (null: none given). */
+  peopleData(notificationId: number): Promise<Map<string, NotificationPerson["data"]>>;
   /**
-   * Replaces a scheduled send's content, audience and time while it is still scheduled
-   * (src/store/reschedule-send.ts); `not_scheduled` once it started, finished or was cancelled.
+   * Replaces a scheduled notification's content, audience and time while it is still scheduled
+   * (src/store/reschedule-notification.ts); `not_scheduled` once it started, finished or was cancelled.
    */
   reschedule(id: number, input: NewNotification, options: RescheduleOptions): Promise<Notification | "not_scheduled" | undefined>;
   /**
@@ -228,8 +228,8 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 
 export function createNotificationsRepository(database: DatabaseHandle): NotificationsRepository {
   const { db } = database;
-  async function createWithJobs(input: NewNotification, options: CreateSendOptions): Promise<Notification> {
-    return writeTransaction(database, (trx) => insertSendWithJobs(trx, input, options));
+  async function createWithJobs(input: NewNotification, options: CreateNotificationOptions): Promise<Notification> {
+    return writeTransaction(database, (trx) => insertNotificationWithJobs(trx, input, options));
   }
 
   async function findById(id: number): Promise<Notification | undefined> {
@@ -239,7 +239,7 @@ export function createNotificationsRepository(database: DatabaseHandle): Notific
 
   async function cancel(id: number, now: number): Promise<Notification | undefined> {
     return writeTransaction(database, async (trx) => {
-      // The notification row first: every writer of a send locks it before its jobs and retries,
+      // The notification row first: every writer of a notification locks it before its jobs and retries,
       // so two transactions never wait on each other in opposite orders.
       const cancelled = await trx
         .updateTable("notifications")
@@ -292,16 +292,16 @@ export function createNotificationsRepository(database: DatabaseHandle): Notific
           .returningAll()
           .executeTakeFirst();
         if (claimed === undefined) return undefined;
-        const claimedSend = toNotification(claimed);
-        // A segment is read now, not when the send was scheduled: its expression may have changed.
-        const audience = claimedSend.audience.kind === "segment" ? await resolveSegmentAudience(trx, claimedSend.audience, now) : claimedSend.audience;
-        const notification = { ...claimedSend, audience };
+        const claimedNotification = toNotification(claimed);
+        // A segment is read now, not when the notification was scheduled: its expression may have changed.
+        const audience = claimedNotification.audience.kind === "segment" ? await resolveSegmentAudience(trx, claimedNotification.audience, now) : claimedNotification.audience;
+        const notification = { ...claimedNotification, audience };
         if (audience.kind === "segment") await insertSegmentTargets(trx, notification.id, audience);
         const range = await targetRange(trx, audience, notification.id);
         const row = await trx
           .updateTable("notifications")
           .set({
-            ...(audience === claimedSend.audience ? {} : { audience: JSON.stringify(audience) }),
+            ...(audience === claimedNotification.audience ? {} : { audience: JSON.stringify(audience) }),
             status: range.count === 0 ? "no_recipients" : "queued",
             queued: range.count,
             // The TTL counts from when it goes out, not from when it was written.
@@ -356,9 +356,9 @@ export function createNotificationsRepository(database: DatabaseHandle): Notific
     return [...new Set(people)].filter((id) => !reached.has(id));
   }
 
-  async function peopleData(notificationId: number): Promise<Map<string, SendPerson["data"]>> {
+  async function peopleData(notificationId: number): Promise<Map<string, NotificationPerson["data"]>> {
     const rows = await db.selectFrom("notification_people").select(["person_id", "data"]).where("notification_id", "=", notificationId).execute();
-    return new Map(rows.map((row) => [row.person_id, row.data === null ? null : (JSON.parse(row.data) as SendPerson["data"])]));
+    return new Map(rows.map((row) => [row.person_id, row.data === null ? null : (JSON.parse(row.data) as NotificationPerson["data"])]));
   }
 
 
@@ -384,22 +384,22 @@ export function createNotificationsRepository(database: DatabaseHandle): Notific
     countTargets,
     peopleWithoutSubscriptions,
     peopleData,
-    reschedule: (id, input, options) => rescheduleSend(database, id, input, options),
+    reschedule: (id, input, options) => rescheduleNotification(database, id, input, options),
     setNotice,
   };
 }
 
 /**
- * Stores a send (and, unless it is scheduled for later, its range jobs) inside the caller's write
+ * Stores a notification (and, unless it is scheduled for later, its range jobs) inside the caller's write
  * transaction: `createWithJobs` uses it alone, the idempotency-key store with its key row.
  */
-export async function insertSendWithJobs(trx: Kysely<Schema>, asked: NewNotification, options: CreateSendOptions): Promise<Notification> {
+export async function insertNotificationWithJobs(trx: Kysely<Schema>, asked: NewNotification, options: CreateNotificationOptions): Promise<Notification> {
   if (!Number.isInteger(options.jobSize) || options.jobSize < 1) throw new RangeError("jobSize must be a positive integer");
   const scheduled = asked.sendAt !== undefined && asked.sendAt > options.now;
   // A segment going out now is resolved now; a scheduled one when `startDue` sends it.
   const input = asked.audience.kind === "segment" && !scheduled ? { ...asked, audience: await resolveSegmentAudience(trx, asked.audience, options.now) } : asked;
-  // A `people` send's range is taken once its notification_people rows exist, a `segment` send's
-  // once its notification_targets rows do (below): both need the send's id.
+  // A `people` notification's range is taken once its notification_people rows exist, a `segment` notification's
+  // once its notification_targets rows do (below): both need the notification's id.
   const people = input.audience.kind === "people";
   const rangeLater = people || input.audience.kind === "segment";
   let range = scheduled || rangeLater ? { count: 0, min: 0, max: 0 } : await targetRange(trx, input.audience);
@@ -410,7 +410,7 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, asked: NewNotifica
     .values({
       title: input.title,
       body: input.body,
-      search_text: sendSearchText(input.title, input.body),
+      search_text: notificationSearchText(input.title, input.body),
       icon: input.icon,
       image: input.image,
       badge: input.badge,
@@ -441,7 +441,7 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, asked: NewNotifica
   const id = Number(inserted.id);
   const tag = input.tag ?? `sino-${id}`;
   if (people && input.people !== undefined && input.people.length > 0) {
-    // Before the range and the jobs: both are taken through these rows (see inSendPeople).
+    // Before the range and the jobs: both are taken through these rows (see inNotificationPeople).
     for (const chunk of chunks(input.people, INSERT_CHUNK)) {
       await trx
         .insertInto("notification_people")
@@ -449,7 +449,7 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, asked: NewNotifica
         .execute();
     }
   }
-  // Sites too: a `people` send's range below is narrowed by these rows.
+  // Sites too: a `people` notification's range below is narrowed by these rows.
   const sites = audienceSites(input.audience);
   if (sites.length > 0) {
     await trx
@@ -472,7 +472,7 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, asked: NewNotifica
     .executeTakeFirstOrThrow();
 
   if (input.audience.kind === "channels" && input.audience.channels.length > 0) {
-    // Before the jobs: the workers' range query filters on these rows (see inSendAudience).
+    // Before the jobs: the workers' range query filters on these rows (see inNotificationAudience).
     await trx
       .insertInto("notification_channels")
       .values([...new Set(input.audience.channels)].map((channel_id) => ({ notification_id: id, channel_id })))
@@ -480,13 +480,13 @@ export async function insertSendWithJobs(trx: Kysely<Schema>, asked: NewNotifica
   }
   await insertJobs(trx, id, range, options.jobSize, isSparse(input.audience));
   const send = toNotification(row);
-  // Nothing to send to: finished at once (`no_recipients`), and reported as any finished send is.
+  // Nothing to send to: finished at once (`no_recipients`), and reported as any finished notification is.
   if (send.status === "no_recipients") await enqueueIfHooked(trx, () => [completedEvent(send)], options.now);
   return send;
 }
 
 /**
- * Whether a send's targets may be scattered thinly over the id range: a people send's few devices,
+ * Whether a notification's targets may be scattered thinly over the id range: a people notification's few devices,
  * a segment's matches. Its jobs are then sized by targets rather than by ids.
  */
 function isSparse(audience: Audience): boolean {
@@ -496,7 +496,7 @@ function isSparse(audience: Audience): boolean {
 /** One job per `jobSize` ids over min..max (a few rows, never one per subscription). */
 async function insertJobs(trx: Kysely<Schema>, id: number, range: { count: number; min: number; max: number }, jobSize: number, sparse = false): Promise<void> {
   if (range.count === 0) return;
-  // A people send's few targets are scattered over the whole id range: jobs of `jobSize` ids would
+  // A people notification's few targets are scattered over the whole id range: jobs of `jobSize` ids would
   // be mostly empty (one person's two devices, a year apart, made dozens of jobs to claim and
   // checkpoint). Its jobs split the range so that each holds about `jobSize` targets instead.
   const span = sparse ? Math.max(jobSize, Math.ceil((range.max - range.min + 1) / Math.ceil(range.count / jobSize))) : jobSize;
@@ -510,8 +510,8 @@ async function insertJobs(trx: Kysely<Schema>, id: number, range: { count: numbe
 }
 
 /**
- * A segment send's audience, taken once as it starts (in its transaction): one INSERT ... SELECT
- * of the resolved expression, written as sets over the whole table, narrowed to the send's sites
+ * A segment notification's audience, taken once as it starts (in its transaction): one INSERT ... SELECT
+ * of the resolved expression, written as sets over the whole table, narrowed to the notification's sites
  * and unflagged subscriptions. The count, the range, the workers' rows and an expired job's rows
  * are all read from these rows, so a tag changed mid-send changes none of them.
  */
@@ -533,7 +533,7 @@ async function insertSegmentTargets(trx: Kysely<Schema>, notificationId: number,
 }
 
 async function targetRange(trx: Kysely<Schema>, audience: Audience, notificationId?: number): Promise<{ count: number; min: number; max: number }> {
-  // A started segment send: its notification_targets rows (insertSegmentTargets).
+  // A started segment notification: its notification_targets rows (insertSegmentTargets).
   if (audience.kind === "segment" && notificationId !== undefined) {
     const row = await trx
       .selectFrom("notification_targets")
@@ -544,7 +544,7 @@ async function targetRange(trx: Kysely<Schema>, audience: Audience, notification
   }
   // "everyone": no filter. "channels": the same EXISTS the workers' range query applies.
   // "endpoint": the one subscription, whose id is then the whole range. "people": the stored
-  // send's notification_people rows, as the workers' query. "segment" not yet stored (a count
+  // notification's notification_people rows, as the workers' query. "segment" not yet stored (a count
   // asked before sending): the resolved expression, written as sets, as insertSegmentTargets
   // takes it. Sites narrow all but "endpoint" with the same test as the workers'
   // (src/store/audience-filter.ts).
@@ -557,7 +557,7 @@ async function targetRange(trx: Kysely<Schema>, audience: Audience, notification
     ])
     .$if(audience.kind === "endpoint", (qb) => qb.where("endpoint", "=", (audience as { endpoint: string }).endpoint))
     .$if(audience.kind === "channels", (qb) => qb.where(inChannels((audience as { channels: readonly number[] }).channels)))
-    .$if(audience.kind === "people", (qb) => qb.where(inSendPeople(notificationId ?? -1)))
+    .$if(audience.kind === "people", (qb) => qb.where(inNotificationPeople(notificationId ?? -1)))
     .$if(audience.kind === "segment", (qb) => qb.where(inSegmentAudience(audience as SegmentAudience)))
     .$if(audienceSites(audience).length > 0, (qb) => qb.where(inSites(audienceSites(audience))))
     .where(notFlagged())

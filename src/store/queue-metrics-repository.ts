@@ -2,14 +2,14 @@ import type { NotificationStatus } from "./schema.js";
 import { toCount } from "./count.js";
 import type { DatabaseHandle } from "./database.js";
 
-/** What the delivery queue and the sends look like right now, for the metrics scrape. */
+/** What the delivery queue and the notifications look like right now, for the metrics scrape. */
 export interface QueueSnapshot {
   /** Sends per status (only the statuses some send has). */
-  readonly sendsByStatus: ReadonlyMap<NotificationStatus, number>;
+  readonly notificationsByStatus: ReadonlyMap<NotificationStatus, number>;
   /** Range jobs not yet walked to their end (each holds up to one job size of subscriptions). */
   readonly pendingJobs: number;
   /**
-   * Since when the oldest pending job waits, in epoch ms: its send's start (`send_at` for a
+   * Since when the oldest pending job waits, in epoch ms: its notification's start (`send_at` for a
    * scheduled one, else its creation); null with no pending job.
    */
   readonly oldestPendingSince: number | null;
@@ -24,7 +24,7 @@ export interface QueueMetricsRepository {
 }
 
 /**
- * Five small queries, each answered from an index or a table of sends (not of pushes): cheap
+ * Five small queries, each answered from an index or a table of notifications (not of pushes): cheap
  * enough for a scrape every 15 s while a large send runs.
  */
 export function createQueueMetricsRepository(database: DatabaseHandle): QueueMetricsRepository {
@@ -47,7 +47,7 @@ export function createQueueMetricsRepository(database: DatabaseHandle): QueueMet
         db.selectFrom("delivery_retries").where("not_before", "<=", now).select((eb) => eb.fn.countAll<number>().as("n")).executeTakeFirst(),
       ]);
       return {
-        sendsByStatus: new Map(statuses.map((row) => [row.status, toCount(row.n)])),
+        notificationsByStatus: new Map(statuses.map((row) => [row.status, toCount(row.n)])),
         pendingJobs: toCount(jobs?.n),
         oldestPendingSince: oldest === undefined ? null : (oldest.send_at ?? oldest.created_at),
         retries: toCount(retries?.n),

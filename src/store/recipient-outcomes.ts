@@ -56,8 +56,8 @@ export function recipientEvent(notificationId: number, recipient: Recipient, out
   return { type: "recipient.failed", data: { ...data, reason: outcome === "removed" ? "gone" : (reason ?? "failed") } };
 }
 
-export function completedEvent(send: Notification): WebhookEvent {
-  return { type: "notification.completed", data: { notificationId: String(send.id), status: send.status, counts: send.counts } };
+export function completedEvent(notification: Notification): WebhookEvent {
+  return { type: "notification.completed", data: { notificationId: String(notification.id), status: notification.status, counts: notification.counts } };
 }
 
 /**

@@ -28,7 +28,7 @@ export interface RecipientsQuery {
 }
 
 export interface RecipientsRepository {
-  /** A send's recipients in subscription-id order; never endpoints or keys (they are not here). */
+  /** A notification's recipients in subscription-id order; never endpoints or keys (they are not here). */
   listForNotification(notificationId: number, query: RecipientsQuery): Promise<RecipientRecord[]>;
 }
 

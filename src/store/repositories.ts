@@ -13,7 +13,7 @@ import { createPeopleRepository, type PeopleRepository } from "./people-reposito
 import { createRecipientsRepository, type RecipientsRepository } from "./recipients-repository.js";
 import { createSavedSegmentsRepository, type SavedSegmentsRepository } from "./saved-segments-repository.js";
 import { createSegmentsRepository, type SegmentsRepository } from "./segments-repository.js";
-import { createSendHistoryRepository, type SendHistoryRepository } from "./send-history-repository.js";
+import { createNotificationHistoryRepository, type NotificationHistoryRepository } from "./notification-history-repository.js";
 import { createSessionsRepository, type SessionsRepository } from "./sessions-repository.js";
 import { createSettingsRepository, type SettingsRepository } from "./settings-repository.js";
 import { createSitesRepository, type SitesRepository } from "./sites-repository.js";
@@ -51,7 +51,7 @@ export interface Repositories {
   readonly recipients: RecipientsRepository;
   readonly savedSegments: SavedSegmentsRepository;
   readonly segments: SegmentsRepository;
-  readonly sendHistory: SendHistoryRepository;
+  readonly notificationHistory: NotificationHistoryRepository;
   readonly sessions: SessionsRepository;
   readonly settings: SettingsRepository;
   readonly sites: SitesRepository;
@@ -93,7 +93,7 @@ export function createRepositories(database: DatabaseHandle): Repositories {
     recipients: createRecipientsRepository(database),
     savedSegments: createSavedSegmentsRepository(database),
     segments: createSegmentsRepository(database),
-    sendHistory: createSendHistoryRepository(database),
+    notificationHistory: createNotificationHistoryRepository(database),
     sessions: createSessionsRepository(database),
     settings: createSettingsRepository(database),
     sites: createSitesRepository(database),

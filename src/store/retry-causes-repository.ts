@@ -32,7 +32,7 @@ export interface RetryCauseRecord extends RetryCauseGroup {
 }
 
 export interface NotificationRetries {
-  /** Pushes waiting for another attempt now (the send's retry rows). */
+  /** Pushes waiting for another attempt now (the notification's retry rows). */
   readonly waiting: number;
   /** The soonest of them; null when none waits. */
   readonly nextAttemptAt: number | null;
@@ -88,7 +88,7 @@ function cleanDetail(detail: string): string {
 }
 
 /**
- * Adds a batch's retry causes to a send's rows, inside the caller's transaction: one statement
+ * Adds a batch's retry causes to a notification's rows, inside the caller's transaction: one statement
  * per batch (never one per push), and none at all for a batch without retries.
  */
 export async function recordRetryCauses(trx: Kysely<Schema>, notificationId: number, groups: readonly RetryCauseGroup[], now: number): Promise<void> {

@@ -42,8 +42,8 @@ export interface SegmentDaySize {
   readonly people: number;
 }
 
-/** A send that used a saved segment, as its page lists them. */
-export interface SegmentSend {
+/** A notification that used a saved segment, as its page lists them. */
+export interface SegmentNotification {
   readonly id: number;
   readonly title: string;
   readonly status: NotificationStatus;
@@ -61,7 +61,7 @@ export interface SavedSegmentsRepository {
    */
   create(input: NewSavedSegment, now: number): Promise<SavedSegment | "name_taken" | "too_many">;
   update(id: number, patch: SavedSegmentPatch, now: number): Promise<SavedSegment | "name_taken" | undefined>;
-  /** `in_use` while a scheduled send has it as its audience: that send reads it when it goes out. */
+  /** `in_use` while a scheduled notification has it as its audience: that notification reads it when it goes out. */
   remove(id: number): Promise<"deleted" | "not_found" | "in_use">;
   /** Upserts the segment's size for `day` (the last measure of a day wins). */
   recordSize(id: number, day: string, size: SegmentSize): Promise<void>;
@@ -70,7 +70,7 @@ export interface SavedSegmentsRepository {
   /** Saved segments with no size measured on `day`, by id. */
   unmeasuredOn(day: string, limit: number): Promise<SavedSegment[]>;
   /** The latest sends that used the segment, newest first. */
-  sends(id: number, limit: number): Promise<SegmentSend[]>;
+  sends(id: number, limit: number): Promise<SegmentNotification[]>;
 }
 
 /** The UTC day of an instant, as segment_sizes keys it. */
@@ -169,7 +169,7 @@ export function createSavedSegmentsRepository(database: DatabaseHandle): SavedSe
 
   async function remove(id: number): Promise<"deleted" | "not_found" | "in_use"> {
     return writeTransaction(database, async (trx) => {
-      // A scheduled send reads its saved segment when it goes out: while one waits, the segment stays.
+      // A scheduled notification reads its saved segment when it goes out: while one waits, the segment stays.
       const waiting = await trx.selectFrom("notifications").select("id").where("segment_id", "=", id).where("status", "=", "scheduled").limit(1).executeTakeFirst();
       if (waiting !== undefined) return "in_use";
       await trx.deleteFrom("segment_sizes").where("segment_id", "=", id).execute();
@@ -207,7 +207,7 @@ export function createSavedSegmentsRepository(database: DatabaseHandle): SavedSe
     return rows.map(toSavedSegment);
   }
 
-  async function sends(id: number, limit: number): Promise<SegmentSend[]> {
+  async function sends(id: number, limit: number): Promise<SegmentNotification[]> {
     const rows = await db
       .selectFrom("notifications")
       .select(["id", "title", "status", "created_at", "queued"])

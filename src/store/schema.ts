@@ -127,7 +127,7 @@ export interface OrganisationTable {
   updated_at: number;
 }
 
-/** A send: one message to an audience, with its delivery counters. */
+/** A notification: one message to an audience, with its delivery counters. */
 export interface NotificationsTable {
   id: Generated<number>;
   title: string;
@@ -147,7 +147,7 @@ export interface NotificationsTable {
   payload: string;
   status: NotificationStatus;
   created_at: number;
-  /** When a scheduled send goes out (epoch ms); null for a send made to go now. */
+  /** When a scheduled notification goes out (epoch ms); null for a notification made to go now. */
   send_at: Generated<number | null>;
   expires_at: number;
   finished_at: number | null;
@@ -169,7 +169,7 @@ export interface NotificationsTable {
   notice: Generated<NoticeVisibility>;
   /** When it last left Avisos (hidden or removed), for the live stream; null if it never did. */
   notice_changed_at: Generated<number | null>;
-  /** Title and body folded for search (`sendSearchText`): what the Histórico's words are compared with. */
+  /** Title and body folded for search (`notificationSearchText`): what the Histórico's words are compared with. */
   search_text: Generated<string | null>;
   /** JSON `[{ label, url }]` (at most two), or null: no action buttons. */
   actions: Generated<string | null>;
@@ -208,7 +208,7 @@ export interface NotificationPeopleTable {
   data: string | null;
 }
 
-/** A segment send's subscriptions, taken when the send starts (the workers walk these). */
+/** A segment notification's subscriptions, taken when the notification starts (the workers walk these). */
 export interface NotificationTargetsTable {
   notification_id: number;
   subscription_id: number;
@@ -270,7 +270,7 @@ export interface WebhookMessagesTable {
   delivered_at: Generated<number | null>;
 }
 
-/** A range of subscription ids of one send, walked by one leased worker lane at a time. */
+/** A range of subscription ids of one notification, walked by one leased worker lane at a time. */
 export interface DeliveryJobsTable {
   id: Generated<number>;
   notification_id: number;
@@ -374,7 +374,7 @@ export interface SubscriptionChannelsTable {
   channel_id: number;
 }
 
-/** The channels a send went to; none means everyone. */
+/** The channels a notification went to; none means everyone. */
 export interface NotificationChannelsTable {
   notification_id: number;
   channel_id: number;
@@ -443,7 +443,7 @@ export interface VapidKeysTable {
   created_at: number;
 }
 
-/** The sites a send was narrowed to; none means every site. */
+/** The sites a notification was narrowed to; none means every site. */
 export interface NotificationSitesTable {
   notification_id: number;
   site_id: number;
@@ -495,7 +495,7 @@ export interface SegmentSizesTable {
   measured_at: number;
 }
 
-/** A saved template (*modelo*): a send's content under a name (0012-templates). */
+/** A saved template (*modelo*): a notification's content under a name (0012-templates). */
 export interface TemplatesTable {
   id: Generated<number>;
   name: string;
@@ -520,7 +520,7 @@ export interface TemplatesTable {
   data: Generated<string | null>;
 }
 
-/** Why a send's pushes are retried: one row per push service host, reason and HTTP status. */
+/** Why a notification's pushes are retried: one row per push service host, reason and HTTP status. */
 export interface NotificationRetryCausesTable {
   notification_id: number;
   /** The push service's host, never the endpoint. */
@@ -575,7 +575,7 @@ export interface FeedsTable {
  * `seen`: there at the first poll (never sent); `sent`: published (auto, or a draft approved);
  * `pending`: a draft waiting for an operator; `dismissed`: a draft an operator turned down;
  * `skipped`: more new items than one poll publishes (the oldest are not sent); `refused`: it
- * could not become a push (`reason`: the send's error code).
+ * could not become a push (`reason`: the notification's error code).
  */
 export type FeedItemStatus = "seen" | "sent" | "pending" | "dismissed" | "skipped" | "refused";
 

@@ -8,7 +8,7 @@ import { migrateToLatest } from "./migrate.js";
 import { MIGRATIONS } from "./migrations/index.js";
 import { createNotificationsRepository } from "./notifications-repository.js";
 import { createPeopleRepository } from "./people-repository.js";
-import { createSendHistoryRepository } from "./send-history-repository.js";
+import { createNotificationHistoryRepository } from "./notification-history-repository.js";
 import { createSubscribersRepository } from "./subscribers-repository.js";
 import { createSubscriptionsRepository } from "./subscriptions-repository.js";
 
@@ -22,7 +22,7 @@ for (const dialect of DIALECTS) {
 
     const send = (title: string, body: string | null = null) =>
       createNotificationsRepository(database).createWithJobs(aNewNotification({ title, body }), { now: 1, jobSize: 100, payloadFor: () => "{}" });
-    const titles = async (query: string) => (await createSendHistoryRepository(database).list({ query, ...page })).sends.map((s) => s.title).sort();
+    const titles = async (query: string) => (await createNotificationHistoryRepository(database).list({ query, ...page })).sends.map((s) => s.title).sort();
 
     it("finds sends whatever the accents and case typed, in title and body", async () => {
       await send("Manutenção às 18h");
@@ -35,7 +35,7 @@ for (const dialect of DIALECTS) {
       expect(await titles("pao promocao")).toEqual(["Promoção de pão"]);
       expect(await titles("as 18h")).toEqual(["Manutenção às 18h"]);
       expect(await titles("manutencao pao")).toEqual([]);
-      expect((await createSendHistoryRepository(database).list({ query: "manutencao", ...page })).total).toBe(3);
+      expect((await createNotificationHistoryRepository(database).list({ query: "manutencao", ...page })).total).toBe(3);
     });
 
     it("takes %, _ and \\ literally", async () => {
@@ -105,11 +105,11 @@ for (const dialect of DIALECTS) {
 
       expect(await migrateToLatest(database)).toEqual(["0009-accounts", ...MIGRATIONS.slice(before.length + 1).map(([name]) => name)]);
 
-      const found = await createSendHistoryRepository(database).list({ query: "manutencao", ...page });
+      const found = await createNotificationHistoryRepository(database).list({ query: "manutencao", ...page });
       expect(found.sends.map((s) => s.title)).toEqual(["Manutenção"]);
       const unfolded = await database.db.selectFrom("notifications").select("id").where("search_text", "is", null).execute();
       expect(unfolded).toEqual([]);
-      expect((await createSendHistoryRepository(database).list({ query: "as 18h", ...page })).total).toBe(601);
+      expect((await createNotificationHistoryRepository(database).list({ query: "as 18h", ...page })).total).toBe(601);
       const people = await createSubscribersRepository(database).list({ personIdPrefix: "conceicao", ...page });
       expect(people.subscribers.map((s) => s.personId)).toEqual(["Conceição"]);
       const users = await database.db.selectFrom("subscriptions").select(["person_key"]).orderBy("id").execute();

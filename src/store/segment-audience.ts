@@ -5,19 +5,19 @@ import type { Schema } from "./schema.js";
 import { resolveChannelIds, segmentFilter } from "./segment-sql.js";
 
 /**
- * A `segment` send's audience as stored in its JSON: a saved segment (`segmentId`, read when the
- * send starts) or an expression written for this send. `tree`, `text`, `at` and `channelIds` are
- * filled when the send starts (at once, or by `startDue` for a scheduled send), when the
- * subscriptions it matches are stored as the send's notification_targets rows: the count and the
+ * A `segment` notification's audience as stored in its JSON: a saved segment (`segmentId`, read when the
+ * send starts) or an expression written for this notification. `tree`, `text`, `at` and `channelIds` are
+ * filled when the notification starts (at once, or by `startDue` for a scheduled notification), when the
+ * subscriptions it matches are stored as the notification's notification_targets rows: the count and the
  * rows the workers walk are those rows. The JSON records the expression they were taken with: the
  * same "now" for relative times (`há menos de 7 dias`), the same channel ids.
  */
 export interface SegmentAudience {
   readonly kind: "segment";
   readonly segmentId: number | null;
-  /** The saved segment's name when the send started (or was scheduled). */
+  /** The saved segment's name when the notification started (or was scheduled). */
   readonly name: string | null;
-  /** Null for a saved segment until the send starts, and if the segment was gone by then. */
+  /** Null for a saved segment until the notification starts, and if the segment was gone by then. */
   readonly tree: SegmentNode | null;
   /** The canonical text of `tree`. */
   readonly text: string | null;
@@ -30,9 +30,9 @@ export interface SegmentAudience {
 }
 
 /**
- * The audience as the send goes out with it: a saved segment's expression and tag kinds read now,
+ * The audience as the notification goes out with it: a saved segment's expression and tag kinds read now,
  * the channel ids resolved now, `at` = now. A saved segment deleted meanwhile (deletion is refused
- * while a scheduled send uses it, so only a race) leaves `tree` null: the send reaches no one.
+ * while a scheduled notification uses it, so only a race) leaves `tree` null: the notification reaches no one.
  */
 export async function resolveSegmentAudience(db: Kysely<Schema>, audience: SegmentAudience, now: number): Promise<SegmentAudience> {
   let { tree, name, tagKinds } = audience;

@@ -16,7 +16,7 @@ import type { Schema } from "./schema.js";
  *   in-memory index with a Bloom filter, PostgreSQL a hashed SubPlan or a hash join). Counting
  *   1,000,000 subscriptions, correlated EXISTS probes per row took 1.38 s of CPU on SQLite against
  *   0.95 s as sets, and 2.8 s against 1.9 s on PostgreSQL (nested loops). The workers never
- *   evaluate an expression: a send's targets are taken once, when it starts (notification_targets).
+ *   evaluate an expression: a notification's targets are taken once, when it starts (notification_targets).
  * - A value compares through the column its type says: a number with num_value, an ISO date with
  *   time_value (epoch ms), other text with value (exact, case-sensitive).
  * - Every condition is two-valued (never SQL NULL), so `não` means what the evaluator says: a
@@ -25,7 +25,7 @@ import type { Schema } from "./schema.js";
 
 export interface SegmentSqlContext {
   readonly tagKinds: SegmentTagKinds;
-  /** The moment relative conditions (`há mais de 30 dias`) count from (a send: when it starts). */
+  /** The moment relative conditions (`há mais de 30 dias`) count from (a notification: when it starts). */
   readonly now: number;
   /** Channel slug → id (resolveChannelIds); a slug not in it names no channel: its condition is false. */
   readonly channelIds: ReadonlyMap<string, number>;

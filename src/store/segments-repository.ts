@@ -34,7 +34,7 @@ export interface SegmentFacts {
 }
 
 export interface SegmentCount {
-  /** Subscriptions that match (never those flagged for a VAPID key mismatch, which no send reaches). */
+  /** Subscriptions that match (never those flagged for a VAPID key mismatch, which no notification reaches). */
   readonly subscriptions: number;
   /** Distinct people among them; anonymous subscriptions count in `subscriptions` only. */
   readonly people: number;

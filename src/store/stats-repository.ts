@@ -12,7 +12,7 @@ export interface SubscriberHistory {
   readonly removed: number[];
 }
 
-export interface SendActivity {
+export interface NotificationActivity {
   readonly publishedAt: number;
   readonly accepted: number;
   readonly clicked: number;
@@ -23,8 +23,8 @@ export interface StatsRepository {
   subscriberHistory(since: number, siteId?: number): Promise<SubscriberHistory>;
   /** Subscribers per channel id, counting only one site's subscriptions. */
   channelCountsOnSite(siteId: number): Promise<Map<number, number>>;
-  /** Sends that went out since `since` (not scheduled, cancelled before going out, or "send to me" tests). */
-  sendsSince(since: number): Promise<SendActivity[]>;
+  /** Notifications that went out since `since` (not scheduled, cancelled before going out, or "send to me" tests). */
+  notificationsSince(since: number): Promise<NotificationActivity[]>;
 }
 
 export function createStatsRepository(database: DatabaseHandle): StatsRepository {
@@ -84,7 +84,7 @@ export function createStatsRepository(database: DatabaseHandle): StatsRepository
     };
   }
 
-  async function sendsSince(since: number): Promise<SendActivity[]> {
+  async function notificationsSince(since: number): Promise<NotificationActivity[]> {
     const publishedAt = sql<number>`coalesce(notifications.send_at, notifications.created_at)`;
     const rows = await db
       .selectFrom("notifications")
@@ -125,5 +125,5 @@ export function createStatsRepository(database: DatabaseHandle): StatsRepository
     return new Map(rows.map((r) => [Number(r.channel_id), toCount(r.n)]));
   }
 
-  return { subscriberHistory, channelCountsOnSite, sendsSince };
+  return { subscriberHistory, channelCountsOnSite, notificationsSince };
 }

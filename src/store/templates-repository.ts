@@ -9,7 +9,7 @@ import { writeTransaction } from "./write-transaction.js";
 /** How many templates a server keeps (`too_many_templates`). */
 export const MAX_TEMPLATES = 500;
 
-/** What a template holds besides its name: a send's content, and the audience it proposes (null: none). */
+/** What a template holds besides its name: a notification's content, and the audience it proposes (null: none). */
 export interface TemplateContent {
   readonly title: string;
   readonly body: string | null;

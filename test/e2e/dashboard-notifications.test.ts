@@ -12,7 +12,7 @@ import { generateVapidKeys } from "../../src/push/vapid-keys.js";
 import { ptBR } from "../../src/shared/i18n/catalog.js";
 import { epochToWallTime } from "../../src/shared/time/zoned-time.js";
 import { launchChromium } from "../support/browser.js";
-import { seedSubscriptions, waitForSend } from "../support/delivery.js";
+import { seedSubscriptions, waitForNotification } from "../support/delivery.js";
 import { startFakePushService, type FakePushService } from "../support/fake-push/fake-push-service.js";
 import { loadTestTls } from "../support/fake-push/test-tls.js";
 import { startTestServer, type TestServer } from "../support/server.js";
@@ -84,7 +84,7 @@ describe("notifications in the dashboard", () => {
     await dialog.getByRole("button", { name: S.send.cancelScheduled }).click();
     await statusChip(page, "cancelled").waitFor();
     expect(await page.getByRole("button", { name: S.send.cancelScheduled }).count()).toBe(0);
-    const stored = await app.delivery.getSend(Number(id));
+    const stored = await app.delivery.getNotification(Number(id));
     expect(stored).toMatchObject({ status: "cancelled", counts: { queued: 0 } });
 
     // Histórico lists it, and finds it by a word of its title.
@@ -134,7 +134,7 @@ describe("notifications in the dashboard", () => {
       expect(await page.getByRole("progressbar", { name: S.send.progressLabel }).getAttribute("aria-valuenow")).toBe("100");
       expect(await page.getByTestId("count-accepted").textContent()).toBe("120");
       expect(navigations).toBe(0);
-      await waitForSend(() => app.delivery.getSend(id));
+      await waitForNotification(() => app.delivery.getNotification(id));
       expect(new Set(fake.stats().acceptedById.keys())).toEqual(new Set(ids));
       expect(await page.getByRole("button", { name: S.send.cancelRunning }).count()).toBe(0);
     } finally {

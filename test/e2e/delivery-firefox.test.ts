@@ -10,7 +10,7 @@
 import { createECDH, randomBytes } from "node:crypto";
 import type { Browser, BrowserContext, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { waitForSend } from "../support/delivery.js";
+import { waitForNotification } from "../support/delivery.js";
 import { addToken, ApiClient, setUpAdmin } from "../support/operators.js";
 import { loadTestTls } from "../support/fake-push/test-tls.js";
 import { launchFirefox } from "../support/firefox.js";
@@ -107,7 +107,7 @@ async function publish(input: { title: string; body: string; url?: string }) {
   const res = await publisher.post("/api/v1/notifications", input);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   const id = Number(res.body.notification.id);
-  return waitForSend(() => server.delivery.getSend(id));
+  return waitForNotification(() => server.delivery.getNotification(id));
 }
 
 describe("delivery from Sino's engine to Firefox ESR through a Mozilla push server", () => {

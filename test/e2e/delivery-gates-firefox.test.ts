@@ -8,7 +8,7 @@
 import { createHmac } from "node:crypto";
 import type { Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { waitForSend } from "../support/delivery.js";
+import { waitForNotification } from "../support/delivery.js";
 import { ACK_DELIVERED } from "../support/mozilla-push/protocol.js";
 import type { Channel } from "../support/mozilla-push/mozilla-push-server.js";
 import { registerSite, startEmbedSite, type EmbedSite } from "./support/embed-site.js";
@@ -60,7 +60,7 @@ async function waitShown(page: Page, title: string): Promise<void> {
 async function send(body: Record<string, unknown>) {
   const res = await env.publisher.post("/api/v1/notifications", body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return waitForSend(() => env.sino.delivery.getSend(Number(res.body.notification.id)));
+  return waitForNotification(() => env.sino.delivery.getNotification(Number(res.body.notification.id)));
 }
 
 describe("the frequency cap in Firefox ESR, with a real push subscription", () => {

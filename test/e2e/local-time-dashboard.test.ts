@@ -14,7 +14,7 @@ import { generateVapidKeys } from "../../src/push/vapid-keys.js";
 import { ptBR } from "../../src/shared/i18n/catalog.js";
 import { createRepositories } from "../../src/store/repositories.js";
 import { launchChromium } from "../support/browser.js";
-import { seedSubscriptions, waitForSend } from "../support/delivery.js";
+import { seedSubscriptions, waitForNotification } from "../support/delivery.js";
 import { startFakePushService, type FakePushService } from "../support/fake-push/fake-push-service.js";
 import { loadTestTls } from "../support/fake-push/test-tls.js";
 import { startTestServer, type TestServer } from "../support/server.js";
@@ -66,10 +66,10 @@ describe("local time in the Painel", () => {
       localTime: createLocalTimeGate({ defaultTimeZone: "America/Sao_Paulo", sites: () => repositories.sites.listPlain(), clock }),
     });
     // Made by the worker's engine, so that its TTL counts from 23h São Paulo too.
-    const created = await worker.createSend({ title: "Promoção noturna", ttlSeconds: 24 * 3600 });
+    const created = await worker.createNotification({ title: "Promoção noturna", ttlSeconds: 24 * 3600 });
     worker.start();
     try {
-      await waitForSend(() => app.delivery.getSend(created.id), (s) => s.counts.accepted === 2 && s.counts.waiting === 4);
+      await waitForNotification(() => app.delivery.getNotification(created.id), (s) => s.counts.accepted === 2 && s.counts.waiting === 4);
       for (const colorScheme of ["light", "dark"] as const) {
         const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, colorScheme });
         try {

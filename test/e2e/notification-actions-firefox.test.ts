@@ -20,7 +20,7 @@ import type { AddressInfo } from "node:net";
 import type { BrowserContext, Page } from "puppeteer-core";
 import webpush from "web-push";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { waitForSend } from "../support/delivery.js";
+import { waitForNotification } from "../support/delivery.js";
 import { subscriptionJson } from "../support/fake-push/keys.js";
 import { http1Post, type PushHeaders } from "../support/fake-push/test-client.js";
 import { generateVapidTestKeys } from "../support/fake-push/vapid-token.js";
@@ -78,7 +78,7 @@ afterAll(async () => {
 async function publish(input: Record<string, unknown>): Promise<string> {
   const res = await env.publisher.post("/api/v1/notifications", input);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  const done = await waitForSend(() => env.sino.delivery.getSend(Number(res.body.notification.id)));
+  const done = await waitForNotification(() => env.sino.delivery.getNotification(Number(res.body.notification.id)));
   expect(done.counts).toMatchObject({ queued: 1, accepted: 1, failed: 0 });
   const version = env.mozilla.lastVersion(channel.channelID);
   expect((await env.mozilla.waitForAck((a) => a.version === version)).code).toBe(ACK_DELIVERED);

@@ -219,7 +219,7 @@ describe("cancelling a send", () => {
       // "Continuar enviando" has the focus: Enter keeps the send.
       await page.keyboard.press("Enter");
       await dialog.waitFor({ state: "hidden" });
-      expect((await server.delivery.getSend(Number(running.id)))?.status).not.toBe("cancelled");
+      expect((await server.delivery.getNotification(Number(running.id)))?.status).not.toBe("cancelled");
     } finally {
       await context.close();
     }

@@ -12,7 +12,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Browser, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { waitForSend } from "../support/delivery.js";
+import { waitForNotification } from "../support/delivery.js";
 import { launchFirefox } from "../support/firefox.js";
 import { loadTestTls } from "../support/fake-push/test-tls.js";
 import { ACK_DELIVERED } from "../support/mozilla-push/protocol.js";
@@ -158,7 +158,7 @@ async function send(body: Record<string, unknown>): Promise<{ id: string; target
   const res = await env.publisher.post("/api/v1/notifications", body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   const id = String(res.body.notification.id);
-  await waitForSend(() => env.sino.delivery.getSend(Number(id)));
+  await waitForNotification(() => env.sino.delivery.getNotification(Number(id)));
   return { id, targeted: Number(res.body.targeted), usersWithoutSubscriptions: res.body.usersWithoutSubscriptions as string[] };
 }
 

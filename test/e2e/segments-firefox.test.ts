@@ -10,7 +10,7 @@
 import { createHmac } from "node:crypto";
 import type { Browser, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { waitForSend } from "../support/delivery.js";
+import { waitForNotification } from "../support/delivery.js";
 import { launchFirefox } from "../support/firefox.js";
 import { ACK_DELIVERED } from "../support/mozilla-push/protocol.js";
 import type { Channel } from "../support/mozilla-push/mozilla-push-server.js";
@@ -99,7 +99,7 @@ async function send(body: Record<string, unknown>): Promise<{ id: string; queued
   const res = await env.publisher.post("/api/v1/notifications", body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   const id = String(res.body.notification.id);
-  const finished = await waitForSend(() => env.sino.delivery.getSend(Number(id)));
+  const finished = await waitForNotification(() => env.sino.delivery.getNotification(Number(id)));
   return { id, queued: finished.counts.queued };
 }
 

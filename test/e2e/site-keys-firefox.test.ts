@@ -17,7 +17,7 @@ import type { BrowserContext, Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerSite, startEmbedSite, type EmbedSite } from "./support/embed-site.js";
 import { expectSendShownAndCounted, pushSubscriptionOf, recordShownMessages, useFirefoxRealPush } from "./support/firefox-real-push.js";
-import { waitForSend } from "../support/delivery.js";
+import { waitForNotification } from "../support/delivery.js";
 
 const env = useFirefoxRealPush();
 let site: EmbedSite;
@@ -126,7 +126,7 @@ describe("a site's own VAPID key and the silent move, in Firefox ESR with its re
     await env.sino.database.db.deleteFrom("notification_events").execute();
     await expectSendShownAndCounted(env, page, newChannel!, { title: "Chave nova", body: "Depois da troca silenciosa." });
     const last = await env.sino.database.db.selectFrom("notifications").select("id").orderBy("id", "desc").executeTakeFirstOrThrow();
-    expect((await waitForSend(() => env.sino.delivery.getSend(Number(last.id)))).counts).toMatchObject({ accepted: 1 });
+    expect((await waitForNotification(() => env.sino.delivery.getNotification(Number(last.id)))).counts).toMatchObject({ accepted: 1 });
     expect(before).toBe(1);
   });
 });

@@ -35,8 +35,8 @@ export async function seedSubscriptions(database: Database, fake: FakeEndpoints,
   return ids;
 }
 
-/** Polls the send until `done` holds (no timed assertion: the test's own timeout bounds it). */
-export async function waitForSend(
+/** Polls the notification until `done` holds (no timed assertion: the test's own timeout bounds it). */
+export async function waitForNotification(
   read: () => Promise<Notification | undefined>,
   done: (send: Notification) => boolean = (send) => send.status === "completed" || send.status === "failed" || send.status === "no_recipients",
   intervalMs = 20,
@@ -59,7 +59,7 @@ export function createSteppingClock(): { now: () => number; advance(ms: number):
   };
 }
 
-/** A send to everyone as the repositories store it; tests override what they look at. */
+/** A notification to everyone as the repositories store it; tests override what they look at. */
 export function aNewNotification(overrides: Partial<NewNotification> = {}): NewNotification {
   return {
     title: "t",

@@ -64,7 +64,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       SINO_PUSH_ALLOW_PRIVATE: "true",
       SINO_LOG_LEVEL: process.env.SINO_TEST_LOG_LEVEL ?? "warn",
       SINO_WEB_DIR: resolve("dist/web"),
-      // Tests run at any hour: marketing is not held for a send window unless a test sets one.
+      // Tests run at any hour: marketing is not held for a notification window unless a test sets one.
       SINO_SEND_WINDOW: "00:00-00:00",
       // gates: no frequency cap and nobody sleeping unless a test turns them on (tests send often).
       SINO_FREQUENCY_CAP: "0",

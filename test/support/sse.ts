@@ -1,7 +1,7 @@
 import type { Notification } from "../../src/shared/api/notifications.js";
 
 /**
- * Reads a send's progress stream (GET /notifications/:id/events) to its end and returns the `progress` events' sends. The stream ending is the server's signal.
+ * Reads a notification's progress stream (GET /notifications/:id/events) to its end and returns the `progress` events' sends. The stream ending is the server's signal.
  */
 export async function readProgressEvents(url: string, headers: Record<string, string>): Promise<Notification[]> {
   const res = await fetch(url, { headers: { accept: "text/event-stream", ...headers } });

@@ -24,7 +24,7 @@ export function fakePushWorkerEnv(vapidKeys: VapidKeys, worker: { lanes: number;
     SINO_SLEEPING_DAYS: "0",
     SINO_ENCRYPTION_THREADS: "1",
     SINO_LOG_LEVEL: "warn",
-    // Tests run at any hour: marketing is not held for a send window unless a test sets one.
+    // Tests run at any hour: marketing is not held for a notification window unless a test sets one.
     SINO_SEND_WINDOW: "00:00-00:00",
   };
 }

@@ -55,7 +55,7 @@ export function installSinoWorker(scope: ServiceWorkerGlobalScope, options: Sino
       // Undecodable bytes: still show the fallback notification below.
     }
     const { title, options: notification, appBadge } = buildNotification(text, texts);
-    // Received but not shown as sent: counted on the send (unshown-report.ts).
+    // Received but not shown as sent: counted on the notification (unshown-report.ts).
     const unshown = unshownData(notification.data as NotificationData, text);
     if (unshown !== null) await reportNotificationEvent("not_shown", unshown, scope.registration, api);
     try {

@@ -4,11 +4,11 @@ import type { NotificationData } from "./notification-content.js";
 /**
  * A push the worker received but could not show as sent: its payload was unreadable (the fallback
  * notification is shown instead, so the browser does not count a silent push) or
- * `showNotification` itself failed. Reported as `not_shown` against the send when its id can be
+ * `showNotification` itself failed. Reported as `not_shown` against the notification when its id can be
  * read at all: iOS and Chrome revoke sites whose pushes show nothing, so the operator must see them.
  */
 
-/** The send's id from a payload the content parser refused, when the JSON still names one. */
+/** The notification's id from a payload the content parser refused, when the JSON still names one. */
 export function notificationIdOfRaw(text: string | null): string | null {
   if (!text) return null;
   try {

@@ -201,12 +201,12 @@ for (const dialect of DIALECTS) {
       expect(await feeds.findById(feed.id)).toMatchObject({ pending: 2, itemsFound: 2 });
       const pending = (await feeds.listItems(feed.id, { status: "pending", page: 1, pageSize: 10 })).items;
       expect(pending.map((i) => i.key)).toEqual(["noticia-3", "noticia-2"]);
-      const { feedItemSend } = await import("./feed-send.js");
-      const { feedItemSendOptions } = await import("./feed-poller.js");
+      const { feedItemNotification } = await import("./feed-notification.js");
+      const { feedItemNotificationOptions } = await import("./feed-poller.js");
       const approve = () =>
         feeds.approve(feed.id, pending[0]!.id, (it) => {
-          const send = feedItemSend(it, null, undefined, null);
-          return { send, options: feedItemSendOptions(send, Date.now(), 1000, undefined) };
+          const notification = feedItemNotification(it, null, undefined, null);
+          return { notification, options: feedItemNotificationOptions(notification, Date.now(), 1000, undefined) };
         }, Date.now());
       const [first, second] = await Promise.all([approve(), approve()]);
       expect([first, second].filter((o) => typeof o === "object" && o.kind === "sent")).toHaveLength(1);

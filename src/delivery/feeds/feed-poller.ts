@@ -2,13 +2,13 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { ChannelsRepository } from "../../store/channels-repository.js";
 import type { ClaimedFeed, FeedItemInput, FeedsRepository, ItemPublication } from "../../store/feeds-repository.js";
-import type { CreateSendOptions, Notification } from "../../store/notifications-repository.js";
+import type { CreateNotificationOptions, Notification } from "../../store/notifications-repository.js";
 import { DeliveryError } from "../delivery-error.js";
 import type { LoopObservers } from "../loop-observers.js";
-import { declarativePayloadFor, payloadFor } from "../send-input.js";
+import { declarativePayloadFor, payloadFor } from "../notification-input.js";
 import type { DeliveryLogger } from "../worker.js";
 import { FeedFetchError, type FeedFetcher, type FeedPollErrorCode } from "./feed-fetcher.js";
-import { feedItemSend, type FeedAudience } from "./feed-send.js";
+import { feedItemNotification, type FeedAudience } from "./feed-notification.js";
 import { FeedParseError, parseFeed } from "./parse-feed.js";
 
 export interface FeedPollerOptions {
@@ -38,7 +38,7 @@ export interface FeedPollerDeps {
   /** The organisation's logo, every feed push's icon; null: none. */
   readonly defaultIcon?: () => Promise<string | null>;
   /** Told about each send a feed item made (to wake the worker lanes). */
-  readonly onSent: (send: Notification) => void;
+  readonly onSent: (notification: Notification) => void;
   readonly observers?: LoopObservers;
   readonly random?: () => number;
   /** Identifies this process in lease rows. */
@@ -57,7 +57,7 @@ export interface FeedPoller {
 /**
  * Polls the feeds admins registered, in every process that runs workers (like the scheduler). A
  * feed is claimed under a lease, so one worker polls it at a time; the item rows' unique
- * (feed, key), written in the same transaction as each send, makes "published once" hold even if
+ * (feed, key), written in the same transaction as each notification, makes "published once" hold even if
  * a lease runs out mid-poll and another worker polls the same feed.
  */
 export function createFeedPoller(deps: FeedPollerDeps): FeedPoller {
@@ -143,8 +143,8 @@ export function createFeedPoller(deps: FeedPollerDeps): FeedPoller {
         if (index < skipped) return { kind: "skip" };
         if (feed.mode === "draft") return { kind: "draft" };
         try {
-          const send = feedItemSend(item, audience, deps.publicUrl, icon);
-          return { kind: "send", send, options: sendOptions(send, now) };
+          const notification = feedItemNotification(item, audience, deps.publicUrl, icon);
+          return { kind: "send", notification, options: sendOptions(notification, now) };
         } catch (error) {
           if (error instanceof DeliveryError) return { kind: "refuse", reason: error.code };
           throw error;
@@ -154,8 +154,8 @@ export function createFeedPoller(deps: FeedPollerDeps): FeedPoller {
       if (outcome.kind === "known") continue;
       found++;
       if (outcome.kind === "sent") {
-        logger.info({ feedId: feed.id, itemId: outcome.item.id, send: outcome.send.id }, "feed item sent");
-        deps.onSent(outcome.send);
+        logger.info({ feedId: feed.id, itemId: outcome.item.id, notification: outcome.notification.id }, "feed item sent");
+        deps.onSent(outcome.notification);
       } else {
         logger.info({ feedId: feed.id, itemId: outcome.item.id, status: outcome.item.status }, "feed item recorded");
       }
@@ -164,8 +164,8 @@ export function createFeedPoller(deps: FeedPollerDeps): FeedPoller {
     logger.info({ feedId: feed.id, found, ms: clock() - started }, "feed polled");
   }
 
-  function sendOptions(send: Parameters<typeof payloadFor>[0], now: number): CreateSendOptions {
-    return feedItemSendOptions(send, now, deps.jobSize, deps.publicUrl);
+  function sendOptions(notification: Parameters<typeof payloadFor>[0], now: number): CreateNotificationOptions {
+    return feedItemNotificationOptions(notification, now, deps.jobSize, deps.publicUrl);
   }
 
   async function look(): Promise<void> {
@@ -222,12 +222,12 @@ export function createFeedPoller(deps: FeedPollerDeps): FeedPoller {
   };
 }
 
-/** How a feed item's send is stored: the poll's automatic send and an operator's approval alike. */
-export function feedItemSendOptions(send: Parameters<typeof payloadFor>[0], now: number, jobSize: number, publicUrl: string | undefined): CreateSendOptions {
+/** How a feed item's notification is stored: the poll's automatic send and an operator's approval alike. */
+export function feedItemNotificationOptions(notification: Parameters<typeof payloadFor>[0], now: number, jobSize: number, publicUrl: string | undefined): CreateNotificationOptions {
   return {
     now,
     jobSize,
-    payloadFor: ({ id, tag }) => payloadFor(send, tag, String(id)),
-    ...(publicUrl === undefined ? {} : { declarativePayloadFor: ({ id, tag }: { id: number; tag: string }) => declarativePayloadFor(send, tag, String(id), publicUrl) }),
+    payloadFor: ({ id, tag }) => payloadFor(notification, tag, String(id)),
+    ...(publicUrl === undefined ? {} : { declarativePayloadFor: ({ id, tag }: { id: number; tag: string }) => declarativePayloadFor(notification, tag, String(id), publicUrl) }),
   };
 }

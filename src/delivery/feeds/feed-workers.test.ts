@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../test/support/db.js";
-import { seedSubscriptions, waitForSend } from "../../../test/support/delivery.js";
+import { seedSubscriptions, waitForNotification } from "../../../test/support/delivery.js";
 import { startFakePushService, type FakePushService } from "../../../test/support/fake-push/fake-push-service.js";
 import { rss, startFeedServer, type FeedServer, type RssItem } from "../../../test/support/feed-server.js";
 import { fakePushWorkerEnv } from "../../../test/support/worker-env.js";
@@ -12,7 +12,7 @@ import { createRepositories, type Repositories } from "../../store/repositories.
 import { until } from "../../../test/support/until.js";
 
 // Two real `sino worker` processes on one PostgreSQL schema poll the same feed: the first poll
-// marks, a new item becomes exactly one send, delivered once to every subscriber.
+// marks, a new item becomes exactly one notification, delivered once to every subscriber.
 const vapidKeys = generateVapidKeys();
 /** Worker processes poll on their own schedule: look every 100 ms, for up to a minute. */
 const SLOW = { timeoutMs: 60_000, everyMs: 100 };
@@ -90,7 +90,7 @@ describe("feeds polled by two sino worker processes on PostgreSQL", { timeout: 1
     }
     const sends = await database.db.selectFrom("notifications").select(["id", "title"]).execute();
     expect(sends.map((s) => s.title)).toEqual(["Notícia nova"]);
-    const done = await waitForSend(() => repositories.notifications.findById(Number(sends[0]!.id)));
+    const done = await waitForNotification(() => repositories.notifications.findById(Number(sends[0]!.id)));
     expect(done.counts).toMatchObject({ queued: 40, accepted: 40, failed: 0 });
     const stats = fake.stats();
     expect([...stats.acceptedById.keys()].sort()).toEqual([...ids].sort());

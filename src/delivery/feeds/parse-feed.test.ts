@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cut, feedItemSend } from "./feed-send.js";
+import { cut, feedItemNotification } from "./feed-notification.js";
 import { FeedParseError, htmlToText, parseFeed } from "./parse-feed.js";
 
 describe("parseFeed", () => {
@@ -38,25 +38,25 @@ describe("parseFeed", () => {
   });
 });
 
-describe("feedItemSend", () => {
+describe("feedItemNotification", () => {
   it("cuts title and summary to the notification's limits at a word, with an ellipsis", () => {
     expect(cut("uma frase curta", 80)).toBe("uma frase curta");
     const long = cut("palavra ".repeat(20), 30);
     expect(long.length).toBeLessThanOrEqual(30);
     expect(long).toBe("palavra palavra palavra…");
-    const send = feedItemSend({ title: "T".repeat(200), summary: "resumo ".repeat(100), link: "https://site.example/x", image: "http://site.example/i.jpg" }, null, undefined, null);
-    expect(send.title.length).toBeLessThanOrEqual(80);
-    expect(send.body!.length).toBeLessThanOrEqual(300);
+    const notification = feedItemNotification({ title: "T".repeat(200), summary: "resumo ".repeat(100), link: "https://site.example/x", image: "http://site.example/i.jpg" }, null, undefined, null);
+    expect(notification.title.length).toBeLessThanOrEqual(80);
+    expect(notification.body!.length).toBeLessThanOrEqual(300);
     // An http image is not shown by browsers on an https page: left out.
-    expect(send.image).toBeNull();
-    expect(send.url).toBe("https://site.example/x");
+    expect(notification.image).toBeNull();
+    expect(notification.url).toBe("https://site.example/x");
   });
 
   it("drops the image, then shrinks the body, when the push would not fit 4,096 bytes", () => {
     const image = `https://site.example/${"i".repeat(2000)}.jpg`;
     const link = `https://site.example/${"l".repeat(1000)}`;
-    const send = feedItemSend({ title: "Título", summary: "resumo ".repeat(60), link, image }, null, "https://sino.example", null);
-    expect(send.image).toBeNull();
-    expect(send.url).toBe(link);
+    const notification = feedItemNotification({ title: "Título", summary: "resumo ".repeat(60), link, image }, null, "https://sino.example", null);
+    expect(notification.image).toBeNull();
+    expect(notification.url).toBe(link);
   });
 });

@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DIALECTS, createTestDatabase, type TestDatabase } from "../../../test/support/db.js";
-import { createSteppingClock, seedSubscriptions, waitForSend } from "../../../test/support/delivery.js";
+import { createSteppingClock, seedSubscriptions, waitForNotification } from "../../../test/support/delivery.js";
 import { startFakePushService, type FakePushService } from "../../../test/support/fake-push/fake-push-service.js";
 import { loadTestTls } from "../../../test/support/fake-push/test-tls.js";
 import { createPushTransport, type PushTransport } from "../../push/transport.js";
@@ -14,7 +14,7 @@ import { createVapidSigner } from "../../push/vapid.js";
 import { generateVapidKeys } from "../../push/vapid-keys.js";
 import { createRepositories, type Repositories } from "../../store/repositories.js";
 import type { Notification } from "../../store/notifications-repository.js";
-import type { SendInput } from "../send-input.js";
+import type { NotificationInput } from "../notification-input.js";
 import { createDeliveryEngine, type DeliveryEngine } from "../engine.js";
 
 const vapid = createVapidSigner({ keys: generateVapidKeys(), subject: "mailto:ops@sino.example.com" });
@@ -29,7 +29,7 @@ afterAll(async () => {
   await fake.close();
 });
 
-/** accepted + failed + removed + limited + asleep = queued, once a send is over. */
+/** accepted + failed + removed + limited + asleep = queued, once a notification is over. */
 function addsUp(send: Notification): boolean {
   const c = send.counts;
   return c.accepted + c.failed + c.removed + c.limited + c.asleep === c.queued;
@@ -63,9 +63,9 @@ for (const dialect of DIALECTS) {
       await database.cleanup();
     });
 
-    async function send(input: Partial<SendInput> = {}): Promise<Notification> {
-      const created = await engine.createSend({ title: "Oferta", ...input });
-      const done = await waitForSend(() => engine.getSend(created.id));
+    async function send(input: Partial<NotificationInput> = {}): Promise<Notification> {
+      const created = await engine.createNotification({ title: "Oferta", ...input });
+      const done = await waitForNotification(() => engine.getNotification(created.id));
       expect(addsUp(done)).toBe(true);
       return done;
     }

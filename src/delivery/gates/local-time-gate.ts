@@ -24,7 +24,7 @@ export interface LocalTimeGateDeps {
 
 /** A sub-batch sorted by the subscribers' local time. */
 export interface LocalTimeSorting {
-  /** Inside their window now (or the send is not held at all): pushed now. */
+  /** Inside their window now (or the notification is not held at all): pushed now. */
   readonly sendable: readonly DeliveryTarget[];
   /** Outside it: waiting for its opening, or dropped when the TTL would end first. Undefined: none held. */
   readonly held: HeldRecipients | undefined;

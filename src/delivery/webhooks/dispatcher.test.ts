@@ -203,7 +203,7 @@ for (const dialect of DIALECTS) {
       await queue(1);
       await new Promise((r) => setTimeout(r, 300));
       expect(receiver.received).toHaveLength(2);
-      // The send is over: the rest goes at once.
+      // The notification is over: the rest goes at once.
       busy = false;
       await receiver.waitFor(3);
       await until(() => messagesOf(id), (ms) => ms.every((m) => m.status === "delivered"));

@@ -15,10 +15,10 @@ export interface WebhookDispatcherOptions {
   readonly maxInFlight: number;
   /** Requests in flight to one webhook: a slow receiver gets no more than this. */
   readonly maxInFlightPerWebhook: number;
-  /** Requests in flight to one webhook while `pushesBusy()` says a send is being delivered here. */
+  /** Requests in flight to one webhook while `pushesBusy()` says a notification is being delivered here. */
   readonly maxInFlightPerWebhookWhilePushing?: number;
   /**
-   * While `pushesBusy()`, messages younger than this (ms) are not claimed: the events a send
+   * While `pushesBusy()`, messages younger than this (ms) are not claimed: the events a notification
    * produces wait for its pushes to end (or this long, so a process that pushes without pause
    * still delivers them). Default 10 s.
    */
@@ -46,7 +46,7 @@ export interface WebhookDispatcherDeps {
    * Whether this process is delivering pushes right now. The dispatcher then keeps to
    * `maxInFlightPerWebhookWhilePushing`: webhooks share the CPU and the database's writer with the
    * push lanes, and the pushes are what people wait for; the events queued meanwhile go out at
-   * full speed once the send is done.
+   * full speed once the notification is done.
    */
   readonly pushesBusy?: () => boolean;
   /** Beats `webhooks` at each claim; database outages are logged once. */
@@ -138,7 +138,7 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
       const free = options.maxInFlight - held.size;
       if (!running || free <= 0) return;
       const saturated = [...perWebhook].filter(([, c]) => c.held >= options.maxInFlightPerWebhook).map(([w]) => w);
-      // Pushes first: while this process delivers a send, the events it queues (one per push for
+      // Pushes first: while this process delivers a notification, the events it queues (one per push for
       // `recipient.*`) would take the CPU and SQLite's writer from the very pushes they report.
       const deferFrom = deps.pushesBusy?.() === true ? clock() - (options.maxDeferWhilePushingMs ?? 10_000) : undefined;
       const claimed = await repository.claimDue(lease(), { limit: free, excludeWebhooks: saturated, ...(deferFrom === undefined ? {} : { createdBefore: deferFrom }) });

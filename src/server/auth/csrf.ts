@@ -66,7 +66,7 @@ export function createCsrfGuard(publicUrl: string, options: CsrfGuardOptions = {
 /**
  * Sign-in and set-up carry no cookie yet, but a foreign page posting them could sign the victim
  * into the attacker's account (login CSRF). Refuse them when the browser says they come from
- * elsewhere; scripts that send no Origin are let through.
+ * elsewhere; scripts that notification no Origin are let through.
  */
 export function createLoginCsrfGuard(publicUrl: string) {
   const publicOrigin = new URL(publicUrl).origin;

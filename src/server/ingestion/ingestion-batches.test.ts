@@ -41,8 +41,8 @@ for (const dialect of DIALECTS) {
       other = openTestDatabase(database.location);
       events = createNotificationEventsRepository(database);
       subscriptions = createSubscriptionsRepository(database);
-      const send = await createNotificationsRepository(database).createWithJobs(aNewNotification(), { now: NOW, jobSize: 1000, payloadFor: () => "{}" });
-      notificationId = send.id;
+      const notification = await createNotificationsRepository(database).createWithJobs(aNewNotification(), { now: NOW, jobSize: 1000, payloadFor: () => "{}" });
+      notificationId = notification.id;
     });
     afterEach(async () => {
       await other.destroy();

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabaseLocation } from "../../../test/support/db.js";
-import { seedSubscriptions, waitForSend } from "../../../test/support/delivery.js";
+import { seedSubscriptions, waitForNotification } from "../../../test/support/delivery.js";
 import { startFakePushService, type FakePushService } from "../../../test/support/fake-push/fake-push-service.js";
 import { subscriberKeysFor } from "../../../test/support/fake-push/keys.js";
 import { parsePrometheusText, sampleValue, type Sample } from "../../../test/support/prometheus-text.js";
@@ -49,14 +49,14 @@ for (const dialect of ["sqlite", "postgres"] as const satisfies readonly Dialect
       fake.setBehaviour({ id: ids[2]!, action: { kind: "status", status: 400 } });
       fake.setBehaviour({ id: ids[3]!, action: { kind: "status", status: 503, retryAfter: 3600 } });
       const engine = server.delivery;
-      const created = await engine.createSend({ title: "Métricas", body: "Uma pequena" });
-      const send = await waitForSend(
-        () => engine.getSend(created.id),
+      const created = await engine.createNotification({ title: "Métricas", body: "Uma pequena" });
+      const send = await waitForNotification(
+        () => engine.getNotification(created.id),
         (s) => s.counts.accepted + s.counts.failed + s.counts.removed + s.counts.retrying === s.counts.queued,
       );
       expect(send.counts).toMatchObject({ queued: 6, accepted: 3, failed: 1, removed: 1, retrying: 1 });
 
-      // The public write paths: two reports of the send, a new browser and the same browser again.
+      // The public write paths: two reports of the notification, a new browser and the same browser again.
       const keys = subscriberKeysFor(fake.keySeed, ids[0]!);
       const report = { notificationId: String(send.id), endpoint: fake.endpointFor(ids[0]!), auth: keys.auth.toString("base64url") };
       expect((await post(server, "/events", { ...report, type: "shown" })).status).toBe(204);
@@ -75,7 +75,7 @@ for (const dialect of ["sqlite", "postgres"] as const satisfies readonly Dialect
         failed: 1,
         removed: 1,
       });
-      // One send, in the status the store gives it (a retry still pending); every other status at 0.
+      // One notification, in the status the store gives it (a retry still pending); every other status at 0.
       for (const status of ["scheduled", "queued", "sending", "completed", "cancelled", "failed", "no_recipients"]) {
         expect(sampleValue(samples, "sino_sends", { status }), status).toBe(status === send.status ? 1 : 0);
       }
@@ -112,11 +112,11 @@ for (const dialect of ["sqlite", "postgres"] as const satisfies readonly Dialect
     });
 
     it("reports the pending jobs of a send no worker has taken, and how long it has waited", async () => {
-      // The metrics' clock runs a minute ahead of the send's: its oldest job has waited 60 s.
+      // The metrics' clock runs a minute ahead of the notification's: its oldest job has waited 60 s.
       const metrics = createMetrics({ processMetrics: false, clock: () => Date.now() + 60_000 });
       server = await startTestServer({ dialect, env: { ...ENGINE_ENV, SINO_WORKER_EMBEDDED: "false" }, metrics });
       await seedSubscriptions(server.database, fake, 3);
-      await server.delivery.createSend({ title: "Ninguém entrega aqui" });
+      await server.delivery.createNotification({ title: "Ninguém entrega aqui" });
       const samples = await scrape(server.url);
       expect(sampleValue(samples, "sino_sends", { status: "queued" })).toBe(1);
       expect(sampleValue(samples, "sino_delivery_jobs_pending")).toBe(1);

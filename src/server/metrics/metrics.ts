@@ -134,7 +134,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
       try {
         const now = clock();
         const snapshot = await queue.snapshot(now);
-        for (const status of NOTIFICATION_STATUSES) sends.set({ status }, snapshot.sendsByStatus.get(status) ?? 0);
+        for (const status of NOTIFICATION_STATUSES) sends.set({ status }, snapshot.notificationsByStatus.get(status) ?? 0);
         pendingJobs.set(snapshot.pendingJobs);
         oldestJobAge.set(snapshot.oldestPendingSince === null ? 0 : Math.max(0, now - snapshot.oldestPendingSince) / 1000);
         retries.set(snapshot.retries);

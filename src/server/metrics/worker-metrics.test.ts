@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabaseLocation, type TestDatabaseLocation } from "../../../test/support/db.js";
-import { seedSubscriptions, waitForSend } from "../../../test/support/delivery.js";
+import { seedSubscriptions, waitForNotification } from "../../../test/support/delivery.js";
 import { startFakePushService, type FakePushService } from "../../../test/support/fake-push/fake-push-service.js";
 import { parsePrometheusText, sampleValue, type Sample } from "../../../test/support/prometheus-text.js";
 import { startTestServer, type TestServer } from "../../../test/support/server.js";
@@ -80,9 +80,9 @@ describe("metrics of split processes (PostgreSQL)", { timeout: 60_000 }, () => {
 
   it("counts the pushes in the worker that made them, and both read the same sends", async () => {
     await seedSubscriptions(server.database, fake, 4);
-    const created = await server.delivery.createSend({ title: "Entregue pelo sino worker" });
-    const send = await waitForSend(() => server.delivery.getSend(created.id));
-    expect(send.counts).toMatchObject({ queued: 4, accepted: 4 });
+    const created = await server.delivery.createNotification({ title: "Entregue pelo sino worker" });
+    const notification = await waitForNotification(() => server.delivery.getNotification(created.id));
+    expect(notification.counts).toMatchObject({ queued: 4, accepted: 4 });
 
     const host = new URL(fake.endpointFor("x")).host;
     const [ofWorker, ofServer] = await Promise.all([scrape(workerUrl), scrape(server.url)]);

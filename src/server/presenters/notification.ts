@@ -18,7 +18,7 @@ function audienceOf(send: StoredNotification): PresentedAudience {
   return audience.kind === "endpoint" ? { type: "endpoint" } : { type: "all", ...sites };
 }
 
-/** A send as the API shows it: never its payload, tag internals or a target's endpoint. */
+/** A notification as the API shows it: never its payload, tag internals or a target's endpoint. */
 export function presentNotification(send: StoredNotification): Notification {
   return {
     id: String(send.id),

@@ -13,7 +13,7 @@ function presentSiteRef(site: { siteId: number | null; siteOrigin: string | null
   return { id: String(site.siteId ?? ""), origin: site.siteBuiltIn ? publicOrigin : site.siteOrigin };
 }
 
-/** One recipient of a send; never the endpoint or keys (the rows do not hold them). */
+/** One recipient of a notification; never the endpoint or keys (the rows do not hold them). */
 export function presentRecipient(record: RecipientRecord, publicOrigin: string): Recipient {
   return {
     subscriptionId: String(record.subscriptionId),

@@ -3,7 +3,7 @@ import type { NotificationRetries as StoredRetries } from "../../store/retry-cau
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** Why a send's pushes are retried, by push service host; a status 0 (no answer) shows as null. */
+/** Why a notification's pushes are retried, by push service host; a status 0 (no answer) shows as null. */
 export function presentRetries(retries: StoredRetries): NotificationRetries {
   return {
     waiting: retries.waiting,

@@ -1,6 +1,6 @@
 import type { SavedSegment, SavedSegmentDetail } from "../../shared/api/saved-segments.js";
 import { formatSegment } from "../../shared/segments/format.js";
-import type { SavedSegment as StoredSegment, SegmentDaySize, SegmentSend } from "../../store/saved-segments-repository.js";
+import type { SavedSegment as StoredSegment, SegmentDaySize, SegmentNotification } from "../../store/saved-segments-repository.js";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -18,7 +18,7 @@ export function presentSavedSegment(segment: StoredSegment): SavedSegment {
   };
 }
 
-export function presentSavedSegmentDetail(segment: StoredSegment, history: readonly SegmentDaySize[], sends: readonly SegmentSend[]): SavedSegmentDetail {
+export function presentSavedSegmentDetail(segment: StoredSegment, history: readonly SegmentDaySize[], sends: readonly SegmentNotification[]): SavedSegmentDetail {
   return {
     ...presentSavedSegment(segment),
     history: history.map((day) => ({ ...day })),

@@ -5,7 +5,7 @@ import type { SegmentListField, SegmentNode, SegmentTimeField, SegmentValue } fr
 import { decimalNumber } from "./values.js";
 
 /**
- * A tree as canonical pt-BR text: what the API answers beside the count, what a send records and
+ * A tree as canonical pt-BR text: what the API answers beside the count, what a notification records and
  * what the Painel shows. `parseSegment(formatSegment(tree))` gives the tree back: every and/or
  * inside another is parenthesised (so the tree's shape survives), and a text that would read as a
  * number or is not a bare word is quoted.

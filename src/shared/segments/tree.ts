@@ -1,6 +1,6 @@
 /**
  * A segment's expression as a JSON tree: what the API takes beside the text form, what is stored
- * (segments.expression, a `segment` send's audience), and what the SQL compiler and the explain
+ * (segments.expression, a `segment` notification's audience), and what the SQL compiler and the explain
  * evaluator walk. The text form (src/shared/segments/parse.ts) parses to exactly this.
  */
 
@@ -32,7 +32,7 @@ export type FieldCondition =
   | { readonly field: SegmentTimeField; readonly op: "before" | "after"; readonly value: string }
   /**
    * `visita há mais de 30 dias` (`olderThan`) / `há menos de 7 dias` (`within`), relative to the
-   * moment the expression is evaluated (a send: when it starts). A never-clicked subscription is
+   * moment the expression is evaluated (a notification: when it starts). A never-clicked subscription is
    * "há mais de" any time and never "há menos de".
    */
   | { readonly field: SegmentTimeField; readonly op: "olderThan" | "within"; readonly amount: number; readonly unit: SegmentTimeUnit }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { foldForSearch, sendSearchText } from "./search-fold.js";
+import { foldForSearch, notificationSearchText } from "./search-fold.js";
 
 describe("foldForSearch", () => {
   it("drops accents and case, as Portuguese readers type", () => {
@@ -19,7 +19,7 @@ describe("foldForSearch", () => {
   });
 
   it("searches a send by title and body", () => {
-    expect(sendSearchText("Manutenção", "Às 18h")).toBe("manutencao\nas 18h");
-    expect(sendSearchText("Só título", null)).toBe("so titulo");
+    expect(notificationSearchText("Manutenção", "Às 18h")).toBe("manutencao\nas 18h");
+    expect(notificationSearchText("Só título", null)).toBe("so titulo");
   });
 });

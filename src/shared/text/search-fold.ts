@@ -13,7 +13,7 @@ export function foldForSearch(text: string): string {
   return text.toLowerCase().normalize("NFKD").replace(/\p{M}+/gu, "");
 }
 
-/** The folded text a send is searched by: its title and its body. */
-export function sendSearchText(title: string, body: string | null): string {
+/** The folded text a notification is searched by: its title and its body. */
+export function notificationSearchText(title: string, body: string | null): string {
   return foldForSearch(body === null || body === "" ? title : `${title}\n${body}`);
 }

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from "kysely";
-import { foldForSearch, sendSearchText } from "../../shared/text/search-fold.js";
+import { foldForSearch, notificationSearchText } from "../../shared/text/search-fold.js";
 import type { SinoMigration } from "./migration.js";
 
 /** Rows folded per UPDATE when filling the new search columns of existing rows (2 parameters each, well under both databases' limits). */
@@ -31,7 +31,7 @@ export const accounts: SinoMigration = {
     const typed = db as Kysely<BackfillSchema>;
     for (let after = 0; ; ) {
       const rows = await typed.selectFrom("notifications").select(["id", "title", "body"]).where("id", ">", after).orderBy("id").limit(BACKFILL_BATCH).execute();
-      await setByIds(db, "notifications", "search_text", rows.map((row) => [Number(row.id), sendSearchText(row.title, row.body)]));
+      await setByIds(db, "notifications", "search_text", rows.map((row) => [Number(row.id), notificationSearchText(row.title, row.body)]));
       if (rows.length < BACKFILL_BATCH) break;
       after = Number(rows[rows.length - 1]!.id);
     }

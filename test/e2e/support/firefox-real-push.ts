@@ -7,7 +7,7 @@
  */
 import type { Browser, Page } from "puppeteer-core";
 import { afterAll, beforeAll, expect } from "vitest";
-import { waitForSend } from "../../support/delivery.js";
+import { waitForNotification } from "../../support/delivery.js";
 import { loadTestTls } from "../../support/fake-push/test-tls.js";
 import { launchFirefox } from "../../support/firefox.js";
 import { startMozillaPushServer, type Channel, type MozillaPushServer } from "../../support/mozilla-push/mozilla-push-server.js";
@@ -117,7 +117,7 @@ export async function expectSendShownAndCounted(
 ): Promise<void> {
   const res = await env.publisher.post("/api/v1/notifications", message);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  const done = await waitForSend(() => env.sino.delivery.getSend(Number(res.body.notification.id)));
+  const done = await waitForNotification(() => env.sino.delivery.getNotification(Number(res.body.notification.id)));
   expect(done.counts).toMatchObject({ queued: 1, accepted: 1, failed: 0 });
   const version = env.mozilla.lastVersion(channel.channelID);
   expect((await env.mozilla.waitForAck((a) => a.version === version)).code).toBe(ACK_DELIVERED);

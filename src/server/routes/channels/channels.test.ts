@@ -8,7 +8,7 @@ import { DIALECTS } from "../../../../test/support/db.js";
 import { ApiClient, addUser, errorOf, limitErrorOf, setUpAdmin, startOperatorServer, type OperatorServer } from "../../../../test/support/operators.js";
 import { aBrowserSubscription } from "../../../../test/support/subscriptions.js";
 import { createNotificationsRepository, type Audience } from "../../../store/notifications-repository.js";
-import { payloadFor } from "../../../delivery/send-input.js";
+import { payloadFor } from "../../../delivery/notification-input.js";
 
 const ENV = { SINO_PUSH_ALLOWED_HOSTS: "fcm.googleapis.com", SINO_MAX_CHANNELS_PER_SUBSCRIPTION: "2" };
 

@@ -3,8 +3,8 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { DeliveryError } from "../../../delivery/delivery-error.js";
 import { checkFeedUrl, type FeedUrlPolicy } from "../../../delivery/feeds/feed-url-policy.js";
-import { feedItemSendOptions } from "../../../delivery/feeds/feed-poller.js";
-import { feedItemSend } from "../../../delivery/feeds/feed-send.js";
+import { feedItemNotificationOptions } from "../../../delivery/feeds/feed-poller.js";
+import { feedItemNotification } from "../../../delivery/feeds/feed-notification.js";
 import type { ResolveHost } from "../../../delivery/webhooks/url-policy.js";
 import {
   FEED_ITEMS_PAGE_SIZE,
@@ -210,8 +210,8 @@ export function registerFeedRoutes(app: FastifyInstance, deps: FeedRoutesDeps): 
           feed.id,
           Number(request.params.itemId),
           (item) => {
-            const send = feedItemSend(item, channel === null ? null : { channelId: channel.id, slug: channel.slug }, deps.publicUrl, icon);
-            return { send, options: feedItemSendOptions(send, now, deps.jobSize, deps.publicUrl) };
+            const send = feedItemNotification(item, channel === null ? null : { channelId: channel.id, slug: channel.slug }, deps.publicUrl, icon);
+            return { notification: send, options: feedItemNotificationOptions(send, now, deps.jobSize, deps.publicUrl) };
           },
           now,
         );
@@ -221,8 +221,8 @@ export function registerFeedRoutes(app: FastifyInstance, deps: FeedRoutesDeps): 
       }
       if (outcome === "not_found") throw apiError("feed_item_not_found");
       if (outcome === "not_pending" || outcome.kind !== "sent") throw apiError("feed_item_not_pending");
-      request.log.info({ feedId: feed.id, itemId: outcome.item.id, send: outcome.send.id }, "feed draft approved");
-      deps.onSent?.(outcome.send);
+      request.log.info({ feedId: feed.id, itemId: outcome.item.id, send: outcome.notification.id }, "feed draft approved");
+      deps.onSent?.(outcome.notification);
       return reply.code(201).send({ item: presentFeedItem(outcome.item) });
     },
   );

@@ -4,7 +4,7 @@ import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, DIALECTS, type TestDatabase } from "../../../../test/support/db.js";
 import { errorOf, limitErrorOf, startOperatorServer, type OperatorServer } from "../../../../test/support/operators.js";
-import { payloadFor } from "../../../delivery/send-input.js";
+import { payloadFor } from "../../../delivery/notification-input.js";
 import { createChannelsRepository } from "../../../store/channels-repository.js";
 import { createNoticesRepository, type NoticesRepository } from "../../../store/notices-repository.js";
 import { createNotificationsRepository } from "../../../store/notifications-repository.js";

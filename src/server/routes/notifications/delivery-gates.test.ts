@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS } from "../../../../test/support/db.js";
-import { seedSubscriptions, waitForSend } from "../../../../test/support/delivery.js";
+import { seedSubscriptions, waitForNotification } from "../../../../test/support/delivery.js";
 import { startFakePushService, type FakePushService } from "../../../../test/support/fake-push/fake-push-service.js";
 import { loadTestTls } from "../../../../test/support/fake-push/test-tls.js";
 import type { ApiClient} from "../../../../test/support/operators.js";
@@ -83,14 +83,14 @@ for (const dialect of DIALECTS) {
       expect((await publisher.get("/api/v1/audience")).body).toMatchObject({ recipients: 4, limited: 0, asleep: 1 });
       for (let i = 0; i < 3; i++) {
         const created = await publisher.post(NOTIFICATIONS, { title: `Oferta ${i + 1}` });
-        const done = await waitForSend(() => server.delivery.getSend(Number(created.body.notification.id)));
+        const done = await waitForNotification(() => server.delivery.getNotification(Number(created.body.notification.id)));
         expect(done.counts).toMatchObject({ queued: 4, accepted: 3, asleep: 1, limited: 0 });
       }
       expect((await publisher.get("/api/v1/audience")).body).toMatchObject({ recipients: 4, limited: 3, asleep: 1 });
 
       const fourth = await publisher.post(NOTIFICATIONS, { title: "Oferta 4" });
       const id = Number(fourth.body.notification.id);
-      await waitForSend(() => server.delivery.getSend(id));
+      await waitForNotification(() => server.delivery.getNotification(id));
       const read = (await publisher.get(`${NOTIFICATIONS}/${id}`)).body.notification;
       expect(read).toMatchObject({ status: "completed", counts: { queued: 4, accepted: 0, failed: 0, removed: 0, limited: 3, asleep: 1 } });
       const recipients = (await publisher.get(`${NOTIFICATIONS}/${id}/recipients`)).body.recipients as { outcome: string }[];
@@ -98,7 +98,7 @@ for (const dialect of DIALECTS) {
 
       // The admin's breaking news goes to everyone.
       const exempt = await admin.post(NOTIFICATIONS, { title: "Urgente: rua interditada", exempt: true });
-      const done = await waitForSend(() => server.delivery.getSend(Number(exempt.body.notification.id)));
+      const done = await waitForNotification(() => server.delivery.getNotification(Number(exempt.body.notification.id)));
       expect(done.counts).toMatchObject({ queued: 4, accepted: 4, limited: 0, asleep: 0 });
     });
   });

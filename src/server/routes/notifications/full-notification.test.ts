@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS } from "../../../../test/support/db.js";
-import { seedSubscriptions, waitForSend } from "../../../../test/support/delivery.js";
+import { seedSubscriptions, waitForNotification } from "../../../../test/support/delivery.js";
 import { startFakePushService, type FakePushService } from "../../../../test/support/fake-push/fake-push-service.js";
 import { subscriberKeysFor } from "../../../../test/support/fake-push/keys.js";
 import { loadTestTls } from "../../../../test/support/fake-push/test-tls.js";
@@ -89,7 +89,7 @@ for (const dialect of DIALECTS) {
       expect(res.status).toBe(201);
       expect(res.body.notification).toMatchObject({ ...FULL, badge: "/selo.png" });
       const id = res.body.notification.id as string;
-      const send = await waitForSend(() => server.delivery.getSend(Number(id)));
+      const send = await waitForNotification(() => server.delivery.getNotification(Number(id)));
       const stored = await server.database.db.selectFrom("notifications").select("declarative_payload").where("id", "=", Number(id)).executeTakeFirstOrThrow();
       // Stored beside the classic payload, built once with the send's id.
       expect(JSON.parse(stored.declarative_payload!)).toMatchObject({ web_push: 8030, notification: { data: { sinoId: id } } });
@@ -172,7 +172,7 @@ for (const dialect of DIALECTS) {
       });
       expect(res.status).toBe(201);
       const id = res.body.notification.id as string;
-      await waitForSend(() => server.delivery.getSend(Number(id)));
+      await waitForNotification(() => server.delivery.getNotification(Number(id)));
       const received = (fakeId: string) => JSON.parse(fake.stats().log.find((entry) => entry.id === fakeId && entry.plaintext?.includes("Bia"))!.plaintext!) as Record<string, unknown>;
       expect(received(ids[1]!)).toMatchObject({ title: "Olá, Bia", url: "/pedidos/42", id, actions: [{ action: "1", title: "Rastrear", url: "https://entregas.example.org/r" }] });
       expect(received(ids[2]!)).toMatchObject({
@@ -287,7 +287,7 @@ for (const dialect of DIALECTS) {
       fake.reset();
       const res = await publisher.post(NOTIFICATIONS, { title: "Ofertas da semana", url: "/ofertas", actions: [{ label: "Carrinho", url: "/carrinho" }] });
       expect(res.status).toBe(201);
-      const send = await waitForSend(() => server.delivery.getSend(Number(res.body.notification.id)));
+      const send = await waitForNotification(() => server.delivery.getNotification(Number(res.body.notification.id)));
       expect(send.counts.accepted).toBe(3);
       const received = (fakeId: string) => JSON.parse(fake.stats().log.find((entry) => entry.id === fakeId && entry.plaintext?.includes("Ofertas da semana"))!.plaintext!) as { notification: { navigate: string; actions: { navigate: string }[] } };
       expect(received(ids[0]!).notification).toMatchObject({ navigate: `${PUBLIC_URL}/ofertas`, actions: [{ navigate: `${PUBLIC_URL}/carrinho` }] });
@@ -295,7 +295,7 @@ for (const dialect of DIALECTS) {
       // Without a link: the subscriber's site's home page, as the classic worker opens.
       fake.reset();
       const bare = await publisher.post(NOTIFICATIONS, { title: "Sem link" });
-      expect((await waitForSend(() => server.delivery.getSend(Number(bare.body.notification.id)))).counts.accepted).toBe(3);
+      expect((await waitForNotification(() => server.delivery.getNotification(Number(bare.body.notification.id)))).counts.accepted).toBe(3);
       const navigateOf = (fakeId: string) => (JSON.parse(fake.stats().log.find((entry) => entry.id === fakeId && entry.plaintext?.includes("Sem link"))!.plaintext!) as { notification: { navigate: string } }).notification.navigate;
       expect(navigateOf(ids[0]!)).toBe(`${PUBLIC_URL}/`);
       expect(navigateOf(ids[1]!)).toBe("https://loja.example.com.br/");

@@ -6,9 +6,9 @@ import type { EngagementRules } from "../../../store/delivery-gates-repository.j
 
 /** What the sends routes need; built once in `buildApp`. */
 export interface NotificationRoutesDeps {
-  /** createSend / getSend / cancelSend / rescheduleSend / onProgress: the engine's public API only. */
-  readonly engine: Pick<DeliveryEngine, "createSend" | "getSend" | "cancelSend" | "rescheduleSend" | "onProgress">;
-  readonly repositories: Pick<Repositories, "sendHistory" | "subscriptions" | "channels" | "notificationEvents" | "sites" | "notifications" | "savedSegments" | "retryCauses" | "deliveryGates">;
+  /** createNotification / getNotification / cancelNotification / rescheduleNotification / onProgress: the engine's public API only. */
+  readonly engine: Pick<DeliveryEngine, "createNotification" | "getNotification" | "cancelNotification" | "rescheduleNotification" | "onProgress">;
+  readonly repositories: Pick<Repositories, "notificationHistory" | "subscriptions" | "channels" | "notificationEvents" | "sites" | "notifications" | "savedSegments" | "retryCauses" | "deliveryGates">;
   readonly authenticator: Authenticator;
   readonly translator: Translator;
   readonly publicUrl: string;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS } from "../../../../test/support/db.js";
-import { seedSubscriptions, waitForSend } from "../../../../test/support/delivery.js";
+import { seedSubscriptions, waitForNotification } from "../../../../test/support/delivery.js";
 import { startFakePushService, type FakePushService } from "../../../../test/support/fake-push/fake-push-service.js";
 import { subscriberKeysFor } from "../../../../test/support/fake-push/keys.js";
 import { loadTestTls } from "../../../../test/support/fake-push/test-tls.js";
@@ -48,7 +48,7 @@ for (const dialect of DIALECTS) {
       const anonymous = new ApiClient(client());
       const created = await admin.post(NOTIFICATIONS, { title: "Para o teste de acesso", audience: { type: "endpoint", endpoint: fake.endpointFor(ids[0]!) } });
       const id = created.body.notification.id as string;
-      await waitForSend(() => server.delivery.getSend(Number(id)));
+      await waitForNotification(() => server.delivery.getNotification(Number(id)));
       const attempts = [
         anonymous.post(NOTIFICATIONS, { title: "x" }),
         anonymous.get(NOTIFICATIONS),
@@ -81,7 +81,7 @@ for (const dialect of DIALECTS) {
         counts: { queued: 20, accepted: expect.any(Number), retrying: 0, failed: 0, removed: 0, limited: 0, asleep: 0 },
       });
       const id = Number(res.body.notification.id);
-      const done = await waitForSend(() => server.delivery.getSend(id));
+      const done = await waitForNotification(() => server.delivery.getNotification(id));
       expect(done.counts).toMatchObject({ queued: 20, accepted: 20 });
       const read = await publisher.get(`${NOTIFICATIONS}/${id}`);
       expect(read.body.notification).toMatchObject({ status: "completed", counts: { accepted: 20 }, finishedAt: expect.any(String) });
@@ -93,7 +93,7 @@ for (const dialect of DIALECTS) {
       const script = new ApiClient(client(), { bearer: secret, origin: null });
       const sent = await script.post(NOTIFICATIONS, { title: "Do script", audience: { type: "endpoint", endpoint: fake.endpointFor(ids[1]!) } });
       expect(sent.status).toBe(201);
-      await waitForSend(() => server.delivery.getSend(Number(sent.body.notification.id)));
+      await waitForNotification(() => server.delivery.getNotification(Number(sent.body.notification.id)));
       expect((await admin.delete(`/api/v1/tokens/${token.id}`)).status).toBe(204);
       const refused = await script.post(NOTIFICATIONS, { title: "Depois de revogado" });
       expect(refused).toMatchObject({ status: 401, body: errorOf("token_revoked") });
@@ -134,7 +134,7 @@ for (const dialect of DIALECTS) {
     it("accepts an http link only on the server's own origin", async () => {
       const res = await publisher.post(NOTIFICATIONS, { title: "Link local", url: "http://localhost:8080/avisos", audience: { type: "endpoint", endpoint: fake.endpointFor(ids[2]!) } });
       expect(res.status).toBe(201);
-      await waitForSend(() => server.delivery.getSend(Number(res.body.notification.id)));
+      await waitForNotification(() => server.delivery.getNotification(Number(res.body.notification.id)));
     });
 
     it("sends to one browser only with the endpoint audience (send to me)", async () => {
@@ -142,7 +142,7 @@ for (const dialect of DIALECTS) {
       const res = await publisher.post(NOTIFICATIONS, { title: "Só para mim", audience: { type: "endpoint", endpoint: fake.endpointFor(ids[3]!) } });
       expect(res.body.notification).toMatchObject({ audience: { type: "endpoint" }, counts: { queued: 1 } });
       expect(JSON.stringify(res.body)).not.toContain(fake.endpointFor(ids[3]!));
-      await waitForSend(() => server.delivery.getSend(Number(res.body.notification.id)));
+      await waitForNotification(() => server.delivery.getNotification(Number(res.body.notification.id)));
       expect([...fake.stats().acceptedById.keys()]).toEqual([ids[3]]);
     });
 
@@ -172,7 +172,7 @@ for (const dialect of DIALECTS) {
       const res = await publisher.post(NOTIFICATIONS, { title: "Com chave e relatório", audience: { type: "endpoint", endpoint } }, { "idempotency-key": `k-${dialect}-events` });
       expect(res.status).toBe(201);
       const id = res.body.notification.id as string;
-      await waitForSend(() => server.delivery.getSend(Number(id)));
+      await waitForNotification(() => server.delivery.getNotification(Number(id)));
       const delivered = fake.stats().log.find((entry) => entry.id === ids[6] && entry.plaintext?.includes("Com chave e relatório"));
       const payload = JSON.parse(delivered!.plaintext!) as { id?: string };
       expect(payload.id).toBe(id);
@@ -320,7 +320,7 @@ for (const dialect of DIALECTS) {
         const { recipients } = (await publisher.get(`/api/v1/audience?${query}`)).body as { recipients: number };
         fake.reset();
         const sent = await publisher.post(NOTIFICATIONS, { title: `Público ${query}`, audience });
-        const done = await waitForSend(() => server.delivery.getSend(Number(sent.body.notification.id)));
+        const done = await waitForNotification(() => server.delivery.getNotification(Number(sent.body.notification.id)));
         expect({ query, recipients, queued: done.counts.queued, reached: fake.stats().acceptedById.size }).toEqual({ query, recipients: expected, queued: expected, reached: expected });
       }
 

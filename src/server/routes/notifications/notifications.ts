@@ -52,7 +52,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const requireUser = deps.authenticator.requireUser;
   const rateLimit = createPublishRateLimit(app, deps.publishRateLimit);
-  const history = deps.repositories.sendHistory;
+  const history = deps.repositories.notificationHistory;
   const sites = deps.repositories.sites;
   const publishDeps: PublishDeps = {
     engine: deps.engine,
@@ -69,7 +69,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
   const byId = `${API_ROUTES.notifications}/:id`;
 
   async function findSend(id: string) {
-    const send = await deps.engine.getSend(Number(id));
+    const send = await deps.engine.getNotification(Number(id));
     if (send === undefined) throw apiError("notification_not_found");
     return send;
   }
@@ -137,7 +137,7 @@ export async function registerNotificationRoutes(app: FastifyInstance, deps: Not
     async (request) => {
       const before = await findSend(request.params.id);
       if (FINAL_STATUSES.includes(before.status)) throw apiError("send_finished");
-      const after = await deps.engine.cancelSend(before.id).catch(toApiFailure);
+      const after = await deps.engine.cancelNotification(before.id).catch(toApiFailure);
       // It may have finished between the read and the cancel.
       if (after.status !== "cancelled") throw apiError("send_finished");
       request.log.info({ send: after.id, was: before.status }, "send cancelled");

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DIALECTS } from "../../../../test/support/db.js";
-import { seedSubscriptions, waitForSend } from "../../../../test/support/delivery.js";
+import { seedSubscriptions, waitForNotification } from "../../../../test/support/delivery.js";
 import { startFakePushService, type FakePushService } from "../../../../test/support/fake-push/fake-push-service.js";
 import { loadTestTls } from "../../../../test/support/fake-push/test-tls.js";
 import { ApiClient, addToken, errorOf, setUpAdmin } from "../../../../test/support/operators.js";
@@ -44,7 +44,7 @@ for (const dialect of DIALECTS) {
     let siteA: string;
     const client = () => ({ url: server.url, origin: server.url });
     const sendCount = async () => Number((await server.database.db.selectFrom("notifications").select((eb) => eb.fn.countAll().as("n")).executeTakeFirstOrThrow()).n);
-    const finished = (id: string) => waitForSend(() => server.delivery.getSend(Number(id)));
+    const finished = (id: string) => waitForNotification(() => server.delivery.getNotification(Number(id)));
 
     /**
      * 10 subscriptions: ana has s0 (Sino's own site) and s1 (site A); bia has s2 (site A); "Ana"

@@ -21,7 +21,7 @@ export interface ProgressStreamOptions {
  * as read when the request arrived (the route answers 404 before hijacking).
  */
 export function streamProgress(
-  engine: Pick<DeliveryEngine, "getSend" | "onProgress">,
+  engine: Pick<DeliveryEngine, "getNotification" | "onProgress">,
   request: FastifyRequest,
   reply: FastifyReply,
   send: Notification,
@@ -65,7 +65,7 @@ export function streamProgress(
 
   const unsubscribe = engine.onProgress(send.id, offer);
   const poll = setInterval(() => {
-    engine.getSend(send.id).then(
+    engine.getNotification(send.id).then(
       (s) => (s === undefined ? close() : offer(s)),
       (error: unknown) => request.log.warn({ err: error, send: send.id }, "progress poll failed"),
     );

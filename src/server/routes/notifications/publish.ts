@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { isDeliveryError, type DeliveryErrorCode } from "../../../delivery/delivery-error.js";
 import type { DeliveryEngine } from "../../../delivery/engine.js";
-import type { SendInput } from "../../../delivery/send-input.js";
+import type { NotificationInput } from "../../../delivery/notification-input.js";
 import {
   NOTIFICATION_LIMITS,
   type AudiencePerson,
@@ -11,7 +11,7 @@ import {
   type NotificationUrgency,
 } from "../../../shared/api/notifications.js";
 import type { ErrorCode } from "../../../shared/errors.js";
-import type { Notification, NotificationsRepository, SendPerson } from "../../../store/notifications-repository.js";
+import type { Notification, NotificationsRepository, NotificationPerson } from "../../../store/notifications-repository.js";
 import type { SubscriptionsRepository } from "../../../store/subscriptions-repository.js";
 import type { Principal } from "../../auth/principal.js";
 import { apiError, payloadTooLargeError } from "../../errors.js";
@@ -52,7 +52,7 @@ export interface PublishRequest {
 }
 
 export interface PublishDeps extends AudienceDeps {
-  readonly engine: Pick<DeliveryEngine, "createSend">;
+  readonly engine: Pick<DeliveryEngine, "createNotification">;
   readonly subscriptions: Pick<SubscriptionsRepository, "findByEndpoint">;
   /** Who a `users` send reaches: the ids with no subscription, and (scheduled) the count now. */
   readonly notifications: Pick<NotificationsRepository, "peopleWithoutSubscriptions" | "countTargets">;
@@ -136,12 +136,12 @@ export async function publish(deps: PublishDeps, principal: Principal, request: 
     usersWithoutSubscriptions: reach.withoutSubscriptions,
   });
   if (idempotencyKey === undefined) {
-    const send = await deps.engine.createSend(input).catch(toApiFailure);
+    const send = await deps.engine.createNotification(input).catch(toApiFailure);
     return { statusCode: 201, body: present(send), replayed: false };
   }
   const requestHash = hashRequest(route, request);
   const result = await deps.engine
-    .createSend(input, {
+    .createNotification(input, {
       idempotency: {
         scope: keyScopeOf(principal),
         key: idempotencyKey,
@@ -157,7 +157,7 @@ export async function publish(deps: PublishDeps, principal: Principal, request: 
 }
 
 /** A send request as the engine takes it, with the API's checks (links, schedule, audience) made. */
-export async function toSendInput(deps: PublishDeps, request: PublishRequest, now: number): Promise<SendInput> {
+export async function toSendInput(deps: PublishDeps, request: PublishRequest, now: number): Promise<NotificationInput> {
   const origin = new URL(deps.publicUrl).origin;
   // https anywhere, a path here, or http only on this very origin (a plain-http install).
   const foreignHttp = (value: string | undefined) => value !== undefined && value.startsWith("http:") && new URL(value).origin !== origin;
@@ -178,8 +178,8 @@ export async function toSendInput(deps: PublishDeps, request: PublishRequest, no
   }
   const category = request.category ?? "marketing";
   if (category === "transactional" && !PERSONAL_AUDIENCES.includes(request.audience.type)) throw apiError("transactional_audience", "category");
-  let audience: SendInput["audience"];
-  let people: SendPerson[] | undefined;
+  let audience: NotificationInput["audience"];
+  let people: NotificationPerson[] | undefined;
   if (request.audience.type === "users") {
     people = foldPeople(request.audience.users);
     const resolved = await resolveAudience(deps, { sites: request.audience.sites }, BODY_FIELDS);
@@ -241,8 +241,8 @@ async function segmentAudienceOf(deps: PublishDeps, asked: Extract<NotificationA
 }
 
 /** A `users` audience's entries, each id once, in first-seen order; the last `data` given wins. */
-function foldPeople(entries: readonly AudiencePerson[]): SendPerson[] {
-  const people = new Map<string, SendPerson["data"]>();
+function foldPeople(entries: readonly AudiencePerson[]): NotificationPerson[] {
+  const people = new Map<string, NotificationPerson["data"]>();
   for (const entry of entries) {
     const id = typeof entry === "string" ? entry : entry.id;
     const data = typeof entry === "string" ? undefined : entry.data;
@@ -256,7 +256,7 @@ function foldPeople(entries: readonly AudiencePerson[]): SendPerson[] {
  * caller falls back to e-mail or SMS), and for a scheduled send the subscriptions it would reach
  * now (its own count is taken when it goes out).
  */
-async function reachOf(deps: PublishDeps, input: SendInput): Promise<{ withoutSubscriptions: string[]; scheduledTargets?: number }> {
+async function reachOf(deps: PublishDeps, input: NotificationInput): Promise<{ withoutSubscriptions: string[]; scheduledTargets?: number }> {
   const audience = input.audience ?? { kind: "everyone" };
   const ids = input.people?.map((person) => person.id) ?? [];
   const sites = audience.kind === "endpoint" ? [] : (audience.sites ?? []);

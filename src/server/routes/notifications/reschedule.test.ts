@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DIALECTS } from "../../../../test/support/db.js";
-import { seedSubscriptions, waitForSend } from "../../../../test/support/delivery.js";
+import { seedSubscriptions, waitForNotification } from "../../../../test/support/delivery.js";
 import { startFakePushService, type FakePushService } from "../../../../test/support/fake-push/fake-push-service.js";
 import { loadTestTls } from "../../../../test/support/fake-push/test-tls.js";
 import { ApiClient, addUser, errorOf, setUpAdmin } from "../../../../test/support/operators.js";
@@ -104,7 +104,7 @@ for (const dialect of DIALECTS) {
       const send = await schedule();
       const res = await admin.patch(`${NOTIFICATIONS}/${send.id}`, { title: "Saiu editada", sendAt: new Date().toISOString() });
       expect(res.status).toBe(200);
-      const done = await waitForSend(() => server.delivery.getSend(Number(send.id)));
+      const done = await waitForNotification(() => server.delivery.getNotification(Number(send.id)));
       expect(done).toMatchObject({ status: "completed", title: "Saiu editada", counts: { queued: 3, accepted: 3 } });
       expect(JSON.parse(done.payload)).toMatchObject({ title: "Saiu editada", body: "corpo" });
       expect(new Set(fake.stats().acceptedById.keys())).toEqual(new Set(ids));

@@ -16,7 +16,7 @@ import { toApiFailure, toSendInput, type PublishDeps, type PublishRequest } from
 import { checkExempt } from "./delivery-gates.js";
 
 export interface RescheduleRouteDeps {
-  readonly engine: Pick<DeliveryEngine, "getSend" | "rescheduleSend">;
+  readonly engine: Pick<DeliveryEngine, "getNotification" | "rescheduleNotification">;
   readonly notifications: Pick<NotificationsRepository, "peopleData">;
   readonly publishDeps: PublishDeps;
   readonly authenticator: Authenticator;
@@ -31,7 +31,7 @@ const idParams = z.object({ id: z.string().regex(/^\d{1,15}$/, { error: "notific
  * back into the request that would create it, the fields given replace its own, and the result
  * goes through the very checks of POST /notifications (links, schedule window, channels, sites,
  * segment, people, placeholders, payload size) before the repository swaps it in — only while the
- * row still says `scheduled` (see src/store/reschedule-send.ts).
+ * row still says `scheduled` (see src/store/reschedule-notification.ts).
  */
 export function registerRescheduleRoute(app: FastifyInstance, deps: RescheduleRouteDeps): void {
   const { t } = deps.translator;
@@ -51,13 +51,13 @@ export function registerRescheduleRoute(app: FastifyInstance, deps: RescheduleRo
       },
     },
     async (request) => {
-      const send = await deps.engine.getSend(Number(request.params.id));
+      const send = await deps.engine.getNotification(Number(request.params.id));
       if (send === undefined) throw apiError("notification_not_found");
       if (send.status !== "scheduled") throw apiError("send_not_scheduled");
       const asked = merge(await requestOf(deps, send), request.body);
       checkExempt(request.principal!, asked.exempt); // gates
       const input = await toSendInput(deps.publishDeps, asked, deps.now());
-      const edited = await deps.engine.rescheduleSend(send.id, input).catch(toApiFailure);
+      const edited = await deps.engine.rescheduleNotification(send.id, input).catch(toApiFailure);
       request.log.info({ send: edited.id, sendAt: edited.sendAt }, "scheduled send edited");
       return { notification: presentNotification(edited) };
     },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS } from "../../../../test/support/db.js";
-import { seedSubscriptions, waitForSend } from "../../../../test/support/delivery.js";
+import { seedSubscriptions, waitForNotification } from "../../../../test/support/delivery.js";
 import { startFakePushService, type FakePushService } from "../../../../test/support/fake-push/fake-push-service.js";
 import { loadTestTls } from "../../../../test/support/fake-push/test-tls.js";
 import { ApiClient, addUser, errorOf, setUpAdmin } from "../../../../test/support/operators.js";
@@ -84,7 +84,7 @@ for (const dialect of DIALECTS) {
       const sentAt = Date.now();
       const res = await publisher.post(NOTIFICATIONS, { title: "Com nova tentativa" });
       const id = res.body.notification.id as string;
-      await waitForSend(() => server.delivery.getSend(Number(id)), (s) => s.counts.retrying === 1 && s.counts.accepted === 2);
+      await waitForNotification(() => server.delivery.getNotification(Number(id)), (s) => s.counts.retrying === 1 && s.counts.accepted === 2);
       const retries = await publisher.get(`${NOTIFICATIONS}/${id}/retries`);
       expect(retries.status).toBe(200);
       const host = new URL(fake.endpointFor(ids[1]!)).host;
@@ -103,7 +103,7 @@ for (const dialect of DIALECTS) {
 
       // A send with no retry has none to show.
       const quiet = await publisher.post(NOTIFICATIONS, { title: "Sem tropeço", audience: { type: "endpoint", endpoint: fake.endpointFor(ids[0]!) } });
-      await waitForSend(() => server.delivery.getSend(Number(quiet.body.notification.id)));
+      await waitForNotification(() => server.delivery.getNotification(Number(quiet.body.notification.id)));
       expect((await publisher.get(`${NOTIFICATIONS}/${quiet.body.notification.id}/retries`)).body).toEqual({ waiting: 0, nextAttemptAt: null, causes: [] });
       expect(await publisher.get(`${NOTIFICATIONS}/999999/retries`)).toMatchObject({ status: 404, body: errorOf("notification_not_found") });
       expect((await new ApiClient(client()).get(`${NOTIFICATIONS}/${id}/retries`)).status).toBe(401);
@@ -117,8 +117,8 @@ for (const dialect of DIALECTS) {
       expect(hidden.body.notification.notice).toBe("hidden");
       const shown = await publisher.post(NOTIFICATIONS, { title: "Feira no sábado" });
       expect(shown.body.notification.notice).toBe("public");
-      await waitForSend(() => server.delivery.getSend(Number(hidden.body.notification.id)));
-      await waitForSend(() => server.delivery.getSend(Number(shown.body.notification.id)));
+      await waitForNotification(() => server.delivery.getNotification(Number(hidden.body.notification.id)));
+      await waitForNotification(() => server.delivery.getNotification(Number(shown.body.notification.id)));
       expect(await noticeTitles()).toContain("Feira no sábado");
       expect(await noticeTitles()).not.toContain("Teste interno");
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS } from "../../../../test/support/db.js";
-import { seedSubscriptions, waitForSend } from "../../../../test/support/delivery.js";
+import { seedSubscriptions, waitForNotification } from "../../../../test/support/delivery.js";
 import { useFakePushService } from "../../../../test/support/fake-push/shared-fake-push-service.js";
 import { loadTestTls } from "../../../../test/support/fake-push/test-tls.js";
 import { addUser, setUpAdmin, type ApiClient } from "../../../../test/support/operators.js";
@@ -36,9 +36,9 @@ for (const dialect of DIALECTS) {
       await server.database.db.updateTable("subscriptions").set({ person_id: "cliente-7", identified_at: 2_000 }).where("id", "=", ids[4]!).execute();
       fake().setBehaviour({ id: names[1]!, action: { kind: "status", status: 410 } });
       fake().setBehaviour({ id: names[3]!, action: { kind: "status", status: 400 } });
-      const send = await server.delivery.createSend({ title: "Seu pedido saiu para entrega" });
+      const send = await server.delivery.createNotification({ title: "Seu pedido saiu para entrega" });
       sendId = String(send.id);
-      await waitForSend(() => server.delivery.getSend(send.id));
+      await waitForNotification(() => server.delivery.getNotification(send.id));
       await server.database.db.insertInto("notification_events").values({ notification_id: send.id, subscription_id: ids[0]!, type: "clicked", created_at: Date.UTC(2026, 0, 2) }).execute();
     });
     afterAll(async () => {

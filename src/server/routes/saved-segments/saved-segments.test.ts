@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { DIALECTS } from "../../../../test/support/db.js";
-import { seedSubscriptions, waitForSend } from "../../../../test/support/delivery.js";
+import { seedSubscriptions, waitForNotification } from "../../../../test/support/delivery.js";
 import { startFakePushService, type FakePushService } from "../../../../test/support/fake-push/fake-push-service.js";
 import { loadTestTls } from "../../../../test/support/fake-push/test-tls.js";
 import { ApiClient, addToken, addUser, errorOf, setUpAdmin } from "../../../../test/support/operators.js";
@@ -39,7 +39,7 @@ for (const dialect of DIALECTS) {
     let script: ApiClient;
     let fakeIds: string[];
     const client = () => ({ url: server.url, origin: server.url });
-    const finished = (id: string) => waitForSend(() => server.delivery.getSend(Number(id)));
+    const finished = (id: string) => waitForNotification(() => server.delivery.getNotification(Number(id)));
     const accepted = () => new Set(fake.stats().acceptedById.keys());
 
     /**

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DIALECTS } from "../../../../test/support/db.js";
 import { ApiClient, addUser, errorOf, limitErrorOf, setUpAdmin, startOperatorServer, type OperatorServer } from "../../../../test/support/operators.js";
 import { aBrowserSubscription } from "../../../../test/support/subscriptions.js";
-import { seedSubscriptions, waitForSend } from "../../../../test/support/delivery.js";
+import { seedSubscriptions, waitForNotification } from "../../../../test/support/delivery.js";
 import { useFakePushService } from "../../../../test/support/fake-push/shared-fake-push-service.js";
 import { loadTestTls } from "../../../../test/support/fake-push/test-tls.js";
 import { startTestServer, type TestServer } from "../../../../test/support/server.js";
@@ -353,7 +353,7 @@ for (const dialect of DIALECTS) {
       const res = await admin.post("/api/v1/notifications", { title: "Só no site", audience: { type: "all", sites: [site.id] } });
       expect(res.status).toBe(201);
       expect(res.body.notification.audience).toEqual({ type: "all", sites: [site.id] });
-      const done = await waitForSend(() => server.delivery.getSend(Number(res.body.notification.id)));
+      const done = await waitForNotification(() => server.delivery.getNotification(Number(res.body.notification.id)));
       expect(done.counts).toMatchObject({ queued: 5, accepted: 5 });
       expect([...fake().stats().acceptedById.keys()].sort()).toEqual(ids.slice(0, 5).sort());
 

@@ -45,7 +45,7 @@ export function registerStatsRoutes(app: FastifyInstance, deps: StatsRoutesDeps)
       const siteId = request.query.site === undefined ? undefined : Number(request.query.site);
       const [history, sends, allChannels, browsers, onSite] = await Promise.all([
         deps.stats.subscriberHistory(since, siteId),
-        deps.stats.sendsSince(since),
+        deps.stats.notificationsSince(since),
         deps.channels.list(),
         countByBrowser(deps.subscribers, siteId),
         siteId === undefined ? undefined : deps.stats.channelCountsOnSite(siteId),

@@ -1,7 +1,7 @@
 import { NOTIFICATION_LIMITS } from "../../shared/api/notifications.js";
 import type { Audience, NewNotification } from "../../store/notifications-repository.js";
 import { DeliveryError } from "../delivery-error.js";
-import { prepareSend, type SendInput } from "../send-input.js";
+import { prepareNotification, type NotificationInput } from "../notification-input.js";
 
 /** What a feed item becomes in a push. */
 export interface FeedItemContent {
@@ -14,13 +14,13 @@ export interface FeedItemContent {
 export type FeedAudience = { readonly channelId: number; readonly slug: string } | null;
 
 /**
- * The send of a feed item: its title, its summary as the body, its link, its image — each cut to
+ * The notification of a feed item: its title, its summary as the body, its link, its image — each cut to
  * the notification's limits (with an ellipsis). When the encrypted push would not fit one record,
- * the image goes first, then the body shrinks; the title and link always stay. Throws the send's
+ * the image goes first, then the body shrinks; the title and link always stay. Throws the notification's
  * `DeliveryError` when even that does not fit (the item is then recorded as refused).
  */
-export function feedItemSend(item: FeedItemContent, audience: FeedAudience, publicUrl: string | undefined, icon: string | null): NewNotification {
-  const base: SendInput = {
+export function feedItemNotification(item: FeedItemContent, audience: FeedAudience, publicUrl: string | undefined, icon: string | null): NewNotification {
+  const base: NotificationInput = {
     title: cut(item.title, NOTIFICATION_LIMITS.title),
     ...(item.link === null || item.link.length > NOTIFICATION_LIMITS.link ? {} : { url: item.link }),
     ...(icon === null ? {} : { icon }),
@@ -28,7 +28,7 @@ export function feedItemSend(item: FeedItemContent, audience: FeedAudience, publ
   };
   const image = item.image !== null && item.image.startsWith("https://") && item.image.length <= NOTIFICATION_LIMITS.link ? item.image : undefined;
   const body = item.summary === null ? undefined : cut(item.summary, NOTIFICATION_LIMITS.body);
-  const attempts: SendInput[] = [
+  const attempts: NotificationInput[] = [
     { ...base, ...(body === undefined ? {} : { body }), ...(image === undefined ? {} : { image }) },
     ...(image === undefined ? [] : [{ ...base, ...(body === undefined ? {} : { body }) }]),
     ...(body === undefined ? [] : [{ ...base, body: cut(body, 120) }, base]),
@@ -36,7 +36,7 @@ export function feedItemSend(item: FeedItemContent, audience: FeedAudience, publ
   let last: unknown;
   for (const input of attempts) {
     try {
-      return prepareSend(input, publicUrl);
+      return prepareNotification(input, publicUrl);
     } catch (error) {
       if (!(error instanceof DeliveryError) || error.code !== "payload_too_large") throw error;
       last = error;

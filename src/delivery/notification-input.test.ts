@@ -4,7 +4,7 @@ import { encryptPayload } from "../push/encrypt.js";
 import { PUSH_RECORD_SIZE, RECORD_OVERHEAD, encryptedRecordSize, payloadBudget, LONGEST_ID, LONGEST_DEFAULT_TAG } from "../shared/api/notification-payload.js";
 import { NOTIFICATION_LIMITS } from "../shared/api/notifications.js";
 import { DeliveryError } from "./delivery-error.js";
-import { declarativePayloadFor, payloadFor, prepareSend, type SendInput } from "./send-input.js";
+import { declarativePayloadFor, payloadFor, prepareNotification, type NotificationInput } from "./notification-input.js";
 
 const PUBLIC_URL = "https://sino.example.org";
 const keys = (() => {
@@ -20,7 +20,7 @@ function linkOf(length: number): string {
 }
 
 /** Each field of a send at its limit, one at a time (all at once cannot fit one push). Multi-byte text where it can be. */
-const AT_LIMIT: Array<[string, SendInput]> = [
+const AT_LIMIT: Array<[string, NotificationInput]> = [
   ["title", { title: "é".repeat(NOTIFICATION_LIMITS.title) }],
   ["body", { title: "t", body: "ç".repeat(NOTIFICATION_LIMITS.body) }],
   ["url", { title: "t", url: linkOf(NOTIFICATION_LIMITS.link) }],
@@ -48,10 +48,10 @@ describe("the size of a send before it is stored", () => {
   it.each(AT_LIMIT)("computes exactly the encrypted length of both forms with %s at its limit", (_field, input) => {
     let prepared;
     try {
-      prepared = prepareSend(input, PUBLIC_URL);
+      prepared = prepareNotification(input, PUBLIC_URL);
     } catch (error) {
       // Too large: refused with the very size the forms have.
-      const noCheck = prepareSend(input);
+      const noCheck = prepareNotification(input);
       const tag = noCheck.tag ?? LONGEST_DEFAULT_TAG;
       const largest = Math.max(
         encryptedRecordSize(payloadFor(noCheck, tag, LONGEST_ID)),
@@ -74,8 +74,8 @@ describe("the size of a send before it is stored", () => {
   it("accepts a send whose larger form fills the record to the byte, and refuses one byte more saying so", () => {
     // The declarative form holds the link twice (navigate, data.url): find a link and title that
     // make it exactly 4,096 bytes encrypted.
-    const sizeOf = (input: SendInput) => payloadBudget({ ...input, tag: null }, PUBLIC_URL).bytes;
-    let exact: SendInput | undefined;
+    const sizeOf = (input: NotificationInput) => payloadBudget({ ...input, tag: null }, PUBLIC_URL).bytes;
+    let exact: NotificationInput | undefined;
     for (let length = 1_500; length <= NOTIFICATION_LIMITS.link && exact === undefined; length++) {
       for (const title of ["t", "tt"]) {
         const input = { title, url: linkOf(length) };
@@ -83,10 +83,10 @@ describe("the size of a send before it is stored", () => {
       }
     }
     expect(exact).toBeDefined();
-    const filled = prepareSend(exact!, PUBLIC_URL);
+    const filled = prepareNotification(exact!, PUBLIC_URL);
     expect(encryptPayload(declarativePayloadFor(filled, LONGEST_DEFAULT_TAG, LONGEST_ID, PUBLIC_URL), keys).length).toBe(PUSH_RECORD_SIZE);
     const oneMore = { ...exact!, title: `${exact!.title}x` };
-    expect(() => prepareSend(oneMore, PUBLIC_URL)).toThrow(expect.objectContaining({ code: "payload_too_large", details: { bytes: PUSH_RECORD_SIZE + 1, max: PUSH_RECORD_SIZE, over: 1 } }));
+    expect(() => prepareNotification(oneMore, PUBLIC_URL)).toThrow(expect.objectContaining({ code: "payload_too_large", details: { bytes: PUSH_RECORD_SIZE + 1, max: PUSH_RECORD_SIZE, over: 1 } }));
     expect(RECORD_OVERHEAD).toBe(103);
   });
 
@@ -96,14 +96,14 @@ describe("the size of a send before it is stored", () => {
       { id: "bia", data: { nome: "B".repeat(1_000) } },
     ];
     // Bia's link is 2,030 characters once filled: her declarative copy holds it twice.
-    const input: SendInput = { title: "Olá", url: "https://x.example/{{nome}}/{{nome}}", audience: { kind: "people", people: 2 }, people };
-    expect(() => prepareSend(input, PUBLIC_URL)).toThrow(expect.objectContaining({ code: "payload_too_large" }));
-    expect(() => prepareSend({ ...input, people: [people[0]!] }, PUBLIC_URL)).not.toThrow();
+    const input: NotificationInput = { title: "Olá", url: "https://x.example/{{nome}}/{{nome}}", audience: { kind: "people", people: 2 }, people };
+    expect(() => prepareNotification(input, PUBLIC_URL)).toThrow(expect.objectContaining({ code: "payload_too_large" }));
+    expect(() => prepareNotification({ ...input, people: [people[0]!] }, PUBLIC_URL)).not.toThrow();
   });
 
   it("keeps renotify only with a collapse key, and builds an absolute declarative link from a path", () => {
-    expect(prepareSend({ title: "t", renotify: true }).renotify).toBeUndefined();
-    const prepared = prepareSend({ title: "t", collapseKey: "k", renotify: true, url: "/avisos" }, PUBLIC_URL);
+    expect(prepareNotification({ title: "t", renotify: true }).renotify).toBeUndefined();
+    const prepared = prepareNotification({ title: "t", collapseKey: "k", renotify: true, url: "/avisos" }, PUBLIC_URL);
     expect(prepared.renotify).toBe(true);
     const declarative = JSON.parse(declarativePayloadFor(prepared, "k", "7", PUBLIC_URL)) as { notification: { navigate: string; renotify: boolean; tag: string } };
     expect(declarative.notification).toMatchObject({ navigate: `${PUBLIC_URL}/avisos`, renotify: true, tag: "k" });

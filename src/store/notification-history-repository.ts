@@ -4,7 +4,7 @@ import type { DatabaseHandle } from "./database.js";
 import { toNotification, type Notification } from "./notifications-repository.js";
 import type { NotificationStatus } from "./schema.js";
 
-export interface SendHistoryQuery {
+export interface NotificationHistoryQuery {
   /** Words searched in title and body, ignoring case and accents ("manutencao" finds "Manutenção"). */
   readonly query?: string;
   readonly status?: NotificationStatus;
@@ -13,9 +13,9 @@ export interface SendHistoryQuery {
 }
 
 /** Reading sends for people: the Painel's Histórico and Visão geral. */
-export interface SendHistoryRepository {
+export interface NotificationHistoryRepository {
   /** Newest first, with the total that matches (for the pages). */
-  list(query: SendHistoryQuery): Promise<{ sends: Notification[]; total: number }>;
+  list(query: NotificationHistoryQuery): Promise<{ sends: Notification[]; total: number }>;
 }
 
 /** `%`, `_` and the escape itself match literally in a LIKE pattern. */
@@ -23,7 +23,7 @@ function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export function createSendHistoryRepository(database: DatabaseHandle): SendHistoryRepository {
+export function createNotificationHistoryRepository(database: DatabaseHandle): NotificationHistoryRepository {
   const { db } = database;
   return {
     async list({ query, status, offset, limit }) {
@@ -31,7 +31,7 @@ export function createSendHistoryRepository(database: DatabaseHandle): SendHisto
       let base = db.selectFrom("notifications");
       if (status !== undefined) base = base.where("status", "=", status);
       for (const word of words) {
-        // Folded on both sides (search_text is written folded with the send): neither database
+        // Folded on both sides (search_text is written folded with the notification): neither database
         // folds accents, and SQLite's LIKE ignores ASCII case only, PostgreSQL's none. A row
         // written without search_text (by code that forgot it) is still found by its lowercased
         // title and body, accents then included.

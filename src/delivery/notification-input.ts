@@ -12,11 +12,11 @@ import {
   encryptedRecordSize,
   type PayloadAction,
 } from "../shared/api/notification-payload.js";
-import type { Audience, NewNotification, SendPerson } from "../store/notifications-repository.js";
+import type { Audience, NewNotification, NotificationPerson } from "../store/notifications-repository.js";
 import { DeliveryError } from "./delivery-error.js";
 
 /** What a caller asks to send. Everything but the title is optional. */
-export interface SendInput {
+export interface NotificationInput {
   readonly title: string;
   readonly body?: string;
   readonly icon?: string;
@@ -33,7 +33,7 @@ export interface SendInput {
   readonly topic?: string;
   readonly audience?: Audience;
   /** A `people` audience's people, each once (the caller folds repeats, the last data winning). */
-  readonly people?: readonly SendPerson[];
+  readonly people?: readonly NotificationPerson[];
   /** Default `marketing`. */
   readonly category?: NotificationCategory;
   /**
@@ -70,17 +70,17 @@ export function topicForCollapseKey(collapseKey: string): string {
 }
 
 /** The texts placeholders may stand in. */
-export interface SendTemplate {
+export interface PersonalisedTexts {
   readonly title: string;
   readonly body: string | null;
   readonly url: string | null;
 }
 
 /**
- * A person's copy of a personalised send: each placeholder filled from their data (link values
+ * A person's copy of a personalised notification: each placeholder filled from their data (link values
  * `encodeURIComponent`-escaped), then the limits checked on what the person will see.
  */
-export function fillTemplate(template: SendTemplate, data: PersonData | null): SendTemplate {
+export function personalCopy(template: PersonalisedTexts, data: PersonData | null): PersonalisedTexts {
   const fill = (field: "title" | "body" | "url", text: string, escape?: (value: string) => string): string => {
     const filled = fillPlaceholders(text, data, escape);
     if (!filled.ok) throw new DeliveryError("placeholder_missing", `no value for the placeholder ${filled.missing}`, filled.missing);
@@ -103,7 +103,7 @@ export function fillTemplate(template: SendTemplate, data: PersonData | null): S
  * (SINO_PUBLIC_URL) makes the declarative form's absolute links; without it no declarative form
  * is made (every browser gets the classic one), and only the classic one is sized.
  */
-export function prepareSend(input: SendInput, publicUrl?: string): NewNotification {
+export function prepareNotification(input: NotificationInput, publicUrl?: string): NewNotification {
   const title = input.title.trim();
   if (title === "") throw new DeliveryError("title_required", "a notification needs a title");
   const collapseKey = input.collapseKey === undefined || input.collapseKey === "" ? undefined : input.collapseKey;
@@ -133,7 +133,7 @@ export function prepareSend(input: SendInput, publicUrl?: string): NewNotificati
     ...(input.notice === undefined ? {} : { notice: input.notice }),
     ...(input.actions === undefined || input.actions.length === 0 ? {} : { actions: input.actions.map(({ label, url }) => ({ label, url })) }),
     // A renotify needs a tag of the sender's own to replace a shown notification: without a
-    // collapse key every send has its own tag, and there is nothing to renotify over.
+    // collapse key every notification has its own tag, and there is nothing to renotify over.
     ...(input.renotify === true && collapseKey !== undefined ? { renotify: true } : {}),
     ...(input.requireInteraction === true ? { requireInteraction: true } : {}),
     ...(input.silent === true ? { silent: true } : {}),
@@ -152,8 +152,8 @@ export function prepareSend(input: SendInput, publicUrl?: string): NewNotificati
     throw new DeliveryError("placeholder_not_allowed", "placeholders are filled per person: only a send to people may hold them", personalised);
   }
   // Every person's copy is checked before anything is stored: a missing value or a broken limit
-  // refuses the whole send rather than failing one person's push later.
-  for (const person of input.people ?? []) checkPayloadSize({ ...prepared, ...fillTemplate(prepared, person.data) }, tag, publicUrl);
+  // refuses the whole notification rather than failing one person's push later.
+  for (const person of input.people ?? []) checkPayloadSize({ ...prepared, ...personalCopy(prepared, person.data) }, tag, publicUrl);
   return { ...prepared, personalised: true };
 }
 

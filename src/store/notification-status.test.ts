@@ -35,10 +35,10 @@ for (const dialect of DIALECTS) {
     it("records why pushes are retried per push service host, one row per cause across batches, and when the next attempt is", async () => {
       await seed(database, 3);
       const notifications = createNotificationsRepository(database);
-      const send = await notifications.createWithJobs(aSend(), { now: 0, jobSize: 10, payloadFor: () => "{}" });
+      const notification = await notifications.createWithJobs(aSend(), { now: 0, jobSize: 10, payloadFor: () => "{}" });
       const queue = createDeliveryQueueRepository(database);
       const causes = createRetryCausesRepository(database);
-      expect(await causes.forNotification(send.id)).toEqual({ waiting: 0, nextAttemptAt: null, causes: [] });
+      expect(await causes.forNotification(notification.id)).toEqual({ waiting: 0, nextAttemptAt: null, causes: [] });
 
       const job = (await queue.claimJob({ owner: "a", now: 1, leaseMs: 1000 }))!;
       const [t0, t1, t2] = await queue.listTargets(job, job.cursor, 10);
@@ -57,7 +57,7 @@ for (const dialect of DIALECTS) {
           },
         },
       );
-      expect(await causes.forNotification(send.id)).toEqual({
+      expect(await causes.forNotification(notification.id)).toEqual({
         waiting: 3,
         nextAttemptAt: 4_000,
         causes: [
@@ -74,7 +74,7 @@ for (const dialect of DIALECTS) {
         { retry: due.find((r) => r.subscriptionId === t0!.id)!, outcome: { kind: "retry", notBefore: 20_000, reason: "unavailable", status: 503 } },
         { retry: due.find((r) => r.subscriptionId === t1!.id)!, outcome: { kind: "accepted" } },
       ]);
-      const after = await causes.forNotification(send.id);
+      const after = await causes.forNotification(notification.id);
       expect(after.waiting).toBe(2);
       expect(after.nextAttemptAt).toBe(9_000);
       // Newest first: the 503 row was added to (3 retries in all), its detail kept, its next attempt moved.
@@ -91,7 +91,7 @@ for (const dialect of DIALECTS) {
       expect(later.status).toBe("scheduled");
       const [started] = await notifications.startDue(1_000, { jobSize: 10, limit: 5 });
       expect(started).toMatchObject({ id: later.id, status: "no_recipients", finishedAt: 1_000 });
-      // A send that had someone is still completed (the state says nothing about the others).
+      // A notification that had someone is still completed (the state says nothing about the others).
       await seed(database, 1);
       const someone = await notifications.createWithJobs(aSend(), { now: 2_000, jobSize: 10, payloadFor: () => "{}" });
       expect(someone.status).toBe("queued");
@@ -126,7 +126,7 @@ for (const dialect of DIALECTS) {
       expect(hidden.notice).toBe("hidden");
       const titles = async () => (await notices.list({ limit: 10 })).map((n) => n.title);
       expect(await titles()).toEqual(["Público"]);
-      // Hiding never stamps a send published meanwhile: only withdrawals are listed.
+      // Hiding never stamps a notification published meanwhile: only withdrawals are listed.
       expect(await notices.withdrawnSince(0, 10)).toEqual([]);
 
       expect(await notifications.setNotice(hidden.id, "public", 200)).toMatchObject({ notice: "public" });

@@ -1,13 +1,13 @@
 import type { Kysely } from "kysely";
 import type { DatabaseHandle } from "./database.js";
 import type { Schema } from "./schema.js";
-import { sendSearchText } from "../shared/text/search-fold.js";
+import { notificationSearchText } from "../shared/text/search-fold.js";
 import { audienceSites, fullNotificationColumns, toNotification, type NewNotification, type Notification } from "./notifications-repository.js";
 import { writeTransaction } from "./write-transaction.js";
 
 export interface RescheduleOptions {
   readonly now: number;
-  /** The JSON the service worker will read, built with the send's id and tag. */
+  /** The JSON the service worker will read, built with the notification's id and tag. */
   readonly payloadFor: (notification: { id: number; tag: string }) => string;
   /** Its declarative form (Push API); absent: none, classic for every browser. */
   readonly declarativePayloadFor?: (notification: { id: number; tag: string }) => string;
@@ -17,17 +17,17 @@ export interface RescheduleOptions {
 const INSERT_CHUNK = 500;
 
 /**
- * Replaces what a scheduled send will send (content, audience, time) in one write transaction,
+ * Replaces what a scheduled notification will send (content, audience, time) in one write transaction,
  * only while it is still `scheduled`. The row is changed first, by the same conditional UPDATE
  * the scheduler's claim makes (`status = 'scheduled'`): whichever commits first wins, and the
  * other matches nothing — on PostgreSQL the second waits for the row lock and re-checks the row
  * (READ COMMITTED); SQLite's `BEGIN IMMEDIATE` runs them one after the other. So an edit either
- * lands before the send starts (which then goes out as edited, at the new time) or is refused
- * with `not_scheduled`; a send never starts half-edited.
+ * lands before the notification starts (which then goes out as edited, at the new time) or is refused
+ * with `not_scheduled`; a notification never starts half-edited.
  *
- * `sendAt` not in the future: the send is due now, and the scheduler's next look starts it.
+ * `sendAt` not in the future: the notification is due now, and the scheduler's next look starts it.
  */
-export async function rescheduleSend(database: DatabaseHandle, id: number, input: NewNotification, options: RescheduleOptions): Promise<Notification | "not_scheduled" | undefined> {
+export async function rescheduleNotification(database: DatabaseHandle, id: number, input: NewNotification, options: RescheduleOptions): Promise<Notification | "not_scheduled" | undefined> {
   return writeTransaction(database, async (trx) => {
     const sendAt = input.sendAt !== undefined && input.sendAt > options.now ? input.sendAt : options.now;
     const tag = input.tag ?? `sino-${id}`;
@@ -36,7 +36,7 @@ export async function rescheduleSend(database: DatabaseHandle, id: number, input
       .set({
         title: input.title,
         body: input.body,
-        search_text: sendSearchText(input.title, input.body),
+        search_text: notificationSearchText(input.title, input.body),
         icon: input.icon,
         image: input.image,
         badge: input.badge,
@@ -71,7 +71,7 @@ export async function rescheduleSend(database: DatabaseHandle, id: number, input
   });
 }
 
-/** The audience's rows (people, sites, channels) as `insertSendWithJobs` writes them, the old ones dropped. */
+/** The audience's rows (people, sites, channels) as `insertNotificationWithJobs` writes them, the old ones dropped. */
 async function replaceAudienceRows(trx: Kysely<Schema>, id: number, input: NewNotification): Promise<void> {
   await trx.deleteFrom("notification_people").where("notification_id", "=", id).execute();
   await trx.deleteFrom("notification_sites").where("notification_id", "=", id).execute();
