@@ -2,40 +2,20 @@ import { spawn } from "node:child_process";
 import { Readable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabaseLocation, openTestDatabase, type TestDatabaseLocation } from "../../test/support/db.js";
+import { useTestDatabaseLocation } from "../../test/support/test-database.js";
 import { createPasswordHasher } from "../server/auth/password.js";
 import { DIALECTS } from "../../test/support/db.js";
 import { ptBR } from "../shared/i18n/catalog.js";
-import { runCli, type CliIo } from "./main.js";
+import { runCli } from "./main.js";
+import { captureIo, clearExitCodeAroundEachTest, databaseEnv } from "../../test/support/cli.js";
 
-function io(location: TestDatabaseLocation, stdinText: string): CliIo & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    env: {
-      DATABASE_URL: location.url,
-      ...(location.schema === undefined ? {} : { SINO_DATABASE_SCHEMA: location.schema }),
-    },
-    out,
-    err,
-    stdout: (t) => void out.push(t),
-    stderr: (t) => void err.push(t),
-    stdin: Readable.from([stdinText]),
-  };
-}
+const io = (location: TestDatabaseLocation, stdinText: string) => captureIo(databaseEnv(location), { stdin: Readable.from([stdinText]) });
 
 for (const dialect of DIALECTS) {
   describe(`sino admin create on ${dialect}`, () => {
     let location: TestDatabaseLocation;
-    let drop: () => Promise<void>;
-
-    beforeEach(async () => {
-      ({ location, drop } = await createTestDatabaseLocation(dialect));
-      process.exitCode = undefined;
-    });
-    afterEach(async () => {
-      await drop();
-      process.exitCode = undefined;
-    });
+    useTestDatabaseLocation(dialect, (created) => (location = created));
+    clearExitCodeAroundEachTest();
 
     async function users() {
       const database = openTestDatabase(location);

@@ -1,13 +1,8 @@
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { addToken } from "../../test/support/operators.js";
 import { usePublishingServer } from "../../test/support/publishing-server.js";
-import { runCli, type CliIo } from "./main.js";
-
-function captureIo(env: Record<string, string> = {}): CliIo & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { env, out, err, stdout: (t) => void out.push(t), stderr: (t) => void err.push(t) };
-}
+import { runCli } from "./main.js";
+import { captureIo, clearExitCodeAroundEachTest } from "../../test/support/cli.js";
 
 describe("sino audit against a real server", () => {
   const setup = usePublishingServer();
@@ -15,9 +10,7 @@ describe("sino audit against a real server", () => {
   beforeAll(async () => {
     adminToken = await addToken(setup.admin, "admin", "auditor");
   });
-  beforeEach(() => {
-    process.exitCode = undefined;
-  });
+  clearExitCodeAroundEachTest();
 
   it("prints the newest entries, filtered, one line each, and refuses a publish token in pt-BR (exit 1)", async () => {
     const io = captureIo({ SINO_TOKEN: adminToken.secret });

@@ -11,13 +11,9 @@ import { ptBR } from "../shared/i18n/catalog.js";
 import { createDatabase } from "../store/database.js";
 import { migrateToLatest } from "../store/migrate.js";
 import { MIGRATIONS } from "../store/migrations/index.js";
-import { runCli, type CliIo } from "./main.js";
+import { runCli } from "./main.js";
+import { captureIo } from "../../test/support/cli.js";
 
-function captureIo(env: Record<string, string>): CliIo & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { env, out, err, stdout: (t) => void out.push(t), stderr: (t) => void err.push(t) };
-}
 
 /** Runs `sino ARGS` in this process; returns its exit code and what it printed. */
 async function sino(args: string[], env: Record<string, string>): Promise<{ code: number; out: string; err: string }> {

@@ -13,6 +13,13 @@ export class BackupError extends Error {
   override readonly name = "BackupError";
 }
 
+/** A BackupError is the operator's to fix: one pt-BR line and exit code 1. Anything else is a bug: thrown. */
+function reportBackupError(error: unknown, io: CliIo, t: Translator["t"]): 1 {
+  if (!(error instanceof BackupError)) throw error;
+  io.stderr(`${t("cli:failed", { message: error.message })}\n`);
+  return 1;
+}
+
 /** Pages per backup step: all of them, so the copy is one read transaction (see `backupSqlite`). */
 const ALL_PAGES = 0x7fffffff;
 
@@ -46,9 +53,7 @@ export async function backupCommand(file: string, options: { force?: boolean }, 
     io.stdout(`${t("cli:backup.done", { path: target, size })}\n`);
     return 0;
   } catch (error) {
-    if (!(error instanceof BackupError)) throw error;
-    io.stderr(`${t("cli:failed", { message: error.message })}\n`);
-    return 1;
+    return reportBackupError(error, io, t);
   }
 }
 
@@ -88,9 +93,7 @@ export async function restoreCommand(file: string, options: { force?: boolean },
     io.stdout(`${t("cli:restore.done", { path: target, backup })}\n`);
     return 0;
   } catch (error) {
-    if (!(error instanceof BackupError)) throw error;
-    io.stderr(`${t("cli:failed", { message: error.message })}\n`);
-    return 1;
+    return reportBackupError(error, io, t);
   }
 }
 

@@ -7,11 +7,13 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { captureIo, clearExitCodeAroundEachTest, databaseEnv } from "../../test/support/cli.js";
 import { DIALECTS, createTestDatabase, type TestDatabase } from "../../test/support/db.js";
+import { useTestDatabase } from "../../test/support/test-database.js";
 import { aFileSubscription, ndjsonLine } from "../../test/support/import-files.js";
 import { createSitesRepository } from "../store/sites-repository.js";
-import { runCli, type CliIo } from "./main.js";
+import { runCli } from "./main.js";
 
 let dir: string;
 beforeAll(() => {
@@ -21,19 +23,8 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function envOf(database: TestDatabase): Record<string, string> {
-  return {
-    DATABASE_URL: database.location.url,
-    SINO_PUBLIC_URL: "http://localhost:8080",
-    ...(database.location.schema === undefined ? {} : { SINO_DATABASE_SCHEMA: database.location.schema }),
-  };
-}
-
-function io(database: TestDatabase, tty = false): CliIo & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { env: envOf(database), out, err, stdout: (t) => void out.push(t), stderr: (t) => void err.push(t), stderrIsTty: tty };
-}
+const envOf = (database: TestDatabase) => ({ ...databaseEnv(database.location), SINO_PUBLIC_URL: "http://localhost:8080" });
+const io = (database: TestDatabase, tty = false) => captureIo(envOf(database), { stderrIsTty: tty });
 
 let fileCounter = 0;
 function file(lines: string[], extension = "ndjson"): string {
@@ -45,14 +36,8 @@ function file(lines: string[], extension = "ndjson"): string {
 for (const dialect of DIALECTS) {
   describe(`sino import on ${dialect}`, () => {
     let database: TestDatabase;
-    beforeEach(async () => {
-      database = await createTestDatabase(dialect);
-      process.exitCode = undefined;
-    });
-    afterEach(async () => {
-      await database.cleanup();
-      process.exitCode = undefined;
-    });
+    useTestDatabase(dialect, (created) => (database = created));
+    clearExitCodeAroundEachTest();
 
     async function stored(): Promise<Array<{ endpoint: string; site_id: number }>> {
       return database.db.selectFrom("subscriptions").select(["endpoint", "site_id"]).orderBy("id").execute();

@@ -2,36 +2,21 @@ import { createECDH, generateKeyPairSync } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DIALECTS, createTestDatabase, type TestDatabase } from "../../test/support/db.js";
+import { describe, expect, it } from "vitest";
+import { captureIo, clearExitCodeAroundEachTest, databaseEnv } from "../../test/support/cli.js";
+import { DIALECTS, type TestDatabase } from "../../test/support/db.js";
+import { useTestDatabase } from "../../test/support/test-database.js";
 import { createRepositories } from "../store/repositories.js";
-import { runCli, type CliIo } from "./main.js";
+import { runCli } from "./main.js";
 
-function io(database: TestDatabase): CliIo & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    env: { DATABASE_URL: database.location.url, ...(database.location.schema === undefined ? {} : { SINO_DATABASE_SCHEMA: database.location.schema }) },
-    out,
-    err,
-    stdout: (t) => void out.push(t),
-    stderr: (t) => void err.push(t),
-  };
-}
+const io = (database: TestDatabase) => captureIo(databaseEnv(database.location));
 
 for (const dialect of DIALECTS) {
   describe(`sino keys on ${dialect}`, () => {
     let database: TestDatabase;
     const dir = mkdtempSync(join(tmpdir(), "sino-keys-"));
-
-    beforeEach(async () => {
-      database = await createTestDatabase(dialect);
-      process.exitCode = undefined;
-    });
-    afterEach(async () => {
-      await database.cleanup();
-      process.exitCode = undefined;
-    });
+    useTestDatabase(dialect, (created) => (database = created));
+    clearExitCodeAroundEachTest();
 
     it("imports a PEM for a site named by its origin, shows only public keys, and refuses a bad file with its code", async () => {
       const site = await createRepositories(database).sites.create("https://velho.exemplo.com.br", Date.now());

@@ -4,13 +4,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseVapidKeys } from "../push/vapid-keys.js";
 import { MIGRATIONS } from "../store/migrations/index.js";
-import { runCli, type CliIo } from "./main.js";
-
-function captureIo(env: Record<string, string> = {}): CliIo & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { env, out, err, stdout: (t) => void out.push(t), stderr: (t) => void err.push(t) };
-}
+import { runCli } from "./main.js";
+import { captureIo } from "../../test/support/cli.js";
 
 describe("sino command", () => {
   let dir: string;

@@ -51,33 +51,40 @@ const defaultIo: CliIo = {
 export function createCli(io: CliIo = defaultIo, translator: Translator = createTranslator()): Command {
   const { t } = translator;
   const program = new Command("sino").description(t("cli:description"));
+  const readConfig = () => loadConfig(io.env, translator);
+  /** SIGTERM or SIGINT: say so, `close` (it finishes what is in flight), then exit 0, or 1 if closing failed. */
+  const stopOnSignal = (close: () => Promise<unknown>) => {
+    const stop = () => {
+      io.stderr(`${t("cli:stopping")}\n`);
+      close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    };
+    process.once("SIGTERM", stop);
+    process.once("SIGINT", stop);
+  };
+  /** `--server` and `--token`: where a command that goes through the HTTP API sends its calls. */
+  const apiTarget = (command: Command, tokenHelp: string) => command.option("--server <url>", t("cli:send.server")).option("--token <token>", tokenHelp);
 
   program
     .command("start")
     .description(t("cli:commands.start"))
     .action(async () => {
-      const config = loadConfig(io.env, translator);
+      const config = readConfig();
       // With its embedded lanes `sino start` delivers like a worker: the same heap sizing.
       if (config.delivery.embedded) boundHeapForDelivery();
       const server = await startServer(config);
       io.stdout(`${t("cli:started", { url: server.url })}\n`);
       // Graceful stop: finish requests in flight and close the database, then exit.
-      const stop = () => {
-        io.stderr(`${t("cli:stopping")}\n`);
-        server.close().then(
-          () => process.exit(0),
-          () => process.exit(1),
-        );
-      };
-      process.once("SIGTERM", stop);
-      process.once("SIGINT", stop);
+      stopOnSignal(() => server.close());
     });
 
   program
     .command("worker")
     .description(t("cli:commands.worker"))
     .action(async () => {
-      const config = loadConfig(io.env, translator);
+      const config = readConfig();
       // SQLite has one writer and no row locks: there the embedded worker of `sino start` delivers.
       if (dialectOf(config.databaseUrl) !== "postgres") throw new Error(t("cli:workerNeedsPostgres"));
       boundHeapForDelivery();
@@ -110,24 +117,14 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
       io.stdout(`${t("cli:workerStarted", { id: worker.engine.workerId })}\n`);
       if (health !== undefined) logger.info({ url: health.url }, "health probes listening");
       // SIGTERM: finish the sub-batches in flight, checkpoint them, give the leases back, exit 0.
-      const stop = () => {
-        io.stderr(`${t("cli:stopping")}\n`);
-        Promise.all([metricsListener?.close(), health?.close()])
-          .then(() => worker.close())
-          .then(
-          () => process.exit(0),
-          () => process.exit(1),
-        );
-      };
-      process.once("SIGTERM", stop);
-      process.once("SIGINT", stop);
+      stopOnSignal(() => Promise.all([metricsListener?.close(), health?.close()]).then(() => worker.close()));
     });
 
   program
     .command("migrate")
     .description(t("cli:commands.migrate"))
     .action(async () => {
-      const config = loadConfig(io.env, translator);
+      const config = readConfig();
       const database = createDatabase({ url: config.databaseUrl, poolSize: 1, schema: config.databaseSchema });
       try {
         const applied = await migrateToLatest(database);
@@ -148,7 +145,7 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
     .requiredOption("--name <nome>", t("cli:admin.name"))
     .option("--password-stdin", t("cli:admin.passwordStdin"), false)
     .action(async (options: { email: string; name: string; passwordStdin: boolean }) => {
-      const config = loadConfig(io.env, translator);
+      const config = readConfig();
       try {
         const email = await adminCreate(config, options, { stdin: io.stdin ?? process.stdin, prompt: process.stderr }, translator);
         io.stdout(`${t("cli:admin.created", { email })}\n`);
@@ -164,35 +161,32 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
     .command("list")
     .description(t("cli:commands.usersList"))
     .action(async () => {
-      process.exitCode = await usersListCommand(loadConfig(io.env, translator), io, translator);
+      process.exitCode = await usersListCommand(readConfig(), io, translator);
     });
   users
     .command("reset-password")
     .description(t("cli:commands.usersResetPassword"))
     .argument("<e-mail>", t("cli:users.email"))
     .action(async (email: string) => {
-      process.exitCode = await usersResetPasswordCommand(email, loadConfig(io.env, translator), io, translator);
+      process.exitCode = await usersResetPasswordCommand(email, readConfig(), io, translator);
     });
 
   const privacy = program.command("privacy").description(t("privacy:cli.command"));
-  privacy
-    .command("export")
-    .description(t("privacy:cli.exportCommand"))
-    .option("--user <id>", t("privacy:cli.user"))
-    .option("--subscription <número>", t("privacy:cli.subscription"))
+  /** Whose data: a person of the host app (`--user`) or one browser (`--subscription`). */
+  const privacyCommand = (name: string, description: string) =>
+    privacy.command(name).description(description).option("--user <id>", t("privacy:cli.user")).option("--subscription <número>", t("privacy:cli.subscription"));
+  privacyCommand("export", t("privacy:cli.exportCommand"))
     .action(async (options: PrivacyTargetOptions) => {
-      process.exitCode = await privacyExportCommand(options, loadConfig(io.env, translator), io, translator);
+      process.exitCode = await privacyExportCommand(options, readConfig(), io, translator);
     });
-  privacy
-    .command("erase")
-    .description(t("privacy:cli.eraseCommand"))
-    .option("--user <id>", t("privacy:cli.user"))
-    .option("--subscription <número>", t("privacy:cli.subscription"))
+  privacyCommand("erase", t("privacy:cli.eraseCommand"))
     .option("--yes", t("privacy:cli.yes"), false)
     .action(async (options: PrivacyTargetOptions & { yes: boolean }) => {
-      process.exitCode = await privacyEraseCommand(options, loadConfig(io.env, translator), io, translator);
+      process.exitCode = await privacyEraseCommand(options, readConfig(), io, translator);
     });
 
+  /** An option given more than once keeps every value, in order. */
+  const repeatable = (value: string, previous: string[] = []) => [...previous, value];
   program
     .command("send")
     .description(t("cli:commands.send"))
@@ -202,14 +196,14 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
     .option("--body <texto>", t("cli:send.body"))
     .option("--channel <canal>", t("cli:send.channel"))
     .option("--site <id>", t("cli:send.site"))
-    .option("--user <id>", t("cli:send.user"), (value: string, previous: string[] = []) => [...previous, value])
+    .option("--user <id>", t("cli:send.user"), repeatable)
     .option("--segment <id|nome>", t("cli:send.segment"))
     .option("--segment-expr <expressão>", t("cli:send.segmentExpr"))
     .option("--category <categoria>", t("cli:send.category"))
     .option("--link <url>", t("cli:send.link"))
     .option("--schedule <data>", t("cli:send.schedule"))
     .option("--no-notice", t("cli:send.noNotice"))
-    .option("--action <rótulo=url>", t("cli:send.action"), (value: string, previous: string[] = []) => [...previous, value])
+    .option("--action <rótulo=url>", t("cli:send.action"), repeatable)
     .option("--tag <chave>", t("cli:send.tag"))
     .option("--renotify", t("cli:send.renotify"))
     .option("--require-interaction", t("cli:send.requireInteraction"))
@@ -231,19 +225,14 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
       process.exitCode = await sendCommand(merged, io, translator);
     });
 
-  program
-    .command("status")
-    .description(t("local-time:cli.description"))
-    .argument("<id>", t("local-time:cli.id"))
-    .option("--server <url>", t("cli:send.server"))
-    .option("--token <token>", t("cli:send.token"))
-    .action(async (id: string, options: ApiTarget) => {
+  apiTarget(program.command("status").description(t("local-time:cli.description")).argument("<id>", t("local-time:cli.id")), t("cli:send.token")).action(
+    async (id: string, options: ApiTarget) => {
       process.exitCode = await sendStatusCommand(id, options, io, translator);
-    });
+    },
+  );
 
   const tags = program.command("tags").description(t("cli:commands.tags"));
-  const tagsConnection = (command: Command) =>
-    command.option("--server <url>", t("cli:send.server")).option("--token <token>", t("cli:tags.token"));
+  const tagsConnection = (command: Command) => apiTarget(command, t("cli:tags.token"));
   tagsConnection(tags.command("show").description(t("cli:commands.tagsShow")).argument("<userId>", t("cli:tags.userId"))).action(
     async (userId: string, options: TagsOptions) => {
       process.exitCode = await tagsCommand(userId, { kind: "show" }, options, io, translator);
@@ -261,8 +250,7 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
   });
 
   const segments = program.command("segments").description(t("cli:commands.segments"));
-  const apiOptions = (command: Command) =>
-    command.option("--server <url>", t("cli:send.server")).option("--token <token>", t("cli:segments.token"));
+  const apiOptions = (command: Command) => apiTarget(command, t("cli:segments.token"));
   apiOptions(segments.command("list").description(t("cli:commands.segmentsList"))).action(async (options: ApiTarget) => {
     process.exitCode = await segmentsListCommand(options, io, translator);
   });
@@ -285,11 +273,7 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
       process.exitCode = await segmentsCreateCommand(expression, options, io, translator);
     });
 
-  program
-    .command("audit")
-    .description(t("audit:cli.command"))
-    .option("--server <url>", t("cli:send.server"))
-    .option("--token <token>", t("audit:cli.token"))
+  apiTarget(program.command("audit").description(t("audit:cli.command")), t("audit:cli.token"))
     .option("--action <ação>", t("audit:cli.action"))
     .option("--actor <autor>", t("audit:cli.actor"))
     .option("--from <instante>", t("audit:cli.from"))
@@ -300,32 +284,22 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
     });
 
   const templates = program.command("templates").description(t("cli:commands.templates"));
-  templates
-    .command("list")
-    .description(t("cli:commands.templatesList"))
-    .option("--server <url>", t("cli:send.server"))
-    .option("--token <token>", t("cli:templates.token"))
-    .action(async (options: ApiTarget) => {
-      process.exitCode = await templatesListCommand(options, io, translator);
-    });
+  apiTarget(templates.command("list").description(t("cli:commands.templatesList")), t("cli:templates.token")).action(async (options: ApiTarget) => {
+    process.exitCode = await templatesListCommand(options, io, translator);
+  });
 
-  program
-    .command("backup")
-    .description(t("cli:commands.backup"))
-    .argument("<arquivo>", t("cli:backup.file"))
-    .option("--force", t("cli:backup.force"), false)
-    .action(async (file: string, options: { force: boolean }) => {
-      process.exitCode = await backupCommand(file, options, loadConfig(io.env, translator), io, translator);
-    });
-
-  program
-    .command("restore")
-    .description(t("cli:commands.restore"))
-    .argument("<arquivo>", t("cli:restore.file"))
-    .option("--force", t("cli:restore.force"), false)
-    .action(async (file: string, options: { force: boolean }) => {
-      process.exitCode = await restoreCommand(file, options, loadConfig(io.env, translator), io, translator);
-    });
+  // `sino backup FILE` and `sino restore FILE`: one SQLite file each way, replacing only with --force.
+  const copyCommand = (name: string, texts: { description: string; file: string; force: string }, run: typeof backupCommand) =>
+    program
+      .command(name)
+      .description(texts.description)
+      .argument("<arquivo>", texts.file)
+      .option("--force", texts.force, false)
+      .action(async (file: string, options: { force: boolean }) => {
+        process.exitCode = await run(file, options, readConfig(), io, translator);
+      });
+  copyCommand("backup", { description: t("cli:commands.backup"), file: t("cli:backup.file"), force: t("cli:backup.force") }, backupCommand);
+  copyCommand("restore", { description: t("cli:commands.restore"), file: t("cli:restore.file"), force: t("cli:restore.force") }, restoreCommand);
 
   program
     .command("import")
@@ -336,7 +310,7 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
     .option("--channels-from-tags", t("import:cli.channelsFromTags"))
     .option("--dry-run", t("import:cli.dryRun"))
     .action(async (file: string, options: ImportOptions) => {
-      process.exitCode = await importCommand(file, options, loadConfig(io.env, translator), io, translator);
+      process.exitCode = await importCommand(file, options, readConfig(), io, translator);
     });
 
   const vapid = program.command("vapid").description(t("cli:commands.vapid"));
@@ -350,35 +324,25 @@ export function createCli(io: CliIo = defaultIo, translator: Translator = create
 
   // `sino keys`: a site's VAPID keys (issue 20).
   const keys = program.command("keys").description(t("site-keys:cli.keys"));
-  const siteOption = () => new Option("--site <site>", t("site-keys:cli.siteOption")).makeOptionMandatory();
-  keys
-    .command("show")
-    .description(t("site-keys:cli.show"))
-    .addOption(siteOption())
+  /** A `sino keys` subcommand: each names its site with the mandatory `--site`. */
+  const keysCommand = (name: string, description: string) =>
+    keys.command(name).description(description).addOption(new Option("--site <site>", t("site-keys:cli.siteOption")).makeOptionMandatory());
+  keysCommand("show", t("site-keys:cli.show"))
     .action(async (options: { site: string }) => {
-      process.exitCode = await keysShowCommand(options.site, loadConfig(io.env, translator), io, translator);
+      process.exitCode = await keysShowCommand(options.site, readConfig(), io, translator);
     });
-  keys
-    .command("generate")
-    .description(t("site-keys:cli.generate"))
-    .addOption(siteOption())
+  keysCommand("generate", t("site-keys:cli.generate"))
     .action(async (options: { site: string }) => {
-      process.exitCode = await keysSetCommand(options.site, { kind: "generate" }, loadConfig(io.env, translator), io, translator);
+      process.exitCode = await keysSetCommand(options.site, { kind: "generate" }, readConfig(), io, translator);
     });
-  keys
-    .command("default")
-    .description(t("site-keys:cli.default"))
-    .addOption(siteOption())
+  keysCommand("default", t("site-keys:cli.default"))
     .action(async (options: { site: string }) => {
-      process.exitCode = await keysSetCommand(options.site, { kind: "default" }, loadConfig(io.env, translator), io, translator);
+      process.exitCode = await keysSetCommand(options.site, { kind: "default" }, readConfig(), io, translator);
     });
-  keys
-    .command("import")
-    .description(t("site-keys:cli.import"))
-    .addOption(siteOption())
+  keysCommand("import", t("site-keys:cli.import"))
     .argument("<arquivo>", t("site-keys:cli.import"))
     .action(async (file: string, options: { site: string }) => {
-      process.exitCode = await keysSetCommand(options.site, { kind: "import", file }, loadConfig(io.env, translator), io, translator);
+      process.exitCode = await keysSetCommand(options.site, { kind: "import", file }, readConfig(), io, translator);
     });
 
   // pt-BR help and errors on every command; errors throw (exit code 2) instead of calling

@@ -4,7 +4,8 @@ import { DIALECTS } from "../../test/support/db.js";
 import { setUpAdmin, startOperatorServer, type ApiClient, type OperatorServer } from "../../test/support/operators.js";
 import { aBrowserSubscription } from "../../test/support/subscriptions.js";
 import type { PushSubscriptionJson } from "../shared/api/subscriptions.js";
-import { runCli, type CliIo } from "./main.js";
+import { runCli } from "./main.js";
+import { captureIo, databaseEnv } from "../../test/support/cli.js";
 
 const SITE = "https://www.exemplo.com.br";
 const CONSENT = { source: "bell", text: "Habilitar Notificações", version: "pt-BR-0a1b2c3d" } as const;
@@ -32,12 +33,7 @@ for (const dialect of DIALECTS) {
       const sub = aBrowserSubscription();
       await register(sub);
       await admin.put("/api/v1/people/davi/subscriptions", { endpoint: sub.endpoint });
-      const io = (): CliIo & { out: string[]; err: string[] } => {
-        const out: string[] = [];
-        const err: string[] = [];
-        const location = server.database.location;
-        return { env: { DATABASE_URL: location.url, ...(location.schema === undefined ? {} : { SINO_DATABASE_SCHEMA: location.schema }) }, out, err, stdout: (t) => void out.push(t), stderr: (t) => void err.push(t) };
-      };
+      const io = () => captureIo(databaseEnv(server.database.location));
       const exported = io();
       await runCli(["privacy", "export", "--user", "davi"], exported);
       expect(process.exitCode).toBe(0);

@@ -1,20 +1,13 @@
 /** `sino send --exempt` / `--reengagement` against a real server: an admin token's, refused to a publish token. */
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { addToken } from "../../test/support/operators.js";
 import { usePublishingServer } from "../../test/support/publishing-server.js";
-import { runCli, type CliIo } from "./main.js";
-
-function captureIo(env: Record<string, string> = {}): CliIo & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { env, out, err, stdout: (t) => void out.push(t), stderr: (t) => void err.push(t) };
-}
+import { runCli } from "./main.js";
+import { captureIo, clearExitCodeAroundEachTest } from "../../test/support/cli.js";
 
 describe("sino send with the delivery rules", () => {
   const setup = usePublishingServer();
-  beforeEach(() => {
-    process.exitCode = undefined;
-  });
+  clearExitCodeAroundEachTest();
 
   it("refuses --exempt with a publish token in pt-BR (exit 1) and sends it with an admin token", async () => {
     const refused = captureIo({ SINO_TOKEN: setup.secret });

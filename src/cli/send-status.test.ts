@@ -1,5 +1,5 @@
 /** `sino status <id>` against a real server, with a worker holding marketing for the subscribers' local time. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { usePublishingServer } from "../../test/support/publishing-server.js";
 import { seedSubscriptions, waitForNotification } from "../../test/support/delivery.js";
 import { startFakePushService, type FakePushService } from "../../test/support/fake-push/fake-push-service.js";
@@ -10,16 +10,11 @@ import { createPushTransport } from "../push/transport.js";
 import { createVapidSigner } from "../push/vapid.js";
 import { generateVapidKeys } from "../push/vapid-keys.js";
 import { createRepositories } from "../store/repositories.js";
-import { runCli, type CliIo } from "./main.js";
+import { runCli } from "./main.js";
+import { captureIo, clearExitCodeAroundEachTest } from "../../test/support/cli.js";
 
 /** 23:00 in São Paulo; 08:00 there is nine hours later. */
 const SP_23H = Date.UTC(2026, 10, 27, 2, 0, 0);
-
-function captureIo(env: Record<string, string> = {}): CliIo & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { env, out, err, stdout: (t) => void out.push(t), stderr: (t) => void err.push(t) };
-}
 
 let fake: FakePushService;
 beforeAll(async () => {
@@ -31,9 +26,7 @@ afterAll(async () => {
 
 describe("sino status", () => {
   const setup = usePublishingServer();
-  beforeEach(() => {
-    process.exitCode = undefined;
-  });
+  clearExitCodeAroundEachTest();
 
   it("says how many wait for their local window and when the next go, and how many expired", async () => {
     const database = setup.server.database;

@@ -1,15 +1,10 @@
 import { execFile } from "node:child_process";
-import { beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { addToken } from "../../test/support/operators.js";
 import { usePublishingServer } from "../../test/support/publishing-server.js";
-import { runCli, type CliIo } from "./main.js";
+import { runCli } from "./main.js";
 import { parseScheduleTime } from "./schedule-time.js";
-
-function captureIo(env: Record<string, string> = {}): CliIo & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { env, out, err, stdout: (t) => void out.push(t), stderr: (t) => void err.push(t) };
-}
+import { captureIo, clearExitCodeAroundEachTest } from "../../test/support/cli.js";
 
 describe("--agendar times", () => {
   it("reads a wall-clock time in the configured zone, and ISO instants with their offset", () => {
@@ -23,9 +18,7 @@ describe("--agendar times", () => {
 
 describe("sino send against a real server", () => {
   const setup = usePublishingServer();
-  beforeEach(() => {
-    process.exitCode = undefined;
-  });
+  clearExitCodeAroundEachTest();
 
   it("creates a send with a token from SINO_TOKEN and prints its id and status (exit 0)", async () => {
     const io = captureIo({ SINO_TOKEN: setup.secret });

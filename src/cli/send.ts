@@ -2,7 +2,7 @@ import type { Translator } from "../server/i18n.js";
 import { QUICK_PUBLISH_EVERYONE, type CreateNotificationRequest, type CreateNotificationResponse, type Notification } from "../shared/api/notifications.js";
 import { API_ROUTES } from "../shared/api/routes.js";
 import { DEFAULT_TIME_ZONE } from "../shared/time/zoned-time.js";
-import { DEFAULT_SERVER, type ApiIo } from "./api-call.js";
+import { DEFAULT_SERVER, callApi, type ApiIo } from "./api-call.js";
 import { formatScheduleTime, parseScheduleTime } from "./schedule-time.js";
 import { savedSegmentId } from "./segments.js";
 import { findTemplate } from "./templates.js";
@@ -55,6 +55,9 @@ export function parseActionOption(value: string): { label: string; url: string }
 }
 
 export type SendIo = ApiIo;
+
+/** A refused send is "O servidor recusou o envio: …", not the segments commands' wording. */
+const SEND_TEXTS = { noToken: "cli:send.noToken", refused: "cli:send.refused" } as const;
 
 /**
  * `sino send`: creates a send on a running Sino through its HTTP API with an API token, and
@@ -142,33 +145,9 @@ export async function sendCommand(options: SendOptions, io: SendIo, { t }: Trans
     request.sendAt = new Date(at).toISOString();
   }
 
-  const doFetch = io.fetch ?? fetch;
-  let response: Response;
-  try {
-    response = await doFetch(`${server}${API_ROUTES.notifications}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json", authorization: `Bearer ${token.trim()}` },
-      body: JSON.stringify(request),
-    });
-  } catch (error) {
-    const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-    io.stderr(`${t("cli:send.unreachable", { server, reason })}\n`);
-    return 1;
-  }
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  if (!response.ok) {
-    const error = (body as { error?: { code?: string; message?: string; field?: string } } | undefined)?.error;
-    const message = error?.message ?? t("cli:send.httpError", { status: response.status });
-    io.stderr(`${t("cli:send.refused", { message, code: error?.code ?? String(response.status) })}\n`);
-    return 1;
-  }
-  const created = body as CreateNotificationResponse;
+  const answer = await callApi<CreateNotificationResponse>({ server, token }, io, { t }, "POST", API_ROUTES.notifications, request, SEND_TEXTS);
+  if (!answer.ok) return answer.code;
+  const created = answer.body;
   io.stdout(`${describe(created.notification, timeZone, t)}\n`);
   // Said when it was asked for, or when a notification that would be public by default is not (a test to one
   // browser never is; a send to people is kept off unless it asks).

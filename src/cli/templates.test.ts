@@ -1,37 +1,32 @@
 /** `sino templates list` and `sino send --template` against a real server. */
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { usePublishingServer } from "../../test/support/publishing-server.js";
-import { runCli, type CliIo } from "./main.js";
+import { runCli } from "./main.js";
+import { captureIo, clearExitCodeAroundEachTest } from "../../test/support/cli.js";
 
-function captureIo(env: Record<string, string> = {}): CliIo & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return { env, out, err, stdout: (t) => void out.push(t), stderr: (t) => void err.push(t) };
-}
+/** The template's content and audience: what it is saved with, and what a send from it carries. */
+const PROMO = {
+  title: "Ofertas da semana",
+  body: "Até 50% de desconto",
+  url: "https://exemplo.com.br/ofertas",
+  icon: "https://exemplo.com.br/i.png",
+  image: "https://exemplo.com.br/banner.png",
+  urgency: "low",
+  ttl: 21_600,
+  collapseKey: "ofertas",
+  audience: { type: "channels", channels: ["obras"], sites: ["1"] },
+};
 
 describe("sino templates and sino send --template", () => {
   const setup = usePublishingServer();
   let promo: string;
   beforeAll(async () => {
     expect((await setup.admin.post("/api/v1/channels", { name: "Obras", slug: "obras" })).status).toBe(201);
-    const created = await setup.admin.post("/api/v1/templates", {
-      name: "Promoção",
-      title: "Ofertas da semana",
-      body: "Até 50% de desconto",
-      url: "https://exemplo.com.br/ofertas",
-      icon: "https://exemplo.com.br/i.png",
-      image: "https://exemplo.com.br/banner.png",
-      urgency: "low",
-      ttl: 21_600,
-      collapseKey: "ofertas",
-      audience: { type: "channels", channels: ["obras"], sites: ["1"] },
-    });
+    const created = await setup.admin.post("/api/v1/templates", { name: "Promoção", ...PROMO });
     expect(created.status).toBe(201);
     promo = created.body.template.id;
   });
-  beforeEach(() => {
-    process.exitCode = undefined;
-  });
+  clearExitCodeAroundEachTest();
 
   it("lists the templates with their audience", async () => {
     const io = captureIo({ SINO_TOKEN: setup.secret });
@@ -47,17 +42,7 @@ describe("sino templates and sino send --template", () => {
     expect(io.err).toEqual([]);
     expect(process.exitCode).toBe(0);
     const id = /Envio (\d+)/.exec(io.out.join(""))![1];
-    expect((await setup.admin.get(`/api/v1/notifications/${id}`)).body.notification).toMatchObject({
-      title: "Ofertas da semana",
-      body: "Até 50% de desconto",
-      url: "https://exemplo.com.br/ofertas",
-      icon: "https://exemplo.com.br/i.png",
-      image: "https://exemplo.com.br/banner.png",
-      urgency: "low",
-      ttl: 21_600,
-      collapseKey: "ofertas",
-      audience: { type: "channels", channels: ["obras"], sites: ["1"] },
-    });
+    expect((await setup.admin.get(`/api/v1/notifications/${id}`)).body.notification).toMatchObject(PROMO);
   });
 
   it("lets the other options override the template (title, body, audience)", async () => {

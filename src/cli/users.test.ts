@@ -1,34 +1,19 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DIALECTS, createTestDatabase, type TestDatabase } from "../../test/support/db.js";
+import { describe, expect, it } from "vitest";
+import { captureIo, clearExitCodeAroundEachTest, databaseEnv } from "../../test/support/cli.js";
+import { DIALECTS, type TestDatabase } from "../../test/support/db.js";
+import { useTestDatabase } from "../../test/support/test-database.js";
 import { ApiClient, startOperatorServer } from "../../test/support/operators.js";
 import { createPasswordHasher } from "../server/auth/password.js";
 import { createRepositories } from "../store/repositories.js";
-import { runCli, type CliIo } from "./main.js";
+import { runCli } from "./main.js";
 
-function io(database: TestDatabase): CliIo & { out: string[]; err: string[] } {
-  const out: string[] = [];
-  const err: string[] = [];
-  return {
-    env: { DATABASE_URL: database.location.url, ...(database.location.schema === undefined ? {} : { SINO_DATABASE_SCHEMA: database.location.schema }) },
-    out,
-    err,
-    stdout: (t) => void out.push(t),
-    stderr: (t) => void err.push(t),
-  };
-}
+const io = (database: TestDatabase) => captureIo(databaseEnv(database.location));
 
 for (const dialect of DIALECTS) {
   describe(`sino users on ${dialect}`, () => {
     let database: TestDatabase;
-
-    beforeEach(async () => {
-      database = await createTestDatabase(dialect);
-      process.exitCode = undefined;
-    });
-    afterEach(async () => {
-      await database.cleanup();
-      process.exitCode = undefined;
-    });
+    useTestDatabase(dialect, (created) => (database = created));
+    clearExitCodeAroundEachTest();
 
     async function addOperator(email: string, role: "admin" | "publisher", password: string) {
       const result = await createRepositories(database).users.create({ name: `Nome de ${email}`, email, role, passwordHash: await createPasswordHasher().hash(password) }, 1);

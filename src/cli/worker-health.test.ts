@@ -9,7 +9,7 @@ import { createInterface } from "node:readline";
 import { afterEach, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../test/support/db.js";
 import { testDatabaseUrl } from "../../test/support/postgres.js";
-import { createTcpProxy, type TcpProxy } from "../../test/support/tcp-proxy.js";
+import { relayToPostgres, type TcpProxy } from "../../test/support/tcp-proxy.js";
 import { fakePushWorkerEnv } from "../../test/support/worker-env.js";
 import { generateVapidKeys } from "../push/vapid-keys.js";
 
@@ -44,14 +44,13 @@ async function readyzUntil(url: string, status: number): Promise<Response> {
 
 it("answers /healthz and /readyz on SINO_WORKER_HEALTH_PORT, 503 while its database is away", { timeout: 60_000 }, async () => {
   database = await createTestDatabase("postgres");
-  proxy = await createTcpProxy({ host: "127.0.0.1", port: Number(new URL(testDatabaseUrl()).port || 5432) });
-  const target = new URL(testDatabaseUrl());
-  target.host = `127.0.0.1:${proxy.port}`;
+  const relay = await relayToPostgres(testDatabaseUrl());
+  proxy = relay.proxy;
   const port = await freePort();
   child = spawn(process.execPath, ["--import", "tsx", "src/cli/main.ts", "worker"], {
     env: {
       PATH: process.env.PATH ?? "",
-      DATABASE_URL: target.toString(),
+      DATABASE_URL: relay.url,
       SINO_DATABASE_SCHEMA: database.location.schema!,
       SINO_DATABASE_POOL_SIZE: "2",
       ...fakePushWorkerEnv(generateVapidKeys(), { lanes: 1, batch: 10 }),

@@ -89,14 +89,20 @@ describe("sino worker processes on PostgreSQL", { timeout: 120_000 }, () => {
     await database.cleanup();
   });
 
-  it("finishes a send after its worker is killed with SIGKILL, missing no one, duplicates within the in-flight bound", async () => {
+  /** 3,000 subscriptions, a slow push service, one worker 600 pushes into a notification: then `signal`. */
+  async function interruptMidSend(title: string, signal: NodeJS.Signals) {
     const ids = await seedSubscriptions(database, fake, 3000);
     fake.setBehaviour({ latencyMs: 100 });
     const first = await startWorkerProcess();
-    const notification = await sends.createNotification({ title: "Queda" });
+    const notification = await sends.createNotification({ title });
     await fake.waitForAccepted(600);
-    first.child.kill("SIGKILL");
-    expect(await first.exited).toBeNull();
+    first.child.kill(signal);
+    return { ids, notification, exitCode: await first.exited };
+  }
+
+  it("finishes a send after its worker is killed with SIGKILL, missing no one, duplicates within the in-flight bound", async () => {
+    const { ids, notification, exitCode } = await interruptMidSend("Queda", "SIGKILL");
+    expect(exitCode).toBeNull();
     const before = fake.stats().accepted;
     expect(before).toBeLessThan(3000);
 
@@ -110,13 +116,8 @@ describe("sino worker processes on PostgreSQL", { timeout: 120_000 }, () => {
   });
 
   it("stops on SIGTERM with exit 0 after checkpointing its in-flight pushes; the next worker sends no duplicate", async () => {
-    const ids = await seedSubscriptions(database, fake, 3000);
-    fake.setBehaviour({ latencyMs: 100 });
-    const first = await startWorkerProcess();
-    const notification = await sends.createNotification({ title: "Pausa" });
-    await fake.waitForAccepted(600);
-    first.child.kill("SIGTERM");
-    expect(await first.exited).toBe(0);
+    const { ids, notification, exitCode } = await interruptMidSend("Pausa", "SIGTERM");
+    expect(exitCode).toBe(0);
 
     // Everything the push service accepted was checkpointed: no push was left unrecorded.
     const midway = await sends.getNotification(notification.id);

@@ -5,6 +5,7 @@ import type { HygieneRepository } from "../store/hygiene-repository.js";
 import type { LoopObservers } from "./loop-observers.js";
 import type { Retention } from "./retention-task.js";
 import type { DeliveryLogger } from "./worker.js";
+import { createPeriodicTask } from "./periodic-task.js";
 
 const DAY_MS = 86_400_000;
 
@@ -71,9 +72,6 @@ function catalogText(key: `hygiene.${keyof typeof ptBR.hygiene}`): string {
 export function createHygieneTask(deps: HygieneTaskDeps): HygieneTask {
   const batch = deps.options.batch ?? 200;
   const intervalMs = deps.options.intervalMs ?? 3_600_000;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  let started = false;
 
   /** Finished segment sends' notification_targets rows, in chunks of `batch`: runs even with expiry off. */
   async function clearTargets(): Promise<number> {
@@ -137,35 +135,6 @@ export function createHygieneTask(deps: HygieneTaskDeps): HygieneTask {
     deps.observers?.heartbeat?.beat("hygiene");
   }
 
-  /** A look in the background: an outage is logged once (by the tracker), anything else here. */
-  function look(): Promise<unknown> {
-    return perform().then(
-      () => deps.observers?.outage?.succeeded(),
-      (error: unknown) => {
-        if (deps.observers?.outage?.failed(error, "hygiene") !== true) deps.logger.error({ err: error }, "subscription hygiene failed; retrying later");
-      },
-    );
-  }
-
-  function schedule(): void {
-    if (!started) return;
-    timer = setTimeout(() => {
-      running = look().finally(schedule);
-    }, intervalMs);
-    timer.unref();
-  }
-
-  return {
-    perform,
-    start() {
-      if (started) return;
-      started = true;
-      running = look().finally(schedule);
-    },
-    async stop() {
-      started = false;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  const task = createPeriodicTask({ component: "hygiene", perform, intervalMs, failureMessage: "subscription hygiene failed; retrying later", logger: deps.logger, observers: deps.observers });
+  return { perform, start: task.start, stop: task.stop };
 }

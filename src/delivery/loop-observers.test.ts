@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { HygieneRepository } from "../store/hygiene-repository.js";
 import { createHygieneTask } from "./hygiene-task.js";
 import type { LoopComponent, LoopObservers } from "./loop-observers.js";
-import { createScheduler } from "./scheduler.js";
+import { createScheduler, type SchedulerDeps } from "./scheduler.js";
 import { createSegmentSizesTask } from "./segment-sizes-task.js";
 
 const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:5432"), { code: "ECONNREFUSED" });
@@ -32,19 +32,16 @@ async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
+/** A scheduler that looks every millisecond, starting its due sends with `startDue`. */
+function schedulerReportingTo(r: ReturnType<typeof recording>, startDue: SchedulerDeps["notifications"]["startDue"]) {
+  return createScheduler({ notifications: { startDue }, clock: Date.now, jobSize: 10, pollMs: 1, logger: r.logger, onStarted: () => undefined, observers: r.observers });
+}
+
 describe("background loops report to their observers", () => {
   it("the scheduler beats at each look, reports a database outage instead of logging it, and says when it answers again", async () => {
     const r = recording();
     let calls = 0;
-    const scheduler = createScheduler({
-      notifications: { startDue: async () => (++calls <= 3 ? Promise.reject(refused) : []) },
-      clock: Date.now,
-      jobSize: 10,
-      pollMs: 1,
-      logger: r.logger,
-      onStarted: () => undefined,
-      observers: r.observers,
-    });
+    const scheduler = schedulerReportingTo(r, async () => (++calls <= 3 ? Promise.reject(refused) : []));
     scheduler.start();
     await until(() => calls >= 5);
     await scheduler.stop();
@@ -57,15 +54,7 @@ describe("background loops report to their observers", () => {
   it("the scheduler still logs an error that is not an outage", async () => {
     const r = recording();
     let calls = 0;
-    const scheduler = createScheduler({
-      notifications: { startDue: async () => (++calls === 1 ? Promise.reject(new Error("column does not exist")) : []) },
-      clock: Date.now,
-      jobSize: 10,
-      pollMs: 1,
-      logger: r.logger,
-      onStarted: () => undefined,
-      observers: r.observers,
-    });
+    const scheduler = schedulerReportingTo(r, async () => (++calls === 1 ? Promise.reject(new Error("column does not exist")) : []));
     scheduler.start();
     await until(() => calls >= 2);
     await scheduler.stop();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DIALECTS } from "../../test/support/db.js";
 import { useSmallBatchEngine } from "../../test/support/delivery-engine.js";
-import { seedSubscriptions, waitForNotification } from "../../test/support/delivery.js";
+import { seedFourPeople, waitForNotification } from "../../test/support/delivery.js";
 import { useFakePushService } from "../../test/support/fake-push/shared-fake-push-service.js";
 import { createChannelsRepository } from "../store/channels-repository.js";
 import { createNotificationsRepository } from "../store/notifications-repository.js";
@@ -13,24 +13,16 @@ for (const dialect of DIALECTS) {
     const run = useSmallBatchEngine(dialect, fake);
 
     /**
-     * 30 subscriptions; every third is a person's: p0 has s0, s12, s24; p1 s3, s15, s27; p2 s6,
-     * s18; p3 s9, s21. Channel `c` holds s0–s9 only: a send to people ignores it.
+     * `seedFourPeople`'s 30 subscriptions and people p0–p3. Channel `c` holds s0–s9 only: a send
+     * to people ignores it.
      */
     async function seed() {
-      const fakeIds = await seedSubscriptions(run.database, fake(), 30);
-      const rows = await run.database.db.selectFrom("subscriptions").select("id").orderBy("id").execute();
-      for (let i = 0; i < 30; i += 3) {
-        await run.database.db
-          .updateTable("subscriptions")
-          .set({ person_id: `p${(i / 3) % 4}` })
-          .where("id", "=", Number(rows[i]!.id))
-          .execute();
-      }
+      const { fakeIds, ids } = await seedFourPeople(run.database, fake());
       const channel = await createChannelsRepository(run.database).create({ slug: "c", name: "C", description: null, isDefault: false }, Date.now());
       if (channel === "slug_taken") throw new Error("unexpected");
       await run.database.db
         .insertInto("subscription_channels")
-        .values(rows.slice(0, 10).map((row) => ({ subscription_id: Number(row.id), channel_id: channel.id })))
+        .values(ids.slice(0, 10).map((id) => ({ subscription_id: id, channel_id: channel.id })))
         .execute();
       return { fakeIds };
     }

@@ -1,10 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DIALECTS, createTestDatabase, createTestDatabaseLocation, openTestDatabase, type TestDatabase } from "../../test/support/db.js";
+import { describe, expect, it } from "vitest";
+import { DIALECTS, createTestDatabaseLocation, openTestDatabase, type TestDatabase } from "../../test/support/db.js";
+import { useTestDatabase } from "../../test/support/test-database.js";
 import { aNewNotification, insertPlaceholderSubscriptions, seedSubscriptions, waitForNotification } from "../../test/support/delivery.js";
 import { useFakePushService } from "../../test/support/fake-push/shared-fake-push-service.js";
-import { loadTestTls } from "../../test/support/fake-push/test-tls.js";
 import { setUpAdmin } from "../../test/support/operators.js";
 import { startTestServer, type TestServer } from "../../test/support/server.js";
+import { fakePushServerEnv } from "../../test/support/worker-env.js";
 import { createNotificationsRepository, type NewNotification } from "../store/notifications-repository.js";
 import { createScheduler } from "./scheduler.js";
 
@@ -20,12 +21,7 @@ const create = (database: TestDatabase, input: NewNotification, now: number) =>
 for (const dialect of DIALECTS) {
   describe(`scheduled sends on ${dialect}`, () => {
     let database: TestDatabase;
-    beforeEach(async () => {
-      database = await createTestDatabase(dialect);
-    });
-    afterEach(async () => {
-      await database.cleanup();
-    });
+    useTestDatabase(dialect, (created) => (database = created));
 
     it("stores a future send as scheduled with no jobs, and takes its targets when it goes out", async () => {
       await insertPlaceholderSubscriptions(database, 5, 0);
@@ -110,7 +106,7 @@ describe("a scheduled send across a restart", () => {
   for (const dialect of DIALECTS) {
     // PostgreSQL: two servers (two schedulers) race for it. SQLite is one process by design: one server.
     it(`goes out once, after the server that stored it stopped, when ${dialect === "postgres" ? "two new servers start" : "a new server starts"} (${dialect})`, async () => {
-      const env = { SINO_PUSH_CA_FILE: loadTestTls().caPath, SINO_WORKER_POLL_MS: "50", SINO_ENCRYPTION_THREADS: "1", SINO_PUSH_TIMEOUT_MS: "5000" };
+      const env = fakePushServerEnv();
       const { location, drop } = await createTestDatabaseLocation(dialect);
       const servers: TestServer[] = [];
       try {

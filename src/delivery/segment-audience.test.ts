@@ -9,7 +9,7 @@ import { createRepositories } from "../store/repositories.js";
 import { createHygieneRepository } from "../store/hygiene-repository.js";
 import { loadTestTls } from "../../test/support/fake-push/test-tls.js";
 import { useSmallBatchEngine } from "../../test/support/delivery-engine.js";
-import { seedSubscriptions, waitForNotification } from "../../test/support/delivery.js";
+import { seedFourPeople, waitForNotification } from "../../test/support/delivery.js";
 import { useFakePushService } from "../../test/support/fake-push/shared-fake-push-service.js";
 import type { SegmentNode } from "../shared/segments/tree.js";
 import { createNotificationsRepository } from "../store/notifications-repository.js";
@@ -30,20 +30,11 @@ for (const dialect of DIALECTS) {
     const run = useSmallBatchEngine(dialect, fake);
 
     /**
-     * 30 subscriptions; every third is a person's: p0 has s0, s12, s24; p1 s3, s15, s27; p2 s6,
-     * s18; p3 s9, s21. Trusted tags: p0 `plano:premium`; p1 `plano:basico`; p2 `plano:premium`
-     * and `vip`; p3 none.
+     * `seedFourPeople`'s 30 subscriptions and people p0–p3 (p0 has s0, s12, s24; p2 s6, s18).
+     * Trusted tags: p0 `plano:premium`; p1 `plano:basico`; p2 `plano:premium` and `vip`; p3 none.
      */
     async function seed() {
-      const fakeIds = await seedSubscriptions(run.database, fake(), 30);
-      const rows = await run.database.db.selectFrom("subscriptions").select("id").orderBy("id").execute();
-      for (let i = 0; i < 30; i += 3) {
-        await run.database.db
-          .updateTable("subscriptions")
-          .set({ person_id: `p${(i / 3) % 4}` })
-          .where("id", "=", Number(rows[i]!.id))
-          .execute();
-      }
+      const { fakeIds } = await seedFourPeople(run.database, fake());
       const tag = (person_id: string, key: string, value: string | null) => ({ person_id, key, value, num_value: null, time_value: null, updated_at: 1 });
       await run.database.db
         .insertInto("person_tags")

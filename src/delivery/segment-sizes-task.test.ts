@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DIALECTS, createTestDatabase, type TestDatabase } from "../../test/support/db.js";
+import { describe, expect, it } from "vitest";
+import { DIALECTS, type TestDatabase } from "../../test/support/db.js";
+import { useTestDatabase } from "../../test/support/test-database.js";
 import type { SegmentNode } from "../shared/segments/tree.js";
 import { createSavedSegmentsRepository, type SavedSegmentsRepository } from "../store/saved-segments-repository.js";
 import { createSegmentSizesTask, type SegmentCounter } from "./segment-sizes-task.js";
@@ -15,12 +16,9 @@ for (const dialect of DIALECTS) {
     let segments: SavedSegmentsRepository;
     let now = Date.parse("2026-03-10T12:00:00Z");
 
-    beforeEach(async () => {
-      database = await createTestDatabase(dialect);
+    useTestDatabase(dialect, (created) => {
+      database = created;
       segments = createSavedSegmentsRepository(database);
-    });
-    afterEach(async () => {
-      await database.cleanup();
     });
 
     /** Counts `vip` as 10 subscriptions of 4 people plus a day's number; `lento` times out. */

@@ -3,6 +3,7 @@ import { utcDay } from "../store/saved-segments-repository.js";
 import type { SegmentNode, SegmentTagKinds } from "../shared/segments/tree.js";
 import type { LoopObservers } from "./loop-observers.js";
 import type { DeliveryLogger } from "./worker.js";
+import { createPeriodicTask } from "./periodic-task.js";
 
 /** Counts an expression's audience now (src/store/segments-repository.ts `countSegment`). */
 export type SegmentCounter = (tree: SegmentNode, tagKinds: SegmentTagKinds, now: number) => Promise<{ subscriptions: number; people: number }>;
@@ -45,9 +46,6 @@ const BATCH = 50;
  */
 export function createSegmentSizesTask(deps: SegmentSizesTaskDeps): SegmentSizesTask {
   const intervalMs = deps.intervalMs ?? 3_600_000;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  let started = false;
 
   async function perform(): Promise<number> {
     if (deps.engagement !== undefined) await recordEngagement(deps.engagement);
@@ -84,34 +82,6 @@ export function createSegmentSizesTask(deps: SegmentSizesTaskDeps): SegmentSizes
     }
   }
 
-  function loop(): void {
-    running = perform()
-      .then(
-        () => deps.observers?.outage?.succeeded(),
-        (error: unknown) => {
-          if (deps.observers?.outage?.failed(error, "segment-sizes") !== true) deps.logger.error({ err: error }, "segment sizes failed; retrying later");
-        },
-      )
-      .finally(schedule);
-  }
-
-  function schedule(): void {
-    if (!started) return;
-    timer = setTimeout(loop, intervalMs);
-    timer.unref();
-  }
-
-  return {
-    perform,
-    start() {
-      if (started) return;
-      started = true;
-      loop();
-    },
-    async stop() {
-      started = false;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  const task = createPeriodicTask({ component: "segment-sizes", perform, intervalMs, failureMessage: "segment sizes failed; retrying later", logger: deps.logger, observers: deps.observers });
+  return { perform, start: task.start, stop: task.stop };
 }

@@ -3,6 +3,7 @@ import { seedSubscriptions, waitForNotification } from "../../test/support/deliv
 import { startFakePushService, type FakePushService } from "../../test/support/fake-push/fake-push-service.js";
 import { loadTestTls } from "../../test/support/fake-push/test-tls.js";
 import { startTestServer, type TestServer } from "../../test/support/server.js";
+import { fakePushServerEnv } from "../../test/support/worker-env.js";
 import { createDeliveryEngine } from "../delivery/engine.js";
 import { createPushTransport } from "../push/transport.js";
 import { createVapidSigner } from "../push/vapid.js";
@@ -17,12 +18,7 @@ afterAll(async () => {
   await fake.close();
 });
 
-const ENGINE_ENV = {
-  SINO_PUSH_CA_FILE: loadTestTls().caPath,
-  SINO_WORKER_POLL_MS: "50",
-  SINO_ENCRYPTION_THREADS: "1",
-  SINO_PUSH_TIMEOUT_MS: "2000",
-};
+const ENGINE_ENV = fakePushServerEnv({ SINO_PUSH_TIMEOUT_MS: "2000" });
 
 describe("the worker embedded in sino start on SQLite", () => {
   let server: TestServer | undefined;

@@ -6,16 +6,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requireBuiltWebApp } from "../../test/e2e/support/built-web-app.js";
 import { startTestServer, type TestServer } from "../../test/support/server.js";
 
+// One server for both suites: they only read what it serves.
+let server: TestServer;
+beforeAll(async () => {
+  requireBuiltWebApp();
+  server = await startTestServer({ env: { SINO_PUBLIC_URL: "https://sino.exemplo.com.br" } });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
 /** What a site's page or worker sees when it loads Sino's embed from another origin. */
 describe("GET /embed/*", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    requireBuiltWebApp();
-    server = await startTestServer({ env: { SINO_PUBLIC_URL: "https://sino.exemplo.com.br" } });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
 
   function expectCrossOrigin(response: Response): void {
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
@@ -78,14 +80,6 @@ describe("GET /embed/*", () => {
 
 /** The embed's worker script: compressed like the rest of the build, and revalidated for free. */
 describe("GET /embed/sw.js: compression and validators", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    requireBuiltWebApp();
-    server = await startTestServer({ env: { SINO_PUBLIC_URL: "https://sino.exemplo.com.br" } });
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
 
   /** Node's http client, which (unlike fetch) shows the bytes as they travelled. */
   function rawGet(path: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders; body: Buffer }> {

@@ -1,10 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateVapidKeys, parseVapidKeys } from "../push/vapid-keys.js";
 import type { PublicConfig } from "../shared/api/config.js";
 import { DIALECTS, createTestDatabaseLocation, type TestDatabaseLocation } from "../../test/support/db.js";
+import { useTestDatabaseLocation } from "../../test/support/test-database.js";
 import { startTestServer, type TestServer } from "../../test/support/server.js";
 import { aBrowserSubscription } from "../../test/support/subscriptions.js";
 import { loadConfig } from "./config.js";
@@ -24,13 +25,7 @@ async function publicKeyOf(server: TestServer): Promise<string> {
 for (const dialect of DIALECTS) {
   describe(`server start-up on ${dialect}`, () => {
     let location: TestDatabaseLocation;
-    let drop: () => Promise<void>;
-    beforeEach(async () => {
-      ({ location, drop } = await createTestDatabaseLocation(dialect));
-    });
-    afterEach(async () => {
-      await drop();
-    });
+    useTestDatabaseLocation(dialect, (created) => (location = created));
 
     it("serves a VAPID public key generated on first start and the same one after a restart", async () => {
       const first = await startTestServer({ location });

@@ -5,9 +5,9 @@
  */
 import { Writable } from "node:stream";
 import { afterEach, expect, it } from "vitest";
-import { createTestDatabaseLocation, type TestDatabaseLocation } from "../../test/support/db.js";
+import { createTestDatabaseLocation } from "../../test/support/db.js";
 import { startTestServer, type TestServer } from "../../test/support/server.js";
-import { createTcpProxy, type TcpProxy } from "../../test/support/tcp-proxy.js";
+import { relayToPostgres, type TcpProxy } from "../../test/support/tcp-proxy.js";
 import { createLogger } from "./logger.js";
 
 let server: TestServer | undefined;
@@ -45,10 +45,9 @@ it("logs a PostgreSQL outage once when it starts and once when it ends, with no 
 
   const fresh = await createTestDatabaseLocation("postgres");
   drop = fresh.drop;
-  proxy = await createTcpProxy({ host: "127.0.0.1", port: Number(new URL(fresh.location.url).port || 5432) });
-  const proxied = new URL(fresh.location.url);
-  proxied.host = `127.0.0.1:${proxy.port}`;
-  const location: TestDatabaseLocation = { ...fresh.location, url: proxied.toString() };
+  const relay = await relayToPostgres(fresh.location.url);
+  proxy = relay.proxy;
+  const location = { ...fresh.location, url: relay.url };
   // debug: the quiet per-failure lines are there to count, at a level production does not log.
   server = await startTestServer({ location, logger: createLogger("debug", stream), env: { SINO_WORKER_POLL_MS: "20" } });
 

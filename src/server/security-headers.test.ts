@@ -11,14 +11,24 @@ function directives(header: string | null): Map<string, string> {
   return map;
 }
 
-describe("security headers (https public URL)", () => {
-  let server: OperatorServer;
+/** A server for the enclosing suite with SINO_PUBLIC_URL = `publicUrl`. */
+function useServerAt(publicUrl: string): { readonly url: string } {
+  let server: OperatorServer | undefined;
   beforeAll(async () => {
-    server = await startOperatorServer({ dialect: "sqlite", env: { SINO_PUBLIC_URL: "https://sino.example.com" } });
+    server = await startOperatorServer({ dialect: "sqlite", env: { SINO_PUBLIC_URL: publicUrl } });
   });
   afterAll(async () => {
-    await server.close();
+    await server?.close();
   });
+  return {
+    get url() {
+      return server!.url;
+    },
+  };
+}
+
+describe("security headers (https public URL)", () => {
+  const server = useServerAt("https://sino.example.com");
 
   it.each([
     ["an API answer", "/api/v1/session"],
@@ -51,13 +61,7 @@ describe("security headers (https public URL)", () => {
 });
 
 describe("security headers (http public URL, a local test)", () => {
-  let server: OperatorServer;
-  beforeAll(async () => {
-    server = await startOperatorServer({ dialect: "sqlite", env: { SINO_PUBLIC_URL: "http://localhost:8080" } });
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const server = useServerAt("http://localhost:8080");
 
   it("sends no HSTS and asks for no upgrade, but keeps the rest", async () => {
     const res = await fetch(server.url + "/api/v1/config");

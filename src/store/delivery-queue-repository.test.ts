@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DIALECTS, createTestDatabase, openTestDatabase, type TestDatabase } from "../../test/support/db.js";
+import { describe, expect, it } from "vitest";
+import { DIALECTS, openTestDatabase, type TestDatabase } from "../../test/support/db.js";
+import { useTestDatabase } from "../../test/support/test-database.js";
 import { aNewNotification as aSend, insertPlaceholderSubscriptions as seed } from "../../test/support/delivery.js";
 import { createDeliveryQueueRepository, type RangeBatchResult } from "./delivery-queue-repository.js";
 import type { Recipient } from "./recipient-outcomes.js";
@@ -17,12 +18,7 @@ function someRecipients(count: number, from = 1): Recipient[] {
 for (const dialect of DIALECTS) {
   describe(`delivery queue on ${dialect}`, () => {
     let database: TestDatabase;
-    beforeEach(async () => {
-      database = await createTestDatabase(dialect);
-    });
-    afterEach(async () => {
-      await database.cleanup();
-    });
+    useTestDatabase(dialect, (created) => (database = created));
 
     it("stores a send with one range job per jobSize ids, covering min..max at that moment", async () => {
       await seed(database, 25);

@@ -5,8 +5,10 @@
  * delivery settings, the daily snapshot and the subscribers list's filter.
  */
 import { randomBytes } from "node:crypto";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DIALECTS, createTestDatabase, type TestDatabase } from "../../test/support/db.js";
+import { describe, expect, it } from "vitest";
+import { DIALECTS, type TestDatabase } from "../../test/support/db.js";
+import { aSubscriptionInput as aSubscription } from "../../test/support/subscriptions.js";
+import { useTestDatabase } from "../../test/support/test-database.js";
 import { aNewNotification } from "../../test/support/delivery.js";
 import { createRepositories, type Repositories } from "./repositories.js";
 import type { RegisterSubscriptionInput } from "./subscriptions-repository.js";
@@ -14,30 +16,17 @@ import { DAY_MS } from "./subscription-activity.js";
 
 const T0 = Date.UTC(2026, 10, 2, 12, 0, 0);
 
-function aSubscription(overrides: Partial<RegisterSubscriptionInput> = {}): RegisterSubscriptionInput {
-  return {
-    endpoint: `https://fcm.googleapis.com/fcm/send/${randomBytes(8).toString("hex")}`,
-    p256dh: randomBytes(65).toString("base64url"),
-    auth: randomBytes(16).toString("base64url"),
-    userAgent: "Mozilla/5.0 (X11; Linux x86_64) Chrome/140",
-    ...overrides,
-  };
-}
-
 for (const dialect of DIALECTS) {
   describe(`engagement storage on ${dialect}`, () => {
     let database: TestDatabase;
     let repos: Repositories;
 
-    beforeEach(async () => {
-      database = await createTestDatabase(dialect);
+    const row = (id: number) => database.db.selectFrom("subscriptions").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
+
+    useTestDatabase(dialect, (created) => {
+      database = created;
       repos = createRepositories(database);
     });
-    afterEach(async () => {
-      await database.cleanup();
-    });
-
-    const row = (id: number) => database.db.selectFrom("subscriptions").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
 
     async function registered(input: RegisterSubscriptionInput, now: number): Promise<number> {
       const result = await repos.subscriptions.register(input, now);

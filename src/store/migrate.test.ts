@@ -1,7 +1,8 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DIALECTS, createTestDatabaseLocation, openTestDatabase, type TestDatabaseLocation } from "../../test/support/db.js";
+import { describe, expect, it } from "vitest";
+import { DIALECTS, openTestDatabase, type TestDatabaseLocation } from "../../test/support/db.js";
+import { useTestDatabaseLocation } from "../../test/support/test-database.js";
 import { migrateToLatest } from "./migrate.js";
 import { MIGRATIONS } from "./migrations/index.js";
 
@@ -10,13 +11,7 @@ const execFileAsync = promisify(execFile);
 for (const dialect of DIALECTS) {
   describe(`migrations on ${dialect}`, () => {
     let location: TestDatabaseLocation;
-    let drop: () => Promise<void>;
-    beforeEach(async () => {
-      ({ location, drop } = await createTestDatabaseLocation(dialect));
-    });
-    afterEach(async () => {
-      await drop();
-    });
+    useTestDatabaseLocation(dialect, (created) => (location = created));
 
     it("applies every migration once, then nothing", async () => {
       const database = openTestDatabase(location);

@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DIALECTS, createTestDatabase, type TestDatabase } from "../../test/support/db.js";
+import { describe, expect, it } from "vitest";
+import { DIALECTS, type TestDatabase } from "../../test/support/db.js";
+import { useTestDatabase } from "../../test/support/test-database.js";
 import { aNewNotification as aSend, insertPlaceholderSubscriptions as seed } from "../../test/support/delivery.js";
 import { createDeliveryQueueRepository, type RangeBatchResult } from "./delivery-queue-repository.js";
 import { createNoticesRepository } from "./notices-repository.js";
@@ -29,12 +30,7 @@ describe("grouping a batch's retries by cause", () => {
 for (const dialect of DIALECTS) {
   describe(`send states on ${dialect}`, () => {
     let database: TestDatabase;
-    beforeEach(async () => {
-      database = await createTestDatabase(dialect);
-    });
-    afterEach(async () => {
-      await database.cleanup();
-    });
+    useTestDatabase(dialect, (created) => (database = created));
 
     it("records why pushes are retried per push service host, one row per cause across batches, and when the next attempt is", async () => {
       await seed(database, 3);

@@ -408,22 +408,8 @@ export async function insertNotificationWithJobs(trx: Kysely<Schema>, asked: New
   const inserted = await trx
     .insertInto("notifications")
     .values({
-      title: input.title,
-      body: input.body,
-      search_text: notificationSearchText(input.title, input.body),
-      icon: input.icon,
-      image: input.image,
-      badge: input.badge,
+      ...contentColumns(input),
       tag: input.tag ?? "",
-      url: input.url,
-      urgency: input.urgency,
-      ttl_seconds: input.ttlSeconds,
-      topic: input.topic,
-      audience: JSON.stringify(input.audience),
-      category: input.category ?? "marketing",
-      collapse_key: input.collapseKey ?? null,
-      personalised: input.personalised === true ? 1 : 0,
-      segment_id: input.audience.kind === "segment" ? input.audience.segmentId : null,
       payload: "",
       status,
       created_at: options.now,
@@ -432,9 +418,6 @@ export async function insertNotificationWithJobs(trx: Kysely<Schema>, asked: New
       finished_at: status === "no_recipients" ? options.now : null,
       queued: range.count,
       notice: input.notice ?? "public",
-      ...fullNotificationColumns(input),
-      exempt: input.exempt === true ? 1 : 0,
-      reengagement: input.reengagement === true ? 1 : 0,
     })
     .returning("id")
     .executeTakeFirstOrThrow();
@@ -605,5 +588,32 @@ export function toNotification(row: Selectable<NotificationsTable>): Notificatio
     exempt: Number(row.exempt) === 1,
     waitingUntil: row.waiting_until === null ? null : Number(row.waiting_until),
     reengagement: Number(row.reengagement) === 1,
+  };
+}
+
+/**
+ * The columns a notification's content and audience fill, as it is created and as a scheduled one
+ * is edited (reschedule-notification.ts): its tag, payloads, status and times are each caller's.
+ */
+export function contentColumns(input: NewNotification) {
+  return {
+    title: input.title,
+    body: input.body,
+    search_text: notificationSearchText(input.title, input.body),
+    icon: input.icon,
+    image: input.image,
+    badge: input.badge,
+    url: input.url,
+    urgency: input.urgency,
+    ttl_seconds: input.ttlSeconds,
+    topic: input.topic,
+    audience: JSON.stringify(input.audience),
+    category: input.category ?? "marketing",
+    collapse_key: input.collapseKey ?? null,
+    personalised: input.personalised === true ? 1 : 0,
+    segment_id: input.audience.kind === "segment" ? input.audience.segmentId : null,
+    ...fullNotificationColumns(input),
+    exempt: input.exempt === true ? 1 : 0, // gates
+    reengagement: input.reengagement === true ? 1 : 0, // gates
   };
 }

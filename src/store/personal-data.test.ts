@@ -1,24 +1,16 @@
 import { randomBytes } from "node:crypto";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DIALECTS, createTestDatabase, type TestDatabase } from "../../test/support/db.js";
+import { describe, expect, it } from "vitest";
+import { DIALECTS, type TestDatabase } from "../../test/support/db.js";
+import { aSubscriptionInput as aSubscription } from "../../test/support/subscriptions.js";
+import { useTestDatabase } from "../../test/support/test-database.js";
 import { purgeEndedConsents } from "./consent-records.js";
 import { createPersonalDataStore, erasureCountsOf, type PersonalDataStore } from "./personal-data.js";
 import { createSubscriptionChannelsRepository } from "./subscription-channels-repository.js";
-import { createSubscriptionsRepository, type RegisterSubscriptionInput, type SubscriptionsRepository } from "./subscriptions-repository.js";
+import { createSubscriptionsRepository, type SubscriptionsRepository } from "./subscriptions-repository.js";
 
 const T0 = 1_780_000_000_000;
 const DAY = 86_400_000;
 const CONSENT = { source: "soft_prompt" as const, text: "Receber notificações?\nAvisamos só o que importa.\nAtivar notificações", catalogueVersion: "pt-BR-1a2b3c4d", pageOrigin: "https://loja.exemplo" };
-
-function aSubscription(overrides: Partial<RegisterSubscriptionInput> = {}): RegisterSubscriptionInput {
-  return {
-    endpoint: `https://fcm.googleapis.com/fcm/send/${randomBytes(8).toString("hex")}`,
-    p256dh: randomBytes(65).toString("base64url"),
-    auth: randomBytes(16).toString("base64url"),
-    userAgent: "Mozilla/5.0 (X11; Linux x86_64) Chrome/140",
-    ...overrides,
-  };
-}
 
 /**
  * Every table with a column naming a subscription or a person, and the column. The erase test
@@ -45,17 +37,14 @@ for (const dialect of DIALECTS) {
     let subscriptions: SubscriptionsRepository;
     let store: PersonalDataStore;
 
-    beforeEach(async () => {
-      database = await createTestDatabase(dialect);
+    useTestDatabase(dialect, async (created) => {
+      database = created;
       subscriptions = createSubscriptionsRepository(database);
       store = createPersonalDataStore(database);
       await database.db.insertInto("channels").values([
         { slug: "ofertas", name: "Ofertas", description: null, is_default: 1, created_at: T0 },
         { slug: "noticias", name: "Notícias", description: null, is_default: 0, created_at: T0 },
       ]).execute();
-    });
-    afterEach(async () => {
-      await database.cleanup();
     });
 
     async function aNotification(title: string): Promise<number> {

@@ -4,9 +4,10 @@
  * later is never started at the old time — including when the edit and the scheduler's claim
  * run at the same moment.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sql } from "kysely";
-import { DIALECTS, createTestDatabase, openTestDatabase, type TestDatabase } from "../../test/support/db.js";
+import { DIALECTS, openTestDatabase, type TestDatabase } from "../../test/support/db.js";
+import { useTestDatabase } from "../../test/support/test-database.js";
 import { aNewNotification, insertPlaceholderSubscriptions } from "../../test/support/delivery.js";
 import { createNotificationsRepository, type NewNotification } from "./notifications-repository.js";
 
@@ -18,12 +19,9 @@ const create = (database: TestDatabase, input: NewNotification, now: number) =>
 for (const dialect of DIALECTS) {
   describe(`editing a scheduled send on ${dialect}`, () => {
     let database: TestDatabase;
-    beforeEach(async () => {
-      database = await createTestDatabase(dialect);
+    useTestDatabase(dialect, async (created) => {
+      database = created;
       await insertPlaceholderSubscriptions(database, 4, 0);
-    });
-    afterEach(async () => {
-      await database.cleanup();
     });
 
     it("replaces its content, time and audience rows, and it goes out as edited at the new time", async () => {

@@ -1,8 +1,7 @@
 import type { Kysely } from "kysely";
 import type { DatabaseHandle } from "./database.js";
 import type { Schema } from "./schema.js";
-import { notificationSearchText } from "../shared/text/search-fold.js";
-import { audienceSites, fullNotificationColumns, toNotification, type NewNotification, type Notification } from "./notifications-repository.js";
+import { audienceSites, contentColumns, toNotification, type NewNotification, type Notification } from "./notifications-repository.js";
 import { writeTransaction } from "./write-transaction.js";
 
 export interface RescheduleOptions {
@@ -34,27 +33,10 @@ export async function rescheduleNotification(database: DatabaseHandle, id: numbe
     const updated = await trx
       .updateTable("notifications")
       .set({
-        title: input.title,
-        body: input.body,
-        search_text: notificationSearchText(input.title, input.body),
-        icon: input.icon,
-        image: input.image,
-        badge: input.badge,
+        ...contentColumns(input),
         tag,
-        url: input.url,
-        urgency: input.urgency,
-        ttl_seconds: input.ttlSeconds,
-        topic: input.topic,
-        audience: JSON.stringify(input.audience),
-        category: input.category ?? "marketing",
-        collapse_key: input.collapseKey ?? null,
-        personalised: input.personalised === true ? 1 : 0,
-        segment_id: input.audience.kind === "segment" ? input.audience.segmentId : null,
         payload: options.payloadFor({ id, tag }),
         declarative_payload: options.declarativePayloadFor?.({ id, tag }) ?? null,
-        ...fullNotificationColumns(input),
-        exempt: input.exempt === true ? 1 : 0, // gates
-        reengagement: input.reengagement === true ? 1 : 0, // gates
         send_at: sendAt,
         expires_at: sendAt + input.ttlSeconds * 1000,
       })

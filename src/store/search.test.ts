@@ -1,6 +1,7 @@
 import { Migrator, sql, type Kysely, type Migration } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DIALECTS, createTestDatabase, createTestDatabaseLocation, openTestDatabase, type TestDatabase } from "../../test/support/db.js";
+import { DIALECTS, createTestDatabaseLocation, openTestDatabase, type TestDatabase } from "../../test/support/db.js";
+import { useTestDatabase } from "../../test/support/test-database.js";
 import { aNewNotification, insertPlaceholderSubscriptions } from "../../test/support/delivery.js";
 import type { Database } from "./database.js";
 import { migrateToLatest } from "./migrate.js";
@@ -17,12 +18,7 @@ for (const dialect of DIALECTS) {
   describe(`search without accents on ${dialect}`, () => {
     let database: TestDatabase;
 
-    beforeEach(async () => {
-      database = await createTestDatabase(dialect);
-    });
-    afterEach(async () => {
-      await database.cleanup();
-    });
+    useTestDatabase(dialect, (created) => (database = created));
 
     const send = (title: string, body: string | null = null) =>
       createNotificationsRepository(database).createWithJobs(aNewNotification({ title, body }), { now: 1, jobSize: 100, payloadFor: () => "{}" });

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DIALECTS, createTestDatabase, type TestDatabase } from "../../test/support/db.js";
+import { describe, expect, it } from "vitest";
+import { DIALECTS, type TestDatabase } from "../../test/support/db.js";
+import { useTestDatabase } from "../../test/support/test-database.js";
 import { createSegmentsRepository, isSegmentTimeout } from "./segments-repository.js";
 
 /** Enough subscriptions with tags that a count takes well over a millisecond. */
@@ -20,12 +21,7 @@ async function seedMany(database: TestDatabase, n: number): Promise<void> {
 for (const dialect of DIALECTS) {
   describe(`segment counts on ${dialect}`, () => {
     let database: TestDatabase;
-    beforeEach(async () => {
-      database = await createTestDatabase(dialect);
-    });
-    afterEach(async () => {
-      await database.cleanup();
-    });
+    useTestDatabase(dialect, (created) => (database = created));
 
     const tree = { or: [{ tag: "plano", op: "eq", value: "premium" }, { not: { tag: "optout", op: "exists" } }] } as const;
 

@@ -1,33 +1,16 @@
 import { randomBytes } from "node:crypto";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DIALECTS, createTestDatabase, type TestDatabase } from "../../test/support/db.js";
-import {
-  createSubscriptionsRepository,
-  type RegisterSubscriptionInput,
-  type SubscriptionsRepository,
-} from "./subscriptions-repository.js";
-
-function aSubscription(overrides: Partial<RegisterSubscriptionInput> = {}): RegisterSubscriptionInput {
-  return {
-    endpoint: `https://fcm.googleapis.com/fcm/send/${randomBytes(8).toString("hex")}`,
-    p256dh: randomBytes(65).toString("base64url"),
-    auth: randomBytes(16).toString("base64url"),
-    userAgent: "Mozilla/5.0 (X11; Linux x86_64) Chrome/140",
-    ...overrides,
-  };
-}
+import { describe, expect, it } from "vitest";
+import { DIALECTS } from "../../test/support/db.js";
+import { aSubscriptionInput as aSubscription } from "../../test/support/subscriptions.js";
+import { useTestDatabase } from "../../test/support/test-database.js";
+import { createSubscriptionsRepository, type SubscriptionsRepository } from "./subscriptions-repository.js";
 
 for (const dialect of DIALECTS) {
   describe(`subscriptions repository on ${dialect}`, () => {
-    let database: TestDatabase;
     let repo: SubscriptionsRepository;
 
-    beforeEach(async () => {
-      database = await createTestDatabase(dialect);
+    useTestDatabase(dialect, (database) => {
       repo = createSubscriptionsRepository(database);
-    });
-    afterEach(async () => {
-      await database.cleanup();
     });
 
     it("creates a subscription and reads it back with numbers for id and times", async () => {

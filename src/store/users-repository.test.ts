@@ -1,18 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DIALECTS, createTestDatabase, type TestDatabase } from "../../test/support/db.js";
+import { describe, expect, it } from "vitest";
+import { DIALECTS } from "../../test/support/db.js";
+import { useTestDatabase } from "../../test/support/test-database.js";
 import { createUsersRepository, type UsersRepository } from "./users-repository.js";
 
 for (const dialect of DIALECTS) {
   describe(`users repository on ${dialect}`, () => {
-    let database: TestDatabase;
     let repo: UsersRepository;
 
-    beforeEach(async () => {
-      database = await createTestDatabase(dialect);
+    useTestDatabase(dialect, (database) => {
       repo = createUsersRepository(database);
-    });
-    afterEach(async () => {
-      await database.cleanup();
     });
 
     const user = (n: number) => ({ name: `U${n}`, email: `u${n}@x.com`, passwordHash: "$argon2id$fake" });

@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DIALECTS, createTestDatabase, openTestDatabase, type TestDatabase } from "../../test/support/db.js";
+import { describe, expect, it } from "vitest";
+import { DIALECTS, openTestDatabase, type TestDatabase } from "../../test/support/db.js";
+import { useTestDatabase } from "../../test/support/test-database.js";
 import { generateVapidKeys, parseVapidKeys } from "../push/vapid-keys.js";
 import { createSettingsRepository } from "./settings-repository.js";
 import { ensureVapidKeys } from "./vapid-keys-store.js";
@@ -7,12 +8,7 @@ import { ensureVapidKeys } from "./vapid-keys-store.js";
 for (const dialect of DIALECTS) {
   describe(`VAPID keys in the settings table on ${dialect}`, () => {
     let database: TestDatabase;
-    beforeEach(async () => {
-      database = await createTestDatabase(dialect);
-    });
-    afterEach(async () => {
-      await database.cleanup();
-    });
+    useTestDatabase(dialect, (created) => (database = created));
 
     it("generates a valid pair once and returns the same pair afterwards", async () => {
       const settings = createSettingsRepository(database);
@@ -53,12 +49,7 @@ for (const dialect of DIALECTS) {
 
   describe(`settings repository on ${dialect}`, () => {
     let database: TestDatabase;
-    beforeEach(async () => {
-      database = await createTestDatabase(dialect);
-    });
-    afterEach(async () => {
-      await database.cleanup();
-    });
+    useTestDatabase(dialect, (created) => (database = created));
 
     it("inserts only when absent and overwrites with set", async () => {
       const settings = createSettingsRepository(database);

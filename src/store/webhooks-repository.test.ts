@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DIALECTS, createTestDatabase, type TestDatabase } from "../../test/support/db.js";
+import { describe, expect, it } from "vitest";
+import { DIALECTS, type TestDatabase } from "../../test/support/db.js";
+import { useTestDatabase } from "../../test/support/test-database.js";
 import { enqueueWebhookEvents } from "./webhook-outbox.js";
 import { createWebhooksRepository, type NewWebhook, type WebhooksRepository } from "./webhooks-repository.js";
 
@@ -18,12 +19,9 @@ for (const dialect of DIALECTS) {
   describe(`webhooks repository on ${dialect}`, () => {
     let database: TestDatabase;
     let webhooks: WebhooksRepository;
-    beforeEach(async () => {
-      database = await createTestDatabase(dialect);
+    useTestDatabase(dialect, (created) => {
+      database = created;
       webhooks = createWebhooksRepository(database);
-    });
-    afterEach(async () => {
-      await database.cleanup();
     });
 
     async function enqueue(n: number, now = 1000): Promise<void> {

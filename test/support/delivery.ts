@@ -93,3 +93,21 @@ export async function insertPlaceholderSubscriptions(database: Database, count: 
   }));
   await database.db.insertInto("subscriptions").values(rows).execute();
 }
+
+/**
+ * 30 subscriptions on the fake push service; every third is a person's, in turn p0, p1, p2, p3:
+ * p0 has s0, s12, s24; p1 s3, s15, s27; p2 s6, s18; p3 s9, s21. Returns the fake ids and the
+ * subscription ids, both in subscription-id order.
+ */
+export async function seedFourPeople(database: Database, fake: FakeEndpoints): Promise<{ fakeIds: string[]; ids: number[] }> {
+  const fakeIds = await seedSubscriptions(database, fake, 30);
+  const ids = (await database.db.selectFrom("subscriptions").select("id").orderBy("id").execute()).map((row) => Number(row.id));
+  for (let i = 0; i < 30; i += 3) {
+    await database.db
+      .updateTable("subscriptions")
+      .set({ person_id: `p${(i / 3) % 4}` })
+      .where("id", "=", ids[i]!)
+      .execute();
+  }
+  return { fakeIds, ids };
+}

@@ -68,3 +68,12 @@ export async function createTcpProxy(target: { host: string; port: number }, opt
     close: stop,
   };
 }
+
+/** A relay to the PostgreSQL server `url` names, and `url` rewritten to reach it through the relay. */
+export async function relayToPostgres(url: string): Promise<{ proxy: TcpProxy; url: string }> {
+  const real = new URL(url);
+  const proxy = await createTcpProxy({ host: real.hostname, port: Number(real.port || 5432) });
+  const proxied = new URL(url);
+  proxied.host = `127.0.0.1:${proxy.port}`;
+  return { proxy, url: proxied.toString() };
+}

@@ -28,3 +28,17 @@ export function fakePushWorkerEnv(vapidKeys: VapidKeys, worker: { lanes: number;
     SINO_SEND_WINDOW: "00:00-00:00",
   };
 }
+
+/**
+ * For `startTestServer`: its embedded worker trusts the fake push service's certificate, polls
+ * every 50 ms and encrypts on one thread; `overrides` replace or add variables (a timeout, a token).
+ */
+export function fakePushServerEnv(overrides: Record<string, string> = {}): Record<string, string> {
+  return {
+    SINO_PUSH_CA_FILE: loadTestTls().caPath,
+    SINO_WORKER_POLL_MS: "50",
+    SINO_ENCRYPTION_THREADS: "1",
+    SINO_PUSH_TIMEOUT_MS: "5000",
+    ...overrides,
+  };
+}

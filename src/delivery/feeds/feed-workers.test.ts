@@ -9,10 +9,13 @@ import { rss, startFeedServer, type FeedServer, type RssItem } from "../../../te
 import { fakePushWorkerEnv } from "../../../test/support/worker-env.js";
 import { generateVapidKeys } from "../../push/vapid-keys.js";
 import { createRepositories, type Repositories } from "../../store/repositories.js";
+import { until } from "../../../test/support/until.js";
 
 // Two real `sino worker` processes on one PostgreSQL schema poll the same feed: the first poll
 // marks, a new item becomes exactly one notification, delivered once to every subscriber.
 const vapidKeys = generateVapidKeys();
+/** Worker processes poll on their own schedule: look every 100 ms, for up to a minute. */
+const SLOW = { timeoutMs: 60_000, everyMs: 100 };
 
 let fake: FakePushService;
 beforeAll(async () => {
@@ -21,16 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake.close();
 });
-
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() - start > timeoutMs) throw new Error(`condition not met: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe("feeds polled by two sino worker processes on PostgreSQL", { timeout: 120_000 }, () => {
   let database: TestDatabase;
@@ -86,14 +79,14 @@ describe("feeds polled by two sino worker processes on PostgreSQL", { timeout: 1
     const feed = (await repositories.feeds.create({ url: `${site.origin}/feed`, channelId: null, mode: "auto", intervalSeconds: 60 }, Date.now(), 50))!;
     await Promise.all([startWorkerProcess(), startWorkerProcess()]);
 
-    await until(() => repositories.feeds.findById(feed.id), (f) => f!.primed && f!.lastSuccessAt !== null);
+    await until(() => repositories.feeds.findById(feed.id), (f) => f!.primed && f!.lastSuccessAt !== null, SLOW);
     expect(await database.db.selectFrom("notifications").select("id").execute()).toEqual([]);
 
     items = [{ guid: "nova", title: "Notícia nova", link: "https://site.example/nova", description: "Resumo" }, ...items];
     // Due now for both processes, several times over: each poll finds the item already there.
     for (let round = 0; round < 3; round++) {
       await repositories.feeds.pollSoon(feed.id, Date.now());
-      await until(() => repositories.feeds.findById(feed.id), (f) => f!.nextPollAt > Date.now() && f!.polls >= 2 + round);
+      await until(() => repositories.feeds.findById(feed.id), (f) => f!.nextPollAt > Date.now() && f!.polls >= 2 + round, SLOW);
     }
     const sends = await database.db.selectFrom("notifications").select(["id", "title"]).execute();
     expect(sends.map((s) => s.title)).toEqual(["Notícia nova"]);

@@ -7,19 +7,10 @@ import { createWebhooksRepository, type WebhookMessageRecord, type WebhooksRepos
 import { createWebhookDispatcher, type WebhookDispatcher, type WebhookDispatcherOptions } from "./dispatcher.js";
 import { newWebhookSecret } from "./sign.js";
 import { createWebhookClient, type WebhookClientOptions } from "./webhook-client.js";
+import { until } from "../../../test/support/until.js";
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const OPTIONS: WebhookDispatcherOptions = { maxInFlight: 32, maxInFlightPerWebhook: 8, pollMs: 60_000, leaseMs: 60_000, retentionDays: 7 };
-
-async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() - start > timeoutMs) throw new Error(`condition not met: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 for (const dialect of DIALECTS) {
   describe(`webhook dispatcher on ${dialect}`, () => {

@@ -1,9 +1,9 @@
 import { renameSync } from "node:fs";
 import { Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { createTestDatabase, createTestDatabaseLocation, DIALECTS, type TestDatabaseLocation } from "../../../test/support/db.js";
+import { createTestDatabase, createTestDatabaseLocation, DIALECTS } from "../../../test/support/db.js";
 import { startTestServer, type TestServer } from "../../../test/support/server.js";
-import { createTcpProxy, type TcpProxy } from "../../../test/support/tcp-proxy.js";
+import { relayToPostgres, type TcpProxy } from "../../../test/support/tcp-proxy.js";
 import { ptBR } from "../../shared/i18n/catalog.js";
 import { createLogger } from "../logger.js";
 import { createLiveness } from "./liveness.js";
@@ -80,10 +80,9 @@ describe("GET /healthz and GET /readyz", { timeout: 60_000 }, () => {
   it("PostgreSQL: 503 database_unavailable while the database is away, 200 once it is back; logged once each way", async () => {
     const fresh = await createTestDatabaseLocation("postgres");
     drop = fresh.drop;
-    proxy = await createTcpProxy({ host: "127.0.0.1", port: Number(new URL(fresh.location.url).port || 5432) });
-    const proxied = new URL(fresh.location.url);
-    proxied.host = `127.0.0.1:${proxy.port}`;
-    const location: TestDatabaseLocation = { ...fresh.location, url: proxied.toString() };
+    const relay = await relayToPostgres(fresh.location.url);
+    proxy = relay.proxy;
+    const location = { ...fresh.location, url: relay.url };
     const { lines, logger } = captureLogs();
     server = await startTestServer({ location, logger });
     expect((await fetch(`${server.url}/readyz`)).status).toBe(200);

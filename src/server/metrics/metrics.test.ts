@@ -3,10 +3,10 @@ import { createTestDatabaseLocation } from "../../../test/support/db.js";
 import { seedSubscriptions, waitForNotification } from "../../../test/support/delivery.js";
 import { startFakePushService, type FakePushService } from "../../../test/support/fake-push/fake-push-service.js";
 import { subscriberKeysFor } from "../../../test/support/fake-push/keys.js";
-import { loadTestTls } from "../../../test/support/fake-push/test-tls.js";
 import { parsePrometheusText, sampleValue, type Sample } from "../../../test/support/prometheus-text.js";
 import { startTestServer, type TestServer } from "../../../test/support/server.js";
-import { createTcpProxy, type TcpProxy } from "../../../test/support/tcp-proxy.js";
+import { fakePushServerEnv } from "../../../test/support/worker-env.js";
+import { relayToPostgres, type TcpProxy } from "../../../test/support/tcp-proxy.js";
 import { aBrowserSubscription } from "../../../test/support/subscriptions.js";
 import type { Dialect } from "../../store/database.js";
 import { countedOutage } from "../../delivery/runtime.js";
@@ -14,13 +14,7 @@ import { createLiveness } from "../health/liveness.js";
 import { createMetrics } from "./metrics.js";
 
 const TOKEN = "metrics-token-for-tests-0123456789";
-const ENGINE_ENV = {
-  SINO_PUSH_CA_FILE: loadTestTls().caPath,
-  SINO_WORKER_POLL_MS: "50",
-  SINO_ENCRYPTION_THREADS: "1",
-  SINO_PUSH_TIMEOUT_MS: "2000",
-  SINO_METRICS_TOKEN: TOKEN,
-};
+const ENGINE_ENV = fakePushServerEnv({ SINO_PUSH_TIMEOUT_MS: "2000", SINO_METRICS_TOKEN: TOKEN });
 
 let fake: FakePushService;
 beforeAll(async () => {
@@ -197,11 +191,8 @@ describe("who may read /metrics", () => {
 /** A server on a new PostgreSQL schema, reached through a TCP relay the test can cut and restore. */
 async function startServerBehindRelay(env: Record<string, string>): Promise<{ server: TestServer; proxy: TcpProxy; close(): Promise<void> }> {
   const { location, drop } = await createTestDatabaseLocation("postgres");
-  const real = new URL(location.url);
-  const proxy = await createTcpProxy({ host: real.hostname, port: Number(real.port || 5432) });
-  const proxied = new URL(location.url);
-  proxied.host = `127.0.0.1:${proxy.port}`;
-  const server = await startTestServer({ location: { ...location, url: proxied.toString() }, env }).catch(async (error: unknown) => {
+  const { proxy, url } = await relayToPostgres(location.url);
+  const server = await startTestServer({ location: { ...location, url }, env }).catch(async (error: unknown) => {
     await proxy.close();
     await drop();
     throw error;
@@ -273,8 +264,16 @@ describe("database errors seen by the delivery loops", () => {
 
 describe("database errors (PostgreSQL through a relay the test cuts)", () => {
   it("counts broken connections, requests answered 503 and scrapes that could not read the queue, and keeps answering", async () => {
+<<<<<<< HEAD
     const { server, proxy, close } = await startServerBehindRelay({ SINO_WORKER_EMBEDDED: "false", SINO_METRICS_TOKEN: TOKEN });
     try {
+=======
+    const { location, drop } = await createTestDatabaseLocation("postgres");
+    const { proxy, url } = await relayToPostgres(location.url);
+    let server: TestServer | undefined;
+    try {
+      server = await startTestServer({ location: { ...location, url }, env: { SINO_WORKER_EMBEDDED: "false", SINO_METRICS_TOKEN: TOKEN } });
+>>>>>>> store-dups
       // Connections in the pool, then the database goes away.
       expect((await fetch(`${server.url}/api/v1/notices`)).status).toBe(200);
       await proxy.stop();

@@ -31,6 +31,11 @@ function stored(value: string | number | true) {
 
 const NOW = Date.UTC(2026, 5, 1);
 const DAY = 86_400_000;
+
+/** A bare subscription row seen at NOW, its endpoint named by `name`, belonging to `personId`. */
+function subscriptionRow(id: number, name: string, personId: string | null) {
+  return { id, endpoint: `https://push.example/${name}`, p256dh: "k", auth: "a", created_at: NOW, updated_at: NOW, last_seen_at: NOW, person_id: personId };
+}
 const TAG_VALUES: Record<string, readonly (string | number | true)[]> = {
   plano: ["premium", "basico", "São Paulo", "x'; drop table subscriptions; --", true],
   idade: [17, 18, 30, 45.5, "18.0", "abc", true],
@@ -226,14 +231,7 @@ for (const dialect of DIALECTS) {
     });
 
     it("reads != as 'present with another value': a missing tag never matches, não = does", async () => {
-      await database.db
-        .insertInto("subscriptions")
-        .values([
-          { id: 1001, endpoint: "https://push.example/ne-1", p256dh: "k", auth: "a", created_at: NOW, updated_at: NOW, last_seen_at: NOW, person_id: "ne-a" },
-          { id: 1002, endpoint: "https://push.example/ne-2", p256dh: "k", auth: "a", created_at: NOW, updated_at: NOW, last_seen_at: NOW, person_id: "ne-b" },
-          { id: 1003, endpoint: "https://push.example/ne-3", p256dh: "k", auth: "a", created_at: NOW, updated_at: NOW, last_seen_at: NOW, person_id: "ne-c" },
-        ])
-        .execute();
+      await database.db.insertInto("subscriptions").values([subscriptionRow(1001, "ne-1", "ne-a"), subscriptionRow(1002, "ne-2", "ne-b"), subscriptionRow(1003, "ne-3", "ne-c")]).execute();
       await database.db
         .insertInto("person_tags")
         .values([
@@ -264,14 +262,7 @@ for (const dialect of DIALECTS) {
     });
 
     it("reads trusted tags from the person, visitor tags from the subscription, and either with all", async () => {
-      await database.db
-        .insertInto("subscriptions")
-        .values([
-          { id: 2001, endpoint: "https://push.example/k-1", p256dh: "k", auth: "a", created_at: NOW, updated_at: NOW, last_seen_at: NOW, person_id: "kinds-a" },
-          { id: 2002, endpoint: "https://push.example/k-2", p256dh: "k", auth: "a", created_at: NOW, updated_at: NOW, last_seen_at: NOW, person_id: "kinds-a" },
-          { id: 2003, endpoint: "https://push.example/k-3", p256dh: "k", auth: "a", created_at: NOW, updated_at: NOW, last_seen_at: NOW, person_id: null },
-        ])
-        .execute();
+      await database.db.insertInto("subscriptions").values([subscriptionRow(2001, "k-1", "kinds-a"), subscriptionRow(2002, "k-2", "kinds-a"), subscriptionRow(2003, "k-3", null)]).execute();
       await database.db.insertInto("person_tags").values({ person_id: "kinds-a", key: "turma", ...stored("5a"), updated_at: NOW }).execute();
       await database.db.insertInto("subscription_tags").values({ subscription_id: 2003, key: "turma", ...stored("5a"), updated_at: NOW }).execute();
       const tree = text("turma = 5a");

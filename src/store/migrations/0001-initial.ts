@@ -1,15 +1,11 @@
-import type { SinoMigration } from "./migration.js";
+import { serialId, type SinoMigration } from "./migration.js";
 
 /** Subscriptions (the browsers that accept pushes) and the settings table for the VAPID keys. */
 export const initial: SinoMigration = {
   async up(db, dialect) {
     await db.schema
       .createTable("subscriptions")
-      .addColumn("id", dialect === "postgres" ? "bigserial" : "integer", (col) =>
-        // On SQLite, INTEGER PRIMARY KEY is the rowid; AUTOINCREMENT keeps ids from being reused
-        // after a delete, so a delivery run streaming `id > last` never meets a recycled id.
-        dialect === "postgres" ? col.primaryKey() : col.primaryKey().autoIncrement(),
-      )
+      .$call(serialId(dialect))
       .addColumn("endpoint", "text", (col) => col.notNull().unique())
       .addColumn("p256dh", "text", (col) => col.notNull())
       .addColumn("auth", "text", (col) => col.notNull())

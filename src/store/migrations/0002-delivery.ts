@@ -1,4 +1,4 @@
-import type { SinoMigration } from "./migration.js";
+import { serialId, type SinoMigration } from "./migration.js";
 
 /**
  * The delivery queue. A send (`notifications`) is stored with a few range jobs (`delivery_jobs`,
@@ -8,10 +8,9 @@ import type { SinoMigration } from "./migration.js";
  */
 export const delivery: SinoMigration = {
   async up(db, dialect) {
-    const serial = dialect === "postgres" ? "bigserial" : "integer";
     await db.schema
       .createTable("notifications")
-      .addColumn("id", serial, (col) => (dialect === "postgres" ? col.primaryKey() : col.primaryKey().autoIncrement()))
+      .$call(serialId(dialect))
       .addColumn("title", "text", (col) => col.notNull())
       .addColumn("body", "text")
       .addColumn("icon", "text")
@@ -38,7 +37,7 @@ export const delivery: SinoMigration = {
 
     await db.schema
       .createTable("delivery_jobs")
-      .addColumn("id", serial, (col) => (dialect === "postgres" ? col.primaryKey() : col.primaryKey().autoIncrement()))
+      .$call(serialId(dialect))
       .addColumn("notification_id", "bigint", (col) => col.notNull().references("notifications.id").onDelete("cascade"))
       .addColumn("to_id", "bigint", (col) => col.notNull())
       // Subscriptions with `cursor < id <= to_id` are still to be sent.
@@ -53,7 +52,7 @@ export const delivery: SinoMigration = {
 
     await db.schema
       .createTable("delivery_retries")
-      .addColumn("id", serial, (col) => (dialect === "postgres" ? col.primaryKey() : col.primaryKey().autoIncrement()))
+      .$call(serialId(dialect))
       .addColumn("notification_id", "bigint", (col) => col.notNull().references("notifications.id").onDelete("cascade"))
       // No foreign key: a subscription removed meanwhile must still settle its retry (as removed).
       .addColumn("subscription_id", "bigint", (col) => col.notNull())

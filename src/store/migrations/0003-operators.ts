@@ -1,4 +1,4 @@
-import type { SinoMigration } from "./migration.js";
+import { serialId, type SinoMigration } from "./migration.js";
 
 /**
  * Who may operate Sino: users (argon2id password hashes), their sessions (only a SHA-256 of the
@@ -7,10 +7,9 @@ import type { SinoMigration } from "./migration.js";
  */
 export const operators: SinoMigration = {
   async up(db, dialect) {
-    const serial = dialect === "postgres" ? "bigserial" : "integer";
     await db.schema
       .createTable("users")
-      .addColumn("id", serial, (col) => (dialect === "postgres" ? col.primaryKey() : col.primaryKey().autoIncrement()))
+      .$call(serialId(dialect))
       .addColumn("name", "text", (col) => col.notNull())
       // Stored normalised (trimmed, lowercase), so the unique index is case-insensitive in effect.
       .addColumn("email", "text", (col) => col.notNull().unique())
@@ -32,7 +31,7 @@ export const operators: SinoMigration = {
 
     await db.schema
       .createTable("api_tokens")
-      .addColumn("id", serial, (col) => (dialect === "postgres" ? col.primaryKey() : col.primaryKey().autoIncrement()))
+      .$call(serialId(dialect))
       .addColumn("name", "text", (col) => col.notNull())
       .addColumn("scope", "text", (col) => col.notNull())
       .addColumn("prefix", "text", (col) => col.notNull())

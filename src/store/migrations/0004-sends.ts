@@ -1,4 +1,4 @@
-import type { SinoMigration } from "./migration.js";
+import { serialId, type SinoMigration } from "./migration.js";
 
 /**
  * Sends over the API: a send may wait for its time (`send_at`, status `scheduled`, no jobs yet:
@@ -8,14 +8,13 @@ import type { SinoMigration } from "./migration.js";
  */
 export const sends: SinoMigration = {
   async up(db, dialect) {
-    const serial = dialect === "postgres" ? "bigserial" : "integer";
     await db.schema.alterTable("notifications").addColumn("send_at", "bigint").execute();
     // The scheduler's "what is due" query, and the history list's status filter.
     await db.schema.createIndex("notifications_status_send_at").on("notifications").columns(["status", "send_at"]).execute();
 
     await db.schema
       .createTable("idempotency_keys")
-      .addColumn("id", serial, (col) => (dialect === "postgres" ? col.primaryKey() : col.primaryKey().autoIncrement()))
+      .$call(serialId(dialect))
       // Whose key it is: `user:<id>` or `token:<id>`; two callers may use the same key.
       .addColumn("scope", "text", (col) => col.notNull())
       .addColumn("key", "text", (col) => col.notNull())

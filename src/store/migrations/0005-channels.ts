@@ -1,4 +1,4 @@
-import type { SinoMigration } from "./migration.js";
+import { serialId, type SinoMigration } from "./migration.js";
 
 /**
  * Channels a subscriber chooses, which channels a send went to, what the service worker
@@ -7,11 +7,10 @@ import type { SinoMigration } from "./migration.js";
  */
 export const channels: SinoMigration = {
   async up(db, dialect) {
-    const serial = dialect === "postgres" ? "bigserial" : "integer";
 
     await db.schema
       .createTable("channels")
-      .addColumn("id", serial, (col) => (dialect === "postgres" ? col.primaryKey() : col.primaryKey().autoIncrement()))
+      .$call(serialId(dialect))
       // Immutable: it names the channel in URLs (`/p/<slug>`) and in subscribers' choices.
       .addColumn("slug", "text", (col) => col.notNull().unique())
       .addColumn("name", "text", (col) => col.notNull())
@@ -54,7 +53,7 @@ export const channels: SinoMigration = {
 
     await db.schema
       .createTable("subscription_removals")
-      .addColumn("id", serial, (col) => (dialect === "postgres" ? col.primaryKey() : col.primaryKey().autoIncrement()))
+      .$call(serialId(dialect))
       .addColumn("removed_at", "bigint", (col) => col.notNull())
       // unsubscribed | gone | expired | operator
       .addColumn("reason", "text", (col) => col.notNull())

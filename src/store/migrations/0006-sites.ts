@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Generated, Kysely } from "kysely";
-import type { SinoMigration } from "./migration.js";
+import { serialId, type SinoMigration } from "./migration.js";
 
 /** The built-in site (Sino's own origin): the first row of `sites`. */
 export const BUILT_IN_SITE_ID = 1;
@@ -13,10 +13,9 @@ export const BUILT_IN_SITE_ID = 1;
  */
 export const sites: SinoMigration = {
   async up(db, dialect) {
-    const serial = dialect === "postgres" ? "bigserial" : "integer";
     await db.schema
       .createTable("sites")
-      .addColumn("id", serial, (col) => (dialect === "postgres" ? col.primaryKey() : col.primaryKey().autoIncrement()))
+      .$call(serialId(dialect))
       // Null only on the built-in row (Sino's own origin); unique among the others.
       .addColumn("origin", "text", (col) => col.unique())
       .addColumn("key", "text", (col) => col.notNull().unique())

@@ -1,4 +1,4 @@
-import type { SinoMigration } from "./migration.js";
+import { serialId, type SinoMigration } from "./migration.js";
 
 /**
  * People (the host app's own users, named by an opaque id the site gives), sends to them, what
@@ -15,7 +15,6 @@ import type { SinoMigration } from "./migration.js";
  */
 export const people: SinoMigration = {
   async up(db, dialect) {
-    const serial = dialect === "postgres" ? "bigserial" : "integer";
 
     await db.schema.alterTable("subscriptions").addColumn("person_id", "text").execute();
     await db.schema.alterTable("subscriptions").addColumn("identified_at", "bigint").execute();
@@ -61,7 +60,7 @@ export const people: SinoMigration = {
 
     await db.schema
       .createTable("webhooks")
-      .addColumn("id", serial, (col) => (dialect === "postgres" ? col.primaryKey() : col.primaryKey().autoIncrement()))
+      .$call(serialId(dialect))
       .addColumn("url", "text", (col) => col.notNull())
       .addColumn("description", "text")
       /** JSON array of event types. */
@@ -75,7 +74,7 @@ export const people: SinoMigration = {
 
     await db.schema
       .createTable("webhook_messages")
-      .addColumn("id", serial, (col) => (dialect === "postgres" ? col.primaryKey() : col.primaryKey().autoIncrement()))
+      .$call(serialId(dialect))
       .addColumn("webhook_id", "bigint", (col) => col.notNull().references("webhooks.id").onDelete("cascade"))
       /** The `webhook-id` header: `msg_` + random, the same on every attempt (receivers deduplicate on it). */
       .addColumn("message_id", "text", (col) => col.notNull().unique())

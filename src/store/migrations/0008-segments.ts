@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { SinoMigration } from "./migration.js";
+import { serialId, type SinoMigration } from "./migration.js";
 
 /**
  * Tags and segments: attributes of people and subscriptions, and saved boolean expressions over
@@ -21,7 +21,6 @@ import type { SinoMigration } from "./migration.js";
  */
 export const segments: SinoMigration = {
   async up(db, dialect) {
-    const serial = dialect === "postgres" ? "bigserial" : "integer";
     const real = dialect === "postgres" ? "double precision" : "real";
 
     for (const [table, owner, ownerType] of [
@@ -58,7 +57,7 @@ export const segments: SinoMigration = {
 
     await db.schema
       .createTable("segments")
-      .addColumn("id", serial, (col) => (dialect === "postgres" ? col.primaryKey() : col.primaryKey().autoIncrement()))
+      .$call(serialId(dialect))
       .addColumn("name", "text", (col) => col.notNull())
       .addColumn("description", "text")
       /** The expression as canonical JSON tree (src/shared/segments). */

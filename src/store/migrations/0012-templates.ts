@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import type { SinoMigration } from "./migration.js";
+import { serialId, type SinoMigration } from "./migration.js";
 
 /**
  * Saved templates (*modelos*): a send's content kept under a name, to start a new send from.
@@ -11,10 +11,9 @@ import type { SinoMigration } from "./migration.js";
  */
 export const templates: SinoMigration = {
   async up(db, dialect) {
-    const serial = dialect === "postgres" ? "bigserial" : "integer";
     await db.schema
       .createTable("templates")
-      .addColumn("id", serial, (col) => (dialect === "postgres" ? col.primaryKey() : col.primaryKey().autoIncrement()))
+      .$call(serialId(dialect))
       .addColumn("name", "text", (col) => col.notNull())
       .addColumn("title", "text", (col) => col.notNull())
       .addColumn("body", "text")

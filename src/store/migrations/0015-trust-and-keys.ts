@@ -1,4 +1,4 @@
-import type { SinoMigration } from "./migration.js";
+import { serialId, type SinoMigration } from "./migration.js";
 
 /**
  * The columns several parts of issues 18 (trust: caps, local time, sleeping subscribers) and 20
@@ -22,7 +22,6 @@ import type { SinoMigration } from "./migration.js";
  */
 export const trustAndKeys: SinoMigration = {
   async up(db, dialect) {
-    const serial = dialect === "postgres" ? "bigserial" : "integer";
     for (const column of ["last_shown_at", "last_visit_at", "reengaged_at", "vapid_key_id"]) {
       await db.schema.alterTable("subscriptions").addColumn(column, "bigint").execute();
     }
@@ -36,7 +35,7 @@ export const trustAndKeys: SinoMigration = {
     }
     await db.schema
       .createTable("vapid_keys")
-      .addColumn("id", serial, (col) => (dialect === "postgres" ? col.primaryKey() : col.primaryKey().autoIncrement()))
+      .$call(serialId(dialect))
       .addColumn("public_key", "text", (col) => col.notNull().unique())
       .addColumn("private_key", "text", (col) => col.notNull())
       .addColumn("source", "text", (col) => col.notNull())

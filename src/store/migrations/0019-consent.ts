@@ -1,4 +1,4 @@
-import type { SinoMigration } from "./migration.js";
+import { serialId, type SinoMigration } from "./migration.js";
 
 /**
  * LGPD (issue 18): the consent record of each subscription and the log of erasures.
@@ -13,7 +13,6 @@ import type { SinoMigration } from "./migration.js";
  */
 export const consent: SinoMigration = {
   async up(db, dialect) {
-    const serial = dialect === "postgres" ? "bigserial" : "integer";
     await db.schema
       .createTable("consent_records")
       .addColumn("subscription_id", "bigint", (col) => col.primaryKey())
@@ -30,7 +29,7 @@ export const consent: SinoMigration = {
     await db.schema.createIndex("consent_records_ended_at").on("consent_records").column("ended_at").execute();
     await db.schema
       .createTable("consent_changes")
-      .addColumn("id", serial, (col) => (dialect === "postgres" ? col.primaryKey() : col.primaryKey().autoIncrement()))
+      .$call(serialId(dialect))
       .addColumn("subscription_id", "bigint", (col) => col.notNull())
       .addColumn("kind", "text", (col) => col.notNull())
       .addColumn("value", "text")
@@ -39,7 +38,7 @@ export const consent: SinoMigration = {
     await db.schema.createIndex("consent_changes_subscription").on("consent_changes").columns(["subscription_id", "id"]).execute();
     await db.schema
       .createTable("data_erasures")
-      .addColumn("id", serial, (col) => (dialect === "postgres" ? col.primaryKey() : col.primaryKey().autoIncrement()))
+      .$call(serialId(dialect))
       .addColumn("erased_at", "bigint", (col) => col.notNull())
       .addColumn("requested_by", "text", (col) => col.notNull())
       .addColumn("scope", "text", (col) => col.notNull())

@@ -1,4 +1,4 @@
-import type { SinoMigration } from "./migration.js";
+import { serialId, type SinoMigration } from "./migration.js";
 
 /**
  * Issue 18 (LGPD): the operators' audit log, and the aggregates retention rolls old rows into.
@@ -15,10 +15,9 @@ import type { SinoMigration } from "./migration.js";
  */
 export const audit: SinoMigration = {
   async up(db, dialect) {
-    const serial = dialect === "postgres" ? "bigserial" : "integer";
     await db.schema
       .createTable("audit_log")
-      .addColumn("id", serial, (col) => (dialect === "postgres" ? col.primaryKey() : col.primaryKey().autoIncrement()))
+      .$call(serialId(dialect))
       .addColumn("at", "bigint", (col) => col.notNull())
       .addColumn("actor_kind", "text", (col) => col.notNull())
       .addColumn("actor_id", "bigint")

@@ -1,4 +1,4 @@
-import type { SinoMigration } from "./migration.js";
+import { serialId, type SinoMigration } from "./migration.js";
 
 /**
  * Issue 20, "the site's feed becomes push".
@@ -14,10 +14,9 @@ import type { SinoMigration } from "./migration.js";
  */
 export const feeds: SinoMigration = {
   async up(db, dialect) {
-    const serial = dialect === "postgres" ? "bigserial" : "integer";
     await db.schema
       .createTable("feeds")
-      .addColumn("id", serial, (col) => (dialect === "postgres" ? col.primaryKey() : col.primaryKey().autoIncrement()))
+      .$call(serialId(dialect))
       .addColumn("url", "text", (col) => col.notNull())
       .addColumn("title", "text")
       // No foreign key: a deleted channel must not turn a feed into one for everyone (set null) nor
@@ -45,7 +44,7 @@ export const feeds: SinoMigration = {
     await db.schema.createIndex("feeds_due").on("feeds").columns(["enabled", "next_poll_at"]).execute();
     await db.schema
       .createTable("feed_items")
-      .addColumn("id", serial, (col) => (dialect === "postgres" ? col.primaryKey() : col.primaryKey().autoIncrement()))
+      .$call(serialId(dialect))
       .addColumn("feed_id", "bigint", (col) => col.notNull().references("feeds.id").onDelete("cascade"))
       .addColumn("item_key", "text", (col) => col.notNull())
       .addColumn("title", "text", (col) => col.notNull())
