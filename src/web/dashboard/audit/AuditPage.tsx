@@ -124,8 +124,7 @@ export function AuditPage() {
           />
         </Stack>
       }
-      resource={list.resource}
-      onRetry={list.reload}
+      list={list}
       isEmpty={(data) => data.entries.length === 0}
       empty={<EmptyState icon={<ManageSearchOutlined />} title={t("audit.page.emptyTitle")} text={t("audit.page.empty")} />}
     >

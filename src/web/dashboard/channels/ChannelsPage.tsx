@@ -28,12 +28,12 @@ export function ChannelsPage() {
   const { t } = useTranslation();
   const { audience: api } = useDashboardServices();
   const admin = useCurrentUser().role === "admin";
-  const { resource, reload, update } = useResource(useCallback(() => api.listChannels(), [api]));
+  const channels = useResource(useCallback(() => api.listChannels(), [api]));
   const [dialog, setDialog] = useState<{ editing: Channel | null } | null>(null);
   const [archiving, setArchiving] = useState<Channel | null>(null);
   const [noticeElement, setNotice] = useNotice();
 
-  const replace = (channel: Channel) => update((list) => (list.some((c) => c.id === channel.id) ? list.map((c) => (c.id === channel.id ? channel : c)) : [...list, channel]));
+  const replace = (channel: Channel) => channels.update((list) => (list.some((c) => c.id === channel.id) ? list.map((c) => (c.id === channel.id ? channel : c)) : [...list, channel]));
 
   const create = () => setDialog({ editing: null });
 
@@ -50,9 +50,7 @@ export function ChannelsPage() {
           ) : undefined
         }
         note={admin ? undefined : t("channels.readOnly")}
-        resource={resource}
-        onRetry={reload}
-        isEmpty={(data) => data.length === 0}
+        list={channels}
         empty={
           <EmptyState
             icon={<ForumOutlined />}

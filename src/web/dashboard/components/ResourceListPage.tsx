@@ -16,19 +16,21 @@ export interface ResourceListPageProps<T> {
   above?: ReactNode;
   /** Filters at the top of the list's card, above the rows. */
   filters?: ReactNode;
-  resource: Resource<T>;
-  onRetry: () => void;
-  /** A list that is never empty (the sites: Sino's own is always there) leaves both out. */
+  /** What useResource gives: the data's state, and how to ask again after an error. */
+  list: { resource: Resource<T>; reload: () => void };
+  /** Empty when the data is an empty array unless told otherwise; a list that is never empty (the sites: Sino's own is always there) leaves `empty` out. */
   isEmpty?: (data: T) => boolean;
   empty?: ReactNode;
   children: (data: T) => ReactNode;
 }
 
+const isEmptyArray = (data: unknown) => Array.isArray(data) && data.length === 0;
+
 /**
  * A Painel list page: the heading with its action, then the list in a card in its four states
  * (loading, error with retry, empty, rows). Dialogs and the notice follow it in the page.
  */
-export function ResourceListPage<T>({ title, subtitle, action, note, above, filters, resource, onRetry, isEmpty = () => false, empty = null, children }: ResourceListPageProps<T>) {
+export function ResourceListPage<T>({ title, subtitle, action, note, above, filters, list, isEmpty = isEmptyArray, empty = null, children }: ResourceListPageProps<T>) {
   return (
     <>
       <PageHeading title={title} subtitle={subtitle} action={action} />
@@ -40,7 +42,7 @@ export function ResourceListPage<T>({ title, subtitle, action, note, above, filt
       {above}
       <Card variant="outlined">
         {filters}
-        <ResourceView resource={resource} onRetry={onRetry} isEmpty={isEmpty} empty={empty}>
+        <ResourceView resource={list.resource} onRetry={list.reload} isEmpty={isEmpty} empty={empty}>
           {children}
         </ResourceView>
       </Card>

@@ -30,13 +30,13 @@ const MONOSPACE = "ui-monospace, SFMono-Regular, Menlo, monospace";
 export function FeedsPage() {
   const { t } = useTranslation();
   const { feeds: api, timeZone } = useDashboardServices();
-  const { resource, reload, update } = useResource(useCallback(() => api.listFeeds(), [api]));
+  const feeds = useResource(useCallback(() => api.listFeeds(), [api]));
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<Feed | null>(null);
   const [viewing, setViewing] = useState<Feed | null>(null);
   const [noticeElement, showNotice] = useNotice();
 
-  const replace = (feed: Feed) => update((data: FeedsResponse) => ({ ...data, feeds: data.feeds.map((f) => (f.id === feed.id ? feed : f)) }));
+  const replace = (feed: Feed) => feeds.update((data: FeedsResponse) => ({ ...data, feeds: data.feeds.map((f) => (f.id === feed.id ? feed : f)) }));
 
   const act = async (work: () => Promise<Feed>, success: string) => {
     try {
@@ -70,8 +70,7 @@ export function FeedsPage() {
             {t("feeds.page.add")}
           </Button>
         }
-        resource={resource}
-        onRetry={reload}
+        list={feeds}
         isEmpty={(data) => data.feeds.length === 0}
         empty={<EmptyState icon={<RssFeedOutlined />} title={t("feeds.page.empty")} text={t("feeds.page.emptyText")} />}
       >
@@ -148,15 +147,15 @@ export function FeedsPage() {
 
       <AddFeedDialog
         open={adding}
-        minIntervalSeconds={resource.status === "ready" ? resource.data.minIntervalSeconds : 60}
-        defaultIntervalSeconds={resource.status === "ready" ? resource.data.defaultIntervalSeconds : 300}
+        minIntervalSeconds={feeds.resource.status === "ready" ? feeds.resource.data.minIntervalSeconds : 60}
+        defaultIntervalSeconds={feeds.resource.status === "ready" ? feeds.resource.data.defaultIntervalSeconds : 300}
         onClose={() => setAdding(false)}
         onCreated={(feed) => {
-          update((data: FeedsResponse) => ({ ...data, feeds: [...data.feeds, feed] }));
+          feeds.update((data: FeedsResponse) => ({ ...data, feeds: [...data.feeds, feed] }));
           showNotice({ severity: "success", text: t("feeds.page.created") });
         }}
       />
-      <FeedItemsDialog feed={viewing} onClose={() => setViewing(null)} onDecided={() => void reload()} />
+      <FeedItemsDialog feed={viewing} onClose={() => setViewing(null)} onDecided={() => void feeds.reload()} />
       <ResourceConfirm
         target={deleting}
         title={() => t("feeds.page.deleteConfirmTitle")}
@@ -166,7 +165,7 @@ export function FeedsPage() {
         onClose={() => setDeleting(null)}
         onConfirm={async (target) => {
           await api.deleteFeed(target.id);
-          update((data: FeedsResponse) => ({ ...data, feeds: data.feeds.filter((f) => f.id !== target.id) }));
+          feeds.update((data: FeedsResponse) => ({ ...data, feeds: data.feeds.filter((f) => f.id !== target.id) }));
           showNotice({ severity: "success", text: t("feeds.page.deleted") });
         }}
       />

@@ -58,7 +58,7 @@ export function HistoryPage() {
     return () => clearTimeout(timer);
   }, [typed, query, setFilter]);
 
-  const { resource, reload } = useResource(useCallback(() => api.listNotifications({ query, status, page, pageSize }), [api, query, status, page, pageSize]));
+  const notifications = useResource(useCallback(() => api.listNotifications({ query, status, page, pageSize }), [api, query, status, page, pageSize]));
   const filtered = query !== "" || status !== undefined;
   const whenText = (notification: Notification) =>
     notification.status === "scheduled" && notification.sendAt
@@ -97,8 +97,7 @@ export function HistoryPage() {
           />
         </Stack>
       }
-      resource={resource}
-      onRetry={reload}
+      list={notifications}
       isEmpty={(data) => data.total === 0}
       empty={
         <EmptyState

@@ -55,8 +55,7 @@ export function PeoplePage() {
           />
         </Stack>
       }
-      resource={list.resource}
-      onRetry={list.reload}
+      list={list}
       isEmpty={(data) => data.people.length === 0}
       empty={<EmptyState icon={<BadgeOutlined />} title={t("people.emptyTitle")} text={query === "" ? t("people.emptyText") : t("people.emptyFilteredText")} />}
     >

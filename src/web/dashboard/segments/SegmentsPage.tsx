@@ -23,7 +23,7 @@ export function SegmentsPage() {
   const { t } = useTranslation();
   const { segments: api, timeZone } = useDashboardServices();
   const navigate = useNavigate();
-  const { resource, reload } = useResource(useCallback(() => api.listSegments(), [api]));
+  const segments = useResource(useCallback(() => api.listSegments(), [api]));
   const [creating, setCreating] = useState(false);
 
   return (
@@ -36,9 +36,7 @@ export function SegmentsPage() {
             {t("segments.list.new")}
           </Button>
         }
-        resource={resource}
-        onRetry={reload}
-        isEmpty={(data) => data.length === 0}
+        list={segments}
         empty={<EmptyState icon={<FilterAltOutlined />} title={t("segments.list.emptyTitle")} text={t("segments.list.emptyText")} />}
       >
         {(data) => (

@@ -43,7 +43,7 @@ export function SitesPage() {
   const { t } = useTranslation();
   const { sites: api, timeZone } = useDashboardServices();
   const admin = useCurrentUser().role === "admin";
-  const { resource, reload, update } = useResource(useCallback(() => api.listSites(), [api]));
+  const sites = useResource(useCallback(() => api.listSites(), [api]));
   const [creating, setCreating] = useState(false);
   const [snippetOf, setSnippetOf] = useState<Site | null>(null);
   const [keysOf, setKeysOf] = useState<Site | null>(null);
@@ -52,10 +52,10 @@ export function SitesPage() {
   const [secretShown, setSecretShown] = useState<IdentitySecretResponse | null>(null);
   const [deliveryOf, setDeliveryOf] = useState<Site | null>(null);
   const [noticeElement, setNotice] = useNotice();
-  const sinoUrl = resource.status === "ready" ? resource.data.sinoUrl : "";
+  const sinoUrl = sites.resource.status === "ready" ? sites.resource.data.sinoUrl : "";
 
-  const change = (next: (sites: Site[]) => Site[]) => update((data: SitesResponse) => ({ ...data, sites: next(data.sites) }));
-  const replace = (site: Site) => change((sites) => sites.map((s) => (s.id === site.id ? site : s)));
+  const change = (next: (list: Site[]) => Site[]) => sites.update((data: SitesResponse) => ({ ...data, sites: next(data.sites) }));
+  const replace = (site: Site) => change((list) => list.map((s) => (s.id === site.id ? site : s)));
   const showSecret = (shown: IdentitySecretResponse) => {
     replace(shown.site);
     setSecretShown(shown);
@@ -95,10 +95,9 @@ export function SitesPage() {
           ) : undefined
         }
         note={admin ? undefined : t("sites.readOnly")}
-        above={resource.status === "ready" && <SiteEngagementCard sites={resource.data.sites} />}
+        above={sites.resource.status === "ready" && <SiteEngagementCard sites={sites.resource.data.sites} />}
         // Never empty: Sino's own site is always listed.
-        resource={resource}
-        onRetry={reload}
+        list={sites}
       >
         {(data) => (
           <ResourceTable
@@ -184,7 +183,7 @@ export function SitesPage() {
         onClose={() => setCreating(false)}
         onCreated={(site) => {
           setCreating(false);
-          change((sites) => [...sites, site]);
+          change((list) => [...list, site]);
           setNotice({ severity: "success", text: t("sites.created", { origin: site.origin }) });
           // Straight to what the owner has to paste.
           setSnippetOf(site);
@@ -192,7 +191,7 @@ export function SitesPage() {
       />
       <SiteDeliveryDialog
         site={deliveryOf}
-        defaults={resource.status === "ready" ? resource.data.deliveryDefaults : null}
+        defaults={sites.resource.status === "ready" ? sites.resource.data.deliveryDefaults : null}
         onClose={() => setDeliveryOf(null)}
         save={async (site, delivery) => {
           replace(await api.updateSite(site.id, delivery));
@@ -219,7 +218,7 @@ export function SitesPage() {
         onClose={() => setDeleting(null)}
         onConfirm={async (gone) => {
           const { removedSubscribers } = await api.deleteSite(gone.id);
-          change((sites) => sites.filter((s) => s.id !== gone.id));
+          change((list) => list.filter((s) => s.id !== gone.id));
           setNotice({ severity: "success", text: t("sites.deleted", { origin: gone.origin, count: removedSubscribers }) });
         }}
       />

@@ -135,8 +135,7 @@ export function SubscribersPage() {
             />
           </Stack>
         }
-        resource={list.resource}
-        onRetry={list.reload}
+        list={list}
         isEmpty={(data) => data.subscribers.length === 0}
         empty={<EmptyState icon={<GroupsOutlined />} title={t("subscribers.emptyTitle")} text={filtered ? t("subscribers.emptyFilteredText") : t("subscribers.emptyText")} />}
       >

@@ -25,7 +25,7 @@ type Translate = ReturnType<typeof useTranslation>["t"];
 export function TemplatesPage() {
   const { t } = useTranslation();
   const { templates: api, audience: audienceApi, segments: segmentsApi, timeZone } = useDashboardServices();
-  const { resource, reload, update } = useResource(useCallback(() => api.listTemplates(), [api]));
+  const templates = useResource(useCallback(() => api.listTemplates(), [api]));
   // Names for the audience column: channels and saved segments (their slugs and ids meanwhile).
   const { resource: channels } = useResource(useCallback(() => audienceApi.listChannels(), [audienceApi]));
   const { resource: segments } = useResource(useCallback(() => segmentsApi.listSegments(), [segmentsApi]));
@@ -47,9 +47,7 @@ export function TemplatesPage() {
             {t("templates.page.new")}
           </Button>
         }
-        resource={resource}
-        onRetry={reload}
-        isEmpty={(data) => data.length === 0}
+        list={templates}
         empty={<EmptyState icon={<BookmarksOutlined />} title={t("templates.page.emptyTitle")} text={t("templates.page.emptyText")} />}
       >
         {(data) => (
@@ -112,7 +110,7 @@ export function TemplatesPage() {
         onClose={() => setDeleting(null)}
         onConfirm={async (target) => {
           await api.deleteTemplate(target.id);
-          update((list) => list.filter((template) => template.id !== target.id));
+          templates.update((list) => list.filter((template) => template.id !== target.id));
           showNotice({ severity: "success", text: t("templates.page.deleted", { name: target.name }) });
         }}
       />

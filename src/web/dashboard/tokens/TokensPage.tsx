@@ -23,7 +23,7 @@ const MONOSPACE = "ui-monospace, SFMono-Regular, Menlo, monospace";
 export function TokensPage() {
   const { t } = useTranslation();
   const { api, timeZone } = useDashboardServices();
-  const { resource, reload, update } = useResource(useCallback(() => api.listTokens(), [api]));
+  const tokens = useResource(useCallback(() => api.listTokens(), [api]));
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ApiToken | null>(null);
   const [noticeElement, showNotice] = useNotice();
@@ -39,9 +39,7 @@ export function TokensPage() {
             {t("dashboard.tokens.new")}
           </Button>
         }
-        resource={resource}
-        onRetry={reload}
-        isEmpty={(data) => data.length === 0}
+        list={tokens}
         empty={<EmptyState icon={<KeyOutlined />} title={t("dashboard.tokens.emptyTitle")} text={t("dashboard.tokens.emptyText")} />}
       >
         {(data) => (
@@ -115,7 +113,7 @@ export function TokensPage() {
         )}
       </ResourceListPage>
 
-      <CreateTokenDialog open={creating} onClose={() => setCreating(false)} onCreated={(token) => update((tokens) => [token, ...tokens])} />
+      <CreateTokenDialog open={creating} onClose={() => setCreating(false)} onCreated={(token) => tokens.update((tokens) => [token, ...tokens])} />
       <ResourceConfirm
         target={revoking}
         title={(token) => t("dashboard.tokens.revokeTitle", { name: token.name })}
@@ -126,7 +124,7 @@ export function TokensPage() {
         onConfirm={async (target) => {
           await api.revokeToken(target.id);
           // The server keeps revoked tokens (for the record); show it as such until the next load.
-          update((tokens) => tokens.map((tk) => (tk.id === target.id ? { ...tk, revokedAt: new Date().toISOString() } : tk)));
+          tokens.update((tokens) => tokens.map((tk) => (tk.id === target.id ? { ...tk, revokedAt: new Date().toISOString() } : tk)));
           showNotice({ severity: "success", text: t("dashboard.tokens.revoked", { name: target.name }) });
         }}
       />

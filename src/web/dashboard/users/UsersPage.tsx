@@ -34,7 +34,7 @@ export function UsersPage() {
   const { t } = useTranslation();
   const { api, timeZone } = useDashboardServices();
   const me = useCurrentUser();
-  const { resource, reload, update } = useResource(useCallback(() => api.listUsers(), [api]));
+  const users = useResource(useCallback(() => api.listUsers(), [api]));
   const [creating, setCreating] = useState(false);
   const [removing, setRemoving] = useState<User | null>(null);
   const [resetting, setResetting] = useState<User | null>(null);
@@ -43,7 +43,7 @@ export function UsersPage() {
   const changeRole = async (user: User, role: Role) => {
     try {
       const updated = await api.updateUser(user.id, { role });
-      update((users) => users.map((u) => (u.id === updated.id ? updated : u)));
+      users.update((users) => users.map((u) => (u.id === updated.id ? updated : u)));
       setNotice({ severity: "success", text: t("dashboard.users.roleChanged", { name: updated.name, role: t(`dashboard.roles.${updated.role}`) }) });
     } catch (error) {
       setNotice({ severity: "error", text: t("dashboard.users.roleChangeFailed", { reason: errorText(t, error) }) });
@@ -60,9 +60,7 @@ export function UsersPage() {
             {t("dashboard.users.new")}
           </Button>
         }
-        resource={resource}
-        onRetry={reload}
-        isEmpty={(data) => data.length === 0}
+        list={users}
         empty={<EmptyState icon={<PeopleAltOutlined />} title={t("dashboard.users.emptyTitle")} text={t("dashboard.users.emptyText")} />}
       >
         {(data) => (
@@ -151,14 +149,14 @@ export function UsersPage() {
         onClose={() => setCreating(false)}
         onCreated={(user) => {
           setCreating(false);
-          update((users) => [...users, user]);
+          users.update((users) => [...users, user]);
           setNotice({ severity: "success", text: t("dashboard.users.created", { name: user.name }) });
         }}
       />
       <ResetPasswordDialog
         user={resetting}
         onClose={() => setResetting(null)}
-        onReset={(reset) => update((users) => users.map((u) => (u.id === reset.id ? reset : u)))}
+        onReset={(reset) => users.update((users) => users.map((u) => (u.id === reset.id ? reset : u)))}
       />
       <ResourceConfirm
         target={removing}
@@ -169,7 +167,7 @@ export function UsersPage() {
         onClose={() => setRemoving(null)}
         onConfirm={async (removed) => {
           await api.deleteUser(removed.id);
-          update((users) => users.filter((u) => u.id !== removed.id));
+          users.update((users) => users.filter((u) => u.id !== removed.id));
           setNotice({ severity: "success", text: t("dashboard.users.removed", { name: removed.name }) });
         }}
       />

@@ -23,13 +23,13 @@ import { WebhookMessagesDialog } from "./WebhookMessagesDialog.js";
 export function WebhooksPage() {
   const { t } = useTranslation();
   const { webhooks: api } = useDashboardServices();
-  const { resource, reload, update } = useResource(useCallback(() => api.listWebhooks(), [api]));
+  const webhooks = useResource(useCallback(() => api.listWebhooks(), [api]));
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<Webhook | null>(null);
   const [viewing, setViewing] = useState<Webhook | null>(null);
   const [noticeElement, showNotice] = useNotice();
 
-  const replace = (webhook: Webhook) => update((list) => list.map((w) => (w.id === webhook.id ? webhook : w)));
+  const replace = (webhook: Webhook) => webhooks.update((list) => list.map((w) => (w.id === webhook.id ? webhook : w)));
 
   const setEnabled = async (webhook: Webhook, enabled: boolean) => {
     try {
@@ -59,9 +59,7 @@ export function WebhooksPage() {
             {t("webhooks.new")}
           </Button>
         }
-        resource={resource}
-        onRetry={reload}
-        isEmpty={(data) => data.length === 0}
+        list={webhooks}
         empty={<EmptyState icon={<WebhookOutlined />} title={t("webhooks.emptyTitle")} text={t("webhooks.emptyText")} />}
       >
         {(data) => (
@@ -121,7 +119,7 @@ export function WebhooksPage() {
         )}
       </ResourceListPage>
 
-      <CreateWebhookDialog open={creating} onClose={() => setCreating(false)} onCreated={(webhook) => update((list) => [...list, webhook])} />
+      <CreateWebhookDialog open={creating} onClose={() => setCreating(false)} onCreated={(webhook) => webhooks.update((list) => [...list, webhook])} />
       <WebhookMessagesDialog webhook={viewing} onClose={() => setViewing(null)} />
       <ResourceConfirm
         target={deleting}
@@ -132,7 +130,7 @@ export function WebhooksPage() {
         onClose={() => setDeleting(null)}
         onConfirm={async (target) => {
           await api.deleteWebhook(target.id);
-          update((list) => list.filter((w) => w.id !== target.id));
+          webhooks.update((list) => list.filter((w) => w.id !== target.id));
           showNotice({ severity: "success", text: t("webhooks.deleted") });
         }}
       />
