@@ -1,20 +1,14 @@
 import { useCallback, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
-import Card from "@mui/material/Card";
 import Link from "@mui/material/Link";
 import Stack from "@mui/material/Stack";
-import Table from "@mui/material/Table";
-import TableBody from "@mui/material/TableBody";
-import TableCell from "@mui/material/TableCell";
-import TableHead from "@mui/material/TableHead";
-import TablePagination from "@mui/material/TablePagination";
-import TableRow from "@mui/material/TableRow";
 import TextField from "@mui/material/TextField";
 import BadgeOutlined from "@mui/icons-material/BadgeOutlined";
 import { EmptyState } from "../components/EmptyState.js";
-import { PageHeading } from "../components/PageHeading.js";
-import { ResourceView } from "../components/ResourceView.js";
+import { ResourceListPage } from "../components/ResourceListPage.js";
+import { ResourcePagination } from "../components/ResourcePagination.js";
+import { ResourceTable } from "../components/ResourceTable.js";
 import { formatDateTime, formatNumber } from "../format.js";
 import { useResource } from "../hooks/useResource.js";
 import { personPagePath } from "../paths.js";
@@ -44,9 +38,10 @@ export function PeoplePage() {
   const list = useResource(useCallback(() => api.listPeople({ query, page, pageSize }), [api, query, page, pageSize]));
 
   return (
-    <>
-      <PageHeading title={t("people.title")} subtitle={t("people.subtitle")} />
-      <Card variant="outlined">
+    <ResourceListPage
+      title={t("people.title")}
+      subtitle={t("people.subtitle")}
+      filters={
         <Stack sx={{ p: 2 }}>
           <TextField
             size="small"
@@ -59,60 +54,54 @@ export function PeoplePage() {
             slotProps={{ htmlInput: { "data-testid": "people-search", maxLength: 128 } }}
           />
         </Stack>
-        <ResourceView
-          resource={list.resource}
-          onRetry={list.reload}
-          isEmpty={(data) => data.people.length === 0}
-          empty={<EmptyState icon={<BadgeOutlined />} title={t("people.emptyTitle")} text={query === "" ? t("people.emptyText") : t("people.emptyFilteredText")} />}
-        >
-          {(data) => (
-            <>
-              <Table aria-label={t("people.title")} data-testid="people-table">
-                <TableHead>
-                  <TableRow>
-                    <TableCell>{t("people.columns.userId")}</TableCell>
-                    <TableCell align="right">{t("people.columns.devices")}</TableCell>
-                    <TableCell sx={{ display: { xs: "none", sm: "table-cell" } }}>{t("people.columns.lastSeen")}</TableCell>
-                    <TableCell sx={{ display: { xs: "none", md: "table-cell" } }}>{t("people.columns.identified")}</TableCell>
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  {data.people.map((person) => (
-                    <TableRow key={person.userId} data-testid="person-row">
-                      <TableCell sx={{ overflowWrap: "anywhere" }}>
-                        <Link component={RouterLink} to={personPagePath(person.userId)}>
-                          {person.userId}
-                        </Link>
-                      </TableCell>
-                      <TableCell align="right" sx={{ fontVariantNumeric: "tabular-nums" }}>
-                        {formatNumber(person.subscriptions)}
-                      </TableCell>
-                      <TableCell sx={{ display: { xs: "none", sm: "table-cell" }, whiteSpace: "nowrap" }}>{formatDateTime(person.lastSeenAt, timeZone)}</TableCell>
-                      <TableCell sx={{ display: { xs: "none", md: "table-cell" }, whiteSpace: "nowrap" }}>
-                        {person.identifiedAt === null ? t("people.never") : formatDateTime(person.identifiedAt, timeZone)}
-                      </TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-              <TablePagination
-                component="div"
-                count={data.total}
-                page={page - 1}
-                rowsPerPage={pageSize}
-                rowsPerPageOptions={PAGE_SIZES}
-                onPageChange={(_event, next) => setPage(next + 1)}
-                onRowsPerPageChange={(event) => {
-                  setPageSize(Number(event.target.value));
-                  setPage(1);
-                }}
-                labelRowsPerPage={t("people.perPage")}
-                labelDisplayedRows={({ from, to, count }) => t("people.range", { from: formatNumber(from), to: formatNumber(to), count: formatNumber(count) })}
-              />
-            </>
-          )}
-        </ResourceView>
-      </Card>
-    </>
+      }
+      list={list}
+      isEmpty={(data) => data.people.length === 0}
+      empty={<EmptyState icon={<BadgeOutlined />} title={t("people.emptyTitle")} text={query === "" ? t("people.emptyText") : t("people.emptyFilteredText")} />}
+    >
+      {(data) => (
+        <>
+          <ResourceTable
+            rows={data.people}
+            label={t("people.title")}
+            testId="people-table"
+            rowKey={(person) => person.userId}
+            rowTestId="person-row"
+            columns={[
+              {
+                header: t("people.columns.userId"),
+                sx: { overflowWrap: "anywhere" },
+                cell: (person) => (
+                  <Link component={RouterLink} to={personPagePath(person.userId)}>
+                    {person.userId}
+                  </Link>
+                ),
+              },
+              { header: t("people.columns.devices"), align: "right", sx: { fontVariantNumeric: "tabular-nums" }, cell: (person) => formatNumber(person.subscriptions) },
+              { header: t("people.columns.lastSeen"), from: "sm", sx: { whiteSpace: "nowrap" }, cell: (person) => formatDateTime(person.lastSeenAt, timeZone) },
+              {
+                header: t("people.columns.identified"),
+                from: "md",
+                sx: { whiteSpace: "nowrap" },
+                cell: (person) => (person.identifiedAt === null ? t("people.never") : formatDateTime(person.identifiedAt, timeZone)),
+              },
+            ]}
+          />
+          <ResourcePagination
+            count={data.total}
+            page={page}
+            pageSize={pageSize}
+            pageSizes={PAGE_SIZES}
+            onPage={setPage}
+            onPageSize={(size) => {
+              setPageSize(size);
+              setPage(1);
+            }}
+            perPageLabel={t("people.perPage")}
+            rangeKey="people.range"
+          />
+        </>
+      )}
+    </ResourceListPage>
   );
 }

@@ -2,28 +2,21 @@ import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
 import Button from "@mui/material/Button";
 import Box from "@mui/material/Box";
-import Card from "@mui/material/Card";
 import Chip from "@mui/material/Chip";
-import IconButton from "@mui/material/IconButton";
-import Table from "@mui/material/Table";
-import TableBody from "@mui/material/TableBody";
-import TableCell from "@mui/material/TableCell";
-import TableContainer from "@mui/material/TableContainer";
-import TableHead from "@mui/material/TableHead";
-import TableRow from "@mui/material/TableRow";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import AddOutlined from "@mui/icons-material/AddOutlined";
 import CodeOutlined from "@mui/icons-material/CodeOutlined";
 import DeleteOutlined from "@mui/icons-material/DeleteOutlined";
+import TuneOutlined from "@mui/icons-material/TuneOutlined";
 import VpnKeyOutlined from "@mui/icons-material/VpnKeyOutlined";
 import type { IdentitySecretResponse, Site, SitesResponse } from "../../../shared/api/sites.js";
 import { errorText } from "../api/error-text.js";
-import { ConfirmDialog } from "../components/ConfirmDialog.js";
-import { PageHeading } from "../components/PageHeading.js";
-import { ResourceView } from "../components/ResourceView.js";
+import { ResourceConfirm } from "../components/ResourceConfirm.js";
+import { ResourceListPage } from "../components/ResourceListPage.js";
+import { RowIconAction } from "../components/ResourceRowActions.js";
+import { ResourceTable } from "../components/ResourceTable.js";
 import { useNotice } from "../components/useNotice.js";
-import { VisuallyHidden } from "../components/VisuallyHidden.js";
 import { formatNumber } from "../format.js";
 import { useResource } from "../hooks/useResource.js";
 import { useDashboardServices } from "../services.js";
@@ -36,7 +29,6 @@ import { SnippetDialog } from "./SnippetDialog.js";
 import { SiteKeysDialog } from "./SiteKeysDialog.js";
 import { SiteDeliveryDialog } from "./SiteDeliveryDialog.js";
 import { SiteEngagementCard } from "./SiteEngagementCard.js";
-import TuneOutlined from "@mui/icons-material/TuneOutlined";
 
 /** Phones: half the cells' side padding, so the columns fit 390 px without the page scrolling sideways. */
 const PHONE_CELLS = { "& .MuiTableCell-root": { px: { xs: 1, sm: 2 } } } as const;
@@ -51,7 +43,7 @@ export function SitesPage() {
   const { t } = useTranslation();
   const { sites: api, timeZone } = useDashboardServices();
   const admin = useCurrentUser().role === "admin";
-  const { resource, reload, update } = useResource(useCallback(() => api.listSites(), [api]));
+  const sites = useResource(useCallback(() => api.listSites(), [api]));
   const [creating, setCreating] = useState(false);
   const [snippetOf, setSnippetOf] = useState<Site | null>(null);
   const [keysOf, setKeysOf] = useState<Site | null>(null);
@@ -60,10 +52,10 @@ export function SitesPage() {
   const [secretShown, setSecretShown] = useState<IdentitySecretResponse | null>(null);
   const [deliveryOf, setDeliveryOf] = useState<Site | null>(null);
   const [noticeElement, setNotice] = useNotice();
-  const sinoUrl = resource.status === "ready" ? resource.data.sinoUrl : "";
+  const sinoUrl = sites.resource.status === "ready" ? sites.resource.data.sinoUrl : "";
 
-  const change = (next: (sites: Site[]) => Site[]) => update((data: SitesResponse) => ({ ...data, sites: next(data.sites) }));
-  const replace = (site: Site) => change((sites) => sites.map((s) => (s.id === site.id ? site : s)));
+  const change = (next: (list: Site[]) => Site[]) => sites.update((data: SitesResponse) => ({ ...data, sites: next(data.sites) }));
+  const replace = (site: Site) => change((list) => list.map((s) => (s.id === site.id ? site : s)));
   const showSecret = (shown: IdentitySecretResponse) => {
     replace(shown.site);
     setSecretShown(shown);
@@ -92,7 +84,7 @@ export function SitesPage() {
 
   return (
     <>
-      <PageHeading
+      <ResourceListPage
         title={t("sites.title")}
         subtitle={t("sites.subtitle")}
         action={
@@ -102,96 +94,88 @@ export function SitesPage() {
             </Button>
           ) : undefined
         }
-      />
-      {!admin && (
-        <Typography color="text.secondary" sx={{ mb: 2 }}>
-          {t("sites.readOnly")}
-        </Typography>
-      )}
-      {resource.status === "ready" && <SiteEngagementCard sites={resource.data.sites} />}
-      <Card variant="outlined">
-        {/* Never empty: Sino's own site is always listed. */}
-        {/* The identity switches need room: on a phone the table scrolls inside its card, not the page.
-            Relative: the visually hidden "Ações" header (absolute) would otherwise widen the page. */}
-        <TableContainer sx={{ position: "relative" }}>
-        <ResourceView resource={resource} onRetry={reload} isEmpty={() => false} empty={null}>
-          {(data) => (
-            <Table sx={PHONE_CELLS} aria-label={t("sites.title")} data-testid="sites-table">
-              <TableHead>
-                <TableRow>
-                  <TableCell>{t("sites.columns.site")}</TableCell>
-                  <TableCell sx={{ display: { xs: "none", sm: "table-cell" } }}>{t("sites.columns.key")}</TableCell>
-                  <TableCell align="right">{t("sites.columns.subscribers")}</TableCell>
-                  <TableCell>{t("sites.identity.column")}</TableCell>
-                  <TableCell align="right">
-                    <VisuallyHidden>{t("dashboard.common.actions")}</VisuallyHidden>
-                  </TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {data.sites.map((site) => (
-                  <TableRow key={site.id} data-testid="site-row" data-origin={site.origin}>
-                    <TableCell>
-                      <Typography sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>{site.origin}</Typography>
-                      {/* Phones: the key under the origin, its column hidden (the snippet needs it). */}
-                      <Typography variant="body2" color="text.secondary" sx={{ display: { sm: "none" }, mt: 0.5 }} data-testid="site-key-phone">
-                        {t("sites.columns.key")}:{" "}
-                        <Box component="span" sx={{ fontFamily: "monospace", whiteSpace: "nowrap" }}>
-                          {site.key}
-                        </Box>
-                      </Typography>
-                      {site.builtIn && (
-                        <Tooltip title={t("sites.builtInHint")}>
-                          <Chip size="small" color="primary" variant="outlined" label={t("sites.builtIn")} sx={{ mt: 0.5 }} />
-                        </Tooltip>
-                      )}
-                    </TableCell>
-                    <TableCell sx={{ display: { xs: "none", sm: "table-cell" }, fontFamily: "monospace" }} data-testid="site-key">
-                      {site.key}
-                    </TableCell>
-                    <TableCell align="right" data-testid="site-subscribers">
-                      {formatNumber(site.subscribers)}
-                    </TableCell>
-                    <TableCell>
-                      <SiteIdentityCell site={site} admin={admin} timeZone={timeZone} onRotate={rotate} onVerificationChange={setVerification} />
-                      <SiteVisitorTagsSwitch site={site} admin={admin} onChange={setVisitorTags} />
-                    </TableCell>
-                    <TableCell align="right" sx={{ whiteSpace: "nowrap" }}>
-                      <Tooltip title={t("sites.snippet")}>
-                        <IconButton aria-label={t("sites.snippetNamed", { origin: site.origin })} onClick={() => setSnippetOf(site)}>
-                          <CodeOutlined />
-                        </IconButton>
+        note={admin ? undefined : t("sites.readOnly")}
+        above={sites.resource.status === "ready" && <SiteEngagementCard sites={sites.resource.data.sites} />}
+        // Never empty: Sino's own site is always listed.
+        list={sites}
+      >
+        {(data) => (
+          <ResourceTable
+            // The identity switches need room: on a phone the table scrolls inside its card, not the page.
+            // Relative: the visually hidden "Ações" header (absolute) would otherwise widen the page.
+            container={{ position: "relative" }}
+            sx={PHONE_CELLS}
+            rows={data.sites}
+            label={t("sites.title")}
+            testId="sites-table"
+            rowKey={(site) => site.id}
+            rowTestId="site-row"
+            rowData={(site) => ({ "data-origin": site.origin })}
+            columns={[
+              {
+                header: t("sites.columns.site"),
+                cell: (site) => (
+                  <>
+                    <Typography sx={{ fontWeight: 500, overflowWrap: "anywhere" }}>{site.origin}</Typography>
+                    {/* Phones: the key under the origin, its column hidden (the snippet needs it). */}
+                    <Typography variant="body2" color="text.secondary" sx={{ display: { sm: "none" }, mt: 0.5 }} data-testid="site-key-phone">
+                      {t("sites.columns.key")}:{" "}
+                      <Box component="span" sx={{ fontFamily: "monospace", whiteSpace: "nowrap" }}>
+                        {site.key}
+                      </Box>
+                    </Typography>
+                    {site.builtIn && (
+                      <Tooltip title={t("sites.builtInHint")}>
+                        <Chip size="small" color="primary" variant="outlined" label={t("sites.builtIn")} sx={{ mt: 0.5 }} />
                       </Tooltip>
-                      {admin && (
-                        <Tooltip title={t("site-keys.painel.button")}>
-                          <IconButton aria-label={t("site-keys.painel.buttonNamed", { origin: site.origin })} onClick={() => setKeysOf(site)} data-testid="site-keys-button">
-                            <VpnKeyOutlined />
-                          </IconButton>
-                        </Tooltip>
-                      )}
-                      {admin && (
-                        <Tooltip title={t("engagement.delivery.open")}>
-                          <IconButton aria-label={t("engagement.delivery.openNamed", { origin: site.origin })} onClick={() => setDeliveryOf(site)} data-testid="site-delivery-open">
-                            <TuneOutlined />
-                          </IconButton>
-                        </Tooltip>
-                      )}
-                      {admin && !site.builtIn && (
-                        <Tooltip title={t("sites.delete")}>
-                          <IconButton aria-label={t("sites.deleteNamed", { origin: site.origin })} onClick={() => setDeleting(site)}>
-                            <DeleteOutlined />
-                          </IconButton>
-                        </Tooltip>
-                      )}
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          )}
-        </ResourceView>
-        </TableContainer>
-      </Card>
+                    )}
+                  </>
+                ),
+              },
+              { header: t("sites.columns.key"), from: "sm", sx: { fontFamily: "monospace" }, testId: "site-key", cell: (site) => site.key },
+              { header: t("sites.columns.subscribers"), align: "right", testId: "site-subscribers", cell: (site) => formatNumber(site.subscribers) },
+              {
+                header: t("sites.identity.column"),
+                cell: (site) => (
+                  <>
+                    <SiteIdentityCell site={site} admin={admin} timeZone={timeZone} onRotate={rotate} onVerificationChange={setVerification} />
+                    <SiteVisitorTagsSwitch site={site} admin={admin} onChange={setVisitorTags} />
+                  </>
+                ),
+              },
+            ]}
+            actions={{
+              sx: { whiteSpace: "nowrap" },
+              cell: (site) => (
+                <>
+                  <RowIconAction icon={<CodeOutlined />} title={t("sites.snippet")} label={t("sites.snippetNamed", { origin: site.origin })} onClick={() => setSnippetOf(site)} />
+                  {admin && (
+                    <RowIconAction
+                      icon={<VpnKeyOutlined />}
+                      title={t("site-keys.painel.button")}
+                      label={t("site-keys.painel.buttonNamed", { origin: site.origin })}
+                      onClick={() => setKeysOf(site)}
+                      testId="site-keys-button"
+                    />
+                  )}
+                  {admin && (
+                    <RowIconAction
+                      icon={<TuneOutlined />}
+                      title={t("engagement.delivery.open")}
+                      label={t("engagement.delivery.openNamed", { origin: site.origin })}
+                      onClick={() => setDeliveryOf(site)}
+                      testId="site-delivery-open"
+                    />
+                  )}
+                  {admin && !site.builtIn && (
+                    <RowIconAction icon={<DeleteOutlined />} title={t("sites.delete")} label={t("sites.deleteNamed", { origin: site.origin })} onClick={() => setDeleting(site)} />
+                  )}
+                </>
+              ),
+            }}
+          />
+        )}
+      </ResourceListPage>
 
       <SiteDialog
         open={creating}
@@ -199,7 +183,7 @@ export function SitesPage() {
         onClose={() => setCreating(false)}
         onCreated={(site) => {
           setCreating(false);
-          change((sites) => [...sites, site]);
+          change((list) => [...list, site]);
           setNotice({ severity: "success", text: t("sites.created", { origin: site.origin }) });
           // Straight to what the owner has to paste.
           setSnippetOf(site);
@@ -207,7 +191,7 @@ export function SitesPage() {
       />
       <SiteDeliveryDialog
         site={deliveryOf}
-        defaults={resource.status === "ready" ? resource.data.deliveryDefaults : null}
+        defaults={sites.resource.status === "ready" ? sites.resource.data.deliveryDefaults : null}
         onClose={() => setDeliveryOf(null)}
         save={async (site, delivery) => {
           replace(await api.updateSite(site.id, delivery));
@@ -216,30 +200,25 @@ export function SitesPage() {
       />
       <SnippetDialog site={snippetOf} sinoUrl={sinoUrl} onClose={() => setSnippetOf(null)} />
       <SiteKeysDialog site={keysOf} timeZone={timeZone} onClose={() => setKeysOf(null)} />
-      <ConfirmDialog
-        open={rotating !== null}
-        title={t("sites.identity.rotateTitle", { origin: rotating?.origin ?? "" })}
-        text={t("sites.identity.rotateText")}
+      <ResourceConfirm
+        target={rotating}
+        title={(site) => t("sites.identity.rotateTitle", { origin: site.origin })}
+        text={() => t("sites.identity.rotateText")}
         confirmLabel={t("sites.identity.rotate")}
         onClose={() => setRotating(null)}
-        onConfirm={async () => {
-          if (!rotating) return;
-          showSecret(await api.rotateIdentitySecret(rotating.id));
-        }}
+        onConfirm={async (site) => showSecret(await api.rotateIdentitySecret(site.id))}
       />
       <IdentitySecretDialog shown={secretShown} timeZone={timeZone} onClose={() => setSecretShown(null)} />
-      <ConfirmDialog
-        open={deleting !== null}
-        title={t("sites.deleteTitle", { origin: deleting?.origin ?? "" })}
-        text={t("sites.deleteText", { count: deleting?.subscribers ?? 0, formattedCount: formatNumber(deleting?.subscribers ?? 0) })}
+      <ResourceConfirm
+        target={deleting}
+        title={(site) => t("sites.deleteTitle", { origin: site.origin })}
+        text={(site) => t("sites.deleteText", { count: site.subscribers, formattedCount: formatNumber(site.subscribers) })}
         confirmLabel={t("sites.delete")}
         destructive
         onClose={() => setDeleting(null)}
-        onConfirm={async () => {
-          if (!deleting) return;
-          const { removedSubscribers } = await api.deleteSite(deleting.id);
-          const gone = deleting;
-          change((sites) => sites.filter((s) => s.id !== gone.id));
+        onConfirm={async (gone) => {
+          const { removedSubscribers } = await api.deleteSite(gone.id);
+          change((list) => list.filter((s) => s.id !== gone.id));
           setNotice({ severity: "success", text: t("sites.deleted", { origin: gone.origin, count: removedSubscribers }) });
         }}
       />

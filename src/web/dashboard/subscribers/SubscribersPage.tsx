@@ -1,20 +1,12 @@
 import { useCallback, useState } from "react";
+import type { TFunction } from "i18next";
 import { ActivityFilter } from "./ActivityFilter.js";
 import { useTranslation } from "react-i18next";
 import { Link as RouterLink } from "react-router";
 import Button from "@mui/material/Button";
 import Link from "@mui/material/Link";
-import Card from "@mui/material/Card";
 import Chip from "@mui/material/Chip";
-import IconButton from "@mui/material/IconButton";
-import MenuItem from "@mui/material/MenuItem";
 import Stack from "@mui/material/Stack";
-import Table from "@mui/material/Table";
-import TableBody from "@mui/material/TableBody";
-import TableCell from "@mui/material/TableCell";
-import TableHead from "@mui/material/TableHead";
-import TablePagination from "@mui/material/TablePagination";
-import TableRow from "@mui/material/TableRow";
 import TextField from "@mui/material/TextField";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
@@ -27,12 +19,14 @@ import type { Channel } from "../../../shared/api/channels.js";
 import type { Site } from "../../../shared/api/sites.js";
 import type { StatsResponse } from "../../../shared/api/stats.js";
 import type { Subscriber, SubscribersResponse } from "../../../shared/api/subscribers.js";
-import { ConfirmDialog } from "../components/ConfirmDialog.js";
 import { EmptyState } from "../components/EmptyState.js";
-import { ResourceView } from "../components/ResourceView.js";
-import { PageHeading } from "../components/PageHeading.js";
+import { ListFilterSelect } from "../components/ListFilterSelect.js";
+import { ResourceConfirm } from "../components/ResourceConfirm.js";
+import { ResourceListPage } from "../components/ResourceListPage.js";
+import { ResourcePagination } from "../components/ResourcePagination.js";
+import { RowIconAction } from "../components/ResourceRowActions.js";
+import { ResourceTable } from "../components/ResourceTable.js";
 import { useNotice } from "../components/useNotice.js";
-import { VisuallyHidden } from "../components/VisuallyHidden.js";
 import { formatDateTime, formatNumber } from "../format.js";
 import { useResource } from "../hooks/useResource.js";
 import { personPagePath } from "../paths.js";
@@ -40,8 +34,6 @@ import { useDashboardServices } from "../services.js";
 import { TagChips } from "../people/TagChips.js";
 
 const PAGE_SIZES = [25, 50, 100];
-/** "Todos" is the empty value: show it (and keep the label up) instead of an empty box. */
-const ALL_SHOWN = { select: { displayEmpty: true }, inputLabel: { shrink: true } } as const;
 
 interface Filters {
   channel: string;
@@ -96,7 +88,7 @@ export function SubscribersPage() {
 
   return (
     <>
-      <PageHeading
+      <ResourceListPage
         title={t("subscribers.title")}
         subtitle={t("subscribers.subtitle")}
         action={
@@ -104,78 +96,73 @@ export function SubscribersPage() {
             {t("subscribers.exportCsv")}
           </Button>
         }
-      />
-      {stats && <Summary stats={stats} />}
-      <Card variant="outlined">
-        <Stack direction={{ xs: "column", sm: "row" }} spacing={2} sx={{ p: 2 }}>
-          <TextField select size="small" label={t("subscribers.filters.channel")} value={filters.channel} onChange={(e) => change({ channel: e.target.value })} slotProps={ALL_SHOWN} sx={{ minWidth: 200 }}>
-            <MenuItem value="">{t("subscribers.filters.any")}</MenuItem>
-            {channels.map((c) => (
-              <MenuItem key={c.slug} value={c.slug}>
-                {c.name}
-              </MenuItem>
-            ))}
-          </TextField>
-          {sites.length > 1 && (
-            <TextField select size="small" label={t("sites.filter")} value={filters.site} onChange={(e) => change({ site: e.target.value })} slotProps={ALL_SHOWN} sx={{ minWidth: 200 }} data-testid="site-filter">
-              <MenuItem value="">{t("subscribers.filters.any")}</MenuItem>
-              {sites.map((site) => (
-                <MenuItem key={site.id} value={site.id}>
-                  {site.origin}
-                </MenuItem>
-              ))}
-            </TextField>
-          )}
-          <TextField select size="small" label={t("subscribers.filters.browser")} value={filters.browser} onChange={(e) => change({ browser: e.target.value })} slotProps={ALL_SHOWN} sx={{ minWidth: 200 }}>
-            <MenuItem value="">{t("subscribers.filters.any")}</MenuItem>
-            {(stats?.byBrowser ?? []).map((b) => (
-              <MenuItem key={b.browser} value={b.browser}>
-                {b.browser}
-              </MenuItem>
-            ))}
-          </TextField>
-          <ActivityFilter value={filters.activity} onChange={(activity) => change({ activity })} />
-          <TextField
-            size="small"
-            type="search"
-            label={t("subscribers.filters.user")}
-            value={filters.user}
-            onChange={(e) => change({ user: e.target.value })}
-            sx={{ minWidth: 200 }}
-            slotProps={{ htmlInput: { maxLength: 128, "data-testid": "subscribers-user-search" } }}
-          />
-        </Stack>
-        <ResourceView
-          resource={list.resource}
-          onRetry={list.reload}
-          isEmpty={(data) => data.subscribers.length === 0}
-          empty={
-            <EmptyState icon={<GroupsOutlined />} title={t("subscribers.emptyTitle")} text={filtered ? t("subscribers.emptyFilteredText") : t("subscribers.emptyText")} />
-          }
-        >
-          {(data) => (
-            <SubscribersTable
-              data={data}
-              filters={filters}
-              timeZone={timeZone}
-              nameOf={nameOf}
-              onRemove={setRemoving}
+        above={stats && <Summary stats={stats} />}
+        filters={
+          <Stack direction={{ xs: "column", sm: "row" }} spacing={2} sx={{ p: 2 }}>
+            <ListFilterSelect
+              label={t("subscribers.filters.channel")}
+              anyLabel={t("subscribers.filters.any")}
+              value={filters.channel}
+              onChange={(channel) => change({ channel })}
+              options={channels.map((c) => ({ value: c.slug, label: c.name }))}
+            />
+            {sites.length > 1 && (
+              <ListFilterSelect
+                label={t("sites.filter")}
+                anyLabel={t("subscribers.filters.any")}
+                value={filters.site}
+                onChange={(site) => change({ site })}
+                options={sites.map((site) => ({ value: site.id, label: site.origin }))}
+                testId="site-filter"
+              />
+            )}
+            <ListFilterSelect
+              label={t("subscribers.filters.browser")}
+              anyLabel={t("subscribers.filters.any")}
+              value={filters.browser}
+              onChange={(browser) => change({ browser })}
+              options={(stats?.byBrowser ?? []).map((b) => ({ value: b.browser, label: b.browser }))}
+            />
+            <ActivityFilter value={filters.activity} onChange={(activity) => change({ activity })} />
+            <TextField
+              size="small"
+              type="search"
+              label={t("subscribers.filters.user")}
+              value={filters.user}
+              onChange={(e) => change({ user: e.target.value })}
+              sx={{ minWidth: 200 }}
+              slotProps={{ htmlInput: { maxLength: 128, "data-testid": "subscribers-user-search" } }}
+            />
+          </Stack>
+        }
+        list={list}
+        isEmpty={(data) => data.subscribers.length === 0}
+        empty={<EmptyState icon={<GroupsOutlined />} title={t("subscribers.emptyTitle")} text={filtered ? t("subscribers.emptyFilteredText") : t("subscribers.emptyText")} />}
+      >
+        {(data) => (
+          <>
+            <SubscribersTable data={data} timeZone={timeZone} nameOf={nameOf} onRemove={setRemoving} />
+            <ResourcePagination
+              count={data.total}
+              page={filters.page}
+              pageSize={filters.pageSize}
+              pageSizes={PAGE_SIZES}
               onPage={(page) => setFilters((f) => ({ ...f, page }))}
               onPageSize={(pageSize) => change({ pageSize })}
+              perPageLabel={t("subscribers.perPage")}
+              rangeKey="subscribers.range"
             />
-          )}
-        </ResourceView>
-      </Card>
-      <ConfirmDialog
-        open={removing !== null}
-        title={t("subscribers.removeTitle")}
-        text={t("subscribers.removeText")}
+          </>
+        )}
+      </ResourceListPage>
+      <ResourceConfirm
+        target={removing}
+        title={() => t("subscribers.removeTitle")}
+        text={() => t("subscribers.removeText")}
         confirmLabel={t("subscribers.remove")}
         destructive
         onClose={() => setRemoving(null)}
-        onConfirm={async () => {
-          if (!removing) return;
-          const removed = removing;
+        onConfirm={async (removed) => {
           await api.removeSubscriber(removed.id);
           list.update((data) => ({ subscribers: data.subscribers.filter((s) => s.id !== removed.id), total: data.total - 1 }));
           setNotice({ severity: "success", text: t("subscribers.removed") });
@@ -220,111 +207,91 @@ function Summary({ stats }: { stats: StatsResponse }) {
 
 interface TableProps {
   data: SubscribersResponse;
-  filters: Filters;
   timeZone: string;
   nameOf: (slug: string) => string;
   onRemove: (subscriber: Subscriber) => void;
-  onPage: (page: number) => void;
-  onPageSize: (size: number) => void;
 }
 
-function SubscribersTable({ data, filters, timeZone, nameOf, onRemove, onPage, onPageSize }: TableProps) {
+const browserOf = (t: TFunction, s: Subscriber) => [s.browser ?? t("subscribers.unknownBrowser"), s.os].filter(Boolean).join(" · ");
+
+function SubscribersTable({ data, timeZone, nameOf, onRemove }: TableProps) {
   const { t } = useTranslation();
   return (
-    <>
-      <Table aria-label={t("subscribers.title")} data-testid="subscribers-table">
-        <TableHead>
-          <TableRow>
-            <TableCell>{t("subscribers.columns.browser")}</TableCell>
-            <TableCell>{t("subscribers.columns.user")}</TableCell>
-            <TableCell>{t("subscribers.columns.channels")}</TableCell>
-            <TableCell sx={{ display: { xs: "none", md: "table-cell" } }}>{t("subscribers.columns.tags")}</TableCell>
-            <TableCell sx={{ display: { xs: "none", md: "table-cell" } }}>{t("subscribers.columns.created")}</TableCell>
-            <TableCell sx={{ display: { xs: "none", sm: "table-cell" } }}>{t("subscribers.columns.lastSeen")}</TableCell>
-            <TableCell align="right">
-              <VisuallyHidden>{t("dashboard.common.actions")}</VisuallyHidden>
-            </TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {data.subscribers.map((s) => {
-            const browser = [s.browser ?? t("subscribers.unknownBrowser"), s.os].filter(Boolean).join(" · ");
-            const created = formatDateTime(s.createdAt, timeZone);
-            return (
-              <TableRow key={s.id} data-testid="subscriber-row" data-id={s.id}>
-                <TableCell>
-                  {browser}
-                  {s.vapidMismatchAt !== null && (
-                    // describeChild: the hint describes the chip; its name stays the short label.
-                    // Focusable so keyboard users can open the hint too.
-                    <Tooltip title={t("subscribers.vapidMismatchHint")} describeChild>
-                      <Chip
-                        size="small"
-                        color="error"
-                        icon={<KeyOffOutlined />}
-                        label={t("subscribers.vapidMismatch")}
-                        data-testid="vapid-mismatch"
-                        tabIndex={0}
-                        sx={{ ml: 1 }}
-                      />
-                    </Tooltip>
-                  )}
-                </TableCell>
-                <TableCell sx={{ overflowWrap: "anywhere" }}>
-                  {s.userId === null ? (
-                    <Typography variant="body2" color="text.secondary">
-                      {t("people.recipients.anonymous")}
-                    </Typography>
-                  ) : (
-                    <Link component={RouterLink} to={personPagePath(s.userId)}>
-                      {s.userId}
-                    </Link>
-                  )}
-                </TableCell>
-                <TableCell>
-                  {s.channels.length === 0 ? (
-                    <Typography variant="body2" color="text.secondary">
-                      {t("subscribers.noChannels")}
-                    </Typography>
-                  ) : (
-                    <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: "wrap" }}>
-                      {s.channels.map((slug) => (
-                        <Chip key={slug} size="small" label={nameOf(slug)} />
-                      ))}
-                    </Stack>
-                  )}
-                </TableCell>
-                <TableCell sx={{ display: { xs: "none", md: "table-cell" } }}>
-                  <Stack spacing={0.5}>
-                    <TagChips tags={s.tags.trusted} testId="subscriber-trusted-tags" />
-                    <TagChips tags={s.tags.visitor} visitor testId="subscriber-visitor-tags" />
-                  </Stack>
-                </TableCell>
-                <TableCell sx={{ display: { xs: "none", md: "table-cell" }, whiteSpace: "nowrap" }}>{created}</TableCell>
-                <TableCell sx={{ display: { xs: "none", sm: "table-cell" }, whiteSpace: "nowrap" }}>{formatDateTime(s.lastSeenAt, timeZone)}</TableCell>
-                <TableCell align="right">
-                  <Tooltip title={t("subscribers.remove")}>
-                    <IconButton aria-label={t("subscribers.removeNamed", { browser, date: created })} onClick={() => onRemove(s)}>
-                      <DeleteOutline />
-                    </IconButton>
-                  </Tooltip>
-                </TableCell>
-              </TableRow>
-            );
-          })}
-        </TableBody>
-      </Table>
-      <TablePagination
-        component="div"
-        count={data.total}
-        page={filters.page - 1}
-        rowsPerPage={filters.pageSize}
-        rowsPerPageOptions={PAGE_SIZES}
-        onPageChange={(_event, page) => onPage(page + 1)}
-        onRowsPerPageChange={(event) => onPageSize(Number(event.target.value))}
-        labelRowsPerPage={t("subscribers.perPage")}
-        labelDisplayedRows={({ from, to, count }) => t("subscribers.range", { from: formatNumber(from), to: formatNumber(to), count: formatNumber(count) })}
-      />
-    </>
+    <ResourceTable
+      rows={data.subscribers}
+      label={t("subscribers.title")}
+      testId="subscribers-table"
+      rowKey={(s) => s.id}
+      rowTestId="subscriber-row"
+      rowData={(s) => ({ "data-id": s.id })}
+      columns={[
+        {
+          header: t("subscribers.columns.browser"),
+          cell: (s) => (
+            <>
+              {browserOf(t, s)}
+              {s.vapidMismatchAt !== null && (
+                // describeChild: the hint describes the chip; its name stays the short label.
+                // Focusable so keyboard users can open the hint too.
+                <Tooltip title={t("subscribers.vapidMismatchHint")} describeChild>
+                  <Chip size="small" color="error" icon={<KeyOffOutlined />} label={t("subscribers.vapidMismatch")} data-testid="vapid-mismatch" tabIndex={0} sx={{ ml: 1 }} />
+                </Tooltip>
+              )}
+            </>
+          ),
+        },
+        {
+          header: t("subscribers.columns.user"),
+          sx: { overflowWrap: "anywhere" },
+          cell: (s) =>
+            s.userId === null ? (
+              <Typography variant="body2" color="text.secondary">
+                {t("people.recipients.anonymous")}
+              </Typography>
+            ) : (
+              <Link component={RouterLink} to={personPagePath(s.userId)}>
+                {s.userId}
+              </Link>
+            ),
+        },
+        {
+          header: t("subscribers.columns.channels"),
+          cell: (s) =>
+            s.channels.length === 0 ? (
+              <Typography variant="body2" color="text.secondary">
+                {t("subscribers.noChannels")}
+              </Typography>
+            ) : (
+              <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: "wrap" }}>
+                {s.channels.map((slug) => (
+                  <Chip key={slug} size="small" label={nameOf(slug)} />
+                ))}
+              </Stack>
+            ),
+        },
+        {
+          header: t("subscribers.columns.tags"),
+          from: "md",
+          cell: (s) => (
+            <Stack spacing={0.5}>
+              <TagChips tags={s.tags.trusted} testId="subscriber-trusted-tags" />
+              <TagChips tags={s.tags.visitor} visitor testId="subscriber-visitor-tags" />
+            </Stack>
+          ),
+        },
+        { header: t("subscribers.columns.created"), from: "md", sx: { whiteSpace: "nowrap" }, cell: (s) => formatDateTime(s.createdAt, timeZone) },
+        { header: t("subscribers.columns.lastSeen"), from: "sm", sx: { whiteSpace: "nowrap" }, cell: (s) => formatDateTime(s.lastSeenAt, timeZone) },
+      ]}
+      actions={{
+        cell: (s) => (
+          <RowIconAction
+            icon={<DeleteOutline />}
+            title={t("subscribers.remove")}
+            label={t("subscribers.removeNamed", { browser: browserOf(t, s), date: formatDateTime(s.createdAt, timeZone) })}
+            onClick={() => onRemove(s)}
+          />
+        ),
+      }}
+    />
   );
 }
