@@ -264,16 +264,8 @@ describe("database errors seen by the delivery loops", () => {
 
 describe("database errors (PostgreSQL through a relay the test cuts)", () => {
   it("counts broken connections, requests answered 503 and scrapes that could not read the queue, and keeps answering", async () => {
-<<<<<<< HEAD
     const { server, proxy, close } = await startServerBehindRelay({ SINO_WORKER_EMBEDDED: "false", SINO_METRICS_TOKEN: TOKEN });
     try {
-=======
-    const { location, drop } = await createTestDatabaseLocation("postgres");
-    const { proxy, url } = await relayToPostgres(location.url);
-    let server: TestServer | undefined;
-    try {
-      server = await startTestServer({ location: { ...location, url }, env: { SINO_WORKER_EMBEDDED: "false", SINO_METRICS_TOKEN: TOKEN } });
->>>>>>> store-dups
       // Connections in the pool, then the database goes away.
       expect((await fetch(`${server.url}/api/v1/notices`)).status).toBe(200);
       await proxy.stop();
