@@ -39,7 +39,7 @@ export async function callApi<T>(
   }
   const server = (target.server ?? io.env.SINO_URL ?? DEFAULT_SERVER).replace(/\/+$/, "");
   if (!/^https?:\/\/[^/]+/i.test(server)) {
-    io.stderr(`${t("cli:notification.badServer", { server })}\n`);
+    io.stderr(`${t("cli:send.badServer", { server })}\n`);
     return { ok: false, code: 2 };
   }
   let response: Response;
@@ -51,7 +51,7 @@ export async function callApi<T>(
     });
   } catch (error) {
     const reason = error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error);
-    io.stderr(`${t("cli:notification.unreachable", { server, reason })}\n`);
+    io.stderr(`${t("cli:send.unreachable", { server, reason })}\n`);
     return { ok: false, code: 1 };
   }
   const text = await response.text();

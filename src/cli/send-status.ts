@@ -25,7 +25,7 @@ export async function sendStatusCommand(id: string, target: ApiTarget, io: ApiIo
   io.stdout(
     `${t("local-time:cli.status", {
       id: n.id,
-      status: t(`cli:notification.status.${n.status}`),
+      status: t(`cli:send.status.${n.status}`),
       queued: number(c.queued),
       accepted: number(c.accepted),
       retrying: number(c.retrying),

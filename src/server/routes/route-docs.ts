@@ -7,7 +7,7 @@ type TextResponse = ReturnType<typeof textResponse>;
 /**
  * What the OpenAPI document says of an operator route: its summary (and description) from the
  * catalog, its tag, and that it takes the Painel's session or an API token. One per route folder:
- * `const doc = operatorDocs(deps.translator, "api:tags.channels")`, then `...doc("api:routes.x")`.
+ * `const doc = operatorDocs(deps.translator, "api:tags.channels")`, then `...doc("api:routes.<name>")`.
  */
 export function operatorDocs(translator: Translator, tag: string) {
   const { t } = translator;
